@@ -1,4 +1,4 @@
-# CPython stand-in for MicroPython's `micropython` module, so the firmware imports unchanged on a PC.
+# CPython stand-in for MicroPython's `micropython` module: the firmware imports unchanged.
 """The few `micropython` names the firmware uses, as CPython no-ops."""
 
 

@@ -1,0 +1,59 @@
+# The `shutbox` command line: sub-commands are wired, user mistakes are one line and exit 2.
+"""Tests of the shutbox CLI dispatch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from shutbox_host import cli
+
+
+def _shutbox(*args):
+    return subprocess.run([sys.executable, "-m", "shutbox_host.cli", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_unknown_command_is_one_line_and_exit_2():
+    result = _shutbox("frobnicate")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "invalid choice" in result.stderr
+
+
+def test_every_present_command_has_help():
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert "bench" in sub.choices
+    for name in sub.choices:
+        result = _shutbox(name, "--help")
+        assert result.returncode == 0, (name, result.stderr)
+        assert "usage: shutbox " + name in result.stdout
+
+
+def test_user_error_is_one_line(monkeypatch, capsys):
+    from shutbox_host.errors import UserError
+
+    def boom(_args):
+        raise UserError("no Pico found on /dev/nothing")
+
+    monkeypatch.setitem(cli.COMMANDS, "bench", ("shutbox_host.bench", "x"))
+    parser = cli.build_parser()
+    args = parser.parse_args(["bench"])
+    monkeypatch.setattr(cli, "build_parser", lambda: _Fixed(parser, boom))
+    assert cli.main(["bench"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "shutbox bench: error: no Pico found on /dev/nothing"
+    assert args.command == "bench"
+
+
+class _Fixed:
+    """A parser stand-in whose parsed args run *func*."""
+
+    def __init__(self, parser, func):
+        self.parser, self.func = parser, func
+
+    def parse_args(self, argv):
+        args = self.parser.parse_args(argv)
+        args._run = self.func
+        return args
