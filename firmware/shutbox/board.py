@@ -1,0 +1,104 @@
+# The box's hardware: the only module that builds Pins, the NeoPixel chain, the buzzer and the WDT.
+"""Board drivers built from shutbox.pins (generated from hardware/pinmap.json).
+
+Tile switches and Roll close to GND through pull-ups: a shut tile or a pressed Roll reads
+``SWITCH_ACTIVE``. One WS2812 chain carries the tile LEDs, then die A's 7 pips, then die B's.
+``show`` writes palette codes straight into the NeoPixel buffer in the chain's byte order, so
+updating the LEDs allocates nothing. The palette is dim on purpose: the whole chain lit white
+stays around 100 mA, well inside what USB gives the Pico.
+"""
+
+from micropython import const
+from shutbox import pins
+from shutbox.frame import COLOURS, PIPS
+
+# Colours as (red, green, blue) at full brightness, per palette code of shutbox.frame
+# (OFF, WHITE, GREEN, RED, AMBER, BLUE, MAGENTA, CYAN). Max channel 40 of 255.
+_PALETTE_RGB = (
+    b"\x00\x00\x00"
+    b"\x14\x14\x14"
+    b"\x00\x20\x00"
+    b"\x28\x00\x00"
+    b"\x24\x10\x00"
+    b"\x00\x00\x28"
+    b"\x1e\x00\x1e"
+    b"\x00\x18\x18"
+)
+_DUTY_ON = const(32768)  # 50 % duty: the loudest square wave for a piezo
+
+
+def palette(order="GRB", brightness=100):
+    """Return the palette as bytes in the chain's wire *order*, 3 per code, scaled to %."""
+    pal = bytearray(3 * COLOURS)
+    for code in range(COLOURS):
+        for j in range(3):
+            channel = "RGB".index(order[j])
+            pal[3 * code + j] = _PALETTE_RGB[3 * code + channel] * brightness // 100
+    return pal
+
+
+class Board:
+    """Every pin of the box, built once from shutbox.pins."""
+
+    def __init__(self, machine_module=None, neopixel_module=None, brightness=100):
+        """Build the pins; *brightness* (1..100 %) scales the palette."""
+        if machine_module is None:
+            import machine as machine_module
+        if neopixel_module is None:
+            import neopixel as neopixel_module
+        self._machine = machine_module
+        Pin = machine_module.Pin
+        self.tiles = pins.TILES
+        self._tile_pins = tuple(
+            Pin(pins.TILE_PINS[k], Pin.IN, Pin.PULL_UP) for k in range(pins.TILES)
+        )
+        self._roll_pin = Pin(pins.ROLL_PIN, Pin.IN, Pin.PULL_UP)
+        self._active = pins.SWITCH_ACTIVE
+        self.leds = pins.TILES + 2 * PIPS
+        self._np = neopixel_module.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), self.leds)
+        self._pal = palette(pins.LED_ORDER, brightness)
+        self._pwm = machine_module.PWM(Pin(pins.BUZZER_PIN, Pin.OUT))
+        self._pwm.duty_u16(0)
+
+    def switches(self):
+        """Return the raw tile levels: bit k set = tile k+1 open (up)."""
+        m = 0
+        active = self._active
+        tp = self._tile_pins
+        for k in range(self.tiles):
+            if tp[k].value() != active:
+                m |= 1 << k
+        return m
+
+    def roll(self):
+        """Return True while Roll is pressed (raw, not debounced)."""
+        return self._roll_pin.value() == self._active
+
+    def show(self, frame):
+        """Light the chain from a frame of palette codes (len tiles + 14); allocates nothing."""
+        buf = self._np.buf
+        pal = self._pal
+        j = 0
+        for i in range(self.leds):
+            c = (frame[i] & 7) * 3
+            buf[j] = pal[c]
+            buf[j + 1] = pal[c + 1]
+            buf[j + 2] = pal[c + 2]
+            j += 3
+        self._np.write()
+
+    def tone(self, freq_hz, ms=0):
+        """Start a square wave of *freq_hz* on the buzzer (0 = silence).
+
+        The buzzer cannot time itself without an interrupt; the app stops the note after
+        *ms* by calling tone(0).
+        """
+        if freq_hz <= 0:
+            self._pwm.duty_u16(0)
+        else:
+            self._pwm.freq(freq_hz)
+            self._pwm.duty_u16(_DUTY_ON)
+
+    def watchdog(self, timeout_ms):
+        """Start the hardware watchdog (it cannot be stopped) and return it; feed() it."""
+        return self._machine.WDT(timeout=timeout_ms)

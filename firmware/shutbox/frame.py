@@ -1,0 +1,165 @@
+# LED frames: palette codes, dice pip patterns, and numbers drawn on the tile LEDs and the dice.
+"""What the LEDs show, as a bytearray of palette codes (one byte per LED).
+
+Frame layout (docs/design.md): ``frame[0:tiles]`` tile LEDs, then 7 pips of die A, then 7 of
+die B. Pip order: top-left, top-right, middle-left, centre, middle-right, bottom-left,
+bottom-right. The board turns codes into colours; everything here is pure and allocation-free.
+
+Numbers (scores, totals) are drawn as **tens on the dice, units on the tiles**:
+
+* the dice show the tens digit as a throw: die A shows it up to 6, die B adds the rest
+  (so 7 tens = 6 + 1); no pips means no tens;
+* the tiles show the units as a bar: tiles 1..u lit, so the highest lit tile's own number is
+  the units digit, and no lit tile means a units digit of 0.
+
+So 23 is die A = 2, tiles 1-3 lit; 45 is die A = 4, tiles 1-5; 9 is tiles 1-9 with dark dice.
+Zero (a shut box) lights all 14 pips with the tiles dark: no die face looks like that.
+This covers 0..129 on a box of 9 or more tiles. Larger numbers (digital scoring, long
+running totals) are shown one digit at a time: the tiles show the digit as a bar and die A
+shows which digit it is, counted from the right (1 = units, 2 = tens, 3 = hundreds ...),
+with a short dark gap before the sequence repeats.
+"""
+
+from micropython import const
+from shutbox.ticks import ticks_diff
+
+# Palette codes. The board maps each to one dim colour (see board.PALETTE); keep them < 8.
+OFF = const(0)
+WHITE = const(1)  # open tiles, dice pips
+GREEN = const(2)  # accepted, progress, the winner
+RED = const(3)  # an error on the tiles
+AMBER = const(4)  # attention: open this tile, one die available
+BLUE = const(5)  # numbers: scores
+MAGENTA = const(6)  # a player's number
+CYAN = const(7)  # hints and the computer's moves (issue 4)
+COLOURS = const(8)
+NAMES = b".WGRYBMC"  # one letter per code, for logs, the simulator and the tests
+
+PIPS = const(7)  # LEDs per die
+# Pip bits per face (index = face 0..6); bit i = pip i in the order above. Face 0 = dark.
+FACE_PIPS = b"\x00\x08\x41\x49\x63\x6b\x77"
+
+_BLINK_MS = const(250)  # half-period of a slow blink
+_FAST_MS = const(100)  # half-period of a fast blink
+_DIGIT_MS = const(900)  # one digit of a long number
+_DIRECT_MAX = const(129)  # largest number drawn as tens-on-dice, units-on-tiles
+
+
+def size(tiles):
+    """Return the frame length for a box of *tiles* tiles."""
+    return tiles + 2 * PIPS
+
+
+def blink(now, since, period=_BLINK_MS):
+    """Return 1 in the lit half of a blink that started at *since*, else 0."""
+    return (ticks_diff(now, since) // period) & 1 ^ 1
+
+
+def fast(now, since):
+    """Return 1 in the lit half of a fast blink."""
+    return blink(now, since, _FAST_MS)
+
+
+def clear(frame):
+    """Turn every LED off."""
+    for i in range(len(frame)):
+        frame[i] = OFF
+
+
+def tiles_mask(frame, mask, code):
+    """Light tile k+1 in *code* for every bit k of *mask* (other tiles unchanged)."""
+    k = 0
+    while mask:
+        if mask & 1:
+            frame[k] = code
+        mask >>= 1
+        k += 1
+
+
+def die(frame, tiles, which, face, code):
+    """Draw *face* (0 = dark, 1..6) on die *which* (0 = A, 1 = B) in *code*."""
+    bits = FACE_PIPS[face] if 0 <= face <= 6 else 0
+    base = tiles + which * PIPS
+    for i in range(PIPS):
+        frame[base + i] = code if bits & (1 << i) else OFF
+
+
+def pip(frame, tiles, which, index, code):
+    """Set one pip (0..6) of die *which*."""
+    frame[tiles + which * PIPS + index] = code
+
+
+def dice_total(frame, tiles, n, code):
+    """Draw 0..12 as a throw: die A up to 6, die B the rest; 0 leaves both dark."""
+    a = n if n < 6 else 6
+    die(frame, tiles, 0, a, code)
+    die(frame, tiles, 1, n - a, code)
+
+
+def bar(frame, tiles, n, code):
+    """Light tiles 1..n (clipped to the box) in *code*, the other tiles off."""
+    for k in range(tiles):
+        frame[k] = code if k < n else OFF
+
+
+def number(frame, tiles, n, code, now, since):
+    """Draw a non-negative number; see the module docstring for how to read it."""
+    if n <= 0:  # zero (a shut box): every pip lit, the tiles dark
+        bar(frame, tiles, 0, OFF)
+        for i in range(2 * PIPS):
+            frame[tiles + i] = code
+        return
+    if n <= _DIRECT_MAX and tiles >= 9:
+        bar(frame, tiles, n % 10, code)
+        dice_total(frame, tiles, n // 10, code)
+        return
+    digits = 1
+    m = n
+    while m >= 10:
+        m //= 10
+        digits += 1
+    step = (ticks_diff(now, since) // _DIGIT_MS) % (digits + 1)
+    if step == digits:  # the gap before the sequence repeats
+        bar(frame, tiles, 0, OFF)
+        dice_total(frame, tiles, 0, OFF)
+        return
+    place = digits - step  # most significant digit first
+    d = n
+    for _ in range(place - 1):
+        d //= 10
+    bar(frame, tiles, d % 10, code)
+    die(frame, tiles, 0, place if place <= 6 else 6, MAGENTA)
+    die(frame, tiles, 1, place - 6 if place > 6 else 0, MAGENTA)
+
+
+def player(frame, tiles, p, code):
+    """Show player number *p* (1..4): that tile lit and die A showing p; the rest dark."""
+    bar(frame, tiles, 0, OFF)
+    if 1 <= p <= tiles:
+        frame[p - 1] = code
+    die(frame, tiles, 0, p, code)
+    die(frame, tiles, 1, 0, OFF)
+
+
+def chase(frame, tiles, now, since):
+    """Draw the shut-the-box celebration: colours running along the tiles, dice flashing."""
+    t = ticks_diff(now, since) // _FAST_MS
+    for k in range(tiles):
+        frame[k] = 1 + (k + t) % (COLOURS - 1)
+    face = 6 if t & 1 else 0
+    die(frame, tiles, 0, face, GREEN)
+    die(frame, tiles, 1, face, GREEN)
+
+
+def text(frame, tiles, out):
+    """Write the frame as letters 'tiles A B' into the bytearray *out* (len size(tiles) + 2)."""
+    j = 0
+    n = len(frame)
+    for i in range(n):
+        if i == tiles or i == tiles + PIPS:
+            out[j] = 32
+            j += 1
+        c = frame[i]
+        out[j] = NAMES[c] if c < COLOURS else 63
+        j += 1
+    return out
