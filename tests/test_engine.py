@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from array import array
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 
 from shutbox import variants as V
 from shutbox.engine import MAX_MOVES, Engine, Rules
-from shutbox_host import mp, solver, tablegen
+from shutbox_host import bench_engine, mp, solver, tablegen
 from shutbox_host.tablegen import TABLES
 
 TILE_COUNTS = range(V.MIN_TILES, V.MAX_TILES + 1)
@@ -220,6 +219,13 @@ MP_DIR = Path(__file__).resolve().parent / "mp"
 HALF = Fraction(1, 2)
 
 
+@pytest.fixture(scope="module")
+def mpy(tmp_path_factory):
+    """The engine compiled with mpy-cross, as `shutbox flash` puts it on the Pico: compiling
+    engine.py from source on the box would need more than a 64 KB heap."""
+    return bench_engine.mpy_tree(tmp_path_factory.mktemp("mpy"))
+
+
 def mp_variants():
     """Variants for the MicroPython vectors: every moves rule at every tile count (rotating
     the other options), plus offered variants that have a table (12 tiles: not locked, whose
@@ -274,7 +280,7 @@ def vector_lines(rules, rng, cases):
                           ref.score(open_, rules.scoring), allowed, choose, expected])
 
 
-def test_vectors_under_micropython(tmp_path):
+def test_vectors_under_micropython(tmp_path, mpy):
     """The reference's answers, checked by the engine running on micropython (64 KB heap)."""
     rng = random.Random(1234)
     path = tmp_path / "vectors.jsonl"
@@ -282,7 +288,8 @@ def test_vectors_under_micropython(tmp_path):
         for rules in mp_variants():
             for line in vector_lines(rules, rng, 30):
                 f.write(line + "\n")
-    r = mp.run(MP_DIR / "engine_vectors.py", str(path), heapsize="64k", timeout=120)
+    r = mp.run(MP_DIR / "engine_vectors.py", str(path), heapsize="64k", extra_path=[mpy],
+               timeout=120)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "FAIL 0" in r.stdout
     assert int(r.stdout.split("VECTORS")[1].split()[0]) == 30 * len(mp_variants())
@@ -298,11 +305,11 @@ HEAPLOCK_RULES = [
 ]
 
 
-def test_per_throw_path_allocates_nothing():
+def test_per_throw_path_allocates_nothing(mpy):
     """legal_into, best_move, greedy_move, is_legal, has_move, choose_one_die and applying
     a move run whole turns between micropython.heap_lock() and heap_unlock()."""
     r = mp.run(MP_DIR / "engine_heaplock.py", "200", str(TABLES), *HEAPLOCK_RULES,
-               heapsize="64k", timeout=120)
+               heapsize="64k", extra_path=[mpy], timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ALLOC" not in r.stdout and r.stdout.strip().endswith("OK")
     assert r.stdout.count("table") == 5 and "greedy" in r.stdout
@@ -318,16 +325,10 @@ def test_heaplock_script_catches_an_allocation(tmp_path):
     assert "ALLOC" in r.stdout
 
 
-def test_largest_table_fits_a_64k_heap(tmp_path):
+def test_largest_table_fits_a_64k_heap(mpy):
     """12 tiles, locked mode (32 KB of table) loads on a 64 KB heap from mpy-cross bytecode,
     as the Pico holds the firmware, and plays a turn without allocating."""
-    pkg = tmp_path / "shutbox"
-    pkg.mkdir()
-    cross = Path(mp.micropython_exe()).with_name("mpy-cross")
-    for name in ("__init__", "engine", "movetab", "variants"):
-        subprocess.run([str(cross), "-o", str(pkg / (name + ".mpy")),
-                        str(mp.FIRMWARE / "shutbox" / (name + ".py"))], check=True)
     r = mp.run(MP_DIR / "engine_heaplock.py", "20", str(TABLES), "12,1,1,0,0,0",
-               heapsize="64k", extra_path=[tmp_path], timeout=120)
+               heapsize="64k", extra_path=[mpy], timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "12,1,1,0,0,0 table" in r.stdout

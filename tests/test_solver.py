@@ -187,3 +187,40 @@ def test_cli_bad_flags_exit_2(argv, capsys):
         cli.main(["solve", *argv])
     assert exc.value.code == 2
     assert "error:" in capsys.readouterr().err
+
+
+# ----- the integer beat-target solver the hint tables are built from -----
+
+def same_as_fraction_solver(var: Variant, target: int) -> None:
+    """solve_target_values (ints) equals objective_values (Fractions) on every state."""
+    tv = solver.solve_target_values(var, target)
+    ref = solver.objective_values(var, "beat-target", target)
+    cands = [solver.candidate_masks(var.moves, a, b) for a, b in ref_throws()]
+    for lk in range(var.locked_layers):
+        for s in range(1 << var.tiles):
+            assert (tv.p_beat(s, lk), tv.expected(s, lk)) == (-ref.keys[lk][s][0],
+                                                               ref.keys[lk][s][1]), (s, lk)
+            assert tv.one_die_best[lk][s] == ref.one_die_best[lk][s]
+            for cs in cands:
+                assert tv.choice(lk, s, cs) == ref.choice(lk, s, False, cs)
+
+
+def ref_throws():
+    return [(a, b) for a in range(1, 7) for b in range(0, 7)]
+
+
+@pytest.mark.parametrize("var,targets", [
+    (Variant(9), (1, 8, 15, 40)),
+    (Variant(9, V.ONE_DIE_HIGH_SHUT, V.MODE_LOCKED, V.MOVES_ANY, V.SCORING_COUNT), (1, 4, 7)),
+    (Variant(9, V.ONE_DIE_SUM_LT_6, V.MODE_FORCED, V.MOVES_KIDS, V.SCORING_DIGITAL),
+     (100, 5000)),
+])
+def test_integer_beat_target_solver_nine_tiles(var, targets):
+    for target in targets:
+        same_as_fraction_solver(var, target)
+
+
+@settings(max_examples=30, deadline=None)
+@given(variants_st, st.integers(-1, 25))
+def test_integer_beat_target_solver_small_boxes(var, target):
+    same_as_fraction_solver(var, target)

@@ -1,6 +1,7 @@
 # The generated tables: committed = fresh generation, and the engine's table play is optimal.
-"""Table tests: `shutbox tables --check`, the pack directory, and best_move / expected /
-choose_one_die read from the packs against the exact solver."""
+"""Table tests: `shutbox tables --check` (hint pack included), the pack directory, and
+best_move / expected / choose_one_die read from the packs against the exact solver. The hint
+pack's contents are checked in test_hints.py."""
 
 from __future__ import annotations
 
@@ -21,6 +22,19 @@ THROWS = [(a, b) for a in range(1, 7) for b in range(0, 7)]
 def test_committed_tables_equal_a_fresh_generation(capsys):
     """`shutbox tables --check` regenerates everything and compares it with the files."""
     assert cli.main(["tables", "--check"]) == 0, capsys.readouterr().err
+
+
+def test_generation_includes_the_hint_pack(monkeypatch):
+    """generate() (what `--check` compares) writes t9.bin beside the optimal-play packs."""
+    monkeypatch.setattr(tablegen, "pack_bytes", lambda tiles, timings=None: b"n%d" % tiles)
+    monkeypatch.setattr(tablegen, "hint_pack_bytes", lambda tiles: b"t%d" % tiles)
+    files = tablegen.generate()
+    assert files[tablegen.TABLES / "t9.bin"] == b"t9"
+    assert files[tablegen.TABLES / "n9.bin"] == b"n9" and tablegen.MOVETAB in files
+
+
+def test_committed_hint_pack_is_fresh():
+    assert tablegen.hint_pack_bytes(9) == (tablegen.TABLES / "t9.bin").read_bytes()
 
 
 def test_check_reports_a_stale_file(tmp_path):

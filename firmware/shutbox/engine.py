@@ -12,8 +12,23 @@ die is the better choice, and the expected final score x 1000. The variant's tab
 once, with seek + readinto, into buffers made in __init__. Without a table for the variant
 (another tile count, a missing file) best_move falls back to greedy_move.
 
-The per-throw path (legal_into, best_move, greedy_move, has_move, is_legal and applying a
-move as ``open_ & ~mask``) allocates nothing: only small ints and preallocated buffers.
+Beat-target hints come from ``tables/tN.bin`` (nine tiles: `any` moves, sum and count
+scoring, every one-die rule and mode; format in tablegen.py). set_target(T) reads the block
+of target T (a final score strictly below T wins) into buffers made in __init__;
+best_move_target, p_beat and choose_one_die_target then answer from it. Without a block for
+the variant they fall back to min-expected play (p_beat says -1).
+
+Post-turn analysis: move_loss and one_die_loss give what a choice cost in expected final
+score x 1000 (0: optimal). Computer levels (LEVEL_*): easy = random_move, and a coin for
+the dice; medium = greedy_move, and one die when the open tiles add up to 6 or less; hard =
+best_move and choose_one_die (computer_one_die gives each level's dice). They are the host
+solver's policies "random" and "greedy" and its objective "min-expected", rule for rule.
+
+The per-throw path (legal_into, best_move, greedy_move, has_move, is_legal, applying a move
+as ``open_ & ~mask``, best_move_target, p_beat, choose_one_die_target, move_loss,
+one_die_loss, random_move and computer_one_die) allocates nothing: only small
+ints and preallocated buffers. set_target opens the hint file, so it allocates: call it once
+a turn, not per throw.
 
 Scores are ints. Digital scoring on 10 to 12 tiles exceeds MicroPython's small int (2**30):
 score() and expected() then return a long int, which allocates; they are correct but are
@@ -60,6 +75,27 @@ _HIGH_TILES = const(0xFC0)  # tiles 7..12: shut for the high-shut one-die rule
 _ODD_TILES = const(0x555)
 _EVEN_TILES = const(0xAAA)
 _GREEDY_ONE_DIE_SUM = const(6)  # without a table: one die when the open tiles add up to <= 6
+_HINT_ENTRY = const(12)  # one_die, mode, moves, scoring, layers, targets, 2 reserved, index
+_HINT_INDEX = const(8)  # block offset u32, state count u16, cut u8, reserved u8
+_P_MASK = const(0x3FF)  # hint entry: P x 1000 (bits 0-9) ...
+_HRANK = const(0x7C00)  # ... rank within the tile sum (bits 10-14), one-die flag (bit 15)
+_TRIVIAL = const(0x3FF)  # P field of a state left out of the block
+_TWO = const(0)  # _dice(): one die is not allowed
+_ONE = const(1)  # _dice(): one die is imposed (forced mode, or locked in)
+_FREE = const(2)  # _dice(): the player chooses
+_H_NONE = const(0)  # no hint block for this variant / no target: min-expected play
+_H_NEVER = const(1)  # target <= 0: never beaten, min-expected play
+_H_ALWAYS = const(2)  # target above the highest score: always beaten, min-expected play
+_H_TABLE = const(3)  # the target's block is loaded
+
+P_SCALE = const(1000)  # p_beat() is P(final score < target) x P_SCALE
+
+# Computer opponent levels (the game's settings use the same ints; 0 = no computer).
+LEVEL_OFF = const(0)
+LEVEL_EASY = const(1)  # a random legal move; one or two dice at random
+LEVEL_MEDIUM = const(2)  # seed 001's rule of thumb; one die when the open tiles sum to <= 6
+LEVEL_HARD = const(3)  # exact optimal play for the lowest expected score
+LEVELS = ("off", "easy", "medium", "hard")
 
 
 class Rules:
@@ -135,7 +171,10 @@ def _default_tables_dir():
 class Engine:
     """The rules of one variant: legal moves, end of turn, scoring and optimal play."""
 
-    def __init__(self, rules=None, tables_dir=None):
+    def __init__(self, rules=None, tables_dir=None, hints=True):
+        """Load the variant's tables from *tables_dir* (default: ``tables`` beside this
+        module). *hints* False skips the beat-target buffer (1 KB a layer on nine tiles):
+        set_target then returns False."""
         if rules is None:
             rules = Rules()
         self.rules = rules
@@ -166,50 +205,140 @@ class Engine:
         self._ranks = array("H")
         self._exp = bytearray(0)
         self.table_bytes = 0
-        self._load(_default_tables_dir() if tables_dir is None else tables_dir)
+        tables_dir = _default_tables_dir() if tables_dir is None else tables_dir
+        self._load(tables_dir)
+        # beat-target hints; _htargets == 0 means none (min-expected fallback)
+        self._hmode = _H_NONE
+        self._htargets = 0
+        self._hindex = 0
+        self._hp = array("H")
+        self._hpath = "%s/t%d.bin" % (tables_dir, n)
+        if hints and self._layers:
+            self._load_hints()
 
     @property
     def has_table(self):
         """True when best_move and choose_one_die use the optimal-play table."""
         return self._layers != 0
 
+    def _pack(self, path, magic, entry):
+        """Open a table pack: (file, directory), (None, b"") when missing; ValueError if bad."""
+        try:
+            f = open(path, "rb")
+        except OSError:
+            return None, b""
+        head = f.read(_HEADER)
+        if len(head) != _HEADER or head[0:4] != magic or head[4] != self.tiles:
+            f.close()
+            raise ValueError("bad table pack " + path)
+        return f, f.read(head[5] * entry)
+
+    def _find(self, directory, entry):
+        """Offset of this variant's entry in a pack directory, or -1."""
+        mode = self._mode if self._one_die != ONE_DIE_NEVER else MODE_OPTIONAL
+        want = (self._one_die, mode, self.rules.moves, self._scoring)
+        for i in range(0, len(directory), entry):
+            if (directory[i], directory[i + 1], directory[i + 2], directory[i + 3]) == want:
+                return i
+        return -1
+
     def _load(self, tables_dir):
         """Read this variant's table from the pack of its tile count, if there is one."""
-        try:
-            f = open("%s/n%d.bin" % (tables_dir, self.tiles), "rb")
-        except OSError:
+        f, directory = self._pack("%s/n%d.bin" % (tables_dir, self.tiles), b"STB1", _ENTRY)
+        if f is None:
             return
         try:
-            head = f.read(_HEADER)
-            if len(head) != _HEADER or head[0:4] != b"STB1" or head[4] != self.tiles:
-                raise ValueError("bad table pack for %d tiles" % self.tiles)
-            directory = f.read(head[5] * _ENTRY)
-            mode = self._mode if self._one_die != ONE_DIE_NEVER else MODE_OPTIONAL
-            want = (self._one_die, mode, self.rules.moves, self._scoring)
-            for i in range(0, len(directory), _ENTRY):
-                if (directory[i], directory[i + 1], directory[i + 2],
-                        directory[i + 3]) != want:
-                    continue
-                layers = directory[i + 4]
-                ew = directory[i + 5]
-                size = self._size
-                # sized from range(): no temporary buffer as big as the table
-                self._ranks = array("H", range(layers * size))
-                self._exp = bytearray(ew * layers * size)
-                ranks = memoryview(self._ranks)
-                exp = memoryview(self._exp)
-                for layer in range(layers):
-                    f.seek(_u32(directory, i + 8 + 4 * layer))
-                    got = f.readinto(ranks[layer * size:(layer + 1) * size])
-                    got += f.readinto(exp[layer * size * ew:(layer + 1) * size * ew])
-                    if got != (2 + ew) * size:
-                        raise ValueError("short table pack for %d tiles" % self.tiles)
-                self._layers = layers
-                self._ew = ew
-                self.table_bytes = (2 + ew) * layers * size
+            i = self._find(directory, _ENTRY)
+            if i < 0:
                 return
+            layers = directory[i + 4]
+            ew = directory[i + 5]
+            size = self._size
+            # sized from range(): no temporary buffer as big as the table
+            self._ranks = array("H", range(layers * size))
+            self._exp = bytearray(ew * layers * size)
+            ranks = memoryview(self._ranks)
+            exp = memoryview(self._exp)
+            for layer in range(layers):
+                f.seek(_u32(directory, i + 8 + 4 * layer))
+                got = f.readinto(ranks[layer * size:(layer + 1) * size])
+                got += f.readinto(exp[layer * size * ew:(layer + 1) * size * ew])
+                if got != (2 + ew) * size:
+                    raise ValueError("short table pack for %d tiles" % self.tiles)
+            self._layers = layers
+            self._ew = ew
+            self.table_bytes = (2 + ew) * layers * size
         finally:
             f.close()
+
+    def _load_hints(self):
+        """Find this variant in the hint pack of its tile count; make the hint buffers."""
+        f, directory = self._pack(self._hpath, b"STH1", _HINT_ENTRY)
+        if f is None:
+            return
+        f.close()
+        i = self._find(directory, _HINT_ENTRY)
+        if i >= 0 and directory[i + 4] == self._layers:
+            n = self._layers * self._size
+            self._hp = array("H", range(n))  # per layer and open mask: P, rank, flag
+            self._htargets = directory[i + 5]
+            self._hindex = _u32(directory, i + 8)
+
+    def set_target(self, target):
+        """Aim the *_target hints at beating *target* (a final score strictly below it wins).
+
+        Loads that target's block (seek + readinto into the buffers made in __init__). True
+        when the hints are exact for it: a loaded block, or a target no final score can
+        beat (<= 0) or every final score beats (above the highest score), where the best
+        play is min-expected. False when the variant has no hint tables: the *_target calls
+        then give min-expected play and p_beat gives -1. Allocates (opens a file): call it
+        when the target changes, not per throw.
+        """
+        self._hmode = _H_NONE
+        if self._htargets == 0:
+            return False
+        if target <= 0:
+            self._hmode = _H_NEVER
+            return True
+        if target > self._htargets:
+            self._hmode = _H_ALWAYS
+            return True
+        layers = self._layers
+        size = self._size
+        idx = bytearray(2 * _HINT_INDEX)
+        hp = self._hp
+        try:
+            f = open(self._hpath, "rb")
+        except OSError:
+            return False
+        try:
+            f.seek(self._hindex + (target - 1) * layers * _HINT_INDEX)
+            if f.readinto(idx) < layers * _HINT_INDEX:
+                raise ValueError("short hint pack")
+            for layer in range(layers):
+                k = layer * _HINT_INDEX
+                n = idx[k + 4] | idx[k + 5] << 8
+                cut = idx[k + 6]
+                base = layer * size
+                j = base + size - n
+                if n:
+                    # the block goes to the buffer's tail, then spreads out to mask order
+                    f.seek(_u32(idx, k))
+                    if f.readinto(memoryview(hp)[j:base + size]) != 2 * n:
+                        raise ValueError("short hint pack")
+                for s in range(size):
+                    # j >= base + s throughout: nothing is overwritten before it is read
+                    if tile_sum(s) >= cut:
+                        hp[base + s] = hp[j]
+                        j += 1
+                    else:
+                        hp[base + s] = _TRIVIAL
+                if j != base + size:
+                    raise ValueError("bad hint block")
+        finally:
+            f.close()
+        self._hmode = _H_TABLE
+        return True
 
     # ----- rules -----
 
@@ -313,14 +442,21 @@ class Engine:
 
     def choose_one_die(self, open_, locked=False):
         """The optimal one-die decision before a throw (False where one die is not allowed)."""
-        if not self.one_die_allowed(open_):
-            return False
-        mode = self._mode
-        if mode == MODE_FORCED or (mode == MODE_LOCKED and locked):
-            return True
+        dice = self._dice(open_, locked)
+        if dice != _FREE:
+            return dice == _ONE
         if self._layers == 0:
             return tile_sum(open_) <= _GREEDY_ONE_DIE_SUM
-        return self._ranks[self._index(open_, locked)] & _ONE_DIE_FLAG != 0
+        return self._ranks[open_] & _ONE_DIE_FLAG != 0  # a free choice: layer 0
+
+    def _dice(self, open_, locked):
+        """_TWO (one die not allowed), _ONE (one die imposed) or _FREE (the player's choice)."""
+        if not self.one_die_allowed(open_):
+            return _TWO
+        mode = self._mode
+        if mode == MODE_FORCED or (mode == MODE_LOCKED and locked):
+            return _ONE
+        return _FREE
 
     def _index(self, open_, locked):
         """Table index of (open_, locked)."""
@@ -352,12 +488,171 @@ class Engine:
         """Expected final score x 1000 under optimal play (table); -1 without a table."""
         if self._layers == 0:
             return -1
+        return self._exp_at(self._index(open_, locked))
+
+    def _exp_at(self, j):
+        """Expected value x 1000 at table index *j* (layer * 2**N + open mask)."""
         ew = self._ew
         exp = self._exp
-        j = self._index(open_, locked) * ew
+        j *= ew
         value = 0
         k = j + ew - 1
         while k >= j:
             value = value << 8 | exp[k]
             k -= 1
         return value
+
+    # ----- beat-target hints (after set_target) -----
+
+    def best_move_target(self, open_, a, b, locked=False):
+        """The move with the best chance of a final score below the target (0: none).
+
+        Ties go to the lower expected score, then to the first move in greedy order, as
+        in the host solver's beat-target objective. Without a block: best_move.
+        """
+        if self._hmode != _H_TABLE:
+            return self.best_move(open_, a, b, locked)
+        base = 0
+        if self._layers == 2 and (locked or b == 0):
+            base = self._size
+        hp = self._hp
+        code = a * 7 + b
+        i = self._start[code]
+        end = i + self._count[code]
+        masks = self._masks
+        best = 0
+        best_rank = 0x8000
+        while i < end:
+            m = masks[i]
+            if m & open_ == m:
+                e = hp[base + (open_ ^ m)]
+                if e & _P_MASK == _TRIVIAL:
+                    # every move leads to the same tile sum, left out of the block: the
+                    # target is beaten whatever happens and min-expected play decides
+                    return self.best_move(open_, a, b, locked)
+                if e & _HRANK < best_rank:
+                    best_rank = e & _HRANK
+                    best = m
+            i += 1
+        return best
+
+    def p_beat(self, open_, locked=False):
+        """P(final score < target) x P_SCALE under best_move_target play, before the
+        next throw (the one-die choice included); -1 without hint tables or a target."""
+        mode = self._hmode
+        if mode != _H_TABLE:
+            return -1 if mode == _H_NONE else (0 if mode == _H_NEVER else P_SCALE)
+        p = self._hp[self._index(open_, locked)] & _P_MASK
+        return P_SCALE if p == _TRIVIAL else p
+
+    def choose_one_die_target(self, open_, locked=False):
+        """The one-die decision with the best chance of beating the target."""
+        dice = self._dice(open_, locked)
+        if dice != _FREE:
+            return dice == _ONE
+        e = self._hp[open_] if self._hmode == _H_TABLE else _TRIVIAL  # a free choice: layer 0
+        if e & _P_MASK == _TRIVIAL:
+            return self.choose_one_die(open_, locked)
+        return e & _ONE_DIE_FLAG != 0
+
+    # ----- post-turn analysis -----
+
+    def move_loss(self, open_, a, b, mask, locked=False):
+        """What shutting *mask* on throw (a, b) cost: 0 when it is a best move for the
+        lowest expected score, else the expected final score it gave away x 1000 (at
+        least 1: only optimal moves score 0). -1 without a table or for an illegal move.
+
+        Read from the expected values of the moves' results (rounded to 1/1000 each, so
+        the figure is within 1 of the exact cost x 1000).
+        """
+        if self._layers == 0 or not self.is_legal(open_, a, b, mask):
+            return -1
+        best = self.best_move(open_, a, b, locked)
+        base = 0
+        if self._layers == 2 and (locked or b == 0):
+            base = self._size
+        ranks = self._ranks
+        if ranks[base + (open_ ^ mask)] & _RANK_MASK <= ranks[base + (open_ ^ best)] & _RANK_MASK:
+            return 0
+        d = self._exp_at(base + (open_ ^ mask)) - self._exp_at(base + (open_ ^ best))
+        return d if d > 0 else 1
+
+    def one_die_loss(self, open_, chose_one, locked=False):
+        """What the dice decision cost: 0 when it is optimal for the lowest expected score
+        (or there was no choice), else the expected final score given away x 1000 (at
+        least 1). -1 without a table.
+
+        The value of the other option is summed over its throws from the table's expected
+        values of the best moves (rounded to 1/1000 each: within 2 of the exact cost).
+        """
+        if self._layers == 0:
+            return -1
+        if self._dice(open_, locked) != _FREE or chose_one == self.choose_one_die(open_, locked):
+            return 0
+        total = 0  # x 1000 x 36
+        end = self.score(open_) * 1000
+        if chose_one:
+            base = self._size if self._layers == 2 else 0
+            for a in range(1, 7):
+                m = self.best_move(open_, a, 0, locked)
+                total += 6 * (self._exp_at(base + (open_ ^ m)) if m else end)
+        else:
+            base = self._size if (self._layers == 2 and locked) else 0
+            for a in range(1, 7):
+                for b in range(a, 7):
+                    m = self.best_move(open_, a, b, locked)
+                    w = 1 if a == b else 2
+                    total += w * (self._exp_at(base + (open_ ^ m)) if m else end)
+        d = (total + 18) // 36 - self.expected(open_, locked)
+        return d if d > 0 else 1
+
+    # ----- computer opponent -----
+
+    def random_move(self, open_, a, b, r):
+        """Easy level: legal move number r % count (0: none), in greedy order.
+
+        *r* is a non-negative random int the game supplies (for example bytes from the
+        dice's random source, os.urandom on the Pico): uniform r over a range much larger
+        than MAX_MOVES (or a multiple of the count) makes every legal move equally likely,
+        as the solver's random policy assumes. The engine keeps no random state.
+        """
+        code = a * 7 + b
+        start = self._start[code]
+        end = start + self._count[code]
+        masks = self._masks
+        count = 0
+        i = start
+        while i < end:
+            m = masks[i]
+            if m & open_ == m:
+                count += 1
+            i += 1
+        if count == 0:
+            return 0
+        k = r % count
+        i = start
+        while i < end:
+            m = masks[i]
+            if m & open_ == m:
+                if k == 0:
+                    return m
+                k -= 1
+            i += 1
+        return 0
+
+    def computer_one_die(self, level, open_, locked, r):
+        """The dice a computer player of *level* (LEVEL_*) throws: True for one die.
+
+        Where the player may choose: easy throws one die when *r* (a random int) is odd, a
+        fair coin as in the solver's random policy; medium when the open tiles add up to 6
+        or less (the solver's greedy policy); hard as choose_one_die. Otherwise the rules
+        decide (one die where forced, or locked in).
+        """
+        dice = self._dice(open_, locked)
+        if dice != _FREE:
+            return dice == _ONE
+        if level == LEVEL_EASY:
+            return r & 1 == 1
+        if level == LEVEL_MEDIUM:
+            return tile_sum(open_) <= _GREEDY_ONE_DIE_SUM
+        return self.choose_one_die(open_, locked)

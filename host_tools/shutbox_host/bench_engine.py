@@ -5,11 +5,12 @@
   its table occupies in RAM once loaded (ranks + expected values, both layers in locked mode);
   table_flash_bytes: the generated files as they sit on the box's flash (packs share blocks).
 - engine_peak_heap_bytes: the smallest MicroPython heap (``-X heapsize``, bisected to 256
-  bytes) on which importing shutbox.engine from .py source, building the default engine
-  (table loaded) and playing a full turn succeeds, minus the smallest heap an empty script
-  needs. It includes compiling the source and heap fragmentation, so it is what a heap must
-  really hold. engine_heap_detail adds the .mpy case (as mpy-cross builds it) and the
-  largest table (12 tiles, locked mode), plus gc.mem_alloc() after the turn.
+  bytes) on which importing shutbox.engine as .mpy bytecode (as `shutbox flash` puts it on
+  the Pico), building the default engine (tables and hint buffer loaded) and playing a full
+  turn succeeds, minus the smallest heap an empty script needs. It includes heap
+  fragmentation, so it is what a heap must really hold. engine_heap_detail adds the .py
+  source case (compiling engine.py needs far more heap than running it), the largest table
+  (12 tiles, locked mode) and gc.mem_alloc() after the turn.
 - decisions_per_s_micropython: legal_into + best_move per second under the micropython unix
   port on this PC (time.ticks_us), the default nine-tile variant, over situations drawn from
   real turns. naive_ratio: the same decisions with a plain subset search over the open tiles
@@ -17,6 +18,12 @@
   / naive speed. The *_12 figures repeat this on twelve tiles.
 - solve_s: CPython seconds to solve representative variants exactly (min-expected, with the
   final-score distribution); tables_generate_s: `shutbox tables` from scratch.
+- hint_table_bytes: per variant with beat-target hints, "flash": the bytes of its index and
+  blocks in tables/t9.bin (shared blocks counted in full for each variant; the file itself
+  is in table_flash_bytes) and "ram": its hint buffer once loaded (one uint16 per state
+  and layer). hint_decisions_per_s_micropython: best_move_target + p_beat per second
+  under micropython after set_target(12), default variant, situations from real turns;
+  hint_set_target_ms_micropython: one set_target (open, seek, readinto, spread), averaged.
 """
 
 from __future__ import annotations
@@ -156,14 +163,17 @@ def min_heap(script: str, extra_path=(), lo: int = 2048, hi: int = 256 * 1024) -
     return hi
 
 
-def _mpy_tree(dest: Path) -> Path:
-    """Compile the engine's modules with mpy-cross into dest/shutbox; return dest."""
+def mpy_tree(dest: Path) -> Path:
+    """Compile the engine's modules (and the dice) with mpy-cross into dest/shutbox, with the
+    tables beside them, as the Pico holds them; return dest (first on MICROPYPATH)."""
     pkg = dest / "shutbox"
     pkg.mkdir(parents=True, exist_ok=True)
     cross = Path(mp.micropython_exe()).with_name("mpy-cross")
-    for name in ("__init__", "engine", "movetab", "variants"):
+    for name in ("__init__", "engine", "movetab", "variants", "dice"):
         subprocess.run([str(cross), "-o", str(pkg / (name + ".mpy")),
                         str(mp.FIRMWARE / "shutbox" / (name + ".py"))], check=True)
+    if not (pkg / "tables").exists():  # beside the modules, where the engine looks
+        (pkg / "tables").symlink_to(tablegen.TABLES)
     return dest
 
 
@@ -176,7 +186,7 @@ def heap_figures() -> dict:
     out = {"baseline_heap_bytes": baseline}
     out["default_py_heap_bytes"] = min_heap(default)
     with tempfile.TemporaryDirectory() as tmp:
-        tree = _mpy_tree(Path(tmp))
+        tree = mpy_tree(Path(tmp))
         out["default_mpy_heap_bytes"] = min_heap(default, extra_path=[tree])
         out["largest_table_mpy_heap_bytes"] = min_heap(largest, extra_path=[tree])
     r = mp.run(default, heapsize="256k")
@@ -230,8 +240,83 @@ def table_sizes() -> tuple[dict, dict]:
         for key, (layers, ewidth, _o0, _o1) in tablegen.read_directory(data).items():
             label = solver.Variant(tiles, *key).label()
             per_variant[label] = layers * (2 + ewidth) << tiles
+    for tiles in tablegen.HINT_TILES:
+        path = tablegen.TABLES / ("t%d.bin" % tiles)
+        flash[path.name] = path.stat().st_size
     flash["total"] = sum(flash.values())
     return per_variant, flash
+
+
+def hint_sizes() -> dict:
+    """Per variant with hints: flash bytes of its index and blocks, RAM of its buffer."""
+    out = {}
+    for tiles in tablegen.HINT_TILES:
+        data = (tablegen.TABLES / ("t%d.bin" % tiles)).read_bytes()
+        for key, (layers, targets, index) in tablegen.read_hint_pack(data).items():
+            used = tablegen.HINT_INDEX.size * layers * targets
+            used += sum(2 * count for row in index for _off, count, _cut, _r in row)
+            label = solver.Variant(tiles, *key).label()
+            out[label] = {"flash": used, "ram": 2 * layers << tiles}
+    return out
+
+
+_HINT_SPEED = """
+import time
+from array import array
+from shutbox.engine import Engine, Rules
+eng = Engine(Rules(), %r)
+N = 1500
+opens = array("H", [0] * N)
+dice = bytearray(2 * N)
+x = 5
+i = 0
+while i < N:
+    open_ = eng.start_open
+    while i < N:
+        x = (x * 75 + 74) %% 65537
+        a = x %% 6 + 1
+        x = (x * 75 + 74) %% 65537
+        b = x %% 6 + 1
+        if not eng.has_move(open_, a, b):
+            break
+        opens[i] = open_
+        dice[2 * i] = a
+        dice[2 * i + 1] = b
+        i += 1
+        open_ &= ~eng.best_move(open_, a, b)
+t0 = time.ticks_us()
+for target in range(1, 46):
+    eng.set_target(target)
+set_us = time.ticks_diff(time.ticks_us(), t0)
+eng.set_target(12)
+
+
+def run():
+    for i in range(N):
+        o = opens[i]
+        eng.best_move_target(o, dice[2 * i], dice[2 * i + 1])
+        eng.p_beat(o)
+
+
+best = 1 << 30
+for _ in range(3):
+    t0 = time.ticks_us()
+    for _ in range(4):
+        run()
+    best = min(best, time.ticks_diff(time.ticks_us(), t0))
+print("HINT_US", best, "DECISIONS", 4 * N, "SET_US", set_us, "SETS", 45)
+"""
+
+
+def hint_speed() -> dict:
+    """Hint decisions per second and set_target time under micropython."""
+    r = mp.run(_HINT_SPEED % str(tablegen.TABLES), heapsize="256k", timeout=300)
+    if r.returncode != 0:
+        raise RuntimeError("hint bench failed: " + r.stderr.strip()[-300:])
+    w = r.stdout.split()
+    us, n = int(w[w.index("HINT_US") + 1]), int(w[w.index("DECISIONS") + 1])
+    set_us, sets = int(w[w.index("SET_US") + 1]), int(w[w.index("SETS") + 1])
+    return {"per_s": round(n * 1_000_000 / us), "set_ms": round(set_us / sets / 1000, 2)}
 
 
 def figures(soak=False) -> dict:
@@ -240,6 +325,7 @@ def figures(soak=False) -> dict:
     heap = heap_figures()
     speed9 = speed_figures(9)
     speed12 = speed_figures(12)
+    hints = hint_speed()
     t0 = time.perf_counter()
     tablegen.generate()
     gen_s = time.perf_counter() - t0
@@ -249,7 +335,7 @@ def figures(soak=False) -> dict:
         "table_bytes_summary": {"variants": len(sizes), "min": sizes[0], "max": sizes[-1],
                                 "nine_tile_default": per_variant["9/high-shut/optional/any/sum"]},
         "table_flash_bytes": flash,
-        "engine_peak_heap_bytes": heap["default_py_heap_bytes"] - heap["baseline_heap_bytes"],
+        "engine_peak_heap_bytes": heap["default_mpy_heap_bytes"] - heap["baseline_heap_bytes"],
         "engine_heap_detail": heap,
         "decisions_per_s_micropython": speed9["table"],
         "naive_decisions_per_s_micropython": speed9["naive"],
@@ -258,6 +344,9 @@ def figures(soak=False) -> dict:
         "naive_ratio_12": speed12["ratio"],
         "solve_s": solve_figures(),
         "tables_generate_s": round(gen_s, 2),
+        "hint_table_bytes": hint_sizes(),
+        "hint_decisions_per_s_micropython": hints["per_s"],
+        "hint_set_target_ms_micropython": hints["set_ms"],
     }
 
 

@@ -24,6 +24,9 @@ Readings this module pins down (see also README, "Rules engine and solver"):
   tiles add up to 6 or less (``greedy_one_die``).
 - random: every legal set is equally likely; with a one-die choice, one or two dice with
   probability 1/2 each.
+- the box's computer levels are these rules (shutbox.engine, LEVEL_*): easy = policy random,
+  medium = policy greedy, hard = objective min-expected; the tests check the engine's levels
+  give exactly these distributions.
 - Objectives: min-expected minimises the expected final score; max-shut maximises the chance
   of shutting the box, ties broken by the lower expected score; beat-target maximises the
   chance of a final score strictly below T, ties broken by the lower expected score. Among
@@ -43,6 +46,7 @@ Readings this module pins down (see also README, "Rules engine and solver"):
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 from shutbox import variants as V
 
@@ -153,13 +157,14 @@ def greedy_key(mask: int) -> tuple:
     return (mask.bit_length(), -bin(mask).count("1"), mask)
 
 
-def _subsets_summing(total: int, top: int = V.MAX_TILES) -> list[int]:
-    """Every set of tiles 1..top (as a mask) whose numbers add up to *total*."""
+@cache
+def _subsets_summing(total: int, top: int = V.MAX_TILES) -> tuple[int, ...]:
+    """Every set of tiles 1..top (as a mask) whose numbers add up to *total* (cached)."""
     out = []
     for mask in range(1, 1 << min(top, total)):
         if tile_sum(mask) == total:
             out.append(mask)
-    return out
+    return tuple(out)
 
 
 def candidate_masks(moves: int, a: int, b: int) -> list[int]:
@@ -169,7 +174,7 @@ def candidate_masks(moves: int, a: int, b: int) -> list[int]:
     candidates whose tiles are all open.
     """
     if moves == V.MOVES_ANY:
-        found = _subsets_summing(a + b)
+        found = list(_subsets_summing(a + b))
     elif b == 0:
         found = [1 << (a - 1)]
     else:
@@ -305,6 +310,131 @@ def solve_values(var: Variant) -> Values:
         return bm
 
     return Values(var, scale, G, one_best, choice)
+
+
+class TargetValues:
+    """Exact beat-target values of a variant as ints (see ``solve_target_values``).
+
+    p[locked][s] = P(final score < target) * scale and e[locked][s] = E(final score) * scale
+    under optimal beat-target play; key(locked, s) orders states like the solver's
+    (-P, E) key (lower is better).
+    """
+
+    def __init__(self, var, target, scale, p, e, keys, one_die_best):
+        self.var = var
+        self.target = target
+        self.scale = scale
+        self.p = p
+        self.e = e
+        self.keys = keys  # keys[locked][s]: one int, ordered as (-P, E)
+        self.one_die_best = one_die_best
+
+    def p_beat(self, s: int, locked: int = 0) -> Fraction:
+        """Exact P(final score < target) from (s, locked)."""
+        return Fraction(self.p[locked][s], self.scale)
+
+    def expected(self, s: int, locked: int = 0) -> Fraction:
+        """Exact expected final score of beat-target play from (s, locked)."""
+        return Fraction(self.e[locked][s], self.scale)
+
+    def choice(self, nxt: int, s: int, cands) -> int:
+        """The chosen move among *cands* (greedy order) when the next layer is *nxt* (0: none)."""
+        k = self.keys[nxt]
+        best, bm = None, 0
+        for m in cands:
+            if m & ~s == 0 and (best is None or k[s ^ m] < best):
+                best, bm = k[s ^ m], m
+        return bm
+
+
+def _successors(tiles: int, moves: int):
+    """Per open mask, for two dice and for one die: ([(weight, successors)], no-move weight).
+
+    Successors are listed in greedy order of their moves; throw groups without a legal move
+    only add to the no-move weight. Cached: every target of every variant shares them.
+    """
+    key = (tiles, moves)
+    if key not in _SUCC:
+        two, one = throw_groups(moves)
+        out = []
+        for s in range(1 << tiles):
+            row = []
+            for groups in (two, one):
+                lst, none = [], 0
+                for w, cands in groups:
+                    succ = tuple(s ^ m for m in cands if m & s == m)
+                    if succ:
+                        lst.append((w, succ))
+                    else:
+                        none += w
+                row.append((lst, none))
+            out.append(row)
+        _SUCC[key] = out
+    return _SUCC[key]
+
+
+_SUCC: dict = {}
+
+
+def solve_target_values(var: Variant, target: int) -> TargetValues:
+    """Solve beat-target exactly with ints P * 36**N and E * 36**N (as solve_values does).
+
+    The same decisions as ``solve(var, "beat-target", target=T)`` (Fractions there): the
+    highest chance of a final score strictly below *target*, then the lowest expected score;
+    the first candidate in greedy order among equals; one die only when strictly better.
+    Fast enough to solve every target of every offered variant when the tables are built.
+    """
+    ctx = _Ctx(var)
+    size = ctx.size
+    scale = 36 ** ctx.n
+    layers = var.locked_layers
+    big = (max(ctx.scores) + 1) * scale  # above every E * scale: key = (scale - P) * big + E
+    end_p = [scale if sc < target else 0 for sc in ctx.scores]  # the turn ends here
+    end_e = [sc * scale for sc in ctx.scores]
+    succ = _successors(var.tiles, var.moves)
+    P = [[0] * size for _ in range(layers)]
+    E = [[0] * size for _ in range(layers)]
+    K = [[0] * size for _ in range(layers)]
+    one_best = [[False] * size for _ in range(layers)]
+    for locked in range(layers):
+        P[locked][0] = end_p[0]
+        K[locked][0] = (scale - end_p[0]) * big
+    for s in ctx.order:
+        if s == 0:
+            continue
+        for locked in range(layers):
+            best = None
+            for one_die, nxt in ctx.options(s, locked):
+                lst, none = succ[s][1 if one_die else 0]
+                kn, pn, en = K[nxt], P[nxt], E[nxt]
+                tp = none * end_p[s]
+                te = none * end_e[s]
+                for w, cands in lst:
+                    bs = cands[0]
+                    if len(cands) > 1:
+                        bk = kn[bs]
+                        for c in cands:
+                            if kn[c] < bk:
+                                bk, bs = kn[c], c
+                    tp += w * pn[bs]
+                    te += w * en[bs]
+                mul = 6 if one_die else 1
+                qp, rp = divmod(tp * mul, 36)
+                qe, re_ = divmod(te * mul, 36)
+                assert rp == 0 and re_ == 0, "exact division failed"
+                k = (scale - qp) * big + qe
+                if best is None or k < best[0]:
+                    best = (k, qp, qe, one_die)
+            K[locked][s], P[locked][s], E[locked][s], one_best[locked][s] = best
+    return TargetValues(var, target, scale, P, E, K, one_best)
+
+
+def objective_values(var: Variant, objective: str, target: int | None = None) -> Values:
+    """Exact values of an objective: keys[locked][s] (for max-shut and beat-target the pair
+    (-P, E) of Fractions, lower is better), one_die_best, choice(locked, s, one_die, cands)."""
+    if objective not in OBJECTIVES:
+        raise ValueError("unknown objective %r" % objective)
+    return _objective_keys(var, objective, target)
 
 
 # ----- generic evaluation: decisions -> final-score distribution -----

@@ -1,5 +1,5 @@
-# `shutbox tables`: writes the firmware's generated move table and optimal-play table packs.
-"""Generate firmware/shutbox/movetab.py and firmware/shutbox/tables/nN.bin from the solver.
+# `shutbox tables`: writes the firmware's generated move table, optimal-play and hint packs.
+"""Generate firmware/shutbox/movetab.py and firmware/shutbox/tables/nN.bin, tN.bin (solver).
 
 movetab.py: for each `moves` rule, the candidate move masks of every throw, best greedy
 move first. Throw code = a * 7 + b (b == 0: one die). START[code] and COUNT[code] (one byte
@@ -20,6 +20,32 @@ tables/nN.bin, one pack per tile count N, little-endian:
 `start` changes only where a turn begins, not the value of a state: it has no table. A
 variant with one-die `never` is stored once, under mode `optional`; `layers` is 2 only for
 the locked mode (the second layer: one die already chosen).
+
+tables/tN.bin, the beat-target hint pack for N tiles (only t9.bin: `any` moves, sum and
+count scoring, every one-die rule and mode), little-endian:
+  header     b"STH1", tiles u8, variant count u8, 2 reserved bytes
+  directory  per variant 12 bytes: one_die u8, one_die_mode u8, moves u8, scoring u8,
+             layers u8, targets u8 (the highest score: targets T = 1..targets are stored),
+             2 reserved, offset (u32) of the variant's index
+  index      per target T = 1..targets, per layer: block offset u32, state count u16,
+             cut u8, 1 reserved byte
+  blocks     for the `count` open masks whose tile sum is at least `cut`, in mask order,
+             one uint16 entry each:
+             bits 0-9: P(final score < T) x 1000 under optimal beat-target play, rounded
+             half up (1023 is never stored: the engine marks the states left out with it);
+             bits 10-14: dense rank of the exact key (-P, E) among the stored states of the
+             same layer with the same tile sum (lower is better; E is the expected final
+             score of that play), so rounding P never decides a move;
+             bit 15: throwing one die is strictly better than two (the beat-target choice).
+             Identical blocks are stored once.
+Why this is enough: with `any` moves every candidate of a throw shuts tiles adding up to
+the throw, so the states a choice compares all have the same tile sum, and ranks within a
+tile sum order them. `cut` is chosen so that every state left out (a lower tile sum) is
+trivial: P == 1, E equals the min-expected value and the one-die choice is the same, so
+there the min-expected table (nN.bin) gives the same decisions. The engine reads a block
+into the tail of a buffer indexed by open mask and spreads it out in place, marking the
+states left out. A target above the highest score is beaten always and a target <= 0
+never: min-expected play again, with no block.
 """
 
 from __future__ import annotations
@@ -210,6 +236,128 @@ def pack_bytes(tiles: int, timings: dict | None = None, sizes: dict | None = Non
     return b"".join(head) + b"".join(blocks)
 
 
+# ----- the beat-target hint packs -----
+
+HINT_MAGIC = b"STH1"
+HINT_ENTRY = struct.Struct("<BBBBBBHI")  # key, layers, targets, reserved, index offset
+HINT_INDEX = struct.Struct("<IHBB")  # block offset, state count, cut, reserved
+HINT_TILES = (9,)
+HINT_SCALE = 1000  # P(final score < T) is stored x 1000
+HINT_P_MASK = 0x3FF
+HINT_RANK_SHIFT = 10
+HINT_RANK_MAX = 31
+
+
+def offered_hints(tiles: int):
+    """The (one_die, one_die_mode, moves, scoring) keys with beat-target hints for *tiles*.
+
+    Nine tiles, `any` moves, sum and count scoring, every one-die rule and mode: 20 variants
+    (see the README for the flash this costs). Digital scoring has too many targets; other
+    moves rules break the equal-tile-sum property the compact blocks rely on.
+    """
+    if tiles not in HINT_TILES:
+        return []
+    keys = []
+    for scoring, one_die in product((V.SCORING_SUM, V.SCORING_COUNT), range(len(V.ONE_DIE))):
+        modes = (V.MODE_OPTIONAL,) if one_die == V.ONE_DIE_NEVER else range(len(V.ONE_DIE_MODE))
+        for mode in modes:
+            keys.append((one_die, mode, V.MOVES_ANY, scoring))
+    return keys
+
+
+def hint_blocks(var: solver.Variant, target: int,
+                minexp: solver.Values) -> list[tuple[int, bytes]]:
+    """(cut, block) of each locked layer of *var* for *target* (see the module docstring)."""
+    tv = solver.solve_target_values(var, target)
+    scale = tv.scale
+    assert scale == minexp.scale
+    order = range(1 << var.tiles)
+    sums = [solver.tile_sum(s) for s in order]
+    out = []
+    for lk in range(var.locked_layers):
+        p, e, k, flag = tv.p[lk], tv.e[lk], tv.keys[lk], tv.one_die_best[lk]
+        g, gflag = minexp.keys[lk], minexp.one_die_best[lk]
+        hard = [sums[s] for s in order if not (p[s] == scale and e[s] == g[s]
+                                                and flag[s] == gflag[s])]
+        cut = min(hard) if hard else max(sums) + 1
+        stored = [s for s in order if sums[s] >= cut]
+        by_sum: dict[int, list[int]] = {}
+        for s in stored:
+            by_sum.setdefault(sums[s], []).append(k[s])
+        rank = {}
+        for total, keys in by_sum.items():
+            dense = {key: i for i, key in enumerate(sorted(set(keys)))}
+            assert len(dense) <= HINT_RANK_MAX + 1
+            rank[total] = dense
+        entries = bytearray()
+        for s in stored:
+            entry = (2 * HINT_SCALE * p[s] + scale) // (2 * scale)  # rounded half up
+            entry |= rank[sums[s]][k[s]] << HINT_RANK_SHIFT
+            if flag[s]:
+                entry |= ONE_DIE_FLAG
+            entries += struct.pack("<H", entry)
+        out.append((cut, bytes(entries)))
+    return out
+
+
+def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
+    """The beat-target hint pack for *tiles*; *sizes* receives each variant's flash bytes
+    (its index and blocks, counting shared blocks in full)."""
+    keys = offered_hints(tiles)
+    full = (1 << tiles) - 1
+    per_variant = []  # (key, layers, targets, [[block per layer] per target])
+    for key in keys:
+        var = solver.Variant(tiles, *key)
+        minexp = solver.solve_values(var)
+        targets = solver.score(full, key[3])
+        assert 0 < targets < 256
+        per_variant.append((key, var.locked_layers, targets,
+                            [hint_blocks(var, t, minexp)
+                             for t in range(1, targets + 1)]))
+    offset = HEADER.size + HINT_ENTRY.size * len(keys)
+    head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
+    indexes = []
+    for key, layers, targets, blocks_t in per_variant:
+        head.append(HINT_ENTRY.pack(*key, layers, targets, 0, offset))
+        offset += HINT_INDEX.size * layers * targets
+        indexes.append(blocks_t)
+    blocks: dict[bytes, int] = {}
+    index_bytes = []
+    for (key, layers, targets, _), blocks_t in zip(per_variant, indexes, strict=True):
+        used = HINT_INDEX.size * layers * targets
+        for layer_blocks_ in blocks_t:
+            for cut, block in layer_blocks_:
+                if block not in blocks:
+                    blocks[block] = offset
+                    offset += len(block)
+                used += len(block)
+                index_bytes.append(HINT_INDEX.pack(blocks[block], len(block) // 2, cut, 0))
+        if sizes is not None:
+            sizes[solver.Variant(tiles, *key).label()] = used
+    return b"".join(head) + b"".join(index_bytes) + b"".join(blocks)
+
+
+def read_hint_pack(data: bytes) -> dict:
+    """Parse a hint pack: {key: (layers, targets, [[(offset, count, cut, 0)] per layer] per
+    target)}."""
+    magic, tiles, count, _ = HEADER.unpack_from(data, 0)
+    if magic != HINT_MAGIC:
+        raise ValueError("not a shutbox hint pack")
+    out = {}
+    for i in range(count):
+        f = HINT_ENTRY.unpack_from(data, HEADER.size + i * HINT_ENTRY.size)
+        layers, targets, at = f[4], f[5], f[7]
+        index = []
+        for _t in range(targets):
+            row = []
+            for _lk in range(layers):
+                row.append(HINT_INDEX.unpack_from(data, at))
+                at += HINT_INDEX.size
+            index.append(row)
+        out[f[:4]] = (layers, targets, index)
+    return out
+
+
 def read_directory(data: bytes) -> dict:
     """Parse a pack: {(one_die, mode, moves, scoring): (layers, ewidth, off0, off1)}."""
     magic, tiles, count, _ = HEADER.unpack_from(data, 0)
@@ -227,6 +375,11 @@ def generate(timings: dict | None = None) -> dict[Path, bytes]:
     files = {MOVETAB: movetab_source().encode()}
     for tiles in PACK_TILES:
         files[TABLES / ("n%d.bin" % tiles)] = pack_bytes(tiles, timings)
+    for tiles in HINT_TILES:
+        t0 = time.perf_counter()
+        files[TABLES / ("t%d.bin" % tiles)] = hint_pack_bytes(tiles)
+        if timings is not None:
+            timings["hints %d" % tiles] = time.perf_counter() - t0
     return files
 
 
