@@ -1,0 +1,393 @@
+# `shutbox vpico`: a virtual Raspberry Pi Pico behind a pseudo-terminal, for mpremote and tests.
+"""A virtual Pico: the real MicroPython interpreter behind a pty, a folder as its flash.
+
+The device side is a pseudo-terminal (Python's pty module) that unmodified mpremote opens like
+the Pico's USB serial port. Behind it a relay thread runs `micropython vpico_repl.py`, which
+makes the unix port look like an rp2 board (see that file): the folder is its flash, the
+simulated board (shutbox_host/sim) is its hardware, and it speaks the Pico's friendly, raw and
+raw-paste REPL protocols. The relay does what the Pico's USB console and reset logic do:
+'\\n' goes out as '\\r\\n'; Ctrl-C interrupts running code (SIGINT) and is a plain byte at a
+prompt; a soft reboot or machine.reset() starts a fresh interpreter (new heap, new modules).
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tty
+from pathlib import Path
+
+from shutbox_host import mp
+from shutbox_host.errors import UserError
+
+REPL_SCRIPT = Path(__file__).resolve().with_name("vpico_repl.py")
+DEFAULT_FLASH = mp.ROOT / "build" / "vpico"
+DEFAULT_HEAP = "256k"  # a Pico has ~190 KB of heap; objects are twice as big on 64-bit
+_HOST_BUFFER_MAX = 16384  # output held for a slow reader; past it the board waits...
+_HOST_STALL_S = 0.5  # ...this long, then drops it, as the Pico does when nobody reads
+_CTRL_C = 3
+
+
+class VirtualPico:
+    """One virtual Pico. `start()` returns the device path; `stop()` ends it (or use `with`)."""
+
+    def __init__(self, flash=DEFAULT_FLASH, platform="rp2", heapsize=DEFAULT_HEAP, link=None,
+                 env=None, log=None):
+        self.flash = Path(flash).resolve()
+        self.platform = platform
+        self.heapsize = heapsize
+        self.link = Path(link) if link else None
+        self.env = dict(env or {})
+        self.log = log or (lambda msg: None)
+        self.path: str | None = None
+        self.boots: list[str] = []  # how each interpreter started: hard, soft, raw
+        self.error: BaseException | None = None
+        self._proc: subprocess.Popen | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+
+    # ---- life cycle -------------------------------------------------------------------
+
+    def start(self) -> str:
+        """Create the pty, boot the interpreter (as at power-on), return the device path."""
+        try:
+            self.flash.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            msg = "cannot use %s as the flash: %s" % (self.flash, exc.strerror)
+            raise UserError(msg) from None
+        try:
+            self._exe = mp.micropython_exe()
+        except FileNotFoundError as exc:
+            raise UserError(str(exc)) from None
+        self._master, self._slave = pty.openpty()
+        tty.setraw(self._slave)  # what pyserial sets too: no echo, no line editing, 8 bits
+        os.set_blocking(self._master, False)
+        self.path = os.ttyname(self._slave)
+        if self.link:
+            if self.link.is_symlink():
+                self.link.unlink()
+            self.link.symlink_to(self.path)
+        self._wake_r, self._wake_w = os.pipe()
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self._master, selectors.EVENT_READ, "host")
+        self._sel.register(self._wake_r, selectors.EVENT_READ, "wake")
+        self._to_host = bytearray()
+        self._to_child = bytearray()
+        self._stalled: float | None = None
+        self._deaths: list[float] = []
+        self._spawn("hard")
+        self._thread = threading.Thread(target=self._serve, name="vpico", daemon=True)
+        self._thread.start()
+        return str(self.link) if self.link else self.path
+
+    def stop(self):
+        """End the interpreter and the relay; the pty disappears."""
+        if self._thread is None:
+            return
+        self._stopping = True
+        os.write(self._wake_w, b"x")
+        self._thread.join(timeout=10)
+        fds = [self._master, self._slave, self._wake_r, self._wake_w]
+        if self._proc is not None:
+            self._kill_child()
+            fds += [self._ctl_r, self._ack_w]
+        for fd in fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._sel.close()
+        if self.link and self.link.is_symlink():
+            self.link.unlink()
+        self._thread = None
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def power_cycle(self):
+        """Pull the plug and plug it back in: the interpreter restarts as at power-on."""
+        os.write(self._wake_w, b"P")
+
+    # ---- the interpreter ----------------------------------------------------------------
+
+    def _spawn(self, boot):
+        ctl_r, ctl_w = os.pipe()
+        ack_r, ack_w = os.pipe()
+        env = dict(os.environ, **self.env)
+        env.pop("MICROPYPATH", None)
+        cmd = [self._exe, "-X", "heapsize=" + self.heapsize, str(REPL_SCRIPT), str(self.flash),
+               str(mp.SIM), self.platform, boot, str(ctl_w), str(ack_r)]
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, pass_fds=(ctl_w, ack_r), env=env,
+                                cwd=str(self.flash), start_new_session=True)
+        os.close(ctl_w)
+        os.close(ack_r)
+        self._proc = proc
+        self._ctl_r, self._ack_w = ctl_r, ack_w
+        self._in = proc.stdin.fileno()
+        self._out = proc.stdout.fileno()
+        for fd in (self._in, self._out, ctl_r):
+            os.set_blocking(fd, False)
+        self._sel.register(self._out, selectors.EVENT_READ, "out")
+        self._sel.register(ctl_r, selectors.EVENT_READ, "ctl")
+        self._pump_host()
+        self._in_registered = False
+        self._ctl_buf = b""
+        self._running = False  # code runs: Ctrl-C must interrupt it
+        self._kbd_intr = True
+        self._sigint_sent = False
+        self._reboot = None
+        self.boots.append(boot)
+        self.log("vpico: interpreter started (%s)" % boot)
+        self._pump_child()
+
+    def _kill_child(self):
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        for f in (proc.stdin, proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def _child_gone(self):
+        """The interpreter ended (a reset we were asked for, or a crash): start the next one."""
+        proc = self._proc
+        for fd in (self._out, self._ctl_r, self._in):
+            if fd in self._sel.get_map():
+                self._sel.unregister(fd)
+        while True:  # what it printed last still goes out, before the next boot's banner
+            try:
+                data = os.read(self._out, 65536)
+            except (BlockingIOError, OSError):
+                break
+            if not data:
+                break
+            self._to_host += data.replace(b"\n", b"\r\n")
+        del self._to_host[:-_HOST_BUFFER_MAX]
+        self._stalled = None
+        self._kill_child()
+        os.close(self._ctl_r)
+        os.close(self._ack_w)
+        self._proc = None
+        if self._stopping:
+            return
+        boot = self._reboot
+        if boot is None:  # not asked for: like a crash, the board comes back as from power-on
+            now = time.monotonic()
+            self._deaths = [t for t in self._deaths if now - t < 5] + [now]
+            self.log("vpico: interpreter exited with %s; restarting" % proc.returncode)
+            if len(self._deaths) >= 3:
+                time.sleep(1)
+            boot = "hard"
+        if boot == "hard":
+            self._to_child.clear()  # a hard reset drops the USB link and what was in flight
+        self._spawn(boot)
+
+    # ---- the relay ----------------------------------------------------------------------
+
+    def _serve(self):
+        try:
+            while not self._stopping:
+                timeout = 0.05 if self._stalled is not None else 1.0
+                for key, mask in self._sel.select(timeout=timeout):
+                    tag = key.data
+                    if tag == "host":
+                        if mask & selectors.EVENT_WRITE:
+                            self._pump_host()
+                        if mask & selectors.EVENT_READ:
+                            self._from_host()
+                    elif tag == "out":
+                        self._from_child()
+                    elif tag == "ctl":
+                        self._from_ctl()
+                    elif tag == "in":
+                        self._pump_child()
+                    elif tag == "wake":
+                        self._from_wake()
+                    if self._stopping:
+                        break
+                if self._stalled is not None:
+                    self._pump_host()
+        except BaseException as exc:  # noqa: BLE001 - reported by stop() and the CLI
+            self.error = exc
+            self.log("vpico: relay failed: %r" % exc)
+
+    def _from_wake(self):
+        for cmd in os.read(self._wake_r, 64):
+            if cmd == ord("P") and self._proc is not None:
+                self._reboot = "hard"
+                self._running = False
+                self._proc.kill()
+
+    def _from_host(self):
+        try:
+            data = os.read(self._master, 4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            time.sleep(0.05)  # no one has the port open: nothing to read
+            return
+        if self._reboot is not None:
+            self._to_child += data  # arrives while it reboots: the next interpreter reads it
+            return
+        start = 0
+        for i, b in enumerate(data):
+            if b != _CTRL_C or not (self._running and self._kbd_intr):
+                continue
+            self._to_child += data[start:i]
+            start = i + 1
+            self._pump_child()
+            if not self._sigint_sent and self._proc is not None:
+                self._sigint_sent = True
+                self._proc.send_signal(signal.SIGINT)
+        self._to_child += data[start:]
+        self._pump_child()
+
+    def _pump_child(self):
+        if not self._to_child or self._proc is None:
+            return
+        try:
+            n = os.write(self._in, self._to_child)
+            del self._to_child[:n]
+        except BlockingIOError:
+            pass
+        except (BrokenPipeError, OSError):
+            return
+        want = bool(self._to_child)
+        if want != self._in_registered:
+            if want:
+                self._sel.register(self._in, selectors.EVENT_WRITE, "in")
+            else:
+                self._sel.unregister(self._in)
+            self._in_registered = want
+
+    def _from_child(self):
+        try:
+            data = os.read(self._out, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._child_gone()
+            return
+        self._send_host(data)
+
+    def _send_host(self, data):
+        self._to_host += data.replace(b"\n", b"\r\n")
+        self._pump_host()
+
+    def _pump_host(self):
+        if self._to_host:
+            try:
+                n = os.write(self._master, self._to_host)
+                del self._to_host[:n]
+            except (BlockingIOError, OSError):
+                pass
+        self._flow()
+        registered = self._sel.get_map().get(self._master)
+        want = selectors.EVENT_READ | (selectors.EVENT_WRITE if self._to_host else 0)
+        if registered is not None and registered.events != want:
+            self._sel.modify(self._master, want, "host")
+
+    def _flow(self):
+        """Hold the interpreter's output while the host is behind; drop it if nobody reads."""
+        full = len(self._to_host) > _HOST_BUFFER_MAX
+        paused = self._stalled is not None
+        if full and not paused:
+            self._stalled = time.monotonic()
+            if self._out in self._sel.get_map():
+                self._sel.unregister(self._out)
+        elif paused and (not full or time.monotonic() - self._stalled > _HOST_STALL_S):
+            if full:
+                del self._to_host[:-_HOST_BUFFER_MAX // 4]
+            self._stalled = None
+            if self._proc is not None and self._out not in self._sel.get_map():
+                self._sel.register(self._out, selectors.EVENT_READ, "out")
+
+    def _from_ctl(self):
+        try:
+            data = os.read(self._ctl_r, 256)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._sel.unregister(self._ctl_r)  # it is ending; its stdout's end restarts it
+            return
+        buf = self._ctl_buf + data
+        i = 0
+        while i < len(buf):
+            m = buf[i:i + 1]
+            if m == b"X":
+                self._running, self._kbd_intr, self._sigint_sent = True, True, False
+            elif m == b"N":
+                if i + 1 >= len(buf):
+                    break
+                self._running = False
+                os.write(self._ack_w, buf[i + 1:i + 2])
+                i += 1
+            elif m == b"I":
+                self._kbd_intr = True
+            elif m == b"i":
+                self._kbd_intr = False
+            elif m in (b"H", b"F", b"W"):
+                self._reboot = {b"H": "hard", b"F": "soft", b"W": "raw"}[m]
+                self._running = False
+                if self._proc is not None:
+                    self._proc.kill()  # its stdout ends; _child_gone starts the next one
+            i += 1
+        self._ctl_buf = buf[i:]
+
+
+def configure(parser):
+    """Add the vpico flags."""
+    parser.add_argument("--flash", default=str(DEFAULT_FLASH),
+                        help="folder used as the Pico's flash (default: build/vpico)")
+    parser.add_argument("--print-path", action="store_true",
+                        help="print only the device path (for scripts)")
+    parser.add_argument("--platform", default="rp2",
+                        help="sys.platform to report (default rp2; others test refusals)")
+    parser.add_argument("--link", help="also make this symlink to the device")
+    parser.add_argument("--heap", default=DEFAULT_HEAP, help="heap size (default %(default)s)")
+
+
+def run(args):
+    """Serve a virtual Pico until Ctrl-C or SIGTERM."""
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: done.set())
+    vp = VirtualPico(args.flash, platform=args.platform, heapsize=args.heap, link=args.link,
+                     log=lambda msg: print(msg, file=sys.stderr, flush=True))
+    path = vp.start()
+    if args.print_path:
+        print(path, flush=True)
+    else:
+        print("virtual Pico (%s) on %s, flash %s\n  mpremote connect %s\n"
+              "  shutbox flash --port %s\nCtrl-C to stop" % (args.platform, path, vp.flash,
+                                                            path, path), flush=True)
+    try:
+        while not done.wait(0.5):
+            if vp.error is not None:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        vp.stop()
+    if vp.error is not None:
+        raise UserError("virtual Pico failed: %s" % vp.error)
+    return 0
