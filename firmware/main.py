@@ -1,6 +1,11 @@
 # The Pico runs this at power-up: the Shut the Box firmware.
-"""Entry point of the box."""
+"""Entry point of the box: a power-up screen first while little is loaded, then the game."""
 
-from shutbox import app
+from shutbox import powerup
+
+powerup.screens()  # Roll held at power-up: the settings menu, records, erasing (shutbox.menu)
+powerup.unload("powerup")
+del powerup
+from shutbox import app  # noqa: E402
 
 app.main()

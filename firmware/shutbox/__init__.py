@@ -2,3 +2,16 @@
 """Shut the Box for a Raspberry Pi Pico: rules engine, game, drivers."""
 
 __version__ = "0.1.0"
+
+
+def forget(name):
+    """On MicroPython, drop the module shutbox.<name> so its code and data can be collected
+    (a module needed only now and then: the next import loads it again from flash)."""
+    import sys
+
+    if sys.implementation.name == "micropython":
+        sys.modules.pop("shutbox." + name, None)
+        try:
+            delattr(sys.modules["shutbox"], name)
+        except (AttributeError, KeyError):
+            pass

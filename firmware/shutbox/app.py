@@ -11,28 +11,39 @@ allocates nothing (tests/test_scenarios.py proves it with ``micropython.heap_loc
 import json
 
 from micropython import const
-from shutbox.debounce import EV_LONG, EV_SHORT, EV_TILES, Debouncer
+from shutbox import frame as fr
+from shutbox.debounce import EV_DOWN, EV_LONG, EV_SHORT, EV_TILES, Debouncer
 from shutbox.dice import Dice
 from shutbox.engine import Engine, Rules
-from shutbox.game import Game, Settings
+from shutbox.game import SETUP, Game, Settings, tiles_of
 from shutbox.ticks import ticks_add, ticks_diff
 
 POLL_MS = const(2)  # the main loop's pause between polls
+WATCHDOG_MS = const(8000)  # main(): the hardware watchdog's timeout (the rp2 maximum is 8388)
+NEW_GAME_MS = const(5000)  # Roll held this long, in any state: a new game
+_NOTICE_MS = const(2000)  # the boot notice (frame.notice) shows this long
+# Why the boot notice shows (tile k lit amber for the reason with bit k-1): App.notice().
+NOTICE_SETTINGS = const(1)  # the settings file was damaged: defaults
+NOTICE_RECORDS = const(2)  # the records file was damaged: records start again
+NOTICE_GAME = const(4)  # the saved game was damaged: a new game
+NOTICE_FAULT = const(8)  # restarted after an error or a watchdog reset (see error.log)
 _FRAME_MS = const(20)  # LEDs redrawn at most 50 times a second
 # The optimal-play table (2 KB and more) is loaded only for a feature that needs it (best-move
 # hints, the computer opponent); a folder that cannot exist makes the engine go without.
 _NO_TABLES = "/-"
+_HINT_BEST = const(2)  # shutbox.settings.HINT_BEST
 
 
 class App:
     """The box: one board, one game."""
 
     def __init__(self, board, urandom, now, settings=None, rules=None, out=None, wdt=None,
-                 tables_dir=None):
+                 tables_dir=None, store=None, resume=True):
         """Build everything once; *urandom(n)* gives random bytes, *out* prints a log line.
 
         *tables_dir*: where the engine's optimal-play tables are (None: beside the engine, and
-        only when the settings need them).
+        only when the settings need them). *store* (shutbox.store.Store): the game in progress
+        is saved there at safe points and, with *resume*, continued from there.
         """
         self.board = board
         self.deb = Debouncer(board.tiles, board.switches(), board.roll(), now)
@@ -41,7 +52,8 @@ class App:
         self.settings = settings if settings is not None else Settings()
         if tables_dir is None and not self.settings.needs_table():
             tables_dir = _NO_TABLES
-        self.engine = Engine(rules, tables_dir)
+        # the beat-target buffer (1 KB a layer) only for best-move hints (shutbox.coach)
+        self.engine = Engine(rules, tables_dir, hints=self.settings.hints == _HINT_BEST)
         self.dice = Dice(urandom)
         self.game = Game(self.engine, self.dice, self.settings, self.deb.levels, now)
         self.out = out if out is not None else print
@@ -55,6 +67,29 @@ class App:
         self._note_end = now
         self._playing = False
         self.polls = 0
+        self.observe = None  # called with each game-log record (shutbox.powerup: records)
+        self.notices = 0  # NOTICE_* bits shown by the boot notice
+        self._notice_at = now
+        self._held = False  # Roll down: NEW_GAME_MS from _down_at starts a new game
+        self._down_at = now
+        self.resume = None
+        if store is not None:  # imported here: a box without flash (some tests) goes without
+            from shutbox.resume import Resume, was_damaged
+
+            self.resume = Resume(store)
+            if resume and was_damaged(self.resume.load(self.game, self.deb.levels, now)):
+                self.notice(NOTICE_GAME, now)
+
+    def notice(self, reasons, now):
+        """Show the boot notice (frame.notice) for 2 s from *now*, adding NOTICE_* *reasons*.
+
+        For anything found wrong at boot (a damaged file, a restart after a fault): the box
+        carries on with safe defaults and says so on its LEDs; the log gets a "notice" line.
+        """
+        self.notices |= reasons
+        self._notice_at = now
+        self._force = True
+        self.game.log.append({"ev": "notice", "tiles": tiles_of(self.notices)})
 
     def step(self, now):
         """One poll at time *now* (ticks_ms)."""
@@ -63,6 +98,9 @@ class App:
         deb = self.deb
         game = self.game
         ev = deb.update(board.switches(), board.roll(), now)
+        rs = self.resume
+        if rs is not None and rs.expect >= 0:  # resumed: the tiles must match the saved game
+            ev = rs.hold(game, deb.levels, ev, now)
         if ev:
             if ev & EV_TILES:
                 game.tiles_changed(deb.levels, now)
@@ -70,7 +108,14 @@ class App:
                 game.roll(False, now)
             if ev & EV_LONG:
                 game.roll(True, now)
+            if ev & EV_DOWN:
+                self._held = True
+                self._down_at = now
+        if self._held:
+            self._hold_check(now)
         game.tick(now)
+        if rs is not None:
+            rs.poll(game)
         if game.log:
             self._write_log()
         if game.sound_seq != self._sound_seq:
@@ -83,6 +128,13 @@ class App:
         if ticks_diff(now, self._next_frame) >= 0:
             self._next_frame = ticks_add(now, _FRAME_MS)
             f = game.render(now)
+            if rs is not None and rs.expect >= 0:
+                rs.draw(f, deb.levels, now)
+            if self.notices:
+                if ticks_diff(now, self._notice_at) < _NOTICE_MS:
+                    fr.notice(f, board.tiles, self.notices, now, self._notice_at)
+                else:
+                    self.notices = 0
             if self._force or f != self._shown:
                 self._force = False
                 self._shown[:] = f
@@ -90,10 +142,25 @@ class App:
         if self.wdt is not None:
             self.wdt.feed()
 
+    def _hold_check(self, now):
+        """Roll held NEW_GAME_MS: abandon the game and start a new one (a fresh game stays)."""
+        game = self.game
+        if not self.deb.pressed:
+            self._held = False
+        elif ticks_diff(now, self._down_at) >= NEW_GAME_MS:
+            self._held = False
+            if game.state != SETUP or game.player or game.played:
+                game.new_game(now)
+                if self.resume is not None:
+                    self.resume.forget()
+                game.tiles_changed(self.deb.levels, now)
+
     def _write_log(self):
         log = self.game.log
         for rec in log:
             self.out(json.dumps(rec))
+            if self.observe is not None:  # the records (shutbox.records, set by powerup)
+                self.observe(rec)
         del log[:]
 
     def _next_note(self, now):
@@ -110,25 +177,42 @@ class App:
             self._playing = False
 
 
-def main(watchdog_ms=0):
-    """Run the box on the Pico forever; *watchdog_ms* > 0 starts the hardware watchdog.
+def main(watchdog_ms=WATCHDOG_MS):
+    """Run the box on the Pico forever, under the guard, with the hardware watchdog.
 
-    The watchdog cannot be stopped once started, which would reboot the Pico under a
-    development session (mpremote), so it is opt-in here.
+    The game in progress is kept in /data (littlefs), errors in /error.log. A developer's
+    Ctrl-C (mpremote) stops the watchdog before the REPL takes over, since it cannot be
+    stopped through machine.WDT and would otherwise reboot the Pico mid-session;
+    *watchdog_ms* = 0 leaves it off.
     """
     import os
     import time
 
     from shutbox.board import Board
+    from shutbox.guard import Guard
+    from shutbox.store import Store
 
     board = Board()
     from shutbox import selftest
 
     if selftest.requested(board):  # Roll held with tile 1 shut at power-up
         selftest.run(board, time.ticks_ms)
-    app = App(board, os.urandom, time.ticks_ms())
-    if watchdog_ms > 0:
-        app.wdt = board.watchdog(watchdog_ms)
-    while True:
-        app.step(time.ticks_ms())
-        time.sleep_ms(POLL_MS)
+    store = Store("/data")
+
+    def make(now, safe):
+        # power-up combinations, settings and records (shutbox.powerup), then the game
+        from shutbox import powerup
+
+        app = powerup.start(board, os.urandom, now, store, safe)
+        powerup.unload("powerup", "setfile")
+        return app
+
+    wdt = board.watchdog(watchdog_ms) if watchdog_ms > 0 else None
+    guard = Guard(board, make, time.ticks_ms(), wdt=wdt, wdt_reset=board.watchdog_reset())
+    try:
+        while True:
+            guard.step(time.ticks_ms())
+            time.sleep_ms(POLL_MS)
+    except KeyboardInterrupt:
+        board.watchdog_stop()
+        raise

@@ -8,6 +8,8 @@ updating the LEDs allocates nothing. The palette is dim on purpose: the whole ch
 stays around 100 mA, well inside what USB gives the Pico.
 """
 
+import sys
+
 from micropython import const
 from shutbox import pins
 from shutbox.frame import COLOURS, PIPS
@@ -25,6 +27,8 @@ _PALETTE_RGB = (
     b"\x00\x18\x18"
 )
 _DUTY_ON = const(32768)  # 50 % duty: the loudest square wave for a piezo
+_WATCHDOG_CTRL_CLR = const(0x4005B000)  # RP2040 WATCHDOG_BASE 0x40058000 + CTRL 0 + clear alias
+_WATCHDOG_ENABLE = const(0x40000000)  # CTRL.ENABLE
 
 
 def palette(order="GRB", brightness=100):
@@ -102,3 +106,19 @@ class Board:
     def watchdog(self, timeout_ms):
         """Start the hardware watchdog (it cannot be stopped) and return it; feed() it."""
         return self._machine.WDT(timeout=timeout_ms)
+
+    def watchdog_reset(self):
+        """Return True if the last reset was the watchdog's (the box had hung)."""
+        m = self._machine
+        return m.reset_cause() == m.WDT_RESET
+
+    def watchdog_stop(self):
+        """Stop a running watchdog (a developer took over the console: Ctrl-C, mpremote).
+
+        machine.WDT has no stop; the RP2040's WATCHDOG CTRL register does: its ENABLE bit
+        (30) is cleared through the register's atomic clear alias (+0x3000). Elsewhere
+        (the simulated board, another chip) this does nothing.
+        """
+        mem32 = getattr(self._machine, "mem32", None)
+        if mem32 is not None and "RP2040" in getattr(sys.implementation, "_machine", ""):
+            mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE

@@ -39,3 +39,18 @@ class Dice:
             if b < _LIMIT:
                 return b % 6 + 1
             self.rejected += 1
+
+    def below(self, n):
+        """Return a fair int in 0..n-1 (1 <= n <= 256) from the same pool (the computer's picks).
+
+        Rejection sampling again: bytes at or above the largest multiple of n are skipped.
+        """
+        limit = 256 - 256 % n
+        while True:
+            if self._i >= len(self._pool):
+                self._pool = self._urandom(self._size)
+                self._i = 0
+            b = self._pool[self._i]
+            self._i += 1
+            if b < limit:
+                return b % n

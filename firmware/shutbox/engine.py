@@ -38,33 +38,33 @@ not part of the allocation-free per-throw path (the rank is, and it stays small)
 from array import array
 
 from micropython import const
-from shutbox import movetab
-from shutbox.variants import (
-    DEFAULT_TILES,
-    MAX_TILES,
-    MIN_TILES,
-    MODE_FORCED,
-    MODE_LOCKED,
-    MODE_OPTIONAL,
-    MOVES,
-    MOVES_ANY,
-    ONE_DIE,
-    ONE_DIE_HIGH_SHUT,
-    ONE_DIE_MODE,
-    ONE_DIE_NEVER,
-    ONE_DIE_SUM_LE_6,
-    SCORING,
-    SCORING_COUNT,
-    SCORING_DIGITAL,
-    SCORING_SUM,
-    START,
-    START_ALL_OPEN,
-    START_EVEN_OPEN,
-    START_LOW_THREE_SHUT,
-    START_ODD_OPEN,
-)
+from shutbox import forget
+from shutbox.movetab import MAX_MOVES  # noqa: F401 - upper bound on the legal moves of a throw
 
-MAX_MOVES = movetab.MAX_MOVES  # upper bound on the legal moves of any throw
+# The variant ints of shutbox.variants as private constants: folded in at compile time, so
+# the engine keeps no module globals for them (tests/test_memory.py checks they match).
+_MIN_TILES = const(2)
+_MAX_TILES = const(12)
+_DEFAULT_TILES = const(9)
+_ONE_DIE_NEVER = const(0)
+_ONE_DIE_HIGH_SHUT = const(1)
+_ONE_DIE_SUM_LE_6 = const(2)
+_ONE_DIE_RULES = const(4)  # len(variants.ONE_DIE)
+_MODE_OPTIONAL = const(0)
+_MODE_LOCKED = const(1)
+_MODE_FORCED = const(2)
+_MODES = const(3)  # len(variants.ONE_DIE_MODE)
+_MOVES_ANY = const(0)
+_MOVE_RULES = const(4)  # len(variants.MOVES)
+_SCORING_SUM = const(0)
+_SCORING_DIGITAL = const(1)
+_SCORING_COUNT = const(2)
+_SCORINGS = const(3)  # len(variants.SCORING)
+_START_ALL_OPEN = const(0)
+_START_LOW_THREE_SHUT = const(1)
+_START_ODD_OPEN = const(2)
+_START_EVEN_OPEN = const(3)
+_STARTS = const(4)  # len(variants.START)
 
 _HEADER = const(8)  # b"STB1", tiles, count, 2 reserved
 _ENTRY = const(16)  # one_die, mode, moves, scoring, layers, ewidth, 2 reserved, off0, off1
@@ -101,16 +101,16 @@ LEVELS = ("off", "easy", "medium", "hard")
 class Rules:
     """One rule variant (ints from shutbox.variants); ValueError on a value out of range."""
 
-    def __init__(self, tiles=DEFAULT_TILES, one_die=ONE_DIE_HIGH_SHUT,
-                 one_die_mode=MODE_OPTIONAL, moves=MOVES_ANY, scoring=SCORING_SUM,
-                 start=START_ALL_OPEN):
-        if not MIN_TILES <= tiles <= MAX_TILES:
+    def __init__(self, tiles=_DEFAULT_TILES, one_die=_ONE_DIE_HIGH_SHUT,
+                 one_die_mode=_MODE_OPTIONAL, moves=_MOVES_ANY, scoring=_SCORING_SUM,
+                 start=_START_ALL_OPEN):
+        if not _MIN_TILES <= tiles <= _MAX_TILES:
             raise ValueError("tiles must be 2..12")
-        _check(one_die, ONE_DIE, "one-die")
-        _check(one_die_mode, ONE_DIE_MODE, "one-die-mode")
-        _check(moves, MOVES, "moves")
-        _check(scoring, SCORING, "scoring")
-        _check(start, START, "start")
+        _check(one_die, _ONE_DIE_RULES, "one-die")
+        _check(one_die_mode, _MODES, "one-die-mode")
+        _check(moves, _MOVE_RULES, "moves")
+        _check(scoring, _SCORINGS, "scoring")
+        _check(start, _STARTS, "start")
         self.tiles = tiles
         self.one_die = one_die
         self.one_die_mode = one_die_mode
@@ -130,14 +130,16 @@ class Rules:
         return hash(self.key())
 
     def __repr__(self):
+        from shutbox import variants as v
+
         return "Rules(%d, %s, %s, %s, %s, %s)" % (
-            self.tiles, ONE_DIE[self.one_die], ONE_DIE_MODE[self.one_die_mode],
-            MOVES[self.moves], SCORING[self.scoring], START[self.start])
+            self.tiles, v.ONE_DIE[self.one_die], v.ONE_DIE_MODE[self.one_die_mode],
+            v.MOVES[self.moves], v.SCORING[self.scoring], v.START[self.start])
 
 
-def _check(value, names, what):
-    """Raise ValueError unless *value* indexes *names*."""
-    if not (isinstance(value, int) and 0 <= value < len(names)):
+def _check(value, count, what):
+    """Raise ValueError unless *value* is an int in 0..count-1."""
+    if not (isinstance(value, int) and 0 <= value < count):
         raise ValueError("bad %s: %r" % (what, value))
 
 
@@ -183,11 +185,11 @@ class Engine:
         self.full = (1 << n) - 1
         full = self.full
         start = rules.start
-        if start == START_LOW_THREE_SHUT:
+        if start == _START_LOW_THREE_SHUT:
             self.start_open = full & ~7
-        elif start == START_ODD_OPEN:
+        elif start == _START_ODD_OPEN:
             self.start_open = full & _ODD_TILES
-        elif start == START_EVEN_OPEN:
+        elif start == _START_EVEN_OPEN:
             self.start_open = full & _EVEN_TILES
         else:
             self.start_open = full
@@ -195,9 +197,12 @@ class Engine:
         self._mode = rules.one_die_mode
         self._scoring = rules.scoring
         self._high = full & _HIGH_TILES
+        from shutbox import movetab
+
         self._start = movetab.START[rules.moves]
         self._count = movetab.COUNT[rules.moves]
         self._masks = array("H", movetab.MASKS[rules.moves])
+        forget("movetab")  # MicroPython: the other rules' tables go back to the heap (2 KB)
         self._size = 1 << n
         # optimal-play table; layers == 0 means none (greedy fallback)
         self._layers = 0
@@ -235,7 +240,7 @@ class Engine:
 
     def _find(self, directory, entry):
         """Offset of this variant's entry in a pack directory, or -1."""
-        mode = self._mode if self._one_die != ONE_DIE_NEVER else MODE_OPTIONAL
+        mode = self._mode if self._one_die != _ONE_DIE_NEVER else _MODE_OPTIONAL
         want = (self._one_die, mode, self.rules.moves, self._scoring)
         for i in range(0, len(directory), entry):
             if (directory[i], directory[i + 1], directory[i + 2], directory[i + 3]) == want:
@@ -345,11 +350,11 @@ class Engine:
     def one_die_allowed(self, open_):
         """True when the rules allow one die now (whatever the mode)."""
         rule = self._one_die
-        if rule == ONE_DIE_NEVER:
+        if rule == _ONE_DIE_NEVER:
             return False
-        if rule == ONE_DIE_HIGH_SHUT:
+        if rule == _ONE_DIE_HIGH_SHUT:
             return open_ & self._high == 0
-        if rule == ONE_DIE_SUM_LE_6:
+        if rule == _ONE_DIE_SUM_LE_6:
             return tile_sum(open_) <= 6
         return tile_sum(open_) < 6
 
@@ -454,7 +459,7 @@ class Engine:
         if not self.one_die_allowed(open_):
             return _TWO
         mode = self._mode
-        if mode == MODE_FORCED or (mode == MODE_LOCKED and locked):
+        if mode == _MODE_FORCED or (mode == _MODE_LOCKED and locked):
             return _ONE
         return _FREE
 
@@ -469,12 +474,12 @@ class Engine:
         scoring = self._scoring
         value = 0
         k = 1
-        if scoring == SCORING_COUNT:
+        if scoring == _SCORING_COUNT:
             while open_:
                 value += open_ & 1
                 open_ >>= 1
             return value
-        if scoring == SCORING_DIGITAL:
+        if scoring == _SCORING_DIGITAL:
             # tiles read low to high as one number; 10..12 add two digits
             while open_:
                 if open_ & 1:

@@ -163,3 +163,26 @@ def text(frame, tiles, out):
         out[j] = NAMES[c] if c < COLOURS else 63
         j += 1
     return out
+
+
+def notice(frame, tiles, reasons, now, since):
+    """Draw the boot notice: something was wrong and the box carried on with safe defaults.
+
+    Both dice show a steady amber X (face 5); tile k blinks amber fast for each bit k-1 of
+    *reasons* (1 settings file damaged, 2 records damaged, 3 game in progress damaged,
+    4 the box restarted after a fault). The app shows it for 2 s at boot (App.notice).
+    """
+    bar(frame, tiles, 0, OFF)
+    tiles_mask(frame, reasons, AMBER if fast(now, since) else OFF)
+    die(frame, tiles, 0, 5, AMBER)
+    die(frame, tiles, 1, 5, AMBER)
+
+
+def fault(frame, tiles, now, since):
+    """Draw the fault pattern (an unexpected error): tiles red, odd and even ones alternating,
+    both dice a steady red X. The box shows it until Roll is pressed or it restarts itself."""
+    phase = blink(now, since)
+    for k in range(tiles):
+        frame[k] = RED if (k & 1) == phase else OFF
+    die(frame, tiles, 0, 5, RED)
+    die(frame, tiles, 1, 5, RED)

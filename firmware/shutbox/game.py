@@ -26,19 +26,27 @@ box (``open_``), so a missed or repeated event cannot corrupt a game. A turn:
   box on. GAME_END: the winner (or the tied players), then Roll steps through every
   player's score; a long press starts a new game.
 
-Computer players and hints (issue 4) plug in here: a computer turn feeds virtual levels
-through the same checks, and ``Settings.hints`` chooses what the MOVE state lights.
+The computer opponent (shutbox.computer, loaded only when the setting is on) plays its seat
+through this same machine: its turn feeds virtual tile levels through the same checks while
+the box's own tiles (``phys``) wait. ``Settings.hints`` chooses what the MOVE state lights;
+best-move hints and the post-turn analysis come from shutbox.coach (loaded only for them).
 """
 
 from array import array
 
 from micropython import const
+from shutbox import forget
 from shutbox import frame as fr
 from shutbox.engine import MAX_MOVES, tile_sum
+
+# Hints (what the MOVE state lights) and Settings live in shutbox.settings (importable from
+# here as before); rounds, formats, ties, stakes and the turn variants in shutbox.rounds.
+from shutbox.settings import HINT_BEST, HINT_LEGAL, HINT_OFF, Settings  # noqa: F401
 from shutbox.ticks import ticks_diff
-from shutbox.variants import MODE_FORCED, MODE_LOCKED, MOVES, ONE_DIE, ONE_DIE_MODE, SCORING, START
 
 _MAX_PLAYERS = const(4)
+_MODE_LOCKED = const(1)  # shutbox.variants (private: no module globals; see test_memory)
+_MODE_FORCED = const(2)
 
 # States.
 SETUP = const(0)
@@ -47,6 +55,7 @@ ROLLING = const(2)
 MOVE = const(3)
 TURN_END = const(4)
 GAME_END = const(5)
+ROLLOFF = const(6)  # the tied players throw one die each (tie rule roll-off; shutbox.rounds)
 
 # What is wrong with the tiles (shown in red, or amber for SETUP).
 ERR_NONE = const(0)
@@ -57,17 +66,14 @@ ERR_TOO_HIGH = const(4)  # the tiles shut since the throw add up to more than it
 ERR_NOT_LEGAL = const(5)  # no legal move contains the tiles shut since the throw
 ERR_NAMES = ("none", "setup", "early", "reopened", "too-high", "not-legal")
 
-# Hints: what the MOVE state lights.
-HINT_OFF = const(0)
-HINT_LEGAL = const(1)  # every tile that can take part in a legal move (the standard box)
-HINT_BEST = const(2)  # also the optimal move in cyan
-
 _ROLL_MS = const(600)  # dice animation
 _ANIM_MS = const(70)  # one animation frame
 _FLASH_MS = const(500)  # accepted tiles flash green
 _SETTLE_MS = const(1500)  # an extendable legal move is accepted after this pause
 _LABEL_MS = const(1000)  # in a score view: the player's number ...
 _CYCLE_MS = const(3000)  # ... then the number, repeating
+_CYCLE2_MS = const(5000)  # ... or the number, then a second one (a total, a balance)
+_SND_WIN = b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28"
 _CELEBRATE_MS = const(3000)  # shut-the-box celebration before the score
 _MIN_SHOW_MS = const(700)  # a score stays at least this long before Roll passes the box
 
@@ -78,24 +84,6 @@ _SND_ERROR = b"\x14\x19"
 _SND_NO = b"\x1e\x0a"
 _SND_TURN = b"\x4e\x0a\x41\x0a\x34\x14"
 _SND_SHUT = b"\x34\x0c\x42\x0c\x4e\x0c\x69\x1e\x00\x05\x69\x08\x83\x28"
-_SND_WIN = b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28"
-
-
-class Settings:
-    """The game's settings, with defaults (issue 4's settings menu will fill them in)."""
-
-    def __init__(self, players=2, hints=HINT_LEGAL, shut_wins=False, computer=0):
-        """*players* 1..4; *shut_wins*: shutting the box ends the game at once."""
-        if not 1 <= players <= _MAX_PLAYERS:
-            raise ValueError("players must be 1..4")
-        self.players = players
-        self.hints = hints
-        self.shut_wins = shut_wins
-        self.computer = computer  # 0 = off (issue 4: easy / medium / hard)
-
-    def needs_table(self):
-        """Return True if a feature needs the engine's optimal-play table."""
-        return self.hints == HINT_BEST or self.computer != 0
 
 
 def tiles_of(mask):
@@ -111,7 +99,7 @@ def tiles_of(mask):
 
 
 class Game:
-    """One box, 1 to 4 players, one round (the lowest score wins)."""
+    """One box, 1 to 4 players; rounds, formats and ties as the settings say (shutbox.rounds)."""
 
     def __init__(self, engine, dice, settings, levels, now):
         """Start a new game; *levels* are the tiles as they are now."""
@@ -120,12 +108,16 @@ class Game:
         self.tiles = engine.tiles
         self.dice = dice
         self.settings = settings
+        # Open the Box: tiles start shut and are opened. The game plays it as the standard
+        # game on mirrored levels (a tile *down* is one still to play), so every rule, hint
+        # and table applies unchanged and the score is the tiles still face down.
+        self.inv = engine.full if settings.open_box else 0
         self.frame = bytearray(fr.size(self.tiles))
-        self.scores = [0] * _MAX_PLAYERS
+        self.scores = [0] * _MAX_PLAYERS  # running totals (one round: the turn's score)
         self.log = []
         self.sound = b""
         self.sound_seq = 0
-        self.levels = levels & engine.full
+        self.levels = (levels ^ self.inv) & engine.full
         self._buf = array("H", [0] * MAX_MOVES)
         self._n = 0
         self.a = 0
@@ -142,13 +134,33 @@ class Game:
         self.err = ERR_NONE
         self.err_mask = 0
         self.err_since = now
+        self.transitions = 0  # counts state entries: shutbox.resume saves on a change
+        self.phys = self.levels  # the box's own tiles (a computer's turn plays on virtual ones)
+        self.cpu = None  # shutbox.computer: the computer's seat, when the setting is on
+        self.coach = None  # shutbox.coach: best-move hints and the post-turn analysis
+        if settings.computer:
+            from shutbox.computer import Computer
+
+            self.cpu = Computer(self, settings.computer)
+        if settings.hints == HINT_BEST:
+            from shutbox.coach import Coach
+
+            self.coach = Coach(self)
+        # Rounds, formats, ties, stakes and turn variants: only when a setting needs them.
+        self.match = None
+        s = settings
+        if (s.format or s.tie or s.stakes or s.same_throws or s.unlucky7 or s.to_go
+                or s.most_tiles):
+            from shutbox.rounds import Match
+
+            self.match = Match(self)
         self.new_game(now)
 
     # ----- inputs -----
 
     def new_game(self, now):
         """Forget every score; player 1 sets the box up."""
-        self.players = self.settings.players
+        self.players = self.settings.players if self.cpu is None else self.cpu.players
         for i in range(_MAX_PLAYERS):
             self.scores[i] = 0
         self.played = 0  # bit p: player p+1 has finished a turn
@@ -156,22 +168,38 @@ class Game:
         self.page = 0
         self.over = False
         r = self.rules
+        from shutbox import variants as v  # the names, for the log only: not kept in RAM
+
         self.log.append({
             "ev": "game", "players": self.players, "tiles": self.tiles,
-            "rules": {"one-die": ONE_DIE[r.one_die], "one-die-mode": ONE_DIE_MODE[r.one_die_mode],
-                      "moves": MOVES[r.moves], "scoring": SCORING[r.scoring],
-                      "start": START[r.start]},
+            "rules": {"one-die": v.ONE_DIE[r.one_die],
+                      "one-die-mode": v.ONE_DIE_MODE[r.one_die_mode],
+                      "moves": v.MOVES[r.moves], "scoring": v.SCORING[r.scoring],
+                      "start": v.START[r.start]},
         })
-        self._start_turn(0, now)
+        del v
+        forget("variants")
+        if self.cpu is not None:  # the seats the computer plays
+            self.log[-1]["computer"] = tiles_of(self.cpu.seats)
+        if self.match is not None:
+            self.match.new(now)
+        else:
+            self._start_turn(0, now)
 
     def tiles_changed(self, levels, now):
-        """Take new debounced tile levels (bit set = open)."""
-        self.levels = levels & self.engine.full
+        """Take new debounced tile levels (bit set = open; mirrored for Open the Box)."""
+        self.phys = (levels ^ self.inv) & self.engine.full
+        if self.cpu is not None and self.cpu.virtual():
+            return  # the computer plays on virtual tiles: the box's own wait for the next turn
+        self.levels = self.phys
         self._check(now)
 
     def roll(self, long, now):
         """Take a Roll press: short (long=False) or long (held)."""
         st = self.state
+        if self.cpu is not None and self.cpu.playing():
+            self._sound(_SND_NO)  # the computer's turn: it throws by itself
+            return
         if st == SETUP or st == READY:
             if self.err:
                 self._sound(_SND_NO)
@@ -189,6 +217,9 @@ class Game:
         elif st == TURN_END:
             if ticks_diff(now, self.t_state) < _MIN_SHOW_MS:
                 return
+            if self.match is not None:
+                self.match.after_turn(now)  # the next turn, round, or the end
+                return
             last = self.over or self.player + 1 >= self.players
             self.log.append({"ev": "turn_end", "player": self.player + 1,
                              "next": 0 if last else self.player + 2})
@@ -196,6 +227,9 @@ class Game:
                 self._end_game(now)
             else:
                 self._start_turn(self.player + 1, now)
+        elif st == ROLLOFF and self.match is not None:
+            if ticks_diff(now, self.t_state) >= _MIN_SHOW_MS:
+                self.match.press(now)
         elif st == GAME_END:
             if long:
                 self.new_game(now)
@@ -212,11 +246,14 @@ class Game:
         elif st == MOVE:
             if self._pending and ticks_diff(now, self._pending_at) >= _SETTLE_MS:
                 self._accept(self._shut, now)
+        if self.cpu is not None:
+            self.cpu.tick(now)
 
     # ----- the turn -----
 
     def _start_turn(self, p, now):
         self.player = p
+        self.levels = self.phys  # after a computer's turn: the box's own tiles again
         self.open_ = self.engine.start_open
         self.locked = False
         self.throws = 0
@@ -228,9 +265,12 @@ class Game:
         self._shut = 0
         self._enter(SETUP, now)
         self.log.append({"ev": "turn", "player": p + 1, "open": tiles_of(self.open_)})
+        if self.coach is not None:
+            self.coach.turn()  # the score to beat, if there is one
 
     def _enter(self, state, now):
         self.state = state
+        self.transitions = (self.transitions + 1) & 0xFFFF
         self.t_state = now
         self.err = ERR_NONE
         self.err_mask = 0
@@ -242,17 +282,22 @@ class Game:
         if not self.engine.one_die_allowed(self.open_):
             return 0
         mode = self.rules.one_die_mode
-        if mode == MODE_FORCED or (mode == MODE_LOCKED and self.locked):
+        if mode == _MODE_FORCED or (mode == _MODE_LOCKED and self.locked):
             return 2
         return 1
 
     def _throw(self, long, now):
+        if self.coach is not None:
+            self.coach.dice(long)  # the analysis of a free one-die choice
         choice = self.one_die_choice()
         one = choice == 2 or (choice == 1 and long)
-        if one and self.rules.one_die_mode == MODE_LOCKED:
+        if one and self.rules.one_die_mode == _MODE_LOCKED:
             self.locked = True
-        self.a = self.dice.roll()
-        self.b = 0 if one else self.dice.roll()
+        if self.settings.same_throws and self.match is not None:
+            self.match.replay(one)
+        else:
+            self.a = self.dice.roll()
+            self.b = 0 if one else self.dice.roll()
         self.throws += 1
         self._anim = now & 0xFF
         self._sound(_SND_ROLL)
@@ -263,8 +308,10 @@ class Game:
         b = self.b
         self._n = self.engine.legal_into(self.open_, a, b, self._buf)
         self.best = 0
-        if self._n and self.settings.hints == HINT_BEST:
-            self.best = self.engine.best_move(self.open_, a, b, self.locked)
+        if self._n and self.coach is not None:
+            self.best = self.coach.best()  # for the lowest expected score, or to beat a score
+        if self._n and self.match is not None:
+            self._n = self.match.moves()  # unlucky-7, to-go, most-tiles
         self.log.append({"ev": "throw", "player": self.player + 1, "dice": self._dice(),
                          "total": a + b, "open": tiles_of(self.open_), "moves": self._n})
         if self._n == 0:
@@ -274,6 +321,8 @@ class Game:
             self._enter(MOVE, now)
 
     def _accept(self, mask, now):
+        if self.coach is not None:
+            self.coach.move(mask)  # the analysis of the move
         self.open_ &= ~mask
         self.last_move = mask
         self.t_move = now
@@ -290,13 +339,18 @@ class Game:
         p = self.player
         self.score = self.engine.score(self.open_)
         self.shut_box = self.open_ == 0
-        self.scores[p] = self.score
+        if self.match is not None:
+            self.match.scored(p, self.score, self.shut_box)  # totals, round scores
+        else:
+            self.scores[p] = self.score
         self.played |= 1 << p
         if self.shut_box and self.settings.shut_wins:
             self.over = True
         self.log.append({"ev": "score", "player": p + 1, "score": self.score,
                          "open": tiles_of(self.open_), "shut_box": self.shut_box,
-                         "throws": self.throws})
+                         "throws": self.throws, "total": self.scores[p]})
+        if self.coach is not None:
+            self.coach.end(self.log[-1])  # how many choices fell short, and their cost
         self._sound(_SND_SHUT if self.shut_box else _SND_TURN)
         self._enter(TURN_END, now)
 
@@ -316,6 +370,20 @@ class Game:
                          "tie": self.winners & (self.winners - 1) != 0})
         self._sound(_SND_WIN)
         self._enter(GAME_END, now)
+
+    # ----- the game in progress across a power cut (layout in shutbox.resume) -----
+
+    def snapshot(self):
+        """Return the game as a compact, versioned bytearray (shutbox.resume.snapshot)."""
+        from shutbox import resume
+
+        return resume.snapshot(self)
+
+    def restore(self, data, now):
+        """Continue the game saved by snapshot(); return True, or False (nothing changed)."""
+        from shutbox import resume
+
+        return resume.restore(self, data, now) == 0
 
     # ----- checking the tiles against the model -----
 
@@ -412,7 +480,8 @@ class Game:
                 if st == SETUP:
                     fr.die(f, n, 0, self.player + 1, fr.MAGENTA)
                 if self.one_die_choice() == 1 and fr.blink(now, self.t_state):
-                    fr.pip(f, n, 1, 3, fr.AMBER)
+                    fr.pip(f, n, 1, 3, fr.CYAN if self.coach is not None and
+                           self.coach.one_die() else fr.AMBER)
         elif st == MOVE:
             fr.die(f, n, 0, self.a, fr.WHITE)
             fr.die(f, n, 1, self.b, fr.WHITE)
@@ -433,23 +502,43 @@ class Game:
             t = ticks_diff(now, self.t_state)
             if self.shut_box and t < _CELEBRATE_MS:
                 fr.chase(f, n, now, self.t_state)
-            else:
-                self._score_view(self.player + 1, self.score, fr.BLUE, now)
+            else:  # several rounds: then the running total, in white
+                p = self.player
+                m = self.match
+                total = self.scores[p] if m is not None and self.settings.format and \
+                    not m.tiebreak else -1
+                view = now if self.coach is None else self.coach.view(f, now, total >= 0)
+                if view >= 0:  # -1: the coach showed the count of choices that fell short
+                    self._score_view(p + 1, self.score, fr.BLUE, view, total, fr.WHITE)
         elif st == GAME_END:
             if self.page == 0:
                 self._winner_view(now)
             else:
                 p = self.page - 1
                 won = self.winners & (1 << p)
-                self._score_view(p + 1, self.scores[p], fr.GREEN if won else fr.BLUE, now)
+                if self.settings.stakes and self.match is not None:  # green won, red owes
+                    bal = self.match.balance[p]
+                    self._score_view(p + 1, self.scores[p], fr.GREEN if won else fr.BLUE,
+                                     now, bal if bal >= 0 else -bal,
+                                     fr.GREEN if bal >= 0 else fr.RED)
+                else:
+                    self._score_view(p + 1, self.scores[p], fr.GREEN if won else fr.BLUE, now)
+        elif st == ROLLOFF and self.match is not None:
+            self.match.render(f, now)
+        if self.cpu is not None and self.cpu.playing():
+            self.cpu.draw(f, now)
         return f
 
-    def _score_view(self, p, score, code, now):
+    def _score_view(self, p, score, code, now, more=-1, more_code=fr.WHITE):
+        """The player's number, then *score* in *code*, then *more* (if >= 0), repeating."""
         f = self.frame
-        if ticks_diff(now, self.t_state) % _CYCLE_MS < _LABEL_MS:
+        t = ticks_diff(now, self.t_state) % (_CYCLE_MS if more < 0 else _CYCLE2_MS)
+        if t < _LABEL_MS:
             fr.player(f, self.tiles, p, fr.MAGENTA)
-        else:
+        elif t < _CYCLE_MS:
             fr.number(f, self.tiles, score, code, now, self.t_state)
+        else:
+            fr.number(f, self.tiles, more, more_code, now, self.t_state)
 
     def _winner_view(self, now):
         f = self.frame

@@ -13,6 +13,7 @@ PARTS = (
     "shutbox_host.bench_game",
     "shutbox_host.bench_flash",
     "shutbox_host.bench_reliability",
+    "shutbox_host.bench_settings",
 )
 
 

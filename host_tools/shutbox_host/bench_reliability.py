@@ -1,11 +1,15 @@
-# Reliability figures: fair dice (chi-square, runs) and power cuts during saves on littlefs.
-"""`shutbox bench` part: dice fairness p-values and the store's power-cut sweep.
+# Reliability figures: fair dice, power cuts during saves, fuzzing, the soak and flash wear.
+"""`shutbox bench` part: dice fairness p-values, the store's power-cut sweep, and the long runs.
 
 The dice figures come from the firmware's own ``shutbox.dice.Dice`` drawing from
 ``os.urandom``, thrown under the real micropython (tests/mp/dice_throws.py); the p-values are
 computed here in pure Python (no scipy): the chi-square survival function through the
 regularized incomplete gamma function, and the Wald-Wolfowitz runs test through erfc.
 The power-cut figures come from tests/mp/store_powercut.py on MicroPython's VfsLfs2.
+``long_runs``: the stateful fuzzer (fuzz_*: examples, steps, physical events, log records
+checked), the soak (soak_*: games in a capped heap, the live heap after the first and the
+last game, gc_pause_*), flash wear of saving the game in progress (flash_*) and the heap the
+reliability modules take (heap_*); see shutbox_host.fuzzbox and shutbox_host.soak.
 """
 
 from __future__ import annotations
@@ -212,4 +216,29 @@ def figures(soak: bool = False) -> dict:
     }
     for key, value in p.items():
         fig["dice_runs_p" if key == "runs" else "dice_chi2_p_" + key] = value
+    fig.update(long_runs(soak))
+    return fig
+
+
+def long_runs(soak: bool = False) -> dict:
+    """Stateful fuzzing (shutbox_host.fuzzbox), the soak and flash wear (shutbox_host.soak)."""
+    from shutbox_host import fuzzbox
+    from shutbox_host import soak as soaking
+
+    fz = fuzzbox.run(1500 if soak else 40, 80 if soak else 40)
+    fig = {
+        "fuzz_examples": fz["examples"],
+        "fuzz_steps": fz["steps"],
+        "fuzz_events": fz["events"],
+        "fuzz_pin_changes": fz["pin_changes"],
+        "fuzz_power_cuts": fz["power_cuts"],
+        "fuzz_records_checked": fz["records"],
+        "fuzz_moves_checked": fz["moves"],
+        "fuzz_scores_checked": fz["scores"],
+        "fuzz_resumes": fz["resumes"],
+        "fuzz_games_finished": fz["finished"],
+        "fuzz_seconds": fz["seconds"],
+    }
+    fig.update(soaking.figures(soak))
+    fig.update(soaking.module_heap())
     return fig

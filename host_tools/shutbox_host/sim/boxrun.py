@@ -8,15 +8,32 @@ primitives and decodes the output.
 
 Options: --players N, --seed N (dice stream; 0 with --realtime = os.urandom), --realtime
 (time.ticks_ms and stdin polled; for ``shutbox play``), --poll MS, --levels MASK (tiles open
-at power-up), --roll-held, --peak (sample the live heap after every LED write).
+at power-up), --roll-held, --peak (sample the live heap after every LED write), --quiet (no
+F and T lines), --rules D,M,V,S,T (one-die, one-die-mode, moves, scoring, start as ints),
+--shut-wins, --hints N, --computer N (Settings attributes, set at every boot).
+Reliability (shutbox.guard, shutbox.resume): --flash DIR (the box's flash: the game in
+progress in DIR/data, errors in DIR/error.log), --wdt MS (start the watchdog at every boot),
+--guard (run under shutbox.guard.Guard, as app.main does; implied by --flash and --wdt).
+Power-up (shutbox.powerup): --powerup (with --flash: boot as app.main does, with the button
+combinations held at power-up and the settings and records in DIR/data; the options that set
+Settings attributes are then ignored).
 
 Commands:  p GPIO LEVEL   drive an input        w MS     let MS ms pass (virtual clock)
            d F..          next dice faces       s        print the game state
            h              print the live heap   k N      N idle polls under heap_lock
            e TEXT         echo                  q        quit
+           r              power cut, power on   x KIND N fault on the pin read after N more
+           m              print the power-up screen (M kind page values-hex, or M -)
+           z              print the box state   b NAME=INT ..  a new box: Settings attributes
+                                                (players, one_die, ...; seed=N: the dice),
+                                                the flash wiped, the clock back to its start
 Output:    F <ms> <hex>   LED bytes as written  T <ms> <Hz>  the buzzer changed
-           the firmware's JSON log lines, and the answers (S ..., H ..., LOCK ..., PEAK ...).
-The scripted clock starts 3 s before the 2**30 ms tick wrap, so every run crosses it.
+           the firmware's JSON log lines, and the answers (S ..., H ..., LOCK ..., PEAK ..., BASE).
+           RESET <cause> <ms>: the board reset (3: the watchdog) and booted again;
+           HUNG <ms>: a hang no watchdog ended (the run stops).
+The scripted clock starts 3 s before the 2**30 ms tick wrap, so every run crosses it. A
+reset or power cut rebuilds the board and the app as a reboot does; the firmware's modules
+stay loaded (they keep no state of their own) and the flash folder is kept.
 """
 
 import gc
@@ -27,34 +44,61 @@ import simbus
 
 import micropython
 
-# Load the firmware module by module, collecting the loader's garbage in between: the heap
-# stays unfragmented enough for the engine's and the game's larger blocks.
-for _m in ("ticks", "variants", "pins", "movetab", "engine", "frame", "debounce", "dice",
-           "game", "board", "app"):
-    gc.collect()
-    __import__("shutbox." + _m)
 gc.collect()
+BASE = gc.mem_alloc()  # the simulated board and this harness, before any firmware (--peak)
+
+
+def load_firmware():
+    """Load the firmware module by module, collecting the loader's garbage in between: the
+    heap stays unfragmented enough for the engine's and the game's larger blocks."""
+    for m in ("ticks", "variants", "pins", "movetab", "engine", "frame", "debounce", "dice",
+              "game", "board", "app"):
+        gc.collect()
+        __import__("shutbox." + m)
+    gc.collect()
+
+
+# --powerup: the game's modules load only after the power-up screen, as on the box (main.py)
+if "--powerup" not in sys.argv:
+    load_firmware()
 
 from shutbox import pins  # noqa: E402
-from shutbox.app import POLL_MS, App  # noqa: E402
 from shutbox.board import Board  # noqa: E402
-from shutbox.game import Settings  # noqa: E402
+from shutbox.settings import Settings  # noqa: E402
 from shutbox.ticks import ticks_add, ticks_diff  # noqa: E402
 
-opts = {"players": 2, "seed": 0, "poll": POLL_MS, "levels": -1}
+POLL_MS = 2  # shutbox.app.POLL_MS
+
+opts = {"players": 2, "seed": 0, "poll": POLL_MS, "levels": -1, "wdt": 0, "hints": -1,
+        "computer": -1,
+        "flash": "", "rules": ""}
 flags = []
 _i = 1
 while _i < len(sys.argv):
     _a = sys.argv[_i][2:]
     if _a in opts:
         _i += 1
-        opts[_a] = int(sys.argv[_i])
+        opts[_a] = sys.argv[_i] if _a in ("flash", "rules") else int(sys.argv[_i])
     else:
         flags.append(_a)
     _i += 1
 realtime = "realtime" in flags
 peak_mode = "peak" in flags
+quiet = "quiet" in flags
 poll = opts["poll"]
+_RULES = ("one_die", "one_die_mode", "moves", "scoring", "start")
+box = {}  # Settings attributes set on every boot (the b command replaces them)
+if opts["rules"]:
+    _v = opts["rules"].split(",")
+    for _i in range(len(_v)):
+        box[_RULES[_i]] = int(_v[_i])
+if "shut-wins" in flags:
+    box["shut_wins"] = 1
+if opts["hints"] >= 0:
+    box["hints"] = opts["hints"]
+if opts["computer"] >= 0:
+    box["computer"] = opts["computer"]
+guarded = bool("guard" in flags or opts["flash"] or opts["wdt"])
 now = [time.ticks_ms() if realtime else ticks_add(0, -3000)]
 t0 = now[0]
 queue = []  # scripted dice faces
@@ -87,21 +131,121 @@ def urandom(n):
     return bytes(out)
 
 
+def _advance(ms):
+    now[0] = ticks_add(now[0], ms)
+
+
 if not realtime:
     simbus.clock = lambda: now[0]
+    simbus.advance = _advance
 simbus.buzzer_pin = pins.BUZZER_PIN
 _shut = pins.SWITCH_ACTIVE
 for _k in range(pins.TILES):
     simbus.set_level(pins.TILE_PINS[_k], _shut ^ (opts["levels"] >> _k & 1))
 simbus.set_level(pins.ROLL_PIN, _shut if "roll-held" in flags else _shut ^ 1)
+app = None  # the running App (None while the guard shows a fault)
+pre = [None]  # --powerup: the power-up screen (shutbox.menu) before the game
+guard = None
+
+
+def make(t, safe):
+    """Build the box's App as app.main does (a store on the flash folder when there is one)."""
+    if "powerup" in flags:  # app.main's own start: settings and records from the flash
+        from shutbox import powerup
+        from shutbox.store import Store
+
+        a = powerup.start(Board(), urandom, t, Store(opts["flash"] + "/data"), safe)
+        powerup.unload("powerup", "setfile")
+        return a
+    from shutbox.app import App
+    settings = Settings(players=opts["players"])
+    rules = None
+    for k in box:
+        setattr(settings, k, box[k])
+        if k in _RULES and rules is None:
+            from shutbox.engine import Rules
+
+            rules = Rules(pins.TILES)
+        if k in _RULES:
+            setattr(rules, k, box[k])
+    store = None
+    if opts["flash"]:
+        from shutbox.store import Store
+
+        store = Store(opts["flash"] + "/data")
+    return App(Board(), urandom, t, settings=settings, rules=rules, store=store,
+               resume=not safe)
+
+
+def boot(cause):
+    """Power the box on (again): a new board and app, the watchdog stopped by the reset."""
+    global app, guard
+    app = guard = None
+    gc.collect()
+    simbus.reset_cause = cause
+    simbus.wdt[0] = 0
+    if "powerup" in flags:  # as main.py: the screen of a combination held at power-up first
+        from shutbox import powerup
+        from shutbox.store import Store
+
+        pre[0] = powerup.prelude(Board(), Store(opts["flash"] + "/data"), now[0])
+        powerup.unload("powerup")
+        if pre[0] is not None:
+            return
+    game_on()
+
+
+def game_on():
+    """Start the game: the firmware's modules, then the app (under the guard, as app.main)."""
+    global app, guard
+    load_firmware()
+    if guarded:
+        from shutbox.guard import Guard
+
+        board = Board()
+        wdt = board.watchdog(opts["wdt"]) if opts["wdt"] else None
+        log = opts["flash"] + "/error.log" if opts["flash"] else "/dev/null"
+        guard = Guard(board, make, now[0], wdt=wdt, log_path=log,
+                      wdt_reset=board.watchdog_reset())
+        app = guard.app
+    else:
+        app = make(now[0], False)
+
+
+def wipe():
+    """Empty the flash folder (a new box)."""
+    import os
+
+    if not opts["flash"]:  # no flash folder: nothing to wipe (never the working directory)
+        return
+    for d in (opts["flash"] + "/data", opts["flash"]):
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for n in names:
+            try:
+                os.remove(d + "/" + n)
+            except OSError:
+                pass
+
+
+if opts["flash"]:
+    import os
+
+    try:
+        os.mkdir(opts["flash"])
+    except OSError:
+        pass  # there already
 gc.collect()
-app = App(Board(), urandom, now[0], settings=Settings(players=opts["players"]))
-game = app.game
+boot(1)  # machine.PWRON_RESET
 seen = [-1, 0, 0]  # LED writes, tone, peak heap
 
 
 def report():
     """Print what changed on the LEDs and the buzzer since the last poll."""
+    if quiet:
+        return
     ms = ticks_diff(now[0], t0)
     if simbus.writes != seen[0]:
         seen[0] = simbus.writes
@@ -115,8 +259,33 @@ def report():
         print("T %d %d" % (ms, tone))
 
 
+def poll_once():
+    """One poll of the box; a reset (the watchdog) reboots it."""
+    global app
+    try:
+        if pre[0] is not None:
+            if pre[0].step(now[0]):  # the screen is done: unload it, then the game
+                pre[0] = None
+                from shutbox import powerup
+
+                powerup.unload("menu", "setfile", "powerup")
+                game_on()
+        elif guard is not None:
+            guard.step(now[0])
+            app = guard.app
+        else:
+            app.step(now[0])
+        simbus.check_wdt(now[0])
+    except simbus.Hung as e:
+        print("HUNG %d" % ticks_diff(now[0], t0))
+        raise SystemExit(0) from e
+    except simbus.Reset as e:
+        print("RESET %d %d" % (e.args[0], ticks_diff(now[0], t0)))
+        boot(e.args[0])
+
+
 def step():
-    app.step(now[0])
+    poll_once()
     report()
 
 
@@ -136,7 +305,7 @@ def lockcheck(n):
     try:
         while done < n:
             now[0] = ticks_add(now[0], poll)
-            app.step(now[0])
+            poll_once()
             done += 1
     except MemoryError:
         pass
@@ -157,18 +326,65 @@ def command(line):
         wait(int(w[1]))
     elif c == "d":
         queue.extend(int(f) for f in w[1:])
-        app.dice.flush()
+        if app is not None:
+            app.dice.flush()
     elif c == "s":
+        if app is None:
+            print("S -1 0 0 0 0 0 0 0")
+            return True
+        game = app.game
         print("S %d %d %d %d %d %d %d %d %s" % (
             game.state, game.player + 1, game.open_, game.levels, game.a, game.b, game.err,
             game.err_mask, " ".join(str(s) for s in game.scores[:game.players])))
+    elif c == "z":  # for the fuzzer: the model, the debounced levels, the hold after a resume
+        if app is None:
+            print("Z -1")
+            return True
+        game = app.game
+        rs = app.resume
+        print("Z %d %d %d %d %d %d %d %d %d %d %d %d" % (
+            game.state, game.player, game.players, game.open_, app.deb.levels, game.a, game.b,
+            game.err, 1 if game.locked else 0, rs.expect if rs else -1, game.played,
+            guard.faults if guard else 0))
+    elif c == "r":
+        print("RESET 0 %d" % ticks_diff(now[0], t0))
+        boot(1)
+    elif c == "x":
+        simbus.inject(int(w[1]), int(w[2]) if len(w) > 2 else 0)
+    elif c == "b":  # a new box: the clock back 3 s before the wrap, the dice reseeded
+        box.clear()
+        del queue[:]
+        seed[0] = 1
+        for kv in w[1:]:
+            k, v = kv.split("=")
+            if k == "players":
+                opts["players"] = int(v)
+            elif k == "seed":
+                seed[0] = int(v) or 1
+            else:
+                box[k] = int(v)
+        simbus.inject(0)
+        now[0] = t0
+        wipe()
+        boot(1)
     elif c == "h":
         gc.collect()
         print("H %d %d" % (gc.mem_alloc(), gc.mem_free()))
     elif c == "k":
         lockcheck(int(w[1]))
+    elif c == "m":  # the power-up screen in front of the game (--powerup)
+        sc = pre[0]
+        if sc is None:
+            print("M -")
+        else:
+            print("M %s %d %s" % (type(sc).__name__, getattr(sc, "page", -1),
+                                   bytes(getattr(sc, "vals", b"")).hex()))
     elif c == "e":
         print(line.strip()[2:])
+    elif c == "a":  # fast-forward computer games (sim/boxauto.py, loaded only for this)
+        from boxauto import auto
+
+        auto(app, now, int(w[1]), int(w[2]))
     elif c == "q":
         return False
     else:
@@ -198,3 +414,4 @@ else:
             break
 if peak_mode:
     print("PEAK %d" % seen[2])
+    print("BASE %d" % BASE)

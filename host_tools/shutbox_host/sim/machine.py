@@ -157,9 +157,9 @@ def reset_cause():
 
 
 def reset():
-    """The simulated board stops the program; a harness restarts it."""
+    """The simulated board stops the program (simbus.Reset); a harness restarts it."""
     simbus.resets += 1
-    raise SystemExit(1)
+    raise simbus.Reset(PWRON_RESET)
 
 
 soft_reset = reset

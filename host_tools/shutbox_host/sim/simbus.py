@@ -6,8 +6,14 @@ lets its pull resistor decide again. Outputs: ``leds`` holds the last bytes sent
 WS2812 chain (``writes`` counts them), ``pwm`` each PWM pin's [freq, duty_u16, running],
 ``tone()`` what the buzzer plays; ``wdt`` is the watchdog's [timeout, last feed, feeds].
 ``clock`` is the time source of the fake watchdog and timers; a harness with a virtual clock
-replaces it. Small and preallocated: it shares the tests' 64 KB heap with the firmware, and
-reading a pin or writing the LEDs must not allocate.
+replaces it (and ``advance``, so that a hung CPU lets virtual time pass). Small and
+preallocated: it shares the tests' 64 KB heap with the firmware, and reading a pin or writing
+the LEDs must not allocate.
+
+Resets and faults: ``Reset`` (a SystemExit) is raised by machine.reset() and by the watchdog
+biting; a harness catches it and boots the firmware again, like the Pico's reset. ``inject``
+arms a fault on a later pin read: a hang (the CPU spins while virtual time passes, until the
+watchdog resets the board, or for HANG_LIMIT_MS without one: ``Hung``), or an exception.
 """
 
 import time
@@ -28,10 +34,65 @@ reset_cause = 1  # machine.PWRON_RESET
 resets = 0
 timers = []
 clock = time.ticks_ms
+advance = None  # advance(ms): move a harness's virtual clock (None: real time passes anyway)
+
+FAULT_HANG = 1
+FAULT_RAISE = 2  # RuntimeError, as a firmware bug would raise
+FAULT_MEMORY = 3  # MemoryError
+FAULT_IO = 4  # OSError(EIO), as a failing driver would raise
+HANG_LIMIT_MS = 60000  # a hang with no watchdog: the harness gives up after this much time
+fault = 0  # the armed fault (0: none)
+fault_after = 0  # pin reads to let through before it trips
+
+
+class Reset(SystemExit):
+    """The board resets; args[0] is the cause for machine.reset_cause() after the reboot."""
+
+
+class Hung(SystemExit):
+    """A hang that no watchdog ended: the box would stay frozen until its power is cut."""
+
+
+def inject(kind, after=0):
+    """Arm fault *kind* (FAULT_*) to trip on the pin read after *after* more reads."""
+    global fault, fault_after
+    fault = kind
+    fault_after = after
+
+
+def _trip():
+    global fault, fault_after
+    if fault_after > 0:
+        fault_after -= 1
+        return
+    kind = fault
+    fault = 0
+    if kind == FAULT_RAISE:
+        raise RuntimeError("injected fault")
+    if kind == FAULT_MEMORY:
+        raise MemoryError("injected fault")
+    if kind == FAULT_IO:
+        raise OSError(5)
+    spun = 0  # FAULT_HANG: spin as a stuck driver would, with time passing
+    while True:
+        if advance is not None:
+            advance(1)
+        spun += 1
+        check_wdt()
+        if spun >= HANG_LIMIT_MS:
+            raise Hung(spun)
+
+
+def check_wdt(now=None):
+    """Reset the board (raise Reset(WDT_RESET)) if a started watchdog has gone unfed."""
+    if wdt_expired(now):
+        raise Reset(3)  # machine.WDT_RESET
 
 
 def read(gpio):
     """Return the level the firmware reads on *gpio*."""
+    if fault:
+        _trip()
     if mode[gpio] == 1:
         return out[gpio]
     if ext[gpio] != 255:

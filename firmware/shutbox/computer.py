@@ -1,0 +1,156 @@
+# The computer opponent: it plays its seat on the LEDs, on virtual tiles, at a person's pace.
+"""A computer player for shutbox.game, imported only when the computer setting is on.
+
+Seats: the computer takes the seat after the human players (``seat``): 1 player + the
+computer is a game of 2, 3 players + the computer a game of 4; with 4 players set it takes
+seat 4, so the game stays at 4 seats (3 people and the computer). It plays last in the first
+round and moves round like everyone else when the first seat moves in later rounds.
+
+Its turn runs through the game's own state machine, one step per ``_PACE_MS`` of the passed-in
+clock: its seat number shows in cyan on die A (SETUP: once the box's tiles are all open, as
+for a person's turn), the dice it is about to throw show as cyan centre pips (one or two
+dice: its one-die choice), the throw rolls and shows, then the tiles of its move turn green
+one by one and are accepted by the same checks as a person's. It plays on virtual tiles: from
+its first throw to its score the game ignores the box's own tiles (they stay open) and the
+LEDs show the computer's box (open tiles white). Roll does nothing during its turn; after it,
+Roll passes the box on as usual.
+
+Levels (shutbox.engine LEVEL_*): easy picks any legal move at random (and one die or two at
+random where the rules let it choose), medium plays seed 001's rule of thumb (highest tiles
+first, then the fewest; one die when the open tiles add up to 6 or less), hard plays the
+exact optimum for the lowest expected score (the engine's tables). It chooses among the moves
+the game allows: where a setting removes some (to-go, most-tiles), hard takes the allowed move
+with the lowest expected score and medium the first allowed in greedy order. Random picks
+come from the game's Dice byte pool (Dice.below). Nothing here allocates once built.
+"""
+
+from micropython import const
+from shutbox import frame as fr
+from shutbox.ticks import ticks_diff
+
+_PACE_MS = const(800)  # one step of the computer's turn: a throw, a tile, the next throw
+_MAX_SEATS = const(4)
+_EASY = const(1)  # shutbox.engine.LEVEL_EASY
+_MEDIUM = const(2)  # shutbox.engine.LEVEL_MEDIUM
+_SETUP = const(0)  # shutbox.game states
+_READY = const(1)
+_MOVE = const(3)
+
+
+def seat(players):
+    """Return the computer's seat (0-based) for *players* people: after them, at most seat 4."""
+    return players if players < _MAX_SEATS else _MAX_SEATS - 1
+
+
+class Computer:
+    """The computer's seat(s) in a game; Game.tick drives it, Game.render lets it draw."""
+
+    def __init__(self, game, level):
+        """Take the seat after the game's human players; *level* is LEVEL_EASY..LEVEL_HARD."""
+        self.game = game
+        self.level = level
+        s = seat(game.settings.players)
+        self.players = s + 1  # seats in the game (Game.new_game)
+        self.seats = 1 << s  # bit p: seat p is played by the computer
+        self.one = False  # the dice it throws next: True for one die
+        self.plan = 0  # tiles of its move still to shut
+        self._at = 0  # when the last step was made (the pace counts from it)
+        self._seen = -1  # game.transitions when it last looked: a new state is planned once
+
+    def playing(self):
+        """Return True while it is the computer's turn, until its score shows."""
+        g = self.game
+        return bool(self.seats >> g.player & 1) and g.state <= _MOVE
+
+    def virtual(self):
+        """Return True while the game plays on the computer's virtual tiles (after SETUP)."""
+        return self.playing() and self.game.state != _SETUP
+
+    def tick(self, now):
+        """Make the computer's next step when it is due (called by Game.tick)."""
+        if not self.playing():
+            return
+        g = self.game
+        st = g.state
+        if g.transitions != self._seen:  # a state just entered: decide what to do in it
+            self._seen = g.transitions
+            self._at = now
+            if st == _MOVE:
+                self.plan = self._choose()
+            else:
+                self.one = self._dice()
+            return
+        if st == _SETUP and g.err:  # the box's tiles are not in the start position yet
+            self._at = now  # the pause counts from when they are
+            return
+        if ticks_diff(now, self._at) < _PACE_MS:
+            return
+        self._at = now
+        if st == _SETUP:
+            g.levels = g.open_  # from here on the game plays on the computer's tiles
+            g._throw(self.one, now)
+        elif st == _READY:
+            g._throw(self.one, now)
+        elif st == _MOVE:
+            self._shut_next(now)
+
+    def _shut_next(self, now):
+        """Shut the highest tile of the planned move on the virtual tiles (the game checks)."""
+        g = self.game
+        plan = self.plan
+        bit = 1
+        while plan >= bit << 1:
+            bit <<= 1
+        self.plan = plan & ~bit
+        g.levels &= ~bit
+        g._check(now)
+        if g.state == _MOVE and self.plan == 0 and g._pending:
+            g._accept(g._shut, now)  # complete, though a longer move could extend it
+
+    def _dice(self):
+        """The dice for the next throw: True for one die (the rules decide where they must)."""
+        g = self.game
+        r = g.dice.below(2) if self.level == _EASY and g.one_die_choice() == 1 else 0
+        return g.engine.computer_one_die(self.level, g.open_, g.locked, r)
+
+    def _choose(self):
+        """The move for the throw shown, among the moves the game allows (g._buf[:g._n])."""
+        g = self.game
+        n = g._n
+        buf = g._buf
+        if n == 0:
+            return 0
+        if self.level == _EASY:
+            return buf[g.dice.below(n)]  # the engine's random_move, over the allowed moves
+        e = g.engine
+        o = g.open_
+        if self.level == _MEDIUM:
+            m = e.greedy_move(o, g.a, g.b)
+        else:
+            m = e.best_move(o, g.a, g.b, g.locked)
+        for i in range(n):
+            if buf[i] == m:
+                return m
+        if self.level == _MEDIUM:
+            return buf[0]  # the allowed moves keep the greedy order
+        best = buf[0]
+        low = -1
+        for i in range(n):
+            x = e.expected(o & ~buf[i], g.locked)
+            if low < 0 or 0 <= x < low:
+                best = buf[i]
+                low = x
+        return best
+
+    def draw(self, f, now):
+        """Draw the computer's turn over the game's frame (allocation-free)."""
+        g = self.game
+        n = g.tiles
+        st = g.state
+        if st == _SETUP:
+            fr.die(f, n, 0, g.player + 1, fr.CYAN)  # the computer's seat, in cyan
+        elif st == _READY:
+            fr.die(f, n, 0, 1, fr.CYAN)  # the dice it is about to throw: one pip per die
+            fr.die(f, n, 1, 0 if self.one else 1, fr.CYAN)
+        elif st == _MOVE:
+            fr.tiles_mask(f, g.open_ & ~g._shut, fr.WHITE)  # its virtual box

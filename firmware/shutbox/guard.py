@@ -1,0 +1,172 @@
+# Keeping the box alive: unexpected errors logged to flash and shown on the LEDs, clean restarts.
+"""The supervisor around the app, on the Pico (app.main) and on the simulated board (boxrun).
+
+``Guard(board, make, now, wdt)`` builds the app with ``make(now, safe)`` and runs one poll per
+``step(now)``. An exception escaping the app (a bug, MemoryError, a driver's OSError) does not
+freeze the box:
+
+1. the broken app is dropped and the garbage collected;
+2. the error and its traceback are appended to ``/error.log`` in flash (capped: past 4 KB the
+   log is renamed over ``/error.old``, so the two never hold more than about 8 KB);
+3. a JSON line ``{"ev": "fault", ...}`` goes to the console;
+4. the LEDs show the fault pattern (``frame.fault``: tiles red, odd and even alternating, both
+   dice a red X) and the watchdog is still fed: the box is in a safe state;
+5. a Roll press, or 10 s, restarts the app, which resumes the saved game and shows the boot
+   notice (tile 4: restarted after a fault). If the app failed within 5 s of its start
+   without saving anything new, the next start is ``safe`` (a new game; the saved one is
+   overwritten), so a saved game that makes the firmware fail cannot trap the box in a loop.
+
+The watchdog (``machine.WDT``, started by ``app.main``) is fed by the app after every poll and
+here in fault mode. A poll that never returns stops the feeding and the Pico reboots; the box
+then resumes the saved game as after a power cut, logs "watchdog reset" and shows the notice.
+KeyboardInterrupt (a developer's Ctrl-C) and SystemExit are not caught.
+"""
+
+import gc
+import json
+import os
+import sys
+
+from micropython import const
+from shutbox import frame as fr
+from shutbox.ticks import ticks_add, ticks_diff
+
+LOG_PATH = "/error.log"
+LOG_CAP = const(4096)  # error.log grows to this, then becomes error.old
+_FAULT_MS = const(10000)  # the fault pattern shows this long, then the box restarts itself
+_QUICK_MS = const(5000)  # failing this soon after a start makes the next start a safe one
+_PRESS_MS = const(30)  # Roll held this long (then released) restarts from the fault pattern
+_FRAME_MS = const(20)
+NOTICE_FAULT = const(8)  # app.NOTICE_FAULT: tile 4 of the boot notice
+
+
+def write_log(path, text, exc=None):
+    """Append *text* (and *exc*'s traceback) to the log at *path*; return False if it failed.
+
+    Never raises: a full or failing flash must not turn one fault into two.
+    """
+    try:
+        try:
+            if os.stat(path)[6] > LOG_CAP:
+                old = path[:-4] + ".old" if path.endswith(".log") else path + ".old"
+                os.rename(path, old)
+        except OSError:
+            pass  # no log yet
+        with open(path, "a") as f:
+            f.write(text)
+            f.write("\n")
+            if exc is not None:
+                pe = getattr(sys, "print_exception", None)
+                if pe is not None:
+                    pe(exc, f)
+                else:  # CPython (host tests)
+                    f.write("%s: %s\n" % (type(exc).__name__, exc))
+        return True
+    except Exception:  # noqa: BLE001 - see above
+        return False
+
+
+class Guard:
+    """Runs the app; turns an unexpected exception into a log entry, the fault LEDs, a restart."""
+
+    def __init__(self, board, make, now, wdt=None, out=None, log_path=LOG_PATH,
+                 wdt_reset=False):
+        """Build the first app with ``make(now, safe=False)``.
+
+        *wdt_reset*: the box has just been rebooted by the watchdog (machine.reset_cause()):
+        it is logged and the first app shows the boot notice.
+        """
+        self.board = board
+        self.make = make
+        self.wdt = wdt
+        self.out = out if out is not None else print
+        self.log_path = log_path
+        self.frame = bytearray(fr.size(board.tiles))
+        self.app = None
+        self.faults = 0  # faults since power-up
+        self.restarts = 0
+        self.logged = 0  # faults written to the log
+        self.safe = False  # the next start ignores the saved game
+        self.fault_at = now
+        self.started = now
+        self._next = now
+        self._roll = False  # Roll's raw level in fault mode
+        self._armed = False  # Roll went down in fault mode (a press under way at the fault
+        self._down_at = now  # does not count)
+        if wdt_reset:
+            write_log(log_path, "watchdog reset: the box hung and was restarted")
+        self._start(now, NOTICE_FAULT if wdt_reset else 0)
+
+    def _start(self, now, notice):
+        self.started = now
+        safe = self.safe
+        self.safe = False
+        try:
+            app = self.make(now, safe)
+            app.wdt = self.wdt
+            if notice:
+                app.notice(notice, now)
+            self.app = app
+        except Exception as e:  # noqa: BLE001 - a box that cannot start still must not freeze
+            self._fault(e, now)
+
+    def step(self, now):
+        """One poll: the app's, or the fault pattern's."""
+        app = self.app
+        if app is not None:
+            try:
+                app.step(now)
+                return
+            except Exception as e:  # noqa: BLE001 - anything at all: the box must not freeze
+                self._fault(e, now)
+        self._fault_step(now)
+
+    def _fault(self, exc, now):
+        app = self.app
+        rs = getattr(app, "resume", None) if app is not None else None
+        saved = rs is not None and rs.saves > 0  # the game moved on since the start
+        app = rs = self.app = None  # the broken app and everything it holds become garbage
+        gc.collect()
+        self.faults += 1
+        self.safe = ticks_diff(now, self.started) < _QUICK_MS and not saved
+        self.fault_at = now
+        self._next = now
+        up = ticks_diff(now, self.started)
+        if write_log(self.log_path, "fault %d, %d ms after a start:" % (self.faults, up), exc):
+            self.logged += 1
+        try:
+            self.out(json.dumps({"ev": "fault", "n": self.faults, "error": type(exc).__name__,
+                                 "text": str(exc), "safe": self.safe}))
+        except Exception:  # noqa: BLE001 - a console that fails is no reason to stop
+            pass
+        try:
+            self.board.tone(0, 0)
+            self._roll = self.board.roll()
+        except Exception:  # noqa: BLE001
+            self._roll = True
+        self._armed = False
+
+    def _fault_step(self, now):
+        board = self.board
+        try:
+            if ticks_diff(now, self._next) >= 0:
+                self._next = ticks_add(now, _FRAME_MS)
+                fr.fault(self.frame, board.tiles, now, self.fault_at)
+                board.show(self.frame)
+            roll = board.roll()
+        except Exception:  # noqa: BLE001 - the LEDs themselves failing: wait for the restart
+            roll = False
+        restart = ticks_diff(now, self.fault_at) >= _FAULT_MS
+        if roll and not self._roll:
+            self._down_at = now
+            self._armed = True
+        elif self._roll and not roll:  # released: a press long enough to be no glitch
+            if self._armed and ticks_diff(now, self._down_at) >= _PRESS_MS:
+                restart = True
+            self._armed = False
+        self._roll = roll
+        if self.wdt is not None:
+            self.wdt.feed()
+        if restart:
+            self.restarts += 1
+            self._start(now, NOTICE_FAULT)

@@ -1,0 +1,144 @@
+# Power-up of the box: the button combinations, settings and records from flash, then the game.
+"""Two steps at every power-up, both with little else in RAM.
+
+1. ``screens()`` (firmware/main.py, before the game's modules are imported): when a button
+   combination is held, its screen (shutbox.menu) runs until it is done. ``prelude`` is the
+   same as a state machine for the simulated box (sim/boxrun.py --powerup).
+2. ``start()`` (app.main's ``make``, again after a fault): the App with the saved settings;
+   a settings or records file that is damaged gives the defaults (empty records), is written
+   again at once, and the boot notice says so (app.NOTICE_SETTINGS, NOTICE_RECORDS). The
+   settings go to the log as one ``settings`` record (value indexes in page order; names
+   in shutbox.setnames).
+
+Combinations (read from the raw switches; on a box of fewer than 9 tiles, tile 9 means the
+highest tile):
+
+=============================  =================================================
+Roll held, every tile open     the settings menu
+Roll held, tile 1 shut         the self-test (shutbox.selftest, run by app.main)
+Roll held, tile 2 shut         the records of the variant the settings choose
+Roll held, tiles 2 and 9 shut  erase the records (hold Roll to confirm)
+Roll held, tiles 8 and 9 shut  factory reset: settings and records (hold Roll)
+=============================  =================================================
+
+The callers unload this module, shutbox.setfile and shutbox.menu when done (``unload``), so
+they take no RAM during play.
+"""
+
+import sys
+
+from micropython import const
+from shutbox.records import Records
+
+PLAY = const(0)
+MENU = const(1)
+SELFTEST = const(2)
+RECORDS = const(3)
+RESET_RECORDS = const(4)
+FACTORY = const(5)
+_NOTICE_SETTINGS = const(1)  # app.NOTICE_SETTINGS
+_NOTICE_RECORDS = const(2)  # app.NOTICE_RECORDS
+_POLL_MS = const(2)
+
+
+def combination(levels, roll, tiles):
+    """Return the power-up mode (PLAY, MENU, ...) for raw tile *levels* (bit set = open)."""
+    if not roll:
+        return PLAY
+    shut = ~levels & ((1 << tiles) - 1)
+    top = 1 << ((tiles if tiles < 9 else 9) - 1)  # tile 9 (the highest on a smaller box)
+    if shut == 0:
+        return MENU
+    if shut & 1:
+        return SELFTEST
+    if shut == 2:
+        return RECORDS
+    if shut == 2 | top:
+        return RESET_RECORDS
+    if shut == top | top >> 1:
+        return FACTORY
+    return PLAY
+
+
+def unload(*names):
+    """Forget the modules shutbox.<name>, so their code can be collected."""
+    import shutbox
+
+    for name in names:
+        full = "shutbox." + name
+        if full in sys.modules:
+            del sys.modules[full]
+        if hasattr(shutbox, name):  # (delattr of a missing name raises KeyError here)
+            delattr(shutbox, name)
+
+
+def prelude(board, store, now):
+    """Return the screen (shutbox.menu) of the combination held now, or None.
+
+    Call its ``step(now)`` until it returns True, then ``unload("menu", "setfile")``.
+    """
+    tiles = board.tiles
+    mode = combination(board.switches(), board.roll(), tiles)
+    if mode != MENU and mode != RECORDS and mode != RESET_RECORDS and mode != FACTORY:
+        return None
+    from shutbox import menu, setfile
+
+    settings, _ = setfile.load(store, tiles)
+    recs = Records(store, setfile.variant_key(settings, tiles))
+    return menu.screen(mode, board, settings, store, recs, now)
+
+
+def screens():
+    """On the box: run the screen of the combination held at power-up, if any (main.py)."""
+    import time
+
+    from shutbox.board import Board
+    from shutbox.store import Store
+
+    board = Board()
+    screen = prelude(board, Store("/data"), time.ticks_ms())
+    if screen is not None:
+        while not screen.step(time.ticks_ms()):
+            time.sleep_ms(_POLL_MS)
+    unload("menu", "setfile")
+
+
+def start(board, urandom, now, store, safe=False, out=None, tables_dir=None):
+    """Return the App for the saved settings, the records watching its log.
+
+    *safe*: start a new game rather than the saved one (shutbox.guard after a fault).
+    """
+    import json
+
+    from shutbox import setfile
+    from shutbox.app import App
+    from shutbox.store import damaged
+
+    tiles = board.tiles
+    settings, status = setfile.load(store, tiles)
+    notices = 0
+    if damaged(status):
+        notices |= _NOTICE_SETTINGS
+        setfile.save(settings, store)  # the defaults: the notice shows once
+    recs = Records(store, setfile.variant_key(settings, tiles))
+    if damaged(recs.status):
+        notices |= _NOTICE_RECORDS
+        recs.save()
+    rules = setfile.rules(settings, tiles)
+    values = [setfile.index(settings, i) for i in range(len(setfile.ATTRS))]
+    log = json.dumps({"ev": "settings", "status": status, "values": values})
+    # A saved game resumes only in the standard round: shutbox.resume does not keep the
+    # rounds, formats and variants of shutbox.rounds (yet).
+    s = settings
+    resume = not safe and not (s.format or s.tie or s.stakes or s.same_throws or s.unlucky7
+                               or s.to_go or s.most_tiles)
+    app = App(board, urandom, now, settings=settings, rules=rules, out=out,
+              tables_dir=tables_dir, store=store, resume=resume)
+    app.out(log)
+    cpu = app.game.cpu if hasattr(app.game, "cpu") else None
+    if cpu is not None:
+        recs.skip = cpu.seats  # the computer's turns are not the box's records
+    app.observe = recs.note
+    if notices:
+        app.notice(notices, now)
+    return app

@@ -1,0 +1,126 @@
+# The settings in flash: 4 packed bytes, loading with checks, conflicts, the engine's Rules.
+"""The settings' file. Imported at power-up, by the menu and by host tools; the box unloads it
+before play (shutbox.settings is what stays in RAM; the names are in shutbox.setnames).
+
+In flash (shutbox.store, file ``NAME``, payload version ``VERSION``) the settings are
+``SIZE`` bytes: each option's value index in ``BITS[i]`` bits, in page order, from bit 0 of
+byte 0 up. A file that does not unpack to valid, consistent settings reads as
+damaged: the box uses the defaults and says so on its LEDs (``load``).
+"""
+
+from micropython import const
+from shutbox.settings import ATTRS, COUNTS, Settings
+
+NAME = "settings"  # the file in the store
+VERSION = const(1)  # the payload layout; another version reads as damaged (defaults)
+SIZE = const(4)
+BITS = b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02\x01\x01\x03\x01\x02\x01\x01"  # 29 in all
+INVALID = const(4)  # load(): the file checks out but its values do not (store.BAD_VERSION)
+
+SECTIONS = b"\x03\x05\x04\x05"  # pages per menu section: who plays, turn, variants, game
+_TO_GO = const(9)  # page of to-go
+
+
+def start_mask(start, tiles):
+    """Return the tiles in play at the start of a turn (shutbox.engine's start_open)."""
+    full = (1 << tiles) - 1
+    if start == 1:
+        return full & ~7
+    if start == 2:
+        return full & 0x555
+    if start == 3:
+        return full & 0xAAA
+    return full
+
+
+def conflict(s, tiles=9):
+    """Return the page of an option of *s* that does not fit the others, or -1.
+
+    2-to-go and 3-to-go need their tile (2 or 3) in play at the start of a turn.
+    """
+    if s.to_go and not start_mask(s.start, tiles) & (1 << s.to_go):
+        return _TO_GO
+    return -1
+
+
+def index(s, i):
+    """Return the value index of option *i* (page order) of the settings *s*."""
+    v = getattr(s, ATTRS[i])
+    v = 1 if v is True else 0 if v is False else v
+    return v - 1 if i == 0 else v
+
+
+def rules(s, tiles):
+    """Return the engine's Rules for a box of *tiles* tiles under the settings *s*.
+
+    With the same throws for every player one die is not offered (seed 001: choosing the
+    number of dice would change the throws that follow), so the one-die rule is `never`.
+    """
+    from shutbox.engine import Rules
+
+    return Rules(tiles=tiles, one_die=0 if s.same_throws else s.one_die,
+                 one_die_mode=s.one_die_mode, moves=s.moves, scoring=s.scoring,
+                 start=s.start)
+
+
+def variant_key(s, tiles):
+    """Return the records' key of the variant of a turn under *s* (shutbox.records).
+
+    One die is off in same-throws games (rules()), so they count as one-die `never`.
+    """
+    one = 0 if s.same_throws else s.one_die
+    return (tiles | one << 4 | s.one_die_mode << 6 | s.moves << 8 | s.scoring << 10
+            | s.start << 12 | (1 if s.open_box else 0) << 14 | s.to_go << 15
+            | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18)
+
+
+def pack(s):
+    """Return the settings *s* as SIZE bytes."""
+    n = 0
+    shift = 0
+    for i in range(len(ATTRS)):
+        n |= index(s, i) << shift
+        shift += BITS[i]
+    return bytes([(n >> (8 * j)) & 0xFF for j in range(SIZE)])
+
+
+def unpack(data, tiles=9):
+    """Return the Settings packed in *data*; ValueError unless valid and consistent."""
+    if len(data) != SIZE:
+        raise ValueError("settings: %d bytes, not %d" % (len(data), SIZE))
+    n = 0
+    for j in range(SIZE):
+        n |= data[j] << (8 * j)
+    opts = {}
+    for i in range(len(ATTRS)):
+        v = n & ((1 << BITS[i]) - 1)
+        n >>= BITS[i]
+        if v >= COUNTS[i]:
+            raise ValueError("settings: bad " + ATTRS[i])
+        opts[ATTRS[i]] = v + 1 if i == 0 else v
+    if n:
+        raise ValueError("settings: unknown bits set")
+    s = Settings(**opts)
+    if conflict(s, tiles) >= 0:
+        raise ValueError("settings: options that do not fit together")
+    return s
+
+
+def load(store, tiles=9):
+    """Return (settings, status): the saved settings, or the defaults and why not.
+
+    status is the store's: OK (0), MISSING (first boot: quiet defaults), or a damaged code
+    (shutbox.store.damaged); a whole file whose values do not check out is INVALID.
+    """
+    data = store.load(NAME, VERSION)
+    if data is None:
+        return Settings(), store.status
+    try:
+        return unpack(data, tiles), 0
+    except ValueError:
+        return Settings(), INVALID
+
+
+def save(s, store):
+    """Write *s* to *store*; return the store's status (OK = 0)."""
+    return store.save(NAME, pack(s), VERSION)

@@ -1,0 +1,67 @@
+# The settings in words: option and value names for the docs, the card, logs and host tools.
+"""Names of every option and value, in the variant vocabulary of shutbox.variants (the same
+words in README.md, on the reference card, in ``shutbox`` commands and for the game log's
+``settings`` record). Not imported during play.
+"""
+
+from shutbox.setfile import conflict, index
+from shutbox.settings import ATTRS, Settings
+from shutbox.variants import MOVES, ONE_DIE, ONE_DIE_MODE, SCORING, START
+
+OFF_ON = ("off", "on")
+PLAYERS = ("1", "2", "3", "4")
+COMPUTER = ("off", "easy", "medium", "hard")  # = shutbox.engine.LEVELS
+HINTS = ("off", "legal", "best")
+TO_GO = ("off", "2-to-go", "3-to-go")
+FORMAT = ("one-round", "3-rounds", "5-rounds", "out-at-45", "to-100")
+TIE = ("share", "roll-off", "replay")
+STAKES = ("off", "canoga")
+
+# Page order, as shutbox.settings.ATTRS: option names and value names.
+OPTIONS = ("players", "computer", "hints",
+           "one-die", "one-die-mode", "moves", "scoring", "start",
+           "open-box", "to-go", "unlucky-7", "most-tiles",
+           "format", "shut-wins", "tie", "same-throws", "stakes")
+CHOICES = (PLAYERS, COMPUTER, HINTS,
+           ONE_DIE, ONE_DIE_MODE, MOVES, SCORING, START,
+           OFF_ON, TO_GO, OFF_ON, OFF_ON,
+           FORMAT, OFF_ON, TIE, OFF_ON, STAKES)
+
+
+def check(s, tiles=9):
+    """Return *s*; ValueError in words when options do not fit together."""
+    if conflict(s, tiles) >= 0:
+        raise ValueError("%s needs tile %d in play at the start, and start is %s" % (
+            TO_GO[s.to_go], s.to_go + 1, START[s.start]))
+    return s
+
+
+def names(s):
+    """Return {option: value name} for the settings *s*."""
+    return {OPTIONS[i]: CHOICES[i][index(s, i)] for i in range(len(ATTRS))}
+
+
+def parse(text, tiles=9):
+    """Return Settings from ``option=value,...`` in words (host tools); ValueError in words.
+
+    Options not given keep their defaults.
+    """
+    opts = {}
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if "=" not in item:
+            raise ValueError("%r: write option=value" % item)
+        key, value = item.split("=", 1)
+        key = key.strip()
+        if key not in OPTIONS:
+            raise ValueError("unknown option %r: choose one of %s" % (key, ", ".join(OPTIONS)))
+        i = OPTIONS.index(key)
+        names_ = CHOICES[i]
+        value = value.strip()
+        if value not in names_:
+            raise ValueError("unknown %s %r: choose one of %s" % (key, value, ", ".join(names_)))
+        v = names_.index(value)
+        opts[ATTRS[i]] = v + 1 if i == 0 else v
+    return check(Settings(**opts), tiles)

