@@ -465,9 +465,9 @@ def exact(rules_kw: dict, how: str) -> tuple[Fraction, Fraction]:
 
 
 def fast_forward(settings: dict, turns: int, seed: int) -> subprocess.Popen:
-    argv, env = boxsim.command("--quiet", "--seed", str(seed), heapsize="256k")
-    script = tempfile.TemporaryFile("w+")
-    script.write("%s\na %d 400\nq\n" % (settings_line(**settings), turns))
+    argv, env = boxsim.command("--quiet", heapsize="256k")
+    script = tempfile.TemporaryFile("w+")  # b: a new box, these settings, dice from *seed*
+    script.write("%s\na %d 400\nq\n" % (settings_line(seed=seed, **settings), turns))
     script.seek(0)
     return subprocess.Popen(argv, stdin=script, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)

@@ -15,7 +15,7 @@ from shutbox import frame as fr
 from shutbox.debounce import EV_DOWN, EV_LONG, EV_SHORT, EV_TILES, Debouncer
 from shutbox.dice import Dice
 from shutbox.engine import Engine, Rules
-from shutbox.game import SETUP, Game, Settings, tiles_of
+from shutbox.game import Game, Settings, tiles_of
 from shutbox.ticks import ticks_add, ticks_diff
 
 POLL_MS = const(2)  # the main loop's pause between polls
@@ -143,17 +143,16 @@ class App:
             self.wdt.feed()
 
     def _hold_check(self, now):
-        """Roll held NEW_GAME_MS: abandon the game and start a new one (a fresh game stays)."""
+        """Roll held NEW_GAME_MS: abandon the game (or match) and start a new one, always."""
         game = self.game
         if not self.deb.pressed:
             self._held = False
         elif ticks_diff(now, self._down_at) >= NEW_GAME_MS:
             self._held = False
-            if game.state != SETUP or game.player or game.played:
-                game.new_game(now)
-                if self.resume is not None:
-                    self.resume.forget()
-                game.tiles_changed(self.deb.levels, now)
+            game.new_game(now)
+            if self.resume is not None:
+                self.resume.forget()
+            game.tiles_changed(self.deb.levels, now)
 
     def _write_log(self):
         log = self.game.log

@@ -22,7 +22,8 @@ firmware's JSON log, which ``Checker`` replays against the rules on CPython:
 
 At the end of each example a careful player takes over (``finish``): from whatever state the
 fuzzing left, it must get the turn to its end (and play on to the game's end and a new game
-if that comes first), then holding Roll 5 s must start a new game: no state is a dead end. ``STATS`` counts examples, steps, physical events and log records checked.
+if that comes first), then holding Roll 5 s must start a new game: no state is a dead end.
+``STATS`` counts examples, steps, physical events and log records checked.
 """
 
 from __future__ import annotations
@@ -567,6 +568,7 @@ class BoxMachine(RuleBasedStateMachine):
         else:
             raise AssertionError("stuck: %d careful actions ended no turn (state %r)" % (
                 limit, self.z))
+        games = STATS["games"]
         self.new_game_hold()
         self.flush()
         assert STATS["games"] > games, "Roll held 5 s started no new game (state %r)" % self.z

@@ -42,6 +42,7 @@ def run(games: int, heap: int | str, seed: int = 7, reboot_every: int = 500,
         seconds = time.perf_counter() - t0
     finally:
         shutil.rmtree(flash, ignore_errors=True)
+    out = {}
     for line in r.stdout.splitlines():
         if line.startswith("MEMERR "):
             return {"memerr": int(line.split()[1]), "text": line}
@@ -49,10 +50,23 @@ def run(games: int, heap: int | str, seed: int = 7, reboot_every: int = 500,
             w = line.split()[1:]
             out = {w[i]: int(w[i + 1]) for i in range(0, len(w), 2)}
             out["seconds"] = round(seconds, 1)
-            return out
+        if line.startswith("GCHIST "):
+            out["gc_hist"] = [int(x) for x in line.split()[1:]]
+    if out:
+        return out
     if "MemoryError" in r.stderr + r.stdout:  # while loading the firmware, before the games
         return {"memerr": 0, "text": (r.stderr + r.stdout).strip().splitlines()[-1]}
     raise RuntimeError("soak_games.py failed: " + (r.stderr or r.stdout)[-800:])
+
+
+def percentile_bound(hist: list[int], q: float) -> int:
+    """From a power-of-two histogram of pauses, a bound (us) that fraction *q* stay below."""
+    total, seen = sum(hist), 0
+    for k, n in enumerate(hist):
+        seen += n
+        if seen >= q * total:
+            return 2 ** (k + 1)
+    return 2 ** len(hist)
 
 
 def fits(heap: int, games: int = 40, tree=None) -> bool:
@@ -115,6 +129,8 @@ def figures(soak: bool = False) -> dict:
         "soak_firmware_heap_bytes": out["first"] - out["base"],
         "gc_pause_max_us": out["gcmax_us"],
         "gc_pause_avg_us": out["gcavg_us"],
+        "gc_pause_p99_us_below": percentile_bound(out["gc_hist"], 0.99),
+        "gc_pauses_timed": sum(out["gc_hist"]),
         "resume_saves_per_game": round(per_game, 1),
         "flash_wear_saves": w["saves"],
         "flash_erases_per_save": round(per_save, 3),

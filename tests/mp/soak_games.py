@@ -12,7 +12,8 @@ saved game.
 
 After every game, at the same point (the new game just started): gc.collect() timed with
 time.ticks_us (the GC pause), then gc.mem_alloc() (the live heap). Also timed: a collection at
-every turn end, in the middle of games. Prints one line:
+every turn end, in the middle of games. Prints one line, then ``GCHIST`` (how many pauses fell
+in 1, 2-3, 4-7, ... us):
 
     SOAK games G polls P records R winners W base B first F last L min m max M
          gcmax_us X gcavg_us A ms T reboots N saves S
@@ -25,6 +26,7 @@ script); first/last the live heap after the first and the last game. A MemoryErr
 import gc
 import sys
 import time
+from array import array
 
 import simbus
 from machine import Pin  # noqa: F401 - the simulated board, part of the base
@@ -115,10 +117,18 @@ def boot(resume):
                  store=store, resume=resume)
 
 
+HIST = array("I", [0] * 24)  # GC pauses by power of two: bucket k counts 2**k..2**(k+1)-1 us
+
+
 def timed_collect():
     t0 = time.ticks_us()
     gc.collect()
-    return time.ticks_diff(time.ticks_us(), t0)
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    k = 0
+    while dt >> (k + 1) and k < 23:
+        k += 1
+    HIST[k] += 1
+    return dt
 
 
 box = [None]
@@ -205,3 +215,4 @@ print("SOAK games %d polls %d records %d winners %d base %d first %d last %d min
       "gcmax_us %d gcavg_us %d ms %d reboots %d saves %d" % (
           played, count[0], count[1], count[2], BASE, first, last, lo, hi, gcmax, gcavg,
           time.ticks_diff(time.ticks_ms(), t_start), reboots, count[3]))
+print("GCHIST " + " ".join(str(n) for n in HIST))
