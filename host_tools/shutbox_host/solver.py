@@ -49,33 +49,15 @@ from fractions import Fraction
 from functools import cache
 
 from shutbox import variants as V
+from shutbox.engine import Engine, Rules, tile_sum
 
 PIPS = range(1, 7)
 OBJECTIVES = ("min-expected", "max-shut", "beat-target")
 POLICIES = ("greedy", "random")
 
 
-class Variant:
-    """A rule set as small ints (the vocabulary of ``shutbox.variants``)."""
-
-    __slots__ = ("tiles", "one_die", "one_die_mode", "moves", "scoring", "start")
-
-    def __init__(self, tiles=9, one_die=V.ONE_DIE_HIGH_SHUT, one_die_mode=V.MODE_OPTIONAL,
-                 moves=V.MOVES_ANY, scoring=V.SCORING_SUM, start=V.START_ALL_OPEN):
-        if not V.MIN_TILES <= tiles <= V.MAX_TILES:
-            raise ValueError("tiles must be %d..%d" % (V.MIN_TILES, V.MAX_TILES))
-        for value, names, what in ((one_die, V.ONE_DIE, "one-die"),
-                                   (one_die_mode, V.ONE_DIE_MODE, "one-die-mode"),
-                                   (moves, V.MOVES, "moves"), (scoring, V.SCORING, "scoring"),
-                                   (start, V.START, "start")):
-            if not 0 <= value < len(names):
-                raise ValueError("bad %s %r" % (what, value))
-        self.tiles = tiles
-        self.one_die = one_die
-        self.one_die_mode = one_die_mode
-        self.moves = moves
-        self.scoring = scoring
-        self.start = start
+class Variant(Rules):
+    """A rule set as small ints: the firmware's own ``Rules`` plus the CLI's names."""
 
     @classmethod
     def from_names(cls, tiles=9, one_die="high-shut", one_die_mode="optional", moves="any",
@@ -114,42 +96,27 @@ class Variant:
 
 # ----- rules as pure functions (the reference the firmware tables are generated from) -----
 
+@cache
+def _rules_engine(tiles: int, one_die: int, scoring: int, start: int) -> Engine:
+    """The firmware's own engine for these rules, without tables: the rule functions below
+    are the ones the box runs, so the tables are generated from the very same rules."""
+    return Engine(Rules(tiles, one_die, V.MODE_OPTIONAL, V.MOVES_ANY, scoring, start),
+                  tables_dir="/nonexistent-shutbox-tables", hints=False)
+
+
 def start_mask(tiles: int, start: int) -> int:
     """Open tiles at the start of a turn under *start*."""
-    full = (1 << tiles) - 1
-    if start == V.START_LOW_THREE_SHUT:
-        return full & ~7
-    if start == V.START_ODD_OPEN:
-        return full & 0x555
-    if start == V.START_EVEN_OPEN:
-        return full & 0xAAA
-    return full
-
-
-def tile_sum(open_: int) -> int:
-    """Sum of the numbers of the open tiles."""
-    return sum(k + 1 for k in range(open_.bit_length()) if open_ >> k & 1)
+    return _rules_engine(tiles, V.ONE_DIE_NEVER, V.SCORING_SUM, start).start_open
 
 
 def score(open_: int, scoring: int) -> int:
     """Final score of the open tiles under *scoring*."""
-    if scoring == V.SCORING_COUNT:
-        return bin(open_).count("1")
-    if scoring == V.SCORING_DIGITAL:
-        digits = "".join(str(k + 1) for k in range(open_.bit_length()) if open_ >> k & 1)
-        return int(digits) if digits else 0
-    return tile_sum(open_)
+    return _rules_engine(V.MAX_TILES, V.ONE_DIE_NEVER, scoring, V.START_ALL_OPEN).score(open_)
 
 
 def one_die_allowed(open_: int, tiles: int, one_die: int) -> bool:
     """True when the rules let the player throw one die with *open_* tiles open."""
-    if one_die == V.ONE_DIE_NEVER:
-        return False
-    if one_die == V.ONE_DIE_HIGH_SHUT:
-        high = ((1 << tiles) - 1) & ~0x3F  # tiles 7 and up
-        return open_ & high == 0
-    total = tile_sum(open_)
-    return total <= 6 if one_die == V.ONE_DIE_SUM_LE_6 else total < 6
+    return _rules_engine(tiles, one_die, V.SCORING_SUM, V.START_ALL_OPEN).one_die_allowed(open_)
 
 
 def greedy_key(mask: int) -> tuple:
