@@ -553,3 +553,29 @@ def test_the_new_paths_allocate_nothing_on_an_idle_poll(tmp_path):
     path.write_bytes(bytes(raw))
     r = run(Script().wait(20).lockcheck(300), flash=tmp_path)  # the notice showing
     assert r.events("notice") and r.lines[-1] == "LOCK 300 300", r.lines
+
+
+def test_a_computer_turn_resumes_without_waiting_for_the_tiles():
+    """The computer plays on virtual tiles: after a cut in its turn the box's own don't count."""
+    eng = Engine(Rules())
+    settings_ = Settings(players=1, computer=2)
+    g = Game(eng, Dice(Stream(3), 1), settings_, eng.full, T0)
+    now = T0
+    for _ in range(2000):  # the person's turn, played carefully, until the computer's turn
+        if g.cpu.playing() and g.state == READY:
+            break
+        for prim in resolve(g, careful(g, now), g.levels):
+            now, _ = apply(g, prim, now, g.levels)
+    else:
+        raise AssertionError("the computer's turn never came")
+    snap = bytes(resume.snapshot(g))
+    b = Game(eng, Dice(Stream(4), 1), Settings(players=1, computer=2), eng.full, now)
+    assert resume.restore(b, snap, now) == resume.OK
+    assert b.cpu.playing() and resume.expected(b) == -1
+    for _ in range(3000):  # the computer plays its turn by itself
+        now += 10
+        b.tick(now)
+        if [r for r in b.log if r["ev"] == "score"]:
+            break
+    score = [r for r in b.log if r["ev"] == "score"]
+    assert score and score[0]["player"] == 2

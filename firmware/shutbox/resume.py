@@ -200,6 +200,9 @@ def restore(game, data, now):
 
 def expected(game):
     """Return the tile levels the resumed *game* needs before it goes on, or -1 (any)."""
+    cpu = getattr(game, "cpu", None)
+    if cpu is not None and cpu.playing():
+        return -1  # the computer plays on virtual tiles: the box's own do not matter
     st = game.state
     if st == READY or st == ROLLING or st == MOVE:
         if game.cpu is not None and game.cpu.virtual():

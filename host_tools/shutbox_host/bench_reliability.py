@@ -225,7 +225,7 @@ def long_runs(soak: bool = False) -> dict:
     from shutbox_host import fuzzbox
     from shutbox_host import soak as soaking
 
-    fz = fuzzbox.run(1500 if soak else 40, 80 if soak else 40)
+    fz = fuzzbox.run(1000 if soak else 40, 60 if soak else 40)
     fig = {
         "fuzz_examples": fz["examples"],
         "fuzz_steps": fz["steps"],
