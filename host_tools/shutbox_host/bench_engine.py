@@ -64,12 +64,9 @@ gc.collect()
 print("SCORE", eng.score(open_), "ALLOC", gc.mem_alloc(), "TABLE", eng.table_bytes)
 """
 
-_SPEED = """
-import time
-from array import array
-from shutbox.engine import Engine, Rules
-eng = Engine(Rules(%d), %r)
-N = 1500
+# Positions of optimal play from a fixed LCG, shared by the speed scripts (they are
+# %-formatted, hence the doubled %%).
+_POSITIONS = """N = 1500
 opens = array("H", [0] * N)
 dice = bytearray(2 * N)
 x = 5
@@ -88,7 +85,14 @@ while i < N:
         dice[2 * i + 1] = b
         i += 1
         open_ &= ~eng.best_move(open_, a, b)
-buf = array("H", [0] * 15)
+"""
+
+_SPEED = """
+import time
+from array import array
+from shutbox.engine import Engine, Rules
+eng = Engine(Rules(%d), %r)
+""" + _POSITIONS + """buf = array("H", [0] * 15)
 ranks = eng._ranks
 
 
@@ -265,26 +269,7 @@ import time
 from array import array
 from shutbox.engine import Engine, Rules
 eng = Engine(Rules(), %r)
-N = 1500
-opens = array("H", [0] * N)
-dice = bytearray(2 * N)
-x = 5
-i = 0
-while i < N:
-    open_ = eng.start_open
-    while i < N:
-        x = (x * 75 + 74) %% 65537
-        a = x %% 6 + 1
-        x = (x * 75 + 74) %% 65537
-        b = x %% 6 + 1
-        if not eng.has_move(open_, a, b):
-            break
-        opens[i] = open_
-        dice[2 * i] = a
-        dice[2 * i + 1] = b
-        i += 1
-        open_ &= ~eng.best_move(open_, a, b)
-t0 = time.ticks_us()
+""" + _POSITIONS + """t0 = time.ticks_us()
 for target in range(1, 46):
     eng.set_target(target)
 set_us = time.ticks_diff(time.ticks_us(), t0)
