@@ -14,13 +14,14 @@ import tempfile
 from fractions import Fraction
 
 import pytest
+from test_game import Box as GameBox
 
 from shutbox import frame as fr
 from shutbox.computer import seat
 from shutbox.dice import Dice
 from shutbox.engine import LEVEL_EASY, LEVEL_HARD, LEVEL_MEDIUM, Engine, Rules
-from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, Game, tiles_of
-from shutbox.settings import HINT_OFF, Settings
+from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, tiles_of
+from shutbox.settings import HINT_OFF
 from shutbox.variants import MOVES_KIDS, ONE_DIE_NEVER, SCORING_COUNT
 from shutbox_host import boxsim, solver
 from shutbox_host.boxsim import Script, face, tiles_lit
@@ -34,46 +35,16 @@ def bits(*tiles):
     return sum(1 << (k - 1) for k in tiles)
 
 
-class Box:
-    """A game with a hand-driven clock, the box's own tiles and scripted dice faces."""
-
-    def __init__(self, players=1, rules=None, faces=(), **settings):
-        self.eng = Engine(rules or Rules())
-        self.faces = list(faces)
-        self.dice = Dice(self._urandom, 1)  # one byte per draw, in order
-        self.now = 5000
-        self.levels = self.eng.full
-        self.game = Game(self.eng, self.dice, Settings(players=players, **settings),
-                         self.levels, self.now)
-
-    def _urandom(self, n):
-        return bytes(self.faces.pop(0) - 1 for _ in range(n))
-
-    def wait(self, ms):
-        for _ in range(ms // 10):
-            self.now += 10
-            self.game.tick(self.now)
+class Box(GameBox):
+    """test_game's hand-driven box, plus helpers for turns the computer plays."""
 
     def set(self, levels):
-        self.levels = levels
-        self.game.tiles_changed(levels, self.now)
-        self.wait(50)
-
-    def throw(self, *faces, long=False):
-        self.faces += faces
-        self.game.roll(long, self.now)
-        self.wait(700)
+        self._set(levels)
 
     def play(self, *moves):
         """Shut each move's tiles after the throw that is shown (the dice queued already)."""
         for move in moves:
             self.set(self.levels & ~bits(*move))
-
-    def frame(self):
-        f = self.game.render(self.now)
-        t = self.eng.tiles
-        s = "".join(NAMES[c] for c in f)
-        return s[:t], s[t:t + 7], s[t + 7:]
 
     def events(self, kind, player=None):
         return [r for r in self.game.log
