@@ -1,5 +1,5 @@
 # CPython stand-in for MicroPython's `micropython` module: the firmware imports unchanged.
-"""The few `micropython` names the firmware uses, as CPython no-ops."""
+"""The few `micropython` names the firmware uses, as CPython no-ops (and time.ticks_*)."""
 
 
 def const(value):
@@ -27,3 +27,27 @@ def heap_unlock():
 
 def mem_info(*_args):
     """Do nothing on CPython."""
+
+
+# time.ticks_* as MicroPython has them (CPython's time has none). shutbox.ticks takes these on
+# the host, so that the firmware carries no fallback the box would load but never run.
+_TICKS_PERIOD = 1 << 30  # MICROPY_PY_TIME_TICKS_PERIOD on rp2 and unix
+_TICKS_MASK = _TICKS_PERIOD - 1
+_TICKS_HALF = _TICKS_PERIOD >> 1
+
+
+def ticks_add(ticks, delta):
+    """Return *ticks* moved by *delta* ms, wrapped like MicroPython's."""
+    return (ticks + delta) & _TICKS_MASK
+
+
+def ticks_diff(ticks1, ticks2):
+    """Return the signed distance ticks1 - ticks2 across the wrap."""
+    return ((ticks1 - ticks2 + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+
+
+def ticks_ms():
+    """Return a millisecond counter that wraps like MicroPython's."""
+    import time
+
+    return (time.monotonic_ns() // 1000000) & _TICKS_MASK

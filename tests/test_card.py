@@ -29,8 +29,8 @@ def test_the_combinations_are_the_firmwares():
     for tiles, _, _ in cardgen.COMBINATIONS:
         levels = 0x1FF & ~sum(1 << (k - 1) for k in tiles)
         modes.append(powerup.combination(levels, True, 9))
-    assert modes == [powerup.MENU, powerup.SELFTEST, powerup.RECORDS, powerup.RESET_RECORDS,
-                     powerup.FACTORY]
+    assert modes == [powerup._MENU, powerup._SELFTEST, powerup._RECORDS,
+                     powerup._RESET_RECORDS, powerup._FACTORY]  # private: no names in RAM
 
 
 def test_every_setting_and_value_is_on_the_card_and_in_the_readme():

@@ -10,11 +10,13 @@ import random
 import pytest
 
 from shutbox import frame as fr
-from shutbox.coach import score_to_beat
 from shutbox.dice import Dice
 from shutbox.engine import Engine, Rules
 from shutbox.game import MOVE, READY, TURN_END, Game
-from shutbox.settings import HINT_BEST, HINT_LEGAL, HINT_OFF, Settings
+from shutbox.settings import _HINT_BEST as HINT_BEST
+from shutbox.settings import _HINT_LEGAL as HINT_LEGAL
+from shutbox.settings import _HINT_OFF as HINT_OFF
+from shutbox.settings import Settings
 from shutbox_host import boxsim
 from shutbox_host.boxsim import Script, face, tiles_lit
 
@@ -126,18 +128,28 @@ def test_a_later_player_gets_the_beat_target_hint():
 
 
 def test_the_score_to_beat_is_the_best_so_far_this_round():
+    """The coach's target at a turn's start: the best final score so far this round (a
+    score of 0 cannot be beaten: the aim is the lowest expected score again, -1)."""
     eng = Engine(Rules())
     game = Game(eng, Dice(lambda n: bytes(n)), Settings(players=3, hints=HINT_BEST), eng.full,
                 0)
-    assert score_to_beat(game) == -1
+    assert game.coach.target == -1  # nobody has played
     game.played, game.scores[:3] = 0b011, [12, 7, 0]
-    assert score_to_beat(game) == 7
+    game.coach.turn()
+    assert game.coach.target == 7
+    game.scores[:3] = [12, 9, 0]
+    game.coach.turn()
+    assert game.coach.target == 9
     game.played = 0b100
-    assert score_to_beat(game) == 0
+    game.coach.turn()
+    assert game.coach.target == -1
 
 
 def test_the_score_to_beat_survives_a_power_cut():
     """A game saved in player 2's turn resumes aiming at player 1's score again."""
+    from shutbox import resume
+    from shutbox.store import OK
+
     eng = Engine(Rules())
 
     def new_game(faces):
@@ -158,9 +170,9 @@ def test_the_score_to_beat_survives_a_power_cut():
     g.roll(False, now)
     g.tiles_changed(eng.full, now)
     assert g.player == 1 and g.coach.target == 31
-    data = bytes(g.snapshot())
+    data = bytes(resume.snapshot(g))
     again = new_game([6, 6])
-    assert again.restore(data, now)
+    assert resume.restore(again, data, now) == OK
     assert again.player == 1 and again.coach.target == 31
     again.roll(False, now)
     again.tick(now + 700)
@@ -197,7 +209,7 @@ def expected_analysis(turn):
                 short, cost = short + 1, cost + loss
             o &= ~bits(*tiles)
         else:
-            assert not eng.has_move(o, a, b)
+            assert eng.greedy_move(o, a, b) == 0  # no move: the turn ends
     return short, cost, hints, eng.score(o)
 
 

@@ -17,11 +17,10 @@ import pytest
 from test_game import Box as GameBox
 
 from shutbox import frame as fr
-from shutbox.computer import seat
 from shutbox.dice import Dice
 from shutbox.engine import LEVEL_EASY, LEVEL_HARD, LEVEL_MEDIUM, Engine, Rules
 from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, tiles_of
-from shutbox.settings import HINT_OFF
+from shutbox.settings import _HINT_OFF as HINT_OFF
 from shutbox.variants import MOVES_KIDS, ONE_DIE_NEVER, SCORING_COUNT
 from shutbox_host import boxsim, solver
 from shutbox_host.boxsim import Script, face, tiles_lit
@@ -75,7 +74,7 @@ def human_turn(box, moves=((6, 6, (3, 9)), (1, 1, (2,)))):
 @pytest.mark.parametrize("players,seats,cpu", [(1, 2, 2), (2, 3, 3), (3, 4, 4), (4, 4, 4)])
 def test_the_computer_takes_the_seat_after_the_players(players, seats, cpu):
     box = Box(players=players, computer=LEVEL_HARD)
-    assert seat(players) == cpu - 1
+    assert box.game.cpu.seats == 1 << (cpu - 1)
     assert box.game.players == seats
     game = box.events("game")[0]
     assert game["players"] == seats and game["computer"] == [cpu]
@@ -299,10 +298,11 @@ def _dry(exc):
     raise exc
 
 
-def test_a_game_saved_in_the_computers_turn_resumes_there():
+def test_a_game_saved_in_the_computers_turn_resumes_there(tmp_path):
     """Power cut in the computer's turn: the game resumes in it, the computer finishes its
     turn on its virtual tiles and the box does not wait for its own tiles to match them."""
     from shutbox import resume
+    from shutbox.store import OK, Store
 
     rules = Rules(one_die=ONE_DIE_NEVER)
     box = Box(players=1, rules=rules, computer=LEVEL_HARD)
@@ -313,13 +313,15 @@ def test_a_game_saved_in_the_computers_turn_resumes_there():
     box.faces += cpu_faces(LEVEL_HARD)
     box.until(MOVE)
     box.until(READY)  # its first move (the 8) made
-    data = bytes(box.game.snapshot())
+    store = Store(str(tmp_path / "data"))
+    store.save(resume.NAME, resume.snapshot(box.game), resume.VERSION)
     after = Box(players=1, rules=rules, computer=LEVEL_HARD)
     after.faces = box.faces  # the dice still to come
-    assert after.game.restore(data, after.now)
+    rs = resume.Resume(store)
+    assert rs.load(after.game, box.eng.full, after.now) == OK  # the box's tiles all open
     g = after.game
     assert g.player == 1 and g.state == READY and g.open_ == box.eng.full & ~bits(8)
-    assert resume.expected(g) == -1  # no hold: the box's tiles stay open
+    assert rs.expect == -1  # no hold: the box's tiles stay open
     after.until(TURN_END)
     want, score = plan(box.eng, LEVEL_HARD, CPU_THROWS)
     assert [m["shut"] for m in after.events("move", 2)] == want[1:]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from shutbox import variants as V
 from shutbox.engine import MAX_MOVES, Engine, Rules
-from shutbox_host import bench_engine, mp, solver, tablegen
+from shutbox_host import bench_engine, engine_extra, mp, solver, tablegen
 from shutbox_host.tablegen import TABLES
 
 TILE_COUNTS = range(V.MIN_TILES, V.MAX_TILES + 1)
@@ -47,7 +47,7 @@ _engines: dict = {}
 
 def engine_for(rules, tables_dir=None):
     """One engine per variant (loading a table is done once)."""
-    key = (rules.key(), tables_dir)
+    key = (engine_extra.key(rules), tables_dir)
     if key not in _engines:
         _engines[key] = Engine(rules, tables_dir)
     return _engines[key]
@@ -61,10 +61,10 @@ def legal_list(eng, open_, a, b):
 
 def test_default_rules():
     r = Rules()
-    assert r.key() == (9, V.ONE_DIE_HIGH_SHUT, V.MODE_OPTIONAL, V.MOVES_ANY, V.SCORING_SUM,
-                       V.START_ALL_OPEN)
+    assert engine_extra.key(r) == (9, V.ONE_DIE_HIGH_SHUT, V.MODE_OPTIONAL, V.MOVES_ANY,
+                                   V.SCORING_SUM, V.START_ALL_OPEN)
     eng = Engine()
-    assert eng.rules == r
+    assert engine_extra.key(eng.rules) == engine_extra.key(r)
     assert eng.full == 0x1FF and eng.start_open == 0x1FF
 
 
@@ -86,7 +86,7 @@ def test_legal_moves_exhaustive_small_boxes(moves, tiles):
             want = ref.legal(open_, moves, a, b)
             got = legal_list(eng, open_, a, b)
             assert len(got) == len(set(got)) and set(got) == want, (open_, a, b)
-            assert eng.has_move(open_, a, b) == bool(want)
+            assert engine_extra.has_move(eng, open_, a, b) == bool(want)
             assert eng.greedy_move(open_, a, b) == ref.greedy(open_, moves, a, b)
 
 
@@ -118,7 +118,7 @@ def test_legal_moves_match_subset_search(sit):
     got = legal_list(eng, open_, a, b)
     assert len(got) <= MAX_MOVES
     assert len(got) == len(set(got)) and set(got) == want
-    assert eng.has_move(open_, a, b) == bool(want)
+    assert engine_extra.has_move(eng, open_, a, b) == bool(want)
     assert eng.greedy_move(open_, a, b) == ref.greedy(open_, rules.moves, a, b)
     for m in want:
         assert eng.is_legal(open_, a, b, m)
@@ -165,7 +165,7 @@ def test_scoring_examples():
 def test_no_table_falls_back_to_greedy(tmp_path):
     """Without a table pack best_move is greedy and expected() says -1."""
     eng = Engine(Rules(), tables_dir=str(tmp_path))
-    assert not eng.has_table and eng.table_bytes == 0
+    assert not eng.has_table and engine_extra.table_bytes(eng) == 0
     for open_ in (eng.full, 0x0F3, 0x1A5):
         for a, b in THROWS:
             assert eng.best_move(open_, a, b) == eng.greedy_move(open_, a, b)
@@ -205,7 +205,7 @@ def test_a_full_turn_ends():
     seq = [(6, 6), (5, 4), (3, 1), (2, 2), (1, 1), (6, 5), (1, 0), (2, 0)]
     open_ = eng.start_open
     for a, b in seq:
-        if not eng.has_move(open_, a, b):
+        if not engine_extra.has_move(eng, open_, a, b):
             break
         m = eng.best_move(open_, a, b)
         assert eng.is_legal(open_, a, b, m)
@@ -247,10 +247,10 @@ def vector_lines(rules, rng, cases):
     """JSON lines for one variant, from the reference and (with a table) the exact solver."""
     eng = Engine(rules)  # only to know whether the box offers a table for it
     values = None
-    var = solver.Variant(*rules.key())
+    var = solver.Variant(*engine_extra.key(rules))
     if eng.has_table:
         values = solver.solve_values(var)
-    yield json.dumps({"rules": list(rules.key()), "table": eng.has_table})
+    yield json.dumps({"rules": list(engine_extra.key(rules)), "table": eng.has_table})
     layers = var.locked_layers
     for _ in range(cases):
         open_ = rng.randrange(1 << rules.tiles)
@@ -306,8 +306,8 @@ HEAPLOCK_RULES = [
 
 
 def test_per_throw_path_allocates_nothing(mpy):
-    """legal_into, best_move, greedy_move, is_legal, has_move, choose_one_die and applying
-    a move run whole turns between micropython.heap_lock() and heap_unlock()."""
+    """legal_into, best_move, greedy_move, is_legal, choose_one_die and applying a move run
+    whole turns between micropython.heap_lock() and heap_unlock()."""
     r = mp.run(MP_DIR / "engine_heaplock.py", "200", str(TABLES), *HEAPLOCK_RULES,
                heapsize="64k", extra_path=[mpy], timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr

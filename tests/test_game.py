@@ -8,13 +8,13 @@ import pytest
 from shutbox import frame as fr
 from shutbox.dice import Dice
 from shutbox.engine import Engine, Rules
+from shutbox.game import _ERR_EARLY as ERR_EARLY
+from shutbox.game import _ERR_NONE as ERR_NONE
+from shutbox.game import _ERR_NOT_LEGAL as ERR_NOT_LEGAL
+from shutbox.game import _ERR_REOPENED as ERR_REOPENED
+from shutbox.game import _ERR_SETUP as ERR_SETUP
+from shutbox.game import _ERR_TOO_HIGH as ERR_TOO_HIGH
 from shutbox.game import (
-    ERR_EARLY,
-    ERR_NONE,
-    ERR_NOT_LEGAL,
-    ERR_REOPENED,
-    ERR_SETUP,
-    ERR_TOO_HIGH,
     GAME_END,
     MOVE,
     READY,

@@ -69,7 +69,7 @@ def test_check_command_names_a_stale_file(tmp_path):
 def test_pins_py_reflects_the_pin_map():
     text = (ROOT / "firmware" / "shutbox" / "pins.py").read_text()
     assert "TILES = const(%d)" % PINMAP["tiles"] in text
-    assert "TILE_PINS = (%s)" % ", ".join(map(str, PINMAP["tile_pins"])) in text
+    assert 'TILE_PINS = b"%s"' % "".join("\\x%02x" % p for p in PINMAP["tile_pins"]) in text
     for key in ("roll_pin", "buzzer_pin", "led_pin"):
         assert "%s = const(%d)" % (key.upper(), PINMAP[key]) in text
 
@@ -84,7 +84,7 @@ def test_other_tile_counts_generate_valid_modules(tmp_path, tiles):
     ns: dict = {}
     exec(compile((tmp_path / boardgen.PINS_PY).read_text(), "pins.py", "exec"), ns)
     assert ns["TILES"] == tiles
-    assert ns["TILE_PINS"][:tiles] == tuple(PINMAP["tile_pins"][:tiles])
+    assert list(ns["TILE_PINS"][:tiles]) == PINMAP["tile_pins"][:tiles]
     assert ns["LED_PIN"] == PINMAP["led_pin"]
     svg = (tmp_path / boardgen.WIRING_SVG).read_text()
     assert "%d-tile box" % tiles in svg
@@ -408,7 +408,7 @@ import machine
 ''' + TIMELINE + r'''
 from shutbox import pins, frame
 from shutbox.board import Board
-from shutbox.selftest import requested
+from shutbox.powerup import combination
 
 simbus.buzzer_pin = pins.BUZZER_PIN
 b = Board()
@@ -448,12 +448,12 @@ combos = []
 for roll, tile1 in ((0, 0), (1, 0), (1, 1), (0, 1)):
     io.roll(roll)
     io.tile(0, tile1)
-    combos.append(requested(b))
+    combos.append(combination(b.switches(), b.roll(), b.tiles))  # the power-up mode
 io.roll(False)
 io.tile(0, False)
 t0 = time.ticks_add(0, -3000)  # start just before the tick counter wraps
 out = timeline(b, io, t0, micropython.heap_lock, micropython.heap_unlock, time.ticks_add)
-print(json.dumps({"tiles": b.tiles, "requested": combos}))
+print(json.dumps({"tiles": b.tiles, "modes": combos}))
 for record in out:  # one line each: a single dump of everything needs too big a buffer
     print(json.dumps(record))
 '''
@@ -506,8 +506,10 @@ def test_selftest_under_micropython_on_the_simulated_board(tmp_path, tiles):
     lines = result.stdout.strip().splitlines()
     report = json.loads(lines[0])
     assert report["tiles"] == tiles
-    # Only Roll held with tile 1 shut asks for the self-test.
-    assert report["requested"] == [False, False, True, False]
+    # Only Roll held with tile 1 shut asks for the self-test (shutbox.powerup.screens runs it).
+    from shutbox import powerup
+
+    assert report["modes"] == [powerup._PLAY, powerup._MENU, powerup._SELFTEST, powerup._PLAY]
     _check_timeline(tiles, [tuple(json.loads(line)) for line in lines[1:]])
 
 
@@ -567,14 +569,17 @@ def test_selftest_on_cpython(tiles):
 
 
 def test_selftest_requested_and_run():
-    from shutbox import selftest
+    from shutbox import powerup, selftest
+
+    def requested(b):  # as shutbox.powerup.screens decides it, from the raw levels
+        return powerup.combination(b.switches(), b.roll(), b.tiles) == powerup._SELFTEST
 
     board = FakeBoard(9)
-    assert not selftest.requested(board)
+    assert not requested(board)
     board.pressed = True
-    assert not selftest.requested(board)  # Roll with every tile open is the settings mode
+    assert not requested(board)  # Roll with every tile open is the settings mode
     board.levels &= ~1
-    assert selftest.requested(board)
+    assert requested(board)
 
     class Wdt:
         feeds = 0

@@ -18,13 +18,13 @@ from shutbox.engine import (
     LEVEL_EASY,
     LEVEL_HARD,
     LEVEL_MEDIUM,
-    LEVELS,
     MAX_MOVES,
     P_SCALE,
     Engine,
     Rules,
 )
-from shutbox_host import bench_engine, mp, solver, tablegen
+from shutbox_host import bench_engine, engine_extra, mp, solver, tablegen
+from shutbox_host.engine_extra import LEVELS
 from shutbox_host.tablegen import TABLES
 
 HALF = Fraction(1, 2)
@@ -102,7 +102,7 @@ def check_target(rules: Rules, target: int, states) -> None:
     """Every state and throw against the solver's beat-target objective (Fractions)."""
     eng = Engine(rules)
     assert eng.set_target(target)
-    var = solver.Variant(*rules.key())
+    var = solver.Variant(*engine_extra.key(rules))
     ref = solver.objective_values(var, "beat-target", target)
     layers = var.locked_layers
     cands = cands_of(rules.moves)
@@ -193,7 +193,7 @@ def test_move_loss_exhaustive(key):
     """0 exactly for the best moves, else at least 1 and within 1 of the exact cost x 1000."""
     rules = Rules(9, *key)
     eng = Engine(rules)
-    values = solver.solve_values(solver.Variant(*rules.key()))
+    values = solver.solve_values(solver.Variant(*engine_extra.key(rules)))
     scale = values.scale
     layers = values.var.locked_layers
     buf = array("H", [0] * MAX_MOVES)
@@ -254,7 +254,7 @@ def option_values(var, values, s, locked):
 def test_one_die_loss_exhaustive(key):
     """0 for the optimal dice (or no choice), else within 1.5 of the exact cost x 1000."""
     rules = Rules(9, *key)
-    var = solver.Variant(*rules.key())
+    var = solver.Variant(*engine_extra.key(rules))
     eng = Engine(rules)
     values = solver.solve_values(var)
     checked = 0
@@ -288,7 +288,8 @@ def test_random_move_is_uniform_over_the_legal_moves():
             s = rng.randrange(512)
             a, b = rng.choice(THROWS)
             n = eng.legal_into(s, a, b, buf)
-            picks = [eng.random_move(s, a, b, r) for r in range(3 * max(n, 1))]
+            picks = [engine_extra.random_move(eng, s, a, b, r)
+                     for r in range(3 * max(n, 1))]
             if n == 0:
                 assert set(picks) == {0}
                 continue
@@ -333,7 +334,8 @@ def level_distribution(eng: Engine, var, level: int) -> dict:
         a, b = throw_of[(one_die, tuple(cands))]
         if level == LEVEL_EASY:
             n = sum(1 for m in cands if m & s == m)
-            return [(Fraction(1, n), eng.random_move(s, a, b, r)) for r in range(n)]
+            return [(Fraction(1, n), engine_extra.random_move(eng, s, a, b, r))
+                    for r in range(n)]
         m = eng.greedy_move(s, a, b) if level == LEVEL_MEDIUM else eng.best_move(
             s, a, b, bool(locked))
         return [(Fraction(1), m)] if m else []
@@ -352,7 +354,7 @@ def test_levels_are_exactly_the_solvers_policies(key):
     and greedy policies and min-expected objective (no table: hard plays greedy)."""
     rules = Rules(*key)
     eng = Engine(rules)
-    var = solver.Variant(*rules.key())
+    var = solver.Variant(*engine_extra.key(rules))
     hard = solver.solve(var, "min-expected") if eng.has_table else solver.solve(
         var, policy="greedy")
     for level, want in ((LEVEL_EASY, solver.solve(var, policy="random")),
@@ -399,9 +401,9 @@ def test_hint_vectors_under_micropython(mpy, tmp_path):
     for key, target in [((HIGH, OPT, ANY, SUM), 12), ((HIGH, LOCKED, ANY, SUM), 7),
                         ((LT6, FORCED, ANY, COUNT), 3)]:
         rules = Rules(9, *key)
-        var = solver.Variant(*rules.key())
+        var = solver.Variant(*engine_extra.key(rules))
         ref = solver.objective_values(var, "beat-target", target)
-        lines.append("R %s %d" % (",".join(map(str, rules.key())), target))
+        lines.append("R %s %d" % (",".join(map(str, engine_extra.key(rules))), target))
         for _ in range(150):
             s = rng.randrange(512)
             locked = rng.randrange(var.locked_layers)
@@ -435,7 +437,7 @@ def test_level_average_over_many_turns_matches_the_solver(mpy, spec, level):
     """The level's mean final score over LEVEL_TURNS simulated turns under micropython (real
     Dice, a seeded byte source) is within 4 standard errors of the solver's exact mean."""
     rules = Rules(*[int(v) for v in spec.split(",")])
-    var = solver.Variant(*rules.key())
+    var = solver.Variant(*engine_extra.key(rules))
     want = {LEVEL_HARD: solver.solve(var, "min-expected"),
             LEVEL_MEDIUM: solver.solve(var, policy="greedy"),
             LEVEL_EASY: solver.solve(var, policy="random")}[level]

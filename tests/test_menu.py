@@ -93,16 +93,16 @@ class Run:
 
 
 @pytest.mark.parametrize("shut,roll,mode", [
-    ((), True, powerup.MENU),
-    ((1,), True, powerup.SELFTEST),
-    ((1, 5), True, powerup.SELFTEST),
-    ((2,), True, powerup.RECORDS),
-    ((2, 9), True, powerup.RESET_RECORDS),
-    ((8, 9), True, powerup.FACTORY),
-    ((3,), True, powerup.PLAY),
-    ((2, 8), True, powerup.PLAY),
-    ((), False, powerup.PLAY),
-    ((2,), False, powerup.PLAY),
+    ((), True, powerup._MENU),
+    ((1,), True, powerup._SELFTEST),
+    ((1, 5), True, powerup._SELFTEST),
+    ((2,), True, powerup._RECORDS),
+    ((2, 9), True, powerup._RESET_RECORDS),
+    ((8, 9), True, powerup._FACTORY),
+    ((3,), True, powerup._PLAY),
+    ((2, 8), True, powerup._PLAY),
+    ((), False, powerup._PLAY),
+    ((2,), False, powerup._PLAY),
 ])
 def test_combinations(shut, roll, mode):
     assert powerup.combination(FULL & ~bits(*shut), roll, 9) == mode
@@ -110,11 +110,11 @@ def test_combinations(shut, roll, mode):
 
 def test_tile_9_on_every_box_the_highest_on_smaller_ones():
     full = (1 << 12) - 1
-    assert powerup.combination(full & ~bits(2, 9), True, 12) == powerup.RESET_RECORDS
-    assert powerup.combination(full & ~bits(8, 9), True, 12) == powerup.FACTORY
-    assert powerup.combination(full & ~bits(2, 12), True, 12) == powerup.PLAY
+    assert powerup.combination(full & ~bits(2, 9), True, 12) == powerup._RESET_RECORDS
+    assert powerup.combination(full & ~bits(8, 9), True, 12) == powerup._FACTORY
+    assert powerup.combination(full & ~bits(2, 12), True, 12) == powerup._PLAY
     full = (1 << 7) - 1
-    assert powerup.combination(full & ~bits(6, 7), True, 7) == powerup.FACTORY
+    assert powerup.combination(full & ~bits(6, 7), True, 7) == powerup._FACTORY
 
 
 def test_no_screen_without_a_combination(tmp_path):
@@ -231,7 +231,7 @@ def test_a_failed_save_flashes_red(tmp_path):
 
 def _records(st, key, best, turns, shut, games):
     r = Records(st, key)
-    r.buf[:16] = struct.pack(records.FORMAT, key, best, turns, shut, games)
+    r.buf[:16] = struct.pack(records._FORMAT, key, best, turns, shut, games)
     r.n = 1
     r.save()
 

@@ -14,10 +14,10 @@ from shutbox import frame as fr
 from shutbox import setfile, setnames
 from shutbox.dice import Dice
 from shutbox.engine import Engine
+from shutbox.game import _ERR_NONE as ERR_NONE
+from shutbox.game import _ERR_NOT_LEGAL as ERR_NOT_LEGAL
+from shutbox.game import _ERR_SETUP as ERR_SETUP
 from shutbox.game import (
-    ERR_NONE,
-    ERR_NOT_LEGAL,
-    ERR_SETUP,
     GAME_END,
     MOVE,
     READY,
@@ -27,17 +27,16 @@ from shutbox.game import (
     Game,
     Settings,
 )
-from shutbox.rounds import (
-    FORMAT_3_ROUNDS,
-    FORMAT_5_ROUNDS,
-    FORMAT_OUT_AT_45,
-    FORMAT_TO_100,
-    STAKES_CANOGA,
-    TIE_REPLAY,
-    TIE_ROLL_OFF,
-    TO_GO_2,
-    TO_GO_3,
-)
+from shutbox.rounds import _DIES, _ROLLER  # private: folded in on the box
+from shutbox.rounds import _FORMAT_3_ROUNDS as FORMAT_3_ROUNDS
+from shutbox.rounds import _FORMAT_5_ROUNDS as FORMAT_5_ROUNDS
+from shutbox.rounds import _FORMAT_OUT_AT_45 as FORMAT_OUT_AT_45
+from shutbox.rounds import _FORMAT_TO_100 as FORMAT_TO_100
+from shutbox.rounds import _STAKES_CANOGA as STAKES_CANOGA
+from shutbox.rounds import _TIE_REPLAY as TIE_REPLAY
+from shutbox.rounds import _TIE_ROLL_OFF as TIE_ROLL_OFF
+from shutbox.rounds import _TO_GO_2 as TO_GO_2
+from shutbox.rounds import _TO_GO_3 as TO_GO_3
 from shutbox.variants import START_EVEN_OPEN, START_LOW_THREE_SHUT, START_ODD_OPEN
 from shutbox_host.boxsim import face
 
@@ -269,7 +268,7 @@ def test_tie_roll_off_the_lowest_die_wins_and_ties_throw_again():
     tiles, a, b = box.frame(0)
     assert face(a) == 1 and face(b) == 0 and tiles == "MM......."  # player 1 to throw
     box.press()
-    assert g.match.dies[0] == 0  # too soon: ignored
+    assert g.match.st[_DIES] == 0  # too soon: ignored
     for f, who in ((4, 1), (4, 2)):
         box.wait(800)
         box.faces.append(f)
@@ -277,7 +276,7 @@ def test_tie_roll_off_the_lowest_die_wins_and_ties_throw_again():
         assert (face(box.frame(0)[1]), face(box.frame(0)[2])) == (who, f)
     box.wait(800)
     box.press()  # both threw 4: they throw again
-    assert g.state == ROLLOFF and g.match.dies[0] == 0 and g.match.roller == 0
+    assert g.state == ROLLOFF and g.match.st[_DIES] == 0 and g.match.st[_ROLLER] == 0
     for f in (5, 2):
         box.wait(800)
         box.faces.append(f)

@@ -6,15 +6,22 @@ from __future__ import annotations
 import itertools
 import random
 import struct
+from types import SimpleNamespace
 
 import pytest
 
 from shutbox import records as rec_mod
 from shutbox import rounds, setfile, setnames, settings
-from shutbox.engine import LEVELS
-from shutbox.records import NONE, Records
-from shutbox.settings import ATTRS, COUNTS, HINT_BEST, HINT_LEGAL, HINT_OFF, Settings
-from shutbox.store import BAD_CRC, MISSING, OK, Store, damaged
+from shutbox.app import App
+from shutbox.records import Records
+from shutbox.settings import _HINT_BEST as HINT_BEST
+from shutbox.settings import _HINT_LEGAL as HINT_LEGAL
+from shutbox.settings import _HINT_OFF as HINT_OFF
+from shutbox.settings import ATTRS, COUNTS, Settings
+from shutbox.store import _BAD_CRC as BAD_CRC  # private: no name in the box's RAM
+from shutbox.store import MISSING, OK, Store, damaged
+from shutbox_host import engine_extra
+from shutbox_host.engine_extra import LEVELS  # moved off the box (RAM)
 
 
 def store(tmp_path):
@@ -37,27 +44,31 @@ def test_defaults():
 
 def test_the_tables_agree():
     assert len(ATTRS) == len(COUNTS) == len(setnames.OPTIONS) == len(setnames.CHOICES)
-    assert len(setfile.BITS) == len(ATTRS) and sum(setfile.SECTIONS) == len(ATTRS)
+    assert len(setfile._BITS) == len(ATTRS) and sum(setfile.SECTIONS) == len(ATTRS)
     for i, names in enumerate(setnames.CHOICES):
         assert COUNTS[i] == len(names) and len(set(names)) == len(names)
-        assert 1 << setfile.BITS[i] >= COUNTS[i]
+        assert 1 << setfile._BITS[i] >= COUNTS[i]
         assert setnames.OPTIONS[i].replace("-", "_").replace("unlucky_7", "unlucky7") \
             == ATTRS[i]
-    assert sum(setfile.BITS) <= 8 * setfile.SIZE
+    assert sum(setfile._BITS) <= 8 * setfile._SIZE
     assert setnames.COMPUTER == LEVELS
     assert (setnames.HINTS[HINT_OFF], setnames.HINTS[HINT_LEGAL],
             setnames.HINTS[HINT_BEST]) == ("off", "legal", "best")
-    assert setnames.FORMAT[rounds.FORMAT_ONE_ROUND] == "one-round"
-    assert setnames.FORMAT[rounds.FORMAT_3_ROUNDS] == "3-rounds"
-    assert setnames.FORMAT[rounds.FORMAT_5_ROUNDS] == "5-rounds"
-    assert setnames.FORMAT[rounds.FORMAT_OUT_AT_45] == "out-at-45"
-    assert setnames.FORMAT[rounds.FORMAT_TO_100] == "to-100"
-    assert setnames.TIE[rounds.TIE_ROLL_OFF] == "roll-off"
-    assert setnames.TIE[rounds.TIE_REPLAY] == "replay"
-    assert setnames.TO_GO[rounds.TO_GO_2] == "2-to-go"
-    assert setnames.TO_GO[rounds.TO_GO_3] == "3-to-go"
-    assert setnames.STAKES[rounds.STAKES_CANOGA] == "canoga"
-    assert rounds.OUT_AT == 45 and rounds.GAME_TO == 100
+    # rounds' constants are private (folded in on the box): module attributes on CPython
+    assert setnames.FORMAT[rounds._FORMAT_ONE_ROUND] == "one-round"
+    assert setnames.FORMAT[rounds._FORMAT_3_ROUNDS] == "3-rounds"
+    assert setnames.FORMAT[rounds._FORMAT_5_ROUNDS] == "5-rounds"
+    assert setnames.FORMAT[rounds._FORMAT_OUT_AT_45] == "out-at-45"
+    assert setnames.FORMAT[rounds._FORMAT_TO_100] == "to-100"
+    assert setnames.TIE[rounds._TIE_SHARE] == "share"
+    assert setnames.TIE[rounds._TIE_ROLL_OFF] == "roll-off"
+    assert setnames.TIE[rounds._TIE_REPLAY] == "replay"
+    assert setnames.TO_GO[rounds._TO_GO_OFF] == "off"
+    assert setnames.TO_GO[rounds._TO_GO_2] == "2-to-go"
+    assert setnames.TO_GO[rounds._TO_GO_3] == "3-to-go"
+    assert setnames.STAKES[rounds._STAKES_OFF] == "off"
+    assert setnames.STAKES[rounds._STAKES_CANOGA] == "canoga"
+    assert rounds._OUT_AT == 45 and rounds._GAME_TO == 100
 
 
 @pytest.mark.parametrize("i", range(len(ATTRS)))
@@ -85,7 +96,7 @@ def test_unknown_options_and_bools():
 def test_rules_follow_the_settings():
     s = Settings(one_die=3, one_die_mode=1, moves=2, scoring=1, start=2)
     r = setfile.rules(s, 10)
-    assert r.key() == (10, 3, 1, 2, 1, 2)
+    assert engine_extra.key(r) == (10, 3, 1, 2, 1, 2)  # Rules.key moved to the host
     assert setfile.rules(Settings(same_throws=True), 9).one_die == 0  # seed 001
 
 
@@ -110,7 +121,7 @@ def test_pack_unpack_every_value():
         if setfile.conflict(s) >= 0:
             continue
         data = setfile.pack(s)
-        assert len(data) == setfile.SIZE
+        assert len(data) == setfile._SIZE
         assert setnames.names(setfile.unpack(data)) == setnames.names(s)
         seen.add(data)
     assert len(seen) == sum(COUNTS) - len(COUNTS) + 1  # every change packs differently
@@ -130,7 +141,7 @@ def test_pack_unpack_random_combinations():
 
 
 def test_the_bit_layout():
-    offsets = [sum(setfile.BITS[:i]) for i in range(len(ATTRS))]
+    offsets = [sum(setfile._BITS[:i]) for i in range(len(ATTRS))]
     assert offsets[ATTRS.index("start")] == 14 and offsets[ATTRS.index("to_go")] == 17
     assert offsets[ATTRS.index("format")] == 21 and offsets[ATTRS.index("stakes")] == 28
     assert setfile.pack(Settings()) == bytes([0x51, 0, 0, 0])  # players 2, hints, high-shut
@@ -167,7 +178,7 @@ def test_save_then_load(tmp_path):
     assert setfile.save(s, st) == OK
     got, status = setfile.load(st)
     assert status == OK and setnames.names(got) == setnames.names(s)
-    assert (tmp_path / "data" / "settings").stat().st_size == 12 + setfile.SIZE
+    assert (tmp_path / "data" / "settings").stat().st_size == 12 + setfile._SIZE
 
 
 def test_a_damaged_file_gives_defaults_and_says_so(tmp_path):
@@ -185,7 +196,7 @@ def test_a_whole_file_with_bad_values_gives_defaults_and_says_so(tmp_path):
     st = store(tmp_path)
     st.save(setfile.NAME, bytes([0xFF, 0xFF, 0xFF, 0xFF]), setfile.VERSION)
     s, status = setfile.load(st)
-    assert status == setfile.INVALID and damaged(status) and s.players == 2
+    assert status == setfile._INVALID and damaged(status) and s.players == 2
 
 
 def test_an_older_layout_reads_as_damaged(tmp_path):
@@ -235,31 +246,56 @@ def _score(score, shut=False, player=1):
     return {"ev": "score", "score": score, "shut_box": shut, "player": player}
 
 
+# The records' format and sizes are private constants of shutbox.records (no names in RAM).
+FORMAT, NONE, MAX = rec_mod._FORMAT, rec_mod._NONE, rec_mod._MAX
+
+
+def _note(st, key, recs, skip=0):
+    """Feed game-log records through the box's App log writer, counting for the records as
+    on the box (App.tally from shutbox.powerup.start; shutbox.records at each winner)."""
+    app = App.__new__(App)  # only the log writer: no board, no game
+    app.game = SimpleNamespace(log=list(recs))
+    app.out = lambda line: None
+    app.tally = Records(st, key).tally(skip)
+    app._write_log()
+    assert app.game.log == []
+    return app.tally
+
+
 def test_records_count_turns_boxes_best_and_games(tmp_path):
     st = store(tmp_path)
     r = Records(st, 77)
-    assert r.status == MISSING and r.at < 0
-    r.skip = 0b10  # player 2 is the computer
-    for rec in (_score(12), _score(0, True), _score(30), {"ev": "winner"}, _score(5),
-                _score(1, player=2), {"ev": "winner"}):
-        r.note(rec)
+    assert r.status == MISSING and r.at < 0 and r.entry() == (NONE, 0, 0, 0)
+    tally = _note(st, 77, (_score(12), _score(0, True), _score(30), {"ev": "winner"},
+                           _score(5), _score(1, player=2), {"ev": "winner"}),
+                  skip=0b10)  # player 2 is the computer
+    assert tally[3:] == [0, NONE, 0]  # counted into flash at each winner
     again = Records(st, 77)
     assert again.status == OK
-    assert struct.unpack_from(rec_mod.FORMAT, again.buf, 0) == (77, 0, 4, 1, 2)
+    assert struct.unpack_from(FORMAT, again.buf, 0) == (77, 0, 4, 1, 2)
+    assert again.entry() == (0, 4, 1, 2)
     other = Records(st, 78)
     assert other.at < 0 and other.n == 1
 
 
+def test_records_wait_for_a_turn_and_count_every_game_after(tmp_path):
+    st = store(tmp_path)
+    _note(st, 9, ({"ev": "winner"}, _score(4, player=2), {"ev": "winner"}), skip=0b10)
+    assert st.load(rec_mod.NAME, rec_mod.VERSION) is None  # no turn of the variant: no entry
+    _note(st, 9, (_score(4), _score(6)))  # a power cut before the end: those turns are lost
+    assert st.load(rec_mod.NAME, rec_mod.VERSION) is None
+    # a game abandoned (Roll held): its turns count at the next game's end
+    _note(st, 9, (_score(8), {"ev": "game"}, _score(9), {"ev": "winner"}, {"ev": "winner"}))
+    assert Records(st, 9).entry() == (8, 2, 0, 2)
+    _note(st, 9, ({"ev": "winner"},))  # a game of the computer's turns only still counts
+    assert Records(st, 9).entry() == (8, 2, 0, 3)
+
+
 def test_records_keep_16_variants_replacing_the_least_played(tmp_path):
     st = store(tmp_path)
-    for k in range(rec_mod.MAX):
-        r = Records(st, k)
-        for _ in range(k + 1):
-            r.note(_score(k))
-        r.note({"ev": "winner"})
-    r = Records(st, 1000)
-    r.note(_score(3))
-    r.note({"ev": "winner"})
+    for k in range(MAX):
+        _note(st, k, [_score(k)] * (k + 1) + [{"ev": "winner"}])
+    _note(st, 1000, (_score(3), {"ev": "winner"}))
     got = Records(st, 1000)
     keys = [struct.unpack_from("<I", got.buf, i * 16)[0] for i in range(got.n)]
     assert got.n == 16 and 0 not in keys and 1000 in keys and got.at == 0
@@ -268,11 +304,13 @@ def test_records_keep_16_variants_replacing_the_least_played(tmp_path):
 def test_records_counts_stop_at_their_maximum(tmp_path):
     st = store(tmp_path)
     r = Records(st, 5)
-    r.note(_score(7))
-    struct.pack_into(rec_mod.FORMAT, r.buf, 0, 5, 7, NONE, 0xFFFF, 0xFFFF)
-    r.note(_score(2 ** 40, True))  # a digital score on a 12-tile box
-    r.note({"ev": "winner"})
-    assert struct.unpack_from(rec_mod.FORMAT, r.buf, 0) == (5, 7, NONE, 0xFFFF, 0xFFFF)
+    r.buf[:16] = struct.pack(FORMAT, 5, 7, NONE, 0xFFFF, 0xFFFF)
+    r.n = 1
+    r.save()
+    _note(st, 5, (_score(2 ** 40, True), {"ev": "winner"}))  # a digital score on 12 tiles
+    assert struct.unpack_from(FORMAT, Records(st, 5).buf, 0) == (5, 7, NONE, 0xFFFF, 0xFFFF)
+    _note(st, 6, (_score(2 ** 40), {"ev": "winner"}))
+    assert Records(st, 6).entry() == (NONE - 1, 1, 0, 1)
 
 
 @pytest.mark.parametrize("payload", [b"\x01" * 15, b"\x01" * 17])

@@ -18,7 +18,7 @@ import pytest
 from shutbox import frame as fr
 from shutbox.board import Board
 from shutbox.game import MOVE, READY, SETUP
-from shutbox.guard import LOG_CAP
+from shutbox.guard import _LOG_CAP as LOG_CAP  # private: no name in the box's RAM
 from shutbox_host import boxsim, mp
 from shutbox_host.boxsim import Script, face, tiles_lit
 

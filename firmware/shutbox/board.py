@@ -15,8 +15,9 @@ from shutbox import pins
 from shutbox.frame import COLOURS, PIPS
 
 # Colours as (red, green, blue) at full brightness, per palette code of shutbox.frame
-# (OFF, WHITE, GREEN, RED, AMBER, BLUE, MAGENTA, CYAN). Max channel 40 of 255.
-_PALETTE_RGB = (
+# (OFF, WHITE, GREEN, RED, AMBER, BLUE, MAGENTA, CYAN). Max channel 40 of 255. The host's
+# simulator (shutbox_host.boxsim.palette) reads it to decode the LEDs.
+_PALETTE_RGB = const(
     b"\x00\x00\x00"
     b"\x14\x14\x14"
     b"\x00\x20\x00"
@@ -31,43 +32,37 @@ _WATCHDOG_CTRL_CLR = const(0x4005B000)  # RP2040 WATCHDOG_BASE 0x40058000 + CTRL
 _WATCHDOG_ENABLE = const(0x40000000)  # CTRL.ENABLE
 
 
-def palette(order="GRB", brightness=100):
-    """Return the palette as bytes in the chain's wire *order*, 3 per code, scaled to %."""
-    pal = bytearray(3 * COLOURS)
-    for code in range(COLOURS):
-        for j in range(3):
-            channel = "RGB".index(order[j])
-            pal[3 * code + j] = _PALETTE_RGB[3 * code + channel] * brightness // 100
-    return pal
-
-
 class Board:
     """Every pin of the box, built once from shutbox.pins."""
 
-    def __init__(self, machine_module=None, neopixel_module=None, brightness=100):
-        """Build the pins; *brightness* (1..100 %) scales the palette."""
+    def __init__(self, machine_module=None):
+        """Build the pins (*machine_module*: a stand-in for ``machine``, or None).
+
+        The palette is kept as bytes in the chain's wire order (pins.LED_ORDER), 3 per code.
+        """
         if machine_module is None:
             import machine as machine_module
-        if neopixel_module is None:
-            import neopixel as neopixel_module
+        import neopixel
+
         self._machine = machine_module
         Pin = machine_module.Pin
         self.tiles = pins.TILES
-        self._tile_pins = tuple(
-            Pin(pins.TILE_PINS[k], Pin.IN, Pin.PULL_UP) for k in range(pins.TILES)
-        )
+        tp = self._tile_pins = []
+        for k in range(pins.TILES):
+            tp.append(Pin(pins.TILE_PINS[k], Pin.IN, Pin.PULL_UP))
         self._roll_pin = Pin(pins.ROLL_PIN, Pin.IN, Pin.PULL_UP)
-        self._active = pins.SWITCH_ACTIVE
-        self.leds = pins.TILES + 2 * PIPS
-        self._np = neopixel_module.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), self.leds)
-        self._pal = palette(pins.LED_ORDER, brightness)
+        self._np = neopixel.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), pins.TILES + 2 * PIPS)
+        pal = self._pal = bytearray(3 * COLOURS)
+        for code in range(COLOURS):
+            for j in range(3):
+                pal[3 * code + j] = _PALETTE_RGB[3 * code + "RGB".index(pins.LED_ORDER[j])]
         self._pwm = machine_module.PWM(Pin(pins.BUZZER_PIN, Pin.OUT))
         self._pwm.duty_u16(0)
 
     def switches(self):
         """Return the raw tile levels: bit k set = tile k+1 open (up)."""
         m = 0
-        active = self._active
+        active = pins.SWITCH_ACTIVE
         tp = self._tile_pins
         for k in range(self.tiles):
             if tp[k].value() != active:
@@ -76,14 +71,14 @@ class Board:
 
     def roll(self):
         """Return True while Roll is pressed (raw, not debounced)."""
-        return self._roll_pin.value() == self._active
+        return self._roll_pin.value() == pins.SWITCH_ACTIVE
 
     def show(self, frame):
         """Light the chain from a frame of palette codes (len tiles + 14); allocates nothing."""
         buf = self._np.buf
         pal = self._pal
         j = 0
-        for i in range(self.leds):
+        for i in range(self.tiles + 2 * PIPS):
             c = (frame[i] & 7) * 3
             buf[j] = pal[c]
             buf[j + 1] = pal[c + 1]

@@ -5,7 +5,7 @@ Hints: in MOVE the best move is lit cyan (Game.best, chosen here); before a thro
 player may choose one die, die B's centre pip blinks cyan when one die is the better choice
 (amber when two dice are). Best means the lowest expected final score (the engine's tables),
 except for a player who knows the score to beat: a later player in a round, where the best
-final score so far this round (``score_to_beat``) is the target. A score strictly below it
+final score so far this round (the score to beat) is the target. A score strictly below it
 wins, so the hint is then the move with the best chance of beating it (engine.set_target, once
 a turn; nine tiles with `any` moves and sum or count scoring have these tables). Where the
 target cannot be beaten, or cannot be missed, the lowest expected score is the aim again.
@@ -31,33 +31,17 @@ _CYCLE2_MS = const(5000)  # ... and a second number (a running total), repeating
 _COUNT_MS = const(1000)  # then the count of choices short of optimal, this long
 
 
-def score_to_beat(game):
-    """Return the best final score so far in this round (-1 before anyone has played)."""
-    best = -1
-    played = game.played  # bit p: seat p has played this round
-    rs = game.scores if game.match is None else game.match.rscores  # this round's scores
-    for p in range(game.players):
-        if played >> p & 1 and (best < 0 or rs[p] < best):
-            best = rs[p]
-    return best
-
-
 class Coach:
     """Best-move hints and the analysis of one game's turns (see the module docstring)."""
 
     def __init__(self, game):
-        """Keep the game; analysis needs the engine's optimal-play table."""
+        """Keep the game; the analysis is on for a person's turns (turn())."""
         self.game = game
-        self.on = game.engine.has_table
+        self.on = False  # analyse this turn: a person's, with the optimal-play table
         self.target = -1  # the score to beat this turn (-1: aim for the lowest expected score)
         self.short = 0  # this turn's choices that fell short of optimal ...
         self.cost = 0  # ... and what they cost in total (x 1000)
         self.shown = -1  # the count the score view shows after a person's turn (-1: none)
-
-    def _person(self):
-        """Return True on a person's turn (the computer gets no hints and no analysis)."""
-        g = self.game
-        return g.cpu is None or not g.cpu.seats >> g.player & 1
 
     def turn(self):
         """A turn starts (Game._start_turn): aim at the score to beat, if there is one."""
@@ -67,9 +51,15 @@ class Coach:
         self.cost = 0
         self.shown = -1
         self.target = -1
-        if not self._person():
+        person = g.cpu is None or not g.cpu.seats >> g.player & 1  # the computer: no hints
+        self.on = person and e.has_table
+        if not person:
             return
-        t = score_to_beat(g)
+        t = -1  # the score to beat: the best final score so far this round
+        rs = g.scores if g.match is None else g.match.rscores  # this round's scores
+        for p in range(g.players):
+            if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
+                t = rs[p]
         if t >= 0 and e.set_target(t):  # allocates (reads a table block): once a turn
             p = e.p_beat(g.open_)
             if 0 < p < _P_SCALE:  # it can be beaten and it can be missed
@@ -78,8 +68,8 @@ class Coach:
     def best(self):
         """Return the hint for the throw shown (Game._reveal): the best move, 0 for none."""
         g = self.game
-        if not self._person():
-            return 0
+        if g.cpu is not None and g.cpu.seats >> g.player & 1:
+            return 0  # the computer's turn: no hint
         e = g.engine
         if self.target >= 0:
             return e.best_move_target(g.open_, g.a, g.b, g.locked)
@@ -96,39 +86,37 @@ class Coach:
     def dice(self, one):
         """Measure the dice a person chose (Game._throw, before the throw): *one* = one die."""
         g = self.game
-        if not self.on or not self._person() or g.one_die_choice() != 1:
+        if not self.on or g.one_die_choice() != 1:
             return
         e = g.engine
         o = g.open_
         lk = g.locked
         if self.target < 0:
-            self._add(e.one_die_loss(o, one, lk))
+            loss = e.one_die_loss(o, one, lk)
         elif one != e.choose_one_die_target(o, lk):
-            self._add((e.p_beat(o, lk) * 36 - self._chance36(one) + 18) // 36)
-
-    def _chance36(self, one):
-        """Return 36 x the chance (x 1000) of beating the target throwing one die (or two)
-        now and playing the beat-target moves from there."""
-        g = self.game
-        e = g.engine
-        o = g.open_
-        miss = _P_SCALE if e.score(o) < self.target else 0  # no move: the turn ends here
-        total = 0
-        if one:
+            # 36 x the chance (x 1000) of beating the target with the dice chosen, playing
+            # the beat-target moves from there
+            miss = _P_SCALE if e.score(o) < self.target else 0  # no move: the turn ends here
+            total = 0
             for a in range(1, 7):
-                m = e.best_move_target(o, a, 0, g.locked)
-                total += 6 * (e.p_beat(o & ~m, True) if m else miss)
-            return total
-        for a in range(1, 7):
-            for b in range(1, 7):
-                m = e.best_move_target(o, a, b, g.locked)
-                total += e.p_beat(o & ~m, g.locked) if m else miss
-        return total
+                if one:
+                    m = e.best_move_target(o, a, 0, lk)
+                    total += 6 * (e.p_beat(o & ~m, True) if m else miss)
+                    continue
+                for b in range(1, 7):
+                    m = e.best_move_target(o, a, b, lk)
+                    total += e.p_beat(o & ~m, lk) if m else miss
+            loss = (e.p_beat(o, lk) * 36 - total + 18) // 36
+        else:
+            return
+        if loss > 0:
+            self.short += 1
+            self.cost += loss
 
     def move(self, mask):
         """Measure the move a person made (Game._accept, before it is applied)."""
         g = self.game
-        if not self.on or not self._person():
+        if not self.on:
             return
         e = g.engine
         o = g.open_
@@ -137,20 +125,18 @@ class Coach:
         if mask == best:
             return
         if self.target >= 0:
-            self._add(e.p_beat(o & ~best, lk) - e.p_beat(o & ~mask, lk))
+            loss = e.p_beat(o & ~best, lk) - e.p_beat(o & ~mask, lk)
         elif best == e.best_move(o, g.a, g.b, lk):
-            self._add(e.move_loss(o, g.a, g.b, mask, lk))
+            loss = e.move_loss(o, g.a, g.b, mask, lk)
         else:  # a setting allows fewer moves than the engine (to-go, most-tiles)
-            self._add(e.expected(o & ~mask, lk) - e.expected(o & ~best, lk))
-
-    def _add(self, loss):
+            loss = e.expected(o & ~mask, lk) - e.expected(o & ~best, lk)
         if loss > 0:
             self.short += 1
             self.cost += loss
 
     def end(self, rec):
         """The turn ended: add the analysis to its score record *rec* (Game._end_turn)."""
-        if not self.on or not self._person():
+        if not self.on:
             return
         a = {"short": self.short, "cost": self.cost,
              "goal": "beat-target" if self.target >= 0 else "min-expected"}

@@ -1,7 +1,7 @@
 # The computer opponent: it plays its seat on the LEDs, on virtual tiles, at a person's pace.
 """A computer player for shutbox.game, imported only when the computer setting is on.
 
-Seats: the computer takes the seat after the human players (``seat``): 1 player + the
+Seats: the computer takes the seat after the human players (``seats``): 1 player + the
 computer is a game of 2, 3 players + the computer a game of 4; with 4 players set it takes
 seat 4, so the game stays at 4 seats (3 people and the computer). It plays last in the first
 round and moves round like everyone else when the first seat moves in later rounds.
@@ -37,11 +37,6 @@ _READY = const(1)
 _MOVE = const(3)
 
 
-def seat(players):
-    """Return the computer's seat (0-based) for *players* people: after them, at most seat 4."""
-    return players if players < _MAX_SEATS else _MAX_SEATS - 1
-
-
 class Computer:
     """The computer's seat(s) in a game; Game.tick drives it, Game.render lets it draw."""
 
@@ -49,7 +44,9 @@ class Computer:
         """Take the seat after the game's human players; *level* is LEVEL_EASY..LEVEL_HARD."""
         self.game = game
         self.level = level
-        s = seat(game.settings.players)
+        s = game.settings.players  # its seat (0-based): after the people, at most seat 4
+        if s >= _MAX_SEATS:
+            s = _MAX_SEATS - 1
         self.players = s + 1  # seats in the game (Game.new_game)
         self.seats = 1 << s  # bit p: seat p is played by the computer
         self.one = False  # the dice it throws next: True for one die
@@ -62,10 +59,6 @@ class Computer:
         g = self.game
         return bool(self.seats >> g.player & 1) and g.state <= _MOVE
 
-    def virtual(self):
-        """Return True while the game plays on the computer's virtual tiles (after SETUP)."""
-        return self.playing() and self.game.state != _SETUP
-
     def tick(self, now):
         """Make the computer's next step when it is due (called by Game.tick)."""
         if not self.playing():
@@ -75,10 +68,37 @@ class Computer:
         if g.transitions != self._seen:  # a state just entered: decide what to do in it
             self._seen = g.transitions
             self._at = now
-            if st == _MOVE:
-                self.plan = self._choose()
+            e = g.engine
+            o = g.open_
+            if st != _MOVE:  # the dice for the next throw (the rules decide where they must)
+                r = g.dice.below(2) if self.level == _EASY and g.one_die_choice() == 1 else 0
+                self.one = e.computer_one_die(self.level, o, g.locked, r)
+                return
+            # MOVE: the move for the throw shown, among those the game allows (g._buf[:g._n])
+            n = g._n
+            buf = g._buf
+            if n == 0:
+                m = 0
+            elif self.level == _EASY:
+                m = buf[g.dice.below(n)]  # the engine's random_move, over the allowed moves
             else:
-                self.one = self._dice()
+                if self.level == _MEDIUM:
+                    m = e.greedy_move(o, g.a, g.b)
+                else:
+                    m = e.best_move(o, g.a, g.b, g.locked)
+                i = 0
+                while i < n and buf[i] != m:
+                    i += 1
+                if i == n and self.level == _MEDIUM:  # not allowed here (to-go, most-tiles):
+                    m = buf[0]  # the first allowed, as they keep the greedy order
+                elif i == n:  # hard: the allowed move with the lowest expected score
+                    low = -1
+                    for i in range(n):
+                        x = e.expected(o & ~buf[i], g.locked)
+                        if low < 0 or 0 <= x < low:
+                            m = buf[i]
+                            low = x
+            self.plan = m
             return
         if st == _SETUP and g.err:  # the box's tiles are not in the start position yet
             self._at = now  # the pause counts from when they are
@@ -91,56 +111,16 @@ class Computer:
             g._throw(self.one, now)
         elif st == _READY:
             g._throw(self.one, now)
-        elif st == _MOVE:
-            self._shut_next(now)
-
-    def _shut_next(self, now):
-        """Shut the highest tile of the planned move on the virtual tiles (the game checks)."""
-        g = self.game
-        plan = self.plan
-        bit = 1
-        while plan >= bit << 1:
-            bit <<= 1
-        self.plan = plan & ~bit
-        g.levels &= ~bit
-        g._check(now)
-        if g.state == _MOVE and self.plan == 0 and g._pending:
-            g._accept(g._shut, now)  # complete, though a longer move could extend it
-
-    def _dice(self):
-        """The dice for the next throw: True for one die (the rules decide where they must)."""
-        g = self.game
-        r = g.dice.below(2) if self.level == _EASY and g.one_die_choice() == 1 else 0
-        return g.engine.computer_one_die(self.level, g.open_, g.locked, r)
-
-    def _choose(self):
-        """The move for the throw shown, among the moves the game allows (g._buf[:g._n])."""
-        g = self.game
-        n = g._n
-        buf = g._buf
-        if n == 0:
-            return 0
-        if self.level == _EASY:
-            return buf[g.dice.below(n)]  # the engine's random_move, over the allowed moves
-        e = g.engine
-        o = g.open_
-        if self.level == _MEDIUM:
-            m = e.greedy_move(o, g.a, g.b)
-        else:
-            m = e.best_move(o, g.a, g.b, g.locked)
-        for i in range(n):
-            if buf[i] == m:
-                return m
-        if self.level == _MEDIUM:
-            return buf[0]  # the allowed moves keep the greedy order
-        best = buf[0]
-        low = -1
-        for i in range(n):
-            x = e.expected(o & ~buf[i], g.locked)
-            if low < 0 or 0 <= x < low:
-                best = buf[i]
-                low = x
-        return best
+        elif st == _MOVE:  # shut the highest tile of the plan on the virtual tiles
+            plan = self.plan
+            bit = 1
+            while plan >= bit << 1:
+                bit <<= 1
+            self.plan = plan & ~bit
+            g.levels &= ~bit
+            g._check(now)  # the game checks it as a person's
+            if g.state == _MOVE and self.plan == 0 and g._pending:
+                g._accept(g._shut, now)  # complete, though a longer move could extend it
 
     def draw(self, f, now):
         """Draw the computer's turn over the game's frame (allocation-free)."""

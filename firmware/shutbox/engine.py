@@ -19,16 +19,21 @@ best_move_target, p_beat and choose_one_die_target then answer from it. Without 
 the variant they fall back to min-expected play (p_beat says -1).
 
 Post-turn analysis: move_loss and one_die_loss give what a choice cost in expected final
-score x 1000 (0: optimal). Computer levels (LEVEL_*): easy = random_move, and a coin for
-the dice; medium = greedy_move, and one die when the open tiles add up to 6 or less; hard =
-best_move and choose_one_die (computer_one_die gives each level's dice). They are the host
-solver's policies "random" and "greedy" and its objective "min-expected", rule for rule.
+score x 1000 (0: optimal). Computer levels (LEVEL_*): easy = a random legal move (buf[r %
+n] after legal_into), and a coin for the dice; medium = greedy_move, and one die when the
+open tiles add up to 6 or less; hard = best_move and choose_one_die (computer_one_die gives
+each level's dice). They are the host solver's policies "random" and "greedy" and its
+objective "min-expected", rule for rule.
 
-The per-throw path (legal_into, best_move, greedy_move, has_move, is_legal, applying a move
-as ``open_ & ~mask``, best_move_target, p_beat, choose_one_die_target, move_loss,
-one_die_loss, random_move and computer_one_die) allocates nothing: only small
-ints and preallocated buffers. set_target opens the hint file, so it allocates: call it once
-a turn, not per throw.
+The per-throw path (legal_into, best_move, greedy_move, is_legal, applying a move as
+``open_ & ~mask``, best_move_target, p_beat, choose_one_die_target, move_loss,
+one_die_loss and computer_one_die) allocates nothing: only small ints and preallocated
+buffers. set_target opens the hint file, so it allocates: call it once a turn, not per
+throw. A throw that cannot be played (the turn is over) has greedy_move == 0.
+
+RAM: the box holds only what it calls (every function and name costs heap on the Pico);
+the host's extras (has_move, random_move, table_bytes, Rules.key, LEVELS) are computed from
+these calls in shutbox_host.engine_extra.
 
 Scores are ints. Digital scoring on 10 to 12 tiles exceeds MicroPython's small int (2**30):
 score() and expected() then return a long int, which allocates; they are correct but are
@@ -39,7 +44,8 @@ from array import array
 
 from micropython import const
 from shutbox import forget
-from shutbox.movetab import MAX_MOVES  # noqa: F401 - upper bound on the legal moves of a throw
+
+MAX_MOVES = const(15)  # most legal moves of any throw (tablegen.max_moves(): test_tables)
 
 # The variant ints of shutbox.variants as private constants: folded in at compile time, so
 # the engine keeps no module globals for them (tests/test_memory.py checks they match).
@@ -66,6 +72,7 @@ _START_ODD_OPEN = const(2)
 _START_EVEN_OPEN = const(3)
 _STARTS = const(4)  # len(variants.START)
 
+_CODES = const(49)  # throw codes a * 7 + b; movetab: 49 starts, then 49 ends
 _HEADER = const(8)  # b"STB1", tiles, count, 2 reserved
 _ENTRY = const(16)  # one_die, mode, moves, scoring, layers, ewidth, 2 reserved, off0, off1
 _ONE_DIE_FLAG = const(0x8000)
@@ -91,56 +98,39 @@ _H_TABLE = const(3)  # the target's block is loaded
 P_SCALE = const(1000)  # p_beat() is P(final score < target) x P_SCALE
 
 # Computer opponent levels (the game's settings use the same ints; 0 = no computer).
-LEVEL_OFF = const(0)
 LEVEL_EASY = const(1)  # a random legal move; one or two dice at random
 LEVEL_MEDIUM = const(2)  # seed 001's rule of thumb; one die when the open tiles sum to <= 6
 LEVEL_HARD = const(3)  # exact optimal play for the lowest expected score
-LEVELS = ("off", "easy", "medium", "hard")
+# Their names (off, easy, medium, hard) are not needed on the box: shutbox.setnames.COMPUTER
+# and, for the host tools, shutbox_host.engine_extra.LEVELS.
 
 
 class Rules:
-    """One rule variant (ints from shutbox.variants); ValueError on a value out of range."""
+    """One rule variant (ints from shutbox.variants); ValueError on a value out of range.
+
+    Only the attributes live on the box: the host's solver.Variant adds key(), equality,
+    hashing and the names (shutbox_host.engine_extra.key(rules) gives the tuple).
+    """
 
     def __init__(self, tiles=_DEFAULT_TILES, one_die=_ONE_DIE_HIGH_SHUT,
                  one_die_mode=_MODE_OPTIONAL, moves=_MOVES_ANY, scoring=_SCORING_SUM,
                  start=_START_ALL_OPEN):
         if not _MIN_TILES <= tiles <= _MAX_TILES:
             raise ValueError("tiles must be 2..12")
-        _check(one_die, _ONE_DIE_RULES, "one-die")
-        _check(one_die_mode, _MODES, "one-die-mode")
-        _check(moves, _MOVE_RULES, "moves")
-        _check(scoring, _SCORINGS, "scoring")
-        _check(start, _STARTS, "start")
+        # each option is an int in 0..count-1 (checked in the order of the arguments)
+        for value, count, what in ((one_die, _ONE_DIE_RULES, "one-die"),
+                                   (one_die_mode, _MODES, "one-die-mode"),
+                                   (moves, _MOVE_RULES, "moves"),
+                                   (scoring, _SCORINGS, "scoring"),
+                                   (start, _STARTS, "start")):
+            if not (isinstance(value, int) and 0 <= value < count):
+                raise ValueError("bad %s: %r" % (what, value))
         self.tiles = tiles
         self.one_die = one_die
         self.one_die_mode = one_die_mode
         self.moves = moves
         self.scoring = scoring
         self.start = start
-
-    def key(self):
-        """The variant as a tuple (tiles, one_die, one_die_mode, moves, scoring, start)."""
-        return (self.tiles, self.one_die, self.one_die_mode, self.moves, self.scoring,
-                self.start)
-
-    def __eq__(self, other):
-        return isinstance(other, Rules) and self.key() == other.key()
-
-    def __hash__(self):
-        return hash(self.key())
-
-    def __repr__(self):
-        from shutbox import variants as v
-
-        return "Rules(%d, %s, %s, %s, %s, %s)" % (
-            self.tiles, v.ONE_DIE[self.one_die], v.ONE_DIE_MODE[self.one_die_mode],
-            v.MOVES[self.moves], v.SCORING[self.scoring], v.START[self.start])
-
-
-def _check(value, count, what):
-    """Raise ValueError unless *value* is an int in 0..count-1."""
-    if not (isinstance(value, int) and 0 <= value < count):
-        raise ValueError("bad %s: %r" % (what, value))
 
 
 def tile_sum(open_):
@@ -155,23 +145,15 @@ def tile_sum(open_):
     return total
 
 
-def _u32(buf, i):
-    """Little-endian uint32 at buf[i]."""
-    return buf[i] | buf[i + 1] << 8 | buf[i + 2] << 16 | buf[i + 3] << 24
-
-
-def _default_tables_dir():
-    """The tables folder beside this module (``shutbox/tables`` when __file__ is unknown)."""
-    try:
-        here = __file__
-    except NameError:
-        return "shutbox/tables"
-    i = here.rfind("/")
-    return (here[:i] if i >= 0 else ".") + "/tables"
-
-
 class Engine:
-    """The rules of one variant: legal moves, end of turn, scoring and optimal play."""
+    """The rules of one variant: legal moves, end of turn, scoring and optimal play.
+
+    Attributes: rules, tiles, full (every tile), start_open, has_table (best_move and
+    choose_one_die use the optimal-play table). The buffers: _mv (movetab's block of the
+    moves rule), _ranks and _exp (the table, layer after layer), _hp (the hint block, empty
+    without hints); _lk is the index of the second layer (locked in, or after one die),
+    0 when the table has one layer.
+    """
 
     def __init__(self, rules=None, tables_dir=None, hints=True):
         """Load the variant's tables from *tables_dir* (default: ``tables`` beside this
@@ -182,8 +164,8 @@ class Engine:
         self.rules = rules
         n = rules.tiles
         self.tiles = n
-        self.full = (1 << n) - 1
-        full = self.full
+        full = (1 << n) - 1
+        self.full = full
         start = rules.start
         if start == _START_LOW_THREE_SHUT:
             self.start_open = full & ~7
@@ -193,101 +175,88 @@ class Engine:
             self.start_open = full & _EVEN_TILES
         else:
             self.start_open = full
-        self._one_die = rules.one_die
-        self._mode = rules.one_die_mode
-        self._scoring = rules.scoring
-        self._high = full & _HIGH_TILES
         from shutbox import movetab
 
-        self._start = movetab.START[rules.moves]
-        self._count = movetab.COUNT[rules.moves]
-        self._masks = array("H", movetab.MASKS[rules.moves])
-        forget("movetab")  # MicroPython: the other rules' tables go back to the heap (2 KB)
-        self._size = 1 << n
-        # optimal-play table; layers == 0 means none (greedy fallback)
-        self._layers = 0
-        self._ew = 0
+        t = movetab.TABLE
+        r = 2 * rules.moves
+        lo = 2 * (t[r] | t[r + 1] << 8)
+        # this rule's block, word by word: no temporary copy of the table (a big block
+        # is what a fragmented heap may not have at power-up)
+        mv = array("H", range((2 * (t[r + 2] | t[r + 3] << 8) - lo) // 2))
+        for j in range(len(mv)):
+            mv[j] = t[lo + 2 * j] | t[lo + 2 * j + 1] << 8
+        self._mv = mv
+        del t
+        forget("movetab")  # MicroPython: the other rules' candidates go back to the heap
+        if tables_dir is None:  # the tables folder beside this module
+            try:
+                here = __file__
+            except NameError:  # frozen into the firmware: no __file__
+                here = "shutbox/"
+            tables_dir = here[:here.rfind("/") + 1] + "tables"
+        # optimal-play table; without one, best_move falls back to greedy
+        self.has_table = False
+        self._lk = 0
         self._ranks = array("H")
         self._exp = bytearray(0)
-        self.table_bytes = 0
-        tables_dir = _default_tables_dir() if tables_dir is None else tables_dir
-        self._load(tables_dir)
-        # beat-target hints; _htargets == 0 means none (min-expected fallback)
+        size = full + 1
+        f, d, i = self._open("%s/n%d.bin" % (tables_dir, n), b"STB1", _ENTRY)
+        layers = d[i + 4] if f else 0
+        if f:
+            try:
+                ew = d[i + 5]
+                # sized from range(): no temporary buffer as big as the table
+                self._ranks = array("H", range(layers * size))
+                self._exp = bytearray(ew * layers * size)
+                ranks = memoryview(self._ranks)
+                exp = memoryview(self._exp)
+                for layer in range(layers):
+                    f.seek(int.from_bytes(d[i + 8 + 4 * layer:i + 12 + 4 * layer], "little"))
+                    got = f.readinto(ranks[layer * size:(layer + 1) * size])
+                    got += f.readinto(exp[layer * size * ew:(layer + 1) * size * ew])
+                    if got != (2 + ew) * size:
+                        raise ValueError("short table pack for %d tiles" % n)
+                self.has_table = True
+                self._lk = size if layers == 2 else 0
+            finally:
+                f.close()
+        # beat-target hints: a buffer per layer and open mask (P, rank, one-die flag) when
+        # the hint pack has this variant; empty otherwise (min-expected play)
         self._hmode = _H_NONE
-        self._htargets = 0
-        self._hindex = 0
         self._hp = array("H")
         self._hpath = "%s/t%d.bin" % (tables_dir, n)
-        if hints and self._layers:
-            self._load_hints()
+        if hints and layers:
+            f, d, i = self._open(self._hpath, b"STH1", _HINT_ENTRY)
+            if f:
+                f.close()
+                if d[i + 4] == layers:
+                    self._hp = array("H", range(layers * size))
 
-    @property
-    def has_table(self):
-        """True when best_move and choose_one_die use the optimal-play table."""
-        return self._layers != 0
-
-    def _pack(self, path, magic, entry):
-        """Open a table pack: (file, directory), (None, b"") when missing; ValueError if bad."""
+    def _open(self, path, magic, entry):
+        """Open a table pack and find this variant in its directory: (file, the variant's
+        entry, 0); (None, b"", 0) when the file or the entry is missing. ValueError when the
+        file is not a pack for this tile count. The directory is read an entry at a time:
+        no buffer as big as the directory (a big block is what a fragmented heap lacks)."""
         try:
             f = open(path, "rb")
         except OSError:
-            return None, b""
+            return None, b"", 0
         head = f.read(_HEADER)
         if len(head) != _HEADER or head[0:4] != magic or head[4] != self.tiles:
             f.close()
             raise ValueError("bad table pack " + path)
-        return f, f.read(head[5] * entry)
-
-    def _find(self, directory, entry):
-        """Offset of this variant's entry in a pack directory, or -1."""
-        mode = self._mode if self._one_die != _ONE_DIE_NEVER else _MODE_OPTIONAL
-        want = (self._one_die, mode, self.rules.moves, self._scoring)
-        for i in range(0, len(directory), entry):
-            if (directory[i], directory[i + 1], directory[i + 2], directory[i + 3]) == want:
-                return i
-        return -1
-
-    def _load(self, tables_dir):
-        """Read this variant's table from the pack of its tile count, if there is one."""
-        f, directory = self._pack("%s/n%d.bin" % (tables_dir, self.tiles), b"STB1", _ENTRY)
-        if f is None:
-            return
-        try:
-            i = self._find(directory, _ENTRY)
-            if i < 0:
-                return
-            layers = directory[i + 4]
-            ew = directory[i + 5]
-            size = self._size
-            # sized from range(): no temporary buffer as big as the table
-            self._ranks = array("H", range(layers * size))
-            self._exp = bytearray(ew * layers * size)
-            ranks = memoryview(self._ranks)
-            exp = memoryview(self._exp)
-            for layer in range(layers):
-                f.seek(_u32(directory, i + 8 + 4 * layer))
-                got = f.readinto(ranks[layer * size:(layer + 1) * size])
-                got += f.readinto(exp[layer * size * ew:(layer + 1) * size * ew])
-                if got != (2 + ew) * size:
-                    raise ValueError("short table pack for %d tiles" % self.tiles)
-            self._layers = layers
-            self._ew = ew
-            self.table_bytes = (2 + ew) * layers * size
-        finally:
-            f.close()
-
-    def _load_hints(self):
-        """Find this variant in the hint pack of its tile count; make the hint buffers."""
-        f, directory = self._pack(self._hpath, b"STH1", _HINT_ENTRY)
-        if f is None:
-            return
+        d = bytearray(entry)
+        r = self.rules
+        # one-die `never` is stored once, under mode `optional`
+        mode = r.one_die_mode if r.one_die != _ONE_DIE_NEVER else _MODE_OPTIONAL
+        for _ in range(head[5]):
+            if f.readinto(d) != entry:
+                break
+            if (d[0] == r.one_die and d[1] == mode and d[2] == r.moves
+                    and d[3] == r.scoring):
+                return f, d, 0
         f.close()
-        i = self._find(directory, _HINT_ENTRY)
-        if i >= 0 and directory[i + 4] == self._layers:
-            n = self._layers * self._size
-            self._hp = array("H", range(n))  # per layer and open mask: P, rank, flag
-            self._htargets = directory[i + 5]
-            self._hindex = _u32(directory, i + 8)
+        return None, b"", 0
 
     def set_target(self, target):
         """Aim the *_target hints at beating *target* (a final score strictly below it wins).
@@ -296,28 +265,28 @@ class Engine:
         when the hints are exact for it: a loaded block, or a target no final score can
         beat (<= 0) or every final score beats (above the highest score), where the best
         play is min-expected. False when the variant has no hint tables: the *_target calls
-        then give min-expected play and p_beat gives -1. Allocates (opens a file): call it
-        when the target changes, not per throw.
+        then give min-expected play and p_beat gives -1. Allocates (opens a file and reads
+        the pack's directory): call it when the target changes, not per throw.
         """
         self._hmode = _H_NONE
-        if self._htargets == 0:
+        hp = self._hp
+        if len(hp) == 0:
             return False
         if target <= 0:
             self._hmode = _H_NEVER
             return True
-        if target > self._htargets:
-            self._hmode = _H_ALWAYS
-            return True
-        layers = self._layers
-        size = self._size
-        idx = bytearray(2 * _HINT_INDEX)
-        hp = self._hp
-        try:
-            f = open(self._hpath, "rb")
-        except OSError:
+        f, d, i = self._open(self._hpath, b"STH1", _HINT_ENTRY)
+        if f is None:
             return False
         try:
-            f.seek(self._hindex + (target - 1) * layers * _HINT_INDEX)
+            if target > d[i + 5]:  # the highest score: every final score beats the target
+                self._hmode = _H_ALWAYS
+                return True
+            layers = d[i + 4]
+            size = self.full + 1
+            idx = bytearray(2 * _HINT_INDEX)
+            f.seek(int.from_bytes(d[i + 8:i + 12], "little")
+                   + (target - 1) * layers * _HINT_INDEX)
             if f.readinto(idx) < layers * _HINT_INDEX:
                 raise ValueError("short hint pack")
             for layer in range(layers):
@@ -328,7 +297,7 @@ class Engine:
                 j = base + size - n
                 if n:
                     # the block goes to the buffer's tail, then spreads out to mask order
-                    f.seek(_u32(idx, k))
+                    f.seek(int.from_bytes(idx[k:k + 4], "little"))
                     if f.readinto(memoryview(hp)[j:base + size]) != 2 * n:
                         raise ValueError("short hint pack")
                 for s in range(size):
@@ -349,24 +318,28 @@ class Engine:
 
     def one_die_allowed(self, open_):
         """True when the rules allow one die now (whatever the mode)."""
-        rule = self._one_die
+        rule = self.rules.one_die
         if rule == _ONE_DIE_NEVER:
             return False
         if rule == _ONE_DIE_HIGH_SHUT:
-            return open_ & self._high == 0
+            return open_ & self.full & _HIGH_TILES == 0
         if rule == _ONE_DIE_SUM_LE_6:
             return tile_sum(open_) <= 6
         return tile_sum(open_) < 6
 
     def legal_into(self, open_, a, b, buf):
-        """Write the legal move masks of throw (a, b) into *buf*; return how many."""
+        """Write the legal move masks of throw (a, b) into *buf*; return how many.
+
+        They come in greedy order (see greedy_move): a random legal move, as the easy
+        computer level and the solver's random policy play it, is buf[r % n].
+        """
+        mv = self._mv
         code = a * 7 + b
-        i = self._start[code]
-        end = i + self._count[code]
-        masks = self._masks
+        i = mv[code]
+        end = mv[_CODES + code]
         n = 0
         while i < end:
-            m = masks[i]
+            m = mv[i]
             if m & open_ == m:
                 buf[n] = m
                 n += 1
@@ -377,40 +350,28 @@ class Engine:
         """True when shutting *mask* is a legal move for throw (a, b)."""
         if mask & open_ != mask:
             return False
+        mv = self._mv
         code = a * 7 + b
-        i = self._start[code]
-        end = i + self._count[code]
-        masks = self._masks
+        i = mv[code]
+        end = mv[_CODES + code]
         while i < end:
-            if masks[i] == mask:
-                return True
-            i += 1
-        return False
-
-    def has_move(self, open_, a, b):
-        """False when throw (a, b) cannot be played: the turn is over."""
-        code = a * 7 + b
-        i = self._start[code]
-        end = i + self._count[code]
-        masks = self._masks
-        while i < end:
-            m = masks[i]
-            if m & open_ == m:
+            if mv[i] == mask:
                 return True
             i += 1
         return False
 
     def greedy_move(self, open_, a, b):
-        """Seed 001's rule of thumb: the highest top tile, then the fewest tiles (0: none).
+        """Seed 001's rule of thumb: the highest top tile, then the fewest tiles (0: none,
+        so the throw cannot be played and the turn is over).
 
         The candidates are stored in that order, so the first legal one is the move.
         """
+        mv = self._mv
         code = a * 7 + b
-        i = self._start[code]
-        end = i + self._count[code]
-        masks = self._masks
+        i = mv[code]
+        end = mv[_CODES + code]
         while i < end:
-            m = masks[i]
+            m = mv[i]
             if m & open_ == m:
                 return m
             i += 1
@@ -422,21 +383,18 @@ class Engine:
         *locked*: one die has been chosen earlier in the turn (locked mode). Among equally
         good moves the first in greedy order wins, as in the host solver.
         """
-        layers = self._layers
-        if layers == 0:
+        if not self.has_table:
             return self.greedy_move(open_, a, b)
-        base = 0
-        if layers == 2 and (locked or b == 0):
-            base = self._size
+        base = self._lk if (locked or b == 0) else 0
         ranks = self._ranks
+        mv = self._mv
         code = a * 7 + b
-        i = self._start[code]
-        end = i + self._count[code]
-        masks = self._masks
+        i = mv[code]
+        end = mv[_CODES + code]
         best = 0
         best_rank = _NO_RANK
         while i < end:
-            m = masks[i]
+            m = mv[i]
             if m & open_ == m:
                 r = ranks[base + (open_ ^ m)] & _RANK_MASK
                 if r < best_rank:
@@ -450,7 +408,7 @@ class Engine:
         dice = self._dice(open_, locked)
         if dice != _FREE:
             return dice == _ONE
-        if self._layers == 0:
+        if not self.has_table:
             return tile_sum(open_) <= _GREEDY_ONE_DIE_SUM
         return self._ranks[open_] & _ONE_DIE_FLAG != 0  # a free choice: layer 0
 
@@ -458,20 +416,14 @@ class Engine:
         """_TWO (one die not allowed), _ONE (one die imposed) or _FREE (the player's choice)."""
         if not self.one_die_allowed(open_):
             return _TWO
-        mode = self._mode
+        mode = self.rules.one_die_mode
         if mode == _MODE_FORCED or (mode == _MODE_LOCKED and locked):
             return _ONE
         return _FREE
 
-    def _index(self, open_, locked):
-        """Table index of (open_, locked)."""
-        if locked and self._layers == 2:
-            return self._size + open_
-        return open_
-
     def score(self, open_):
         """Final score of the open tiles under the variant's scoring."""
-        scoring = self._scoring
+        scoring = self.rules.scoring
         value = 0
         k = 1
         if scoring == _SCORING_COUNT:
@@ -490,16 +442,16 @@ class Engine:
         return tile_sum(open_)
 
     def expected(self, open_, locked=False):
-        """Expected final score x 1000 under optimal play (table); -1 without a table."""
-        if self._layers == 0:
-            return -1
-        return self._exp_at(self._index(open_, locked))
+        """Expected final score x 1000 under optimal play (table); -1 without a table.
 
-    def _exp_at(self, j):
-        """Expected value x 1000 at table index *j* (layer * 2**N + open mask)."""
-        ew = self._ew
+        *locked*: in the second layer (one die locked in, or the state after a one-die
+        throw); the same as not locked when the table has one layer.
+        """
+        if not self.has_table:
+            return -1
         exp = self._exp
-        j *= ew
+        ew = len(exp) // len(self._ranks)  # bytes a value (the same count of each)
+        j = (open_ + (self._lk if locked else 0)) * ew
         value = 0
         k = j + ew - 1
         while k >= j:
@@ -517,18 +469,16 @@ class Engine:
         """
         if self._hmode != _H_TABLE:
             return self.best_move(open_, a, b, locked)
-        base = 0
-        if self._layers == 2 and (locked or b == 0):
-            base = self._size
+        base = self._lk if (locked or b == 0) else 0
         hp = self._hp
+        mv = self._mv
         code = a * 7 + b
-        i = self._start[code]
-        end = i + self._count[code]
-        masks = self._masks
+        i = mv[code]
+        end = mv[_CODES + code]
         best = 0
         best_rank = 0x8000
         while i < end:
-            m = masks[i]
+            m = mv[i]
             if m & open_ == m:
                 e = hp[base + (open_ ^ m)]
                 if e & _P_MASK == _TRIVIAL:
@@ -547,7 +497,7 @@ class Engine:
         mode = self._hmode
         if mode != _H_TABLE:
             return -1 if mode == _H_NONE else (0 if mode == _H_NEVER else P_SCALE)
-        p = self._hp[self._index(open_, locked)] & _P_MASK
+        p = self._hp[open_ + (self._lk if locked else 0)] & _P_MASK
         return P_SCALE if p == _TRIVIAL else p
 
     def choose_one_die_target(self, open_, locked=False):
@@ -570,16 +520,15 @@ class Engine:
         Read from the expected values of the moves' results (rounded to 1/1000 each, so
         the figure is within 1 of the exact cost x 1000).
         """
-        if self._layers == 0 or not self.is_legal(open_, a, b, mask):
+        if not self.has_table or not self.is_legal(open_, a, b, mask):
             return -1
         best = self.best_move(open_, a, b, locked)
-        base = 0
-        if self._layers == 2 and (locked or b == 0):
-            base = self._size
+        nxt = locked or b == 0  # the layer of the results
+        base = self._lk if nxt else 0
         ranks = self._ranks
         if ranks[base + (open_ ^ mask)] & _RANK_MASK <= ranks[base + (open_ ^ best)] & _RANK_MASK:
             return 0
-        d = self._exp_at(base + (open_ ^ mask)) - self._exp_at(base + (open_ ^ best))
+        d = self.expected(open_ ^ mask, nxt) - self.expected(open_ ^ best, nxt)
         return d if d > 0 else 1
 
     def one_die_loss(self, open_, chose_one, locked=False):
@@ -590,60 +539,26 @@ class Engine:
         The value of the other option is summed over its throws from the table's expected
         values of the best moves (rounded to 1/1000 each: within 2 of the exact cost).
         """
-        if self._layers == 0:
+        if not self.has_table:
             return -1
         if self._dice(open_, locked) != _FREE or chose_one == self.choose_one_die(open_, locked):
             return 0
         total = 0  # x 1000 x 36
         end = self.score(open_) * 1000
-        if chose_one:
-            base = self._size if self._layers == 2 else 0
+        if chose_one:  # one die: its results are in the second layer
             for a in range(1, 7):
                 m = self.best_move(open_, a, 0, locked)
-                total += 6 * (self._exp_at(base + (open_ ^ m)) if m else end)
+                total += 6 * (self.expected(open_ ^ m, True) if m else end)
         else:
-            base = self._size if (self._layers == 2 and locked) else 0
             for a in range(1, 7):
                 for b in range(a, 7):
                     m = self.best_move(open_, a, b, locked)
                     w = 1 if a == b else 2
-                    total += w * (self._exp_at(base + (open_ ^ m)) if m else end)
+                    total += w * (self.expected(open_ ^ m, locked) if m else end)
         d = (total + 18) // 36 - self.expected(open_, locked)
         return d if d > 0 else 1
 
     # ----- computer opponent -----
-
-    def random_move(self, open_, a, b, r):
-        """Easy level: legal move number r % count (0: none), in greedy order.
-
-        *r* is a non-negative random int the game supplies (for example bytes from the
-        dice's random source, os.urandom on the Pico): uniform r over a range much larger
-        than MAX_MOVES (or a multiple of the count) makes every legal move equally likely,
-        as the solver's random policy assumes. The engine keeps no random state.
-        """
-        code = a * 7 + b
-        start = self._start[code]
-        end = start + self._count[code]
-        masks = self._masks
-        count = 0
-        i = start
-        while i < end:
-            m = masks[i]
-            if m & open_ == m:
-                count += 1
-            i += 1
-        if count == 0:
-            return 0
-        k = r % count
-        i = start
-        while i < end:
-            m = masks[i]
-            if m & open_ == m:
-                if k == 0:
-                    return m
-                k -= 1
-            i += 1
-        return 0
 
     def computer_one_die(self, level, open_, locked, r):
         """The dice a computer player of *level* (LEVEL_*) throws: True for one die.
@@ -651,7 +566,8 @@ class Engine:
         Where the player may choose: easy throws one die when *r* (a random int) is odd, a
         fair coin as in the solver's random policy; medium when the open tiles add up to 6
         or less (the solver's greedy policy); hard as choose_one_die. Otherwise the rules
-        decide (one die where forced, or locked in).
+        decide (one die where forced, or locked in). The moves: easy a random legal move
+        (see legal_into), medium greedy_move, hard best_move.
         """
         dice = self._dice(open_, locked)
         if dice != _FREE:

@@ -50,14 +50,12 @@ def size(tiles):
     return tiles + 2 * PIPS
 
 
-def blink(now, since, period=_BLINK_MS):
-    """Return 1 in the lit half of a blink that started at *since*, else 0."""
-    return (ticks_diff(now, since) // period) & 1 ^ 1
+def blink(now, since, ms=_BLINK_MS):
+    """Return 1 in the lit half of a blink that started at *since*, else 0.
 
-
-def fast(now, since):
-    """Return 1 in the lit half of a fast blink."""
-    return blink(now, since, _FAST_MS)
+    *ms* is the half-period: slow by default, 100 for a fast blink.
+    """
+    return (ticks_diff(now, since) // ms) & 1 ^ 1
 
 
 def clear(frame):
@@ -84,18 +82,6 @@ def die(frame, tiles, which, face, code):
         frame[base + i] = code if bits & (1 << i) else OFF
 
 
-def pip(frame, tiles, which, index, code):
-    """Set one pip (0..6) of die *which*."""
-    frame[tiles + which * PIPS + index] = code
-
-
-def dice_total(frame, tiles, n, code):
-    """Draw 0..12 as a throw: die A up to 6, die B the rest; 0 leaves both dark."""
-    a = n if n < 6 else 6
-    die(frame, tiles, 0, a, code)
-    die(frame, tiles, 1, n - a, code)
-
-
 def bar(frame, tiles, n, code):
     """Light tiles 1..n (clipped to the box) in *code*, the other tiles off."""
     for k in range(tiles):
@@ -109,27 +95,32 @@ def number(frame, tiles, n, code, now, since):
         for i in range(2 * PIPS):
             frame[tiles + i] = code
         return
+    dice_code = code
     if n <= _DIRECT_MAX and tiles >= 9:
-        bar(frame, tiles, n % 10, code)
-        dice_total(frame, tiles, n // 10, code)
-        return
-    digits = 1
-    m = n
-    while m >= 10:
-        m //= 10
-        digits += 1
-    step = (ticks_diff(now, since) // _DIGIT_MS) % (digits + 1)
-    if step == digits:  # the gap before the sequence repeats
-        bar(frame, tiles, 0, OFF)
-        dice_total(frame, tiles, 0, OFF)
-        return
-    place = digits - step  # most significant digit first
-    d = n
-    for _ in range(place - 1):
-        d //= 10
-    bar(frame, tiles, d % 10, code)
-    die(frame, tiles, 0, place if place <= 6 else 6, MAGENTA)
-    die(frame, tiles, 1, place - 6 if place > 6 else 0, MAGENTA)
+        units = n % 10
+        tens = n // 10
+    else:  # one digit at a time: the digit on the tiles, its place on the dice
+        digits = 1
+        m = n
+        while m >= 10:
+            m //= 10
+            digits += 1
+        step = (ticks_diff(now, since) // _DIGIT_MS) % (digits + 1)
+        if step == digits:  # the gap before the sequence repeats: all dark
+            units = 0
+            tens = 0
+        else:
+            tens = digits - step  # the place, most significant digit first
+            d = n
+            for _ in range(tens - 1):
+                d //= 10
+            units = d % 10
+            dice_code = MAGENTA
+    bar(frame, tiles, units, code)
+    # the dice show *tens* as a throw: die A up to 6, die B the rest (0: both dark)
+    a = tens if tens < 6 else 6
+    die(frame, tiles, 0, a, dice_code)
+    die(frame, tiles, 1, tens - a, dice_code)
 
 
 def player(frame, tiles, p, code):
@@ -141,30 +132,6 @@ def player(frame, tiles, p, code):
     die(frame, tiles, 1, 0, OFF)
 
 
-def chase(frame, tiles, now, since):
-    """Draw the shut-the-box celebration: colours running along the tiles, dice flashing."""
-    t = ticks_diff(now, since) // _FAST_MS
-    for k in range(tiles):
-        frame[k] = 1 + (k + t) % (COLOURS - 1)
-    face = 6 if t & 1 else 0
-    die(frame, tiles, 0, face, GREEN)
-    die(frame, tiles, 1, face, GREEN)
-
-
-def text(frame, tiles, out):
-    """Write the frame as letters 'tiles A B' into the bytearray *out* (len size(tiles) + 2)."""
-    j = 0
-    n = len(frame)
-    for i in range(n):
-        if i == tiles or i == tiles + PIPS:
-            out[j] = 32
-            j += 1
-        c = frame[i]
-        out[j] = NAMES[c] if c < COLOURS else 63
-        j += 1
-    return out
-
-
 def notice(frame, tiles, reasons, now, since):
     """Draw the boot notice: something was wrong and the box carried on with safe defaults.
 
@@ -173,7 +140,7 @@ def notice(frame, tiles, reasons, now, since):
     4 the box restarted after a fault). The app shows it for 2 s at boot (App.notice).
     """
     bar(frame, tiles, 0, OFF)
-    tiles_mask(frame, reasons, AMBER if fast(now, since) else OFF)
+    tiles_mask(frame, reasons, AMBER if blink(now, since, _FAST_MS) else OFF)
     die(frame, tiles, 0, 5, AMBER)
     die(frame, tiles, 1, 5, AMBER)
 

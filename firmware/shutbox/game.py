@@ -39,14 +39,25 @@ from shutbox import forget
 from shutbox import frame as fr
 from shutbox.engine import MAX_MOVES, tile_sum
 
-# Hints (what the MOVE state lights) and Settings live in shutbox.settings (importable from
-# here as before); rounds, formats, ties, stakes and the turn variants in shutbox.rounds.
-from shutbox.settings import HINT_BEST, HINT_LEGAL, HINT_OFF, Settings  # noqa: F401
+# Settings live in shutbox.settings (importable from here as before); rounds, formats, ties,
+# stakes and the turn variants in shutbox.rounds.
+from shutbox.settings import Settings  # noqa: F401
 from shutbox.ticks import ticks_diff
 
 _MAX_PLAYERS = const(4)
 _MODE_LOCKED = const(1)  # shutbox.variants (private: no module globals; see test_memory)
 _MODE_FORCED = const(2)
+_HINT_OFF = const(0)  # shutbox.settings.HINT_OFF: what the MOVE state lights
+_HINT_BEST = const(2)  # shutbox.settings.HINT_BEST
+_FAST_MS = const(100)  # shutbox.frame's fast blink (half-period)
+_OFF = const(0)  # shutbox.frame's palette codes
+_WHITE = const(1)
+_GREEN = const(2)
+_RED = const(3)
+_AMBER = const(4)
+_BLUE = const(5)
+_MAGENTA = const(6)
+_CYAN = const(7)
 
 # States.
 SETUP = const(0)
@@ -57,14 +68,16 @@ TURN_END = const(4)
 GAME_END = const(5)
 ROLLOFF = const(6)  # the tied players throw one die each (tie rule roll-off; shutbox.rounds)
 
-# What is wrong with the tiles (shown in red, or amber for SETUP).
-ERR_NONE = const(0)
-ERR_SETUP = const(1)  # not in the start position yet (not a mistake: just open them)
-ERR_EARLY = const(2)  # a tile was shut before the throw
-ERR_REOPENED = const(3)  # a tile shut earlier this turn was reopened
-ERR_TOO_HIGH = const(4)  # the tiles shut since the throw add up to more than it
-ERR_NOT_LEGAL = const(5)  # no legal move contains the tiles shut since the throw
-ERR_NAMES = ("none", "setup", "early", "reopened", "too-high", "not-legal")
+# What is wrong with the tiles (shown in red, or amber for SETUP): Game.err. Private: no
+# module globals on the box; the tests read them as shutbox.game._ERR_* on CPython.
+_ERR_NONE = const(0)
+_ERR_SETUP = const(1)  # not in the start position yet (not a mistake: just open them)
+_ERR_EARLY = const(2)  # a tile was shut before the throw
+_ERR_REOPENED = const(3)  # a tile shut earlier this turn was reopened
+_ERR_TOO_HIGH = const(4)  # the tiles shut since the throw add up to more than it
+_ERR_NOT_LEGAL = const(5)  # no legal move contains the tiles shut since the throw
+# The error names for the log, split when one is logged: one string in RAM, not a tuple of six.
+_ERR_NAMES = const("none setup early reopened too-high not-legal")
 
 _ROLL_MS = const(600)  # dice animation
 _ANIM_MS = const(70)  # one animation frame
@@ -73,17 +86,17 @@ _SETTLE_MS = const(1500)  # an extendable legal move is accepted after this paus
 _LABEL_MS = const(1000)  # in a score view: the player's number ...
 _CYCLE_MS = const(3000)  # ... then the number, repeating
 _CYCLE2_MS = const(5000)  # ... or the number, then a second one (a total, a balance)
-_SND_WIN = b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28"
 _CELEBRATE_MS = const(3000)  # shut-the-box celebration before the score
 _MIN_SHOW_MS = const(700)  # a score stays at least this long before Roll passes the box
 
 # Melodies: (frequency / 10 Hz, duration / 10 ms) pairs; frequency 0 is a rest.
-_SND_ROLL = b"\x64\x03\x00\x02\x64\x03"
-_SND_ACCEPT = b"\x58\x05\x75\x08"
-_SND_ERROR = b"\x14\x19"
-_SND_NO = b"\x1e\x0a"
-_SND_TURN = b"\x4e\x0a\x41\x0a\x34\x14"
-_SND_SHUT = b"\x34\x0c\x42\x0c\x4e\x0c\x69\x1e\x00\x05\x69\x08\x83\x28"
+_SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")
+_SND_ACCEPT = const(b"\x58\x05\x75\x08")
+_SND_ERROR = const(b"\x14\x19")
+_SND_NO = const(b"\x1e\x0a")
+_SND_TURN = const(b"\x4e\x0a\x41\x0a\x34\x14")
+_SND_SHUT = const(b"\x34\x0c\x42\x0c\x4e\x0c\x69\x1e\x00\x05\x69\x08\x83\x28")
+_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")
 
 
 def tiles_of(mask):
@@ -122,18 +135,18 @@ class Game:
         self._n = 0
         self.a = 0
         self.b = 0
-        self.best = 0
+        self.best = 0  # shutbox.coach's best move for the throw (best-move hints)
         self.best_score = 0
-        self.hint = 0
-        self._anim = 0
-        self._pending = False
-        self._pending_at = now
-        self._shut = 0
+        self.hint = 0  # MOVE: tiles that can still complete a legal move (lit white)
+        self._pending = False  # MOVE: the tiles shut form a move a longer one could extend
+        self._shut = 0  # MOVE: the tiles shut since the throw; READY: the move just accepted
         self.state = SETUP
         self.t_state = now
-        self.err = ERR_NONE
+        self.err = _ERR_NONE
         self.err_mask = 0
-        self.err_since = now
+        # When the tiles' check last changed: an error began (its blink starts then), or an
+        # extendable move became pending (it is accepted _SETTLE_MS later). Never both at once.
+        self.since = now
         self.transitions = 0  # counts state entries: shutbox.resume saves on a change
         self.phys = self.levels  # the box's own tiles (a computer's turn plays on virtual ones)
         self.cpu = None  # shutbox.computer: the computer's seat, when the setting is on
@@ -142,7 +155,7 @@ class Game:
             from shutbox.computer import Computer
 
             self.cpu = Computer(self, settings.computer)
-        if settings.hints == HINT_BEST:
+        if settings.hints == _HINT_BEST:
             from shutbox.coach import Coach
 
             self.coach = Coach(self)
@@ -189,7 +202,7 @@ class Game:
     def tiles_changed(self, levels, now):
         """Take new debounced tile levels (bit set = open; mirrored for Open the Box)."""
         self.phys = (levels ^ self.inv) & self.engine.full
-        if self.cpu is not None and self.cpu.virtual():
+        if self.cpu is not None and self.cpu.playing() and self.state != SETUP:
             return  # the computer plays on virtual tiles: the box's own wait for the next turn
         self.levels = self.phys
         self._check(now)
@@ -204,7 +217,8 @@ class Game:
             if self.err:
                 self._sound(_SND_NO)
                 self.log.append({"ev": "refused", "player": self.player + 1,
-                                 "why": ERR_NAMES[self.err], "tiles": tiles_of(self.err_mask)})
+                                 "why": _ERR_NAMES.split()[self.err],
+                                 "tiles": tiles_of(self.err_mask)})
                 return
             self._throw(long, now)
         elif st == MOVE:
@@ -223,10 +237,25 @@ class Game:
             last = self.over or self.player + 1 >= self.players
             self.log.append({"ev": "turn_end", "player": self.player + 1,
                              "next": 0 if last else self.player + 2})
-            if last:
-                self._end_game(now)
-            else:
+            if not last:
                 self._start_turn(self.player + 1, now)
+                return
+            # The end of the game: the lowest score among the players who played wins.
+            best = -1
+            for p in range(self.players):
+                if self.played & (1 << p) and (best < 0 or self.scores[p] < best):
+                    best = self.scores[p]
+            self.winners = 0
+            for p in range(self.players):
+                if self.played & (1 << p) and self.scores[p] == best:
+                    self.winners |= 1 << p
+            self.best_score = best
+            self.page = 0
+            self.log.append({"ev": "winner", "players": tiles_of(self.winners), "score": best,
+                             "scores": self.scores[:self.players],
+                             "tie": self.winners & (self.winners - 1) != 0})
+            self._sound(_SND_WIN)
+            self._enter(GAME_END, now)
         elif st == ROLLOFF and self.match is not None:
             if ticks_diff(now, self.t_state) >= _MIN_SHOW_MS:
                 self.match.press(now)
@@ -241,10 +270,24 @@ class Game:
         """Let time pass: end the dice animation, accept a settled move."""
         st = self.state
         if st == ROLLING:
-            if ticks_diff(now, self.t_state) >= _ROLL_MS:
-                self._reveal(now)
+            if ticks_diff(now, self.t_state) >= _ROLL_MS:  # the dice land: show the throw
+                a = self.a
+                b = self.b
+                self._n = self.engine.legal_into(self.open_, a, b, self._buf)
+                self.best = 0
+                if self._n and self.coach is not None:
+                    self.best = self.coach.best()  # for the lowest expected score, or a target
+                if self._n and self.match is not None:
+                    self._n = self.match.moves()  # unlucky-7, to-go, most-tiles
+                self.log.append({"ev": "throw", "player": self.player + 1,
+                                 "dice": [a, b] if b else [a], "total": a + b,
+                                 "open": tiles_of(self.open_), "moves": self._n})
+                if self._n == 0:
+                    self._end_turn(now)
+                else:
+                    self._enter(MOVE, now)
         elif st == MOVE:
-            if self._pending and ticks_diff(now, self._pending_at) >= _SETTLE_MS:
+            if self._pending and ticks_diff(now, self.since) >= _SETTLE_MS:
                 self._accept(self._shut, now)
         if self.cpu is not None:
             self.cpu.tick(now)
@@ -257,8 +300,6 @@ class Game:
         self.open_ = self.engine.start_open
         self.locked = False
         self.throws = 0
-        self.last_move = 0
-        self.t_move = now
         self.shut_box = False
         self.score = 0
         self._pending = False
@@ -272,9 +313,9 @@ class Game:
         self.state = state
         self.transitions = (self.transitions + 1) & 0xFFFF
         self.t_state = now
-        self.err = ERR_NONE
+        self.err = _ERR_NONE
         self.err_mask = 0
-        self.err_since = now
+        self.since = now
         self._check(now)
 
     def one_die_choice(self):
@@ -299,35 +340,16 @@ class Game:
             self.a = self.dice.roll()
             self.b = 0 if one else self.dice.roll()
         self.throws += 1
-        self._anim = now & 0xFF
         self._sound(_SND_ROLL)
-        self._enter(ROLLING, now)
-
-    def _reveal(self, now):
-        a = self.a
-        b = self.b
-        self._n = self.engine.legal_into(self.open_, a, b, self._buf)
-        self.best = 0
-        if self._n and self.coach is not None:
-            self.best = self.coach.best()  # for the lowest expected score, or to beat a score
-        if self._n and self.match is not None:
-            self._n = self.match.moves()  # unlucky-7, to-go, most-tiles
-        self.log.append({"ev": "throw", "player": self.player + 1, "dice": self._dice(),
-                         "total": a + b, "open": tiles_of(self.open_), "moves": self._n})
-        if self._n == 0:
-            self._end_turn(now)
-        else:
-            self._pending = False
-            self._enter(MOVE, now)
+        self._enter(ROLLING, now)  # t_state (its low byte) also seeds the dice animation
 
     def _accept(self, mask, now):
         if self.coach is not None:
             self.coach.move(mask)  # the analysis of the move
-        self.open_ &= ~mask
-        self.last_move = mask
-        self.t_move = now
+        self.open_ &= ~mask  # mask is _shut: in READY it flashes green, the move just made
         self._pending = False
-        self.log.append({"ev": "move", "player": self.player + 1, "dice": self._dice(),
+        self.log.append({"ev": "move", "player": self.player + 1,
+                         "dice": [self.a, self.b] if self.b else [self.a],
                          "shut": tiles_of(mask), "open": tiles_of(self.open_)})
         if self.open_ == 0:
             self._end_turn(now)
@@ -354,107 +376,73 @@ class Game:
         self._sound(_SND_SHUT if self.shut_box else _SND_TURN)
         self._enter(TURN_END, now)
 
-    def _end_game(self, now):
-        best = -1
-        for p in range(self.players):
-            if self.played & (1 << p) and (best < 0 or self.scores[p] < best):
-                best = self.scores[p]
-        self.winners = 0
-        for p in range(self.players):
-            if self.played & (1 << p) and self.scores[p] == best:
-                self.winners |= 1 << p
-        self.best_score = best
-        self.page = 0
-        self.log.append({"ev": "winner", "players": tiles_of(self.winners), "score": best,
-                         "scores": self.scores[:self.players],
-                         "tie": self.winners & (self.winners - 1) != 0})
-        self._sound(_SND_WIN)
-        self._enter(GAME_END, now)
-
-    # ----- the game in progress across a power cut (layout in shutbox.resume) -----
-
-    def snapshot(self):
-        """Return the game as a compact, versioned bytearray (shutbox.resume.snapshot)."""
-        from shutbox import resume
-
-        return resume.snapshot(self)
-
-    def restore(self, data, now):
-        """Continue the game saved by snapshot(); return True, or False (nothing changed)."""
-        from shutbox import resume
-
-        return resume.restore(self, data, now) == 0
-
     # ----- checking the tiles against the model -----
 
     def _check(self, now):
+        """Compare the tile levels with the model (SETUP, READY, MOVE): set ``err`` and
+        ``err_mask`` (a new mistake buzzes and is logged); in MOVE light the tiles that can
+        complete a legal move and accept one as soon as the tiles form it."""
         st = self.state
         lv = self.levels
         full = self.engine.full
-        if st == SETUP:
-            diff = (lv ^ self.open_) & full
-            self._set_err(ERR_SETUP if diff else ERR_NONE, diff, now)
-        elif st == READY:
-            reopened = lv & ~self.open_ & full
-            early = self.open_ & ~lv
-            if reopened:
-                self._set_err(ERR_REOPENED, reopened, now)
-            elif early:
-                self._set_err(ERR_EARLY, early, now)
-            else:
-                self._set_err(ERR_NONE, 0, now)
-        elif st == MOVE:
-            self._check_move(now)
-
-    def _check_move(self, now):
-        lv = self.levels
-        reopened = lv & ~self.open_ & self.engine.full
-        shut = self.open_ & ~lv  # tiles open at the throw that are shut now
-        self._shut = shut
-        self._pending = False
-        if reopened:
-            self._set_err(ERR_REOPENED, reopened, now)
-            return
+        reopened = lv & ~self.open_ & full  # tiles shut earlier that are open again
+        shut = self.open_ & ~lv  # tiles open at the turn's start or the throw, shut now
+        kind = _ERR_NONE
+        mask = 0
         exact = False
-        wider = 0  # every legal move that contains the tiles shut so far
-        buf = self._buf
-        for i in range(self._n):
-            m = buf[i]
-            if m & shut == shut:
-                if m == shut:
-                    exact = True
-                else:
-                    wider |= m
-        if not exact and not wider:
-            too_high = tile_sum(shut) > self.a + self.b
-            self._set_err(ERR_TOO_HIGH if too_high else ERR_NOT_LEGAL, shut, now)
-            return
-        self._set_err(ERR_NONE, 0, now)
-        self.hint = wider & ~shut
-        if exact:
-            if wider:
-                self._pending = True
-                self._pending_at = now
+        wider = 0  # MOVE: every legal move that contains the tiles shut so far
+        if st == SETUP:
+            mask = (lv ^ self.open_) & full
+            if mask:
+                kind = _ERR_SETUP
+        elif st == READY:
+            if reopened:
+                kind = _ERR_REOPENED
+                mask = reopened
+            elif shut:
+                kind = _ERR_EARLY
+                mask = shut
+        elif st == MOVE:
+            self._shut = shut
+            self._pending = False
+            if reopened:
+                kind = _ERR_REOPENED
+                mask = reopened
             else:
-                self._accept(shut, now)
-
-    def _set_err(self, kind, mask, now):
+                buf = self._buf
+                for i in range(self._n):
+                    m = buf[i]
+                    if m & shut == shut:
+                        if m == shut:
+                            exact = True
+                        else:
+                            wider |= m
+                if not exact and not wider:
+                    kind = _ERR_TOO_HIGH if tile_sum(shut) > self.a + self.b else _ERR_NOT_LEGAL
+                    mask = shut
+        else:
+            return
         if kind != self.err:
             self.err = kind
-            self.err_since = now
-            if kind != ERR_NONE and kind != ERR_SETUP:
+            self.since = now
+            if kind != _ERR_NONE and kind != _ERR_SETUP:  # a mistake: buzz, and log it
                 self._sound(_SND_ERROR)
-                self.log.append({"ev": "error", "player": self.player + 1, "why": ERR_NAMES[kind],
-                                 "tiles": tiles_of(mask)})
+                self.log.append({"ev": "error", "player": self.player + 1,
+                                 "why": _ERR_NAMES.split()[kind], "tiles": tiles_of(mask)})
         self.err_mask = mask
+        if st == MOVE and kind == _ERR_NONE:
+            self.hint = wider & ~shut
+            if exact:
+                if wider:  # a longer legal move could still extend it: wait, or take Roll
+                    self._pending = True
+                    self.since = now
+                else:
+                    self._accept(shut, now)
 
     # ----- outputs -----
 
-    def _dice(self):
-        return [self.a, self.b] if self.b else [self.a]
-
-    def _sound(self, melody):
-        self.sound = melody
+    def _sound(self, sound):
+        self.sound = sound  # a melody: (Hz / 10, ms / 10) byte pairs
         self.sound_seq = (self.sound_seq + 1) & 0xFFFF
 
     def render(self, now):
@@ -462,95 +450,97 @@ class Game:
         f = self.frame
         n = self.tiles
         st = self.state
+        who = 0  # a score view: player *who*'s number, *score* in *code*, then *more* if >= 0
         fr.clear(f)
         if st == SETUP or st == READY or st == ROLLING:
-            fr.tiles_mask(f, self.open_ & self.levels, fr.WHITE)
+            fr.tiles_mask(f, self.open_ & self.levels, _WHITE)
             if self.err:
-                on = fr.blink(now, self.err_since)
-                fr.tiles_mask(f, self.err_mask, (fr.AMBER if st == SETUP else fr.RED)
-                              if on else fr.OFF)
-            if st == READY and ticks_diff(now, self.t_move) < _FLASH_MS:
-                fr.tiles_mask(f, self.last_move, fr.GREEN)
+                on = fr.blink(now, self.since)
+                fr.tiles_mask(f, self.err_mask, (_AMBER if st == SETUP else _RED)
+                              if on else _OFF)
+            if st == READY and ticks_diff(now, self.t_state) < _FLASH_MS:
+                fr.tiles_mask(f, self._shut, _GREEN)  # the move just accepted
             if st == ROLLING:
-                t = ticks_diff(now, self.t_state) // _ANIM_MS + self._anim
-                fr.die(f, n, 0, (t * 5) % 6 + 1, fr.WHITE)
+                t = ticks_diff(now, self.t_state) // _ANIM_MS + (self.t_state & 0xFF)
+                fr.die(f, n, 0, (t * 5) % 6 + 1, _WHITE)
                 if self.b:
-                    fr.die(f, n, 1, (t * 7 + 3) % 6 + 1, fr.WHITE)
+                    fr.die(f, n, 1, (t * 7 + 3) % 6 + 1, _WHITE)
             else:
                 if st == SETUP:
-                    fr.die(f, n, 0, self.player + 1, fr.MAGENTA)
+                    fr.die(f, n, 0, self.player + 1, _MAGENTA)
                 if self.one_die_choice() == 1 and fr.blink(now, self.t_state):
-                    fr.pip(f, n, 1, 3, fr.CYAN if self.coach is not None and
-                           self.coach.one_die() else fr.AMBER)
+                    # die B's centre pip (after die A's 7): one die is there for a long press
+                    f[n + 7 + 3] = _CYAN if self.coach is not None and \
+                        self.coach.one_die() else _AMBER
         elif st == MOVE:
-            fr.die(f, n, 0, self.a, fr.WHITE)
-            fr.die(f, n, 1, self.b, fr.WHITE)
+            fr.die(f, n, 0, self.a, _WHITE)
+            fr.die(f, n, 1, self.b, _WHITE)
             if self.err:
-                on = fr.blink(now, self.err_since)
-                fr.tiles_mask(f, self.err_mask, fr.RED if on else fr.OFF)
+                on = fr.blink(now, self.since)
+                fr.tiles_mask(f, self.err_mask, _RED if on else _OFF)
             else:
                 hints = self.settings.hints
-                if hints != HINT_OFF:
-                    fr.tiles_mask(f, self.hint, fr.WHITE)
-                if hints == HINT_BEST and self.best & self._shut == self._shut:
-                    fr.tiles_mask(f, self.best & ~self._shut, fr.CYAN)
-                if self._pending and not fr.fast(now, self._pending_at):
-                    fr.tiles_mask(f, self._shut, fr.OFF)
+                if hints != _HINT_OFF:
+                    fr.tiles_mask(f, self.hint, _WHITE)
+                if hints == _HINT_BEST and self.best & self._shut == self._shut:
+                    fr.tiles_mask(f, self.best & ~self._shut, _CYAN)
+                if self._pending and not fr.blink(now, self.since, _FAST_MS):
+                    fr.tiles_mask(f, self._shut, _OFF)
                 else:
-                    fr.tiles_mask(f, self._shut, fr.GREEN)
+                    fr.tiles_mask(f, self._shut, _GREEN)
         elif st == TURN_END:
             t = ticks_diff(now, self.t_state)
-            if self.shut_box and t < _CELEBRATE_MS:
-                fr.chase(f, n, now, self.t_state)
+            if self.shut_box and t < _CELEBRATE_MS:  # the box shut: a celebration
+                t //= _FAST_MS
+                for k in range(n):  # colours running along the tiles: codes 1..7, all but off
+                    f[k] = 1 + (k + t) % 7
+                fr.die(f, n, 0, 6 if t & 1 else 0, _GREEN)  # both dice flashing six
+                fr.die(f, n, 1, 6 if t & 1 else 0, _GREEN)
             else:  # several rounds: then the running total, in white
                 p = self.player
                 m = self.match
-                total = self.scores[p] if m is not None and self.settings.format and \
+                more = self.scores[p] if m is not None and self.settings.format and \
                     not m.tiebreak else -1
-                view = now if self.coach is None else self.coach.view(f, now, total >= 0)
-                if view >= 0:  # -1: the coach showed the count of choices that fell short
-                    self._score_view(p + 1, self.score, fr.BLUE, view, total, fr.WHITE)
+                at = now if self.coach is None else self.coach.view(f, now, more >= 0)
+                if at >= 0:  # -1: the coach showed the count of choices that fell short
+                    who = p + 1
+                    score = self.score
+                    code = _BLUE
+                    more_code = _WHITE
         elif st == GAME_END:
-            if self.page == 0:
-                self._winner_view(now)
-            else:
-                p = self.page - 1
-                won = self.winners & (1 << p)
-                if self.settings.stakes and self.match is not None:  # green won, red owes
-                    bal = self.match.balance[p]
-                    self._score_view(p + 1, self.scores[p], fr.GREEN if won else fr.BLUE,
-                                     now, bal if bal >= 0 else -bal,
-                                     fr.GREEN if bal >= 0 else fr.RED)
+            p = self.page - 1
+            if p < 0:  # who won: the winners' tiles, the first two winners' numbers on the dice
+                if ticks_diff(now, self.t_state) % _CYCLE_MS < _LABEL_MS:
+                    fr.tiles_mask(f, self.winners, _GREEN if fr.blink(
+                        now, self.t_state, _FAST_MS) else _OFF)
+                    which = 0
+                    for q in range(self.players):
+                        if self.winners & (1 << q) and which < 2:
+                            fr.die(f, n, which, q + 1, _GREEN)
+                            which += 1
                 else:
-                    self._score_view(p + 1, self.scores[p], fr.GREEN if won else fr.BLUE, now)
+                    fr.number(f, n, self.best_score, _GREEN, now, self.t_state)
+            else:  # a player's score: green if they won; with stakes, green won, red owes
+                who = p + 1
+                score = self.scores[p]
+                code = _GREEN if self.winners & (1 << p) else _BLUE
+                at = now
+                more = -1
+                more_code = _WHITE
+                if self.settings.stakes and self.match is not None:
+                    bal = self.match.balance[p]
+                    more = bal if bal >= 0 else -bal
+                    more_code = _GREEN if bal >= 0 else _RED
         elif st == ROLLOFF and self.match is not None:
             self.match.render(f, now)
+        if who:  # the player's number, then the score, then the second number, repeating
+            t = ticks_diff(at, self.t_state) % (_CYCLE_MS if more < 0 else _CYCLE2_MS)
+            if t < _LABEL_MS:
+                fr.player(f, n, who, _MAGENTA)
+            elif t < _CYCLE_MS:
+                fr.number(f, n, score, code, at, self.t_state)
+            else:
+                fr.number(f, n, more, more_code, at, self.t_state)
         if self.cpu is not None and self.cpu.playing():
             self.cpu.draw(f, now)
         return f
-
-    def _score_view(self, p, score, code, now, more=-1, more_code=fr.WHITE):
-        """The player's number, then *score* in *code*, then *more* (if >= 0), repeating."""
-        f = self.frame
-        t = ticks_diff(now, self.t_state) % (_CYCLE_MS if more < 0 else _CYCLE2_MS)
-        if t < _LABEL_MS:
-            fr.player(f, self.tiles, p, fr.MAGENTA)
-        elif t < _CYCLE_MS:
-            fr.number(f, self.tiles, score, code, now, self.t_state)
-        else:
-            fr.number(f, self.tiles, more, more_code, now, self.t_state)
-
-    def _winner_view(self, now):
-        f = self.frame
-        n = self.tiles
-        if ticks_diff(now, self.t_state) % _CYCLE_MS < _LABEL_MS:
-            # who: the winners' tiles, and the first two winners' numbers on the dice
-            fr.bar(f, n, 0, fr.OFF)
-            fr.tiles_mask(f, self.winners, fr.GREEN if fr.fast(now, self.t_state) else fr.OFF)
-            which = 0
-            for p in range(self.players):
-                if self.winners & (1 << p) and which < 2:
-                    fr.die(f, n, which, p + 1, fr.GREEN)
-                    which += 1
-        else:
-            fr.number(f, n, self.best_score, fr.GREEN, now, self.t_state)

@@ -31,23 +31,23 @@ from micropython import const
 from shutbox import frame as fr
 from shutbox.ticks import ticks_add, ticks_diff
 
-LOG_PATH = "/error.log"
-LOG_CAP = const(4096)  # error.log grows to this, then becomes error.old
+_LOG_PATH = const("/error.log")
+_LOG_CAP = const(4096)  # error.log grows to this, then becomes error.old
 _FAULT_MS = const(10000)  # the fault pattern shows this long, then the box restarts itself
 _QUICK_MS = const(5000)  # failing this soon after a start makes the next start a safe one
 _PRESS_MS = const(30)  # Roll held this long (then released) restarts from the fault pattern
 _FRAME_MS = const(20)
-NOTICE_FAULT = const(8)  # app.NOTICE_FAULT: tile 4 of the boot notice
+_NOTICE_FAULT = const(8)  # app._NOTICE_FAULT: tile 4 of the boot notice
 
 
 def write_log(path, text, exc=None):
-    """Append *text* (and *exc*'s traceback) to the log at *path*; return False if it failed.
+    """Append *text* (and *exc*'s traceback) to the log at *path*.
 
     Never raises: a full or failing flash must not turn one fault into two.
     """
     try:
         try:
-            if os.stat(path)[6] > LOG_CAP:
+            if os.stat(path)[6] > _LOG_CAP:
                 old = path[:-4] + ".old" if path.endswith(".log") else path + ".old"
                 os.rename(path, old)
         except OSError:
@@ -56,20 +56,15 @@ def write_log(path, text, exc=None):
             f.write(text)
             f.write("\n")
             if exc is not None:
-                pe = getattr(sys, "print_exception", None)
-                if pe is not None:
-                    pe(exc, f)
-                else:  # CPython (host tests)
-                    f.write("%s: %s\n" % (type(exc).__name__, exc))
-        return True
+                sys.print_exception(exc, f)  # MicroPython's (the box's) traceback
     except Exception:  # noqa: BLE001 - see above
-        return False
+        pass
 
 
 class Guard:
     """Runs the app; turns an unexpected exception into a log entry, the fault LEDs, a restart."""
 
-    def __init__(self, board, make, now, wdt=None, out=None, log_path=LOG_PATH,
+    def __init__(self, board, make, now, wdt=None, out=None, log_path=_LOG_PATH,
                  wdt_reset=False):
         """Build the first app with ``make(now, safe=False)``.
 
@@ -84,21 +79,19 @@ class Guard:
         self.frame = bytearray(fr.size(board.tiles))
         self.app = None
         self.faults = 0  # faults since power-up
-        self.restarts = 0
-        self.logged = 0  # faults written to the log
         self.safe = False  # the next start ignores the saved game
-        self.fault_at = now
-        self.started = now
-        self._next = now
+        self.since = now  # when the app started; in fault mode, when the fault came
+        self._next_frame = now
         self._roll = False  # Roll's raw level in fault mode
-        self._armed = False  # Roll went down in fault mode (a press under way at the fault
-        self._down_at = now  # does not count)
+        # Roll went down then, in fault mode (-1: not since the fault; a press under way at
+        # the fault does not count)
+        self._down_at = -1
         if wdt_reset:
             write_log(log_path, "watchdog reset: the box hung and was restarted")
-        self._start(now, NOTICE_FAULT if wdt_reset else 0)
+        self._start(now, _NOTICE_FAULT if wdt_reset else 0)
 
     def _start(self, now, notice):
-        self.started = now
+        self.since = now
         safe = self.safe
         self.safe = False
         try:
@@ -111,7 +104,7 @@ class Guard:
             self._fault(e, now)
 
     def step(self, now):
-        """One poll: the app's, or the fault pattern's."""
+        """One poll: the app's, or the fault pattern's (Roll pressed, or 10 s: a restart)."""
         app = self.app
         if app is not None:
             try:
@@ -119,7 +112,27 @@ class Guard:
                 return
             except Exception as e:  # noqa: BLE001 - anything at all: the box must not freeze
                 self._fault(e, now)
-        self._fault_step(now)
+        board = self.board
+        try:
+            if ticks_diff(now, self._next_frame) >= 0:
+                self._next_frame = ticks_add(now, _FRAME_MS)
+                fr.fault(self.frame, board.tiles, now, self.since)
+                board.show(self.frame)
+            roll = board.roll()
+        except Exception:  # noqa: BLE001 - the LEDs themselves failing: wait for the restart
+            roll = False
+        restart = ticks_diff(now, self.since) >= _FAULT_MS
+        if roll and not self._roll:
+            self._down_at = now
+        elif self._roll and not roll:  # released: a press long enough to be no glitch
+            if self._down_at >= 0 and ticks_diff(now, self._down_at) >= _PRESS_MS:
+                restart = True
+            self._down_at = -1
+        self._roll = roll
+        if self.wdt is not None:
+            self.wdt.feed()
+        if restart:
+            self._start(now, _NOTICE_FAULT)
 
     def _fault(self, exc, now):
         app = self.app
@@ -128,12 +141,11 @@ class Guard:
         app = rs = self.app = None  # the broken app and everything it holds become garbage
         gc.collect()
         self.faults += 1
-        self.safe = ticks_diff(now, self.started) < _QUICK_MS and not saved
-        self.fault_at = now
-        self._next = now
-        up = ticks_diff(now, self.started)
-        if write_log(self.log_path, "fault %d, %d ms after a start:" % (self.faults, up), exc):
-            self.logged += 1
+        up = ticks_diff(now, self.since)
+        self.safe = up < _QUICK_MS and not saved
+        self.since = now
+        self._next_frame = now
+        write_log(self.log_path, "fault %d, %d ms after a start:" % (self.faults, up), exc)
         try:
             self.out(json.dumps({"ev": "fault", "n": self.faults, "error": type(exc).__name__,
                                  "text": str(exc), "safe": self.safe}))
@@ -144,29 +156,4 @@ class Guard:
             self._roll = self.board.roll()
         except Exception:  # noqa: BLE001
             self._roll = True
-        self._armed = False
-
-    def _fault_step(self, now):
-        board = self.board
-        try:
-            if ticks_diff(now, self._next) >= 0:
-                self._next = ticks_add(now, _FRAME_MS)
-                fr.fault(self.frame, board.tiles, now, self.fault_at)
-                board.show(self.frame)
-            roll = board.roll()
-        except Exception:  # noqa: BLE001 - the LEDs themselves failing: wait for the restart
-            roll = False
-        restart = ticks_diff(now, self.fault_at) >= _FAULT_MS
-        if roll and not self._roll:
-            self._down_at = now
-            self._armed = True
-        elif self._roll and not roll:  # released: a press long enough to be no glitch
-            if self._armed and ticks_diff(now, self._down_at) >= _PRESS_MS:
-                restart = True
-            self._armed = False
-        self._roll = roll
-        if self.wdt is not None:
-            self.wdt.feed()
-        if restart:
-            self.restarts += 1
-            self._start(now, NOTICE_FAULT)
+        self._down_at = -1

@@ -23,8 +23,6 @@ blinks red and die A shows what goes, in red: 2 the records, 3 settings and reco
 Roll to erase (the tiles flash green); a short Roll or a flipped tile leaves it as it is.
 """
 
-import struct
-
 from micropython import const
 from shutbox import frame as fr
 from shutbox import records, setfile
@@ -37,12 +35,13 @@ _LABEL_MS = const(1000)
 _CYCLE_MS = const(3000)
 _BEEP = const(1320)  # Hz: a value chosen, a page turned
 _BUZZ = const(200)  # Hz: refused
-_NONE = const(0xFFFFFFFF)  # shutbox.records.NONE
-_MENU = const(1)  # shutbox.powerup modes
+_NONE = const(0xFFFFFFFF)  # shutbox.records._NONE
+_MENU = const(1)  # shutbox.powerup's modes (_MENU ...)
 _RECORDS = const(3)
 _RESET_RECORDS = const(4)
 _FACTORY = const(5)
-_GAME = "game"  # shutbox.resume.NAME: the game in progress
+_GAME = const("game")  # shutbox.resume's file: the game in progress
+_UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always shown
 
 
 def screen(mode, board, settings, store, recs, now):
@@ -55,7 +54,11 @@ def screen(mode, board, settings, store, recs, now):
 
 
 class Screen:
-    """What every screen shares: debounced inputs, a frame shown when it changes, beeps."""
+    """What every screen shares: debounced inputs, a frame shown when it changes, beeps.
+
+    Each screen defines ``event(ev, now)``, which takes debounced events (EV_* bits), and
+    ``draw(f, now)``, which draws the screen into the cleared frame *f*.
+    """
 
     def __init__(self, board, settings, store, recs, now):
         self.board = board
@@ -63,7 +66,7 @@ class Screen:
         self.deb = Debouncer(board.tiles, board.switches(), board.roll(), now)
         self.frame = bytearray(fr.size(board.tiles))
         self._shown = bytearray(len(self.frame))
-        self._first = True
+        self._shown[0] = _UNDRAWN  # the first frame is shown even if it is dark
         self.settings = settings  # what the game will play (a new object when changed)
         self.changed = False
         self.store = store
@@ -71,17 +74,16 @@ class Screen:
         self.t0 = now
         self.leaving = 0  # 0: running; fr.GREEN or fr.RED: the flash before the game
         self.leave_at = now
-        self._tone_off = now
-        self._toning = False
+        self._tone_off = -1  # when the beep ends (-1: silent)
 
     def step(self, now):
         """One poll; return True when the screen is done."""
         b = self.board
         ev = self.deb.update(b.switches(), b.roll(), now)
         if ev and not self.leaving:
-            self.event(ev, now)
-        if self._toning and ticks_diff(now, self._tone_off) >= 0:
-            self._toning = False
+            self.event(ev, now)  # type: ignore[attr-defined]  # each screen defines it
+        if self._tone_off >= 0 and ticks_diff(now, self._tone_off) >= 0:
+            self._tone_off = -1
             b.tone(0, 0)
         f = self.frame
         fr.clear(f)
@@ -91,9 +93,8 @@ class Screen:
                 return True
             fr.bar(f, self.tiles, self.tiles, self.leaving)
         else:
-            self.draw(f, now)
-        if self._first or f != self._shown:
-            self._first = False
+            self.draw(f, now)  # type: ignore[attr-defined]
+        if f != self._shown:
             self._shown[:] = f
             b.show(f)
         return False
@@ -102,7 +103,6 @@ class Screen:
         """Sound *hz* for *ms* ms."""
         self.board.tone(hz, ms)
         self._tone_off = ticks_add(now, ms)
-        self._toning = True
 
     def leave(self, code, now):
         """Flash the tiles in *code* (GREEN done, RED failed; OFF: at once), then finish."""
@@ -110,12 +110,6 @@ class Screen:
         self.leave_at = ticks_add(now, 0 if code else -_LEAVE_MS)
         if code:
             self.beep(_BEEP if code == fr.GREEN else _BUZZ, 300, now)
-
-    def event(self, ev, now):
-        """Take debounced events (EV_* bits)."""
-
-    def draw(self, f, now):
-        """Draw the screen into the cleared frame *f*."""
 
 
 class Menu(Screen):
@@ -129,15 +123,6 @@ class Menu(Screen):
         self.page = 0
         self.bad = -1  # the page of a conflict found when saving
         self.levels = self.deb.levels
-
-    def section(self):
-        """Return (section, page in it), both from 0, of the current page."""
-        i = self.page
-        s = 0
-        while i >= setfile.SECTIONS[s]:
-            i -= setfile.SECTIONS[s]
-            s += 1
-        return s, i
 
     def event(self, ev, now):
         """Tiles choose values, a short Roll turns the page, a long Roll saves."""
@@ -187,7 +172,11 @@ class Menu(Screen):
     def draw(self, f, now):
         """Die A the section, die B the page; the values on the tiles."""
         n = self.tiles
-        s, i = self.section()
+        i = self.page  # its section s and its number i in it, both from 0
+        s = 0
+        while i >= setfile.SECTIONS[s]:
+            i -= setfile.SECTIONS[s]
+            s += 1
         fr.die(f, n, 0, s + 1, fr.WHITE)
         fr.die(f, n, 1, i + 1, fr.WHITE)
         count = COUNTS[self.page]
@@ -207,10 +196,7 @@ class RecordsView(Screen):
     def __init__(self, board, settings, store, recs, now):
         super().__init__(board, settings, store, recs, now)
         self.page = 0
-        best, turns, shut, games = _NONE, 0, 0, 0
-        if recs.at >= 0:
-            _, best, turns, shut, games = struct.unpack_from(records.FORMAT, recs.buf,
-                                                             recs.at * records.ENTRY)
+        best, turns, shut, games = recs.entry()
         self.values = (best, shut, games, turns)
 
     def event(self, ev, now):

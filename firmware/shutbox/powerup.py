@@ -2,11 +2,13 @@
 """Two steps at every power-up, both with little else in RAM.
 
 1. ``screens()`` (firmware/main.py, before the game's modules are imported): when a button
-   combination is held, its screen (shutbox.menu) runs until it is done. ``prelude`` is the
-   same as a state machine for the simulated box (sim/boxrun.py --powerup).
-2. ``start()`` (app.main's ``make``, again after a fault): the App with the saved settings;
-   a settings or records file that is damaged gives the defaults (empty records), is written
-   again at once, and the boot notice says so (app.NOTICE_SETTINGS, NOTICE_RECORDS). The
+   combination is held, its screen (shutbox.menu) runs until it is done, or the self-test
+   (shutbox.selftest) until power-off. ``prelude`` is the same as a state machine for the
+   simulated box (sim/boxrun.py --powerup; it has no self-test).
+2. ``start()`` (app.main's ``make``, again after a fault): the App with the saved settings
+   and the tally of the box's records (``App.tally``, shutbox.records); a settings or
+   records file that is damaged gives the defaults (empty records), is written again at
+   once, and the boot notice says so (app's _NOTICE_SETTINGS, _NOTICE_RECORDS). The
    settings go to the log as one ``settings`` record (value indexes in page order; names
    in shutbox.setnames).
 
@@ -15,49 +17,51 @@ highest tile):
 
 =============================  =================================================
 Roll held, every tile open     the settings menu
-Roll held, tile 1 shut         the self-test (shutbox.selftest, run by app.main)
+Roll held, tile 1 shut         the self-test (shutbox.selftest, run by screens)
 Roll held, tile 2 shut         the records of the variant the settings choose
 Roll held, tiles 2 and 9 shut  erase the records (hold Roll to confirm)
 Roll held, tiles 8 and 9 shut  factory reset: settings and records (hold Roll)
 =============================  =================================================
 
-The callers unload this module, shutbox.setfile and shutbox.menu when done (``unload``), so
-they take no RAM during play.
+The callers unload this module, shutbox.setfile and shutbox.menu when done (``unload``;
+shutbox.records unloads itself here), so they take no RAM during play.
+
+The modes ``combination`` returns are private constants (no names kept in RAM): _PLAY 0,
+_MENU 1, _SELFTEST 2, _RECORDS 3, _RESET_RECORDS 4, _FACTORY 5 (shutbox.menu keeps copies).
 """
 
 import sys
 
 from micropython import const
-from shutbox.records import Records
 
-PLAY = const(0)
-MENU = const(1)
-SELFTEST = const(2)
-RECORDS = const(3)
-RESET_RECORDS = const(4)
-FACTORY = const(5)
-_NOTICE_SETTINGS = const(1)  # app.NOTICE_SETTINGS
-_NOTICE_RECORDS = const(2)  # app.NOTICE_RECORDS
+_PLAY = const(0)
+_MENU = const(1)
+_SELFTEST = const(2)
+_RECORDS = const(3)
+_RESET_RECORDS = const(4)
+_FACTORY = const(5)
+_NOTICE_SETTINGS = const(1)  # app._NOTICE_SETTINGS
+_NOTICE_RECORDS = const(2)  # app._NOTICE_RECORDS
 _POLL_MS = const(2)
 
 
 def combination(levels, roll, tiles):
-    """Return the power-up mode (PLAY, MENU, ...) for raw tile *levels* (bit set = open)."""
+    """Return the power-up mode (_PLAY, _MENU, ...) for raw tile *levels* (bit set = open)."""
     if not roll:
-        return PLAY
+        return _PLAY
     shut = ~levels & ((1 << tiles) - 1)
     top = 1 << ((tiles if tiles < 9 else 9) - 1)  # tile 9 (the highest on a smaller box)
     if shut == 0:
-        return MENU
+        return _MENU
     if shut & 1:
-        return SELFTEST
+        return _SELFTEST
     if shut == 2:
-        return RECORDS
+        return _RECORDS
     if shut == 2 | top:
-        return RESET_RECORDS
+        return _RESET_RECORDS
     if shut == top | top >> 1:
-        return FACTORY
-    return PLAY
+        return _FACTORY
+    return _PLAY
 
 
 def unload(*names):
@@ -75,13 +79,15 @@ def unload(*names):
 def prelude(board, store, now):
     """Return the screen (shutbox.menu) of the combination held now, or None.
 
-    Call its ``step(now)`` until it returns True, then ``unload("menu", "setfile")``.
+    Call its ``step(now)`` until it returns True, then ``unload("menu", "setfile",
+    "records")``.
     """
     tiles = board.tiles
     mode = combination(board.switches(), board.roll(), tiles)
-    if mode != MENU and mode != RECORDS and mode != RESET_RECORDS and mode != FACTORY:
+    if mode == _PLAY or mode == _SELFTEST:
         return None
     from shutbox import menu, setfile
+    from shutbox.records import Records
 
     settings, _ = setfile.load(store, tiles)
     recs = Records(store, setfile.variant_key(settings, tiles))
@@ -89,22 +95,29 @@ def prelude(board, store, now):
 
 
 def screens():
-    """On the box: run the screen of the combination held at power-up, if any (main.py)."""
+    """On the box: run the screen of the combination held at power-up, if any (main.py).
+
+    The self-test's combination runs the self-test until power-off (it never returns).
+    """
     import time
 
     from shutbox.board import Board
     from shutbox.store import Store
 
     board = Board()
+    if combination(board.switches(), board.roll(), board.tiles) == _SELFTEST:
+        from shutbox import selftest
+
+        selftest.run(board, time.ticks_ms)
     screen = prelude(board, Store("/data"), time.ticks_ms())
     if screen is not None:
         while not screen.step(time.ticks_ms()):
             time.sleep_ms(_POLL_MS)
-    unload("menu", "setfile")
+    unload("menu", "setfile", "records")
 
 
 def start(board, urandom, now, store, safe=False, out=None, tables_dir=None):
-    """Return the App for the saved settings, the records watching its log.
+    """Return the App for the saved settings, counting its game's turns for the records.
 
     *safe*: start a new game rather than the saved one (shutbox.guard after a fault).
     """
@@ -112,6 +125,7 @@ def start(board, urandom, now, store, safe=False, out=None, tables_dir=None):
 
     from shutbox import setfile
     from shutbox.app import App
+    from shutbox.records import Records
     from shutbox.store import damaged
 
     tiles = board.tiles
@@ -127,18 +141,18 @@ def start(board, urandom, now, store, safe=False, out=None, tables_dir=None):
     rules = setfile.rules(settings, tiles)
     values = [setfile.index(settings, i) for i in range(len(setfile.ATTRS))]
     log = json.dumps({"ev": "settings", "status": status, "values": values})
-    # A saved game resumes only in the standard round: shutbox.resume does not keep the
-    # rounds, formats and variants of shutbox.rounds (yet).
-    s = settings
-    resume = not safe and not (s.format or s.tie or s.stakes or s.same_throws or s.unlucky7
-                               or s.to_go or s.most_tiles)
+    tally = recs.tally(0)
+    # settings and records are read: their code goes back to the heap before the game's
+    # modules and the engine's tables take it (shutbox.records comes back at the game's end)
+    del recs, Records, setfile, values
+    unload("records", "setfile")
     app = App(board, urandom, now, settings=settings, rules=rules, out=out,
-              tables_dir=tables_dir, store=store, resume=resume)
+              tables_dir=tables_dir, store=store, resume=not safe)
     app.out(log)
-    cpu = app.game.cpu if hasattr(app.game, "cpu") else None
-    if cpu is not None:
-        recs.skip = cpu.seats  # the computer's turns are not the box's records
-    app.observe = recs.note
+    cpu = getattr(app.game, "cpu", None)
+    if cpu is not None:  # the computer's turns are not the box's records
+        tally[2] = cpu.seats
+    app.tally = tally
     if notices:
         app.notice(notices, now)
     return app

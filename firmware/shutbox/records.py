@@ -4,16 +4,18 @@
 A variant is what decides a turn's score (shutbox.setfile.variant_key): the tile count,
 one-die, one-die-mode, moves, scoring, start, open-box, to-go, unlucky-7 and most-tiles;
 the game format, tie rule and stakes do not change what a turn scores, so they share the
-entry. Each entry is ``ENTRY`` bytes, little-endian (``FORMAT``): key u32, best (lowest)
-turn score u32 (``NONE`` before the first turn), turns u32, boxes shut u16, games u16;
-counts stop at their maximum. At most ``MAX`` entries: a new variant replaces the one with
-the fewest turns.
+entry. Each entry is ``_ENTRY`` (16) bytes, little-endian (``_FORMAT``): key u32, best
+(lowest) turn score u32 (``_NONE`` before the first turn), turns u32, boxes shut u16, games
+u16; counts stop at their maximum. At most ``_MAX`` (16) entries: a new variant replaces the
+one with the fewest turns.
 
-``Records.note(rec)`` takes the game log's records (the app calls it for each): a ``score``
-counts a turn, a shut box and the best score, a ``winner`` counts a game and saves (once a
-game, so flash wear is a few hundred bytes a game). The turns of the seats in ``skip`` (the
-computer opponent's, set by shutbox.powerup) are not counted. Kept small: it stays in RAM
-during play.
+Not in RAM during play. At power-up shutbox.powerup checks the file (``Records``: a damaged
+one is written again, empty) and gives the app a tally (``Records.tally``); the app counts
+each ``score`` record of the game log into it (App._write_log: a turn, a shut box, the best
+score), except the turns of the computer's seats. At a ``winner`` record the app imports this
+module for ``Records.add``, which merges the tally into the variant's entry, counts a game and
+saves (once a game, so flash wear is a few hundred bytes a game), then forgets it again.
+The settings menu's records screen (shutbox.menu) reads the entry with ``Records.entry``.
 """
 
 import struct
@@ -22,62 +24,81 @@ from micropython import const
 
 NAME = "records"  # the file in the store
 VERSION = const(1)
-MAX = const(16)
-NONE = const(0xFFFFFFFF)  # best score before the first turn
-ENTRY = const(16)
-FORMAT = "<IIIHH"  # key, best, turns, shut, games
+_MAX = const(16)  # entries
+_NONE = const(0xFFFFFFFF)  # best score before the first turn
+_ENTRY = const(16)  # bytes an entry
+_FORMAT = const("<IIIHH")  # key, best, turns, shut, games
+_TRUNCATED = const(2)  # shutbox.store's first damaged code
 
 
 class Records:
-    """The records of every variant; ``at`` is the entry of the variant being played."""
+    """The records of every variant as in flash; ``at`` is the entry of variant *key* or -1."""
 
     def __init__(self, store, key):
-        """Load the records from *store* (``status``: the store's); play variant *key*."""
+        """Load the records from *store* (``status``: the store's); find variant *key*."""
         self.store = store
         self.key = key
-        self.buf = bytearray(MAX * ENTRY)
+        self.buf = bytearray(_MAX * _ENTRY)
         n = store.load_into(NAME, self.buf, VERSION)
         self.status = store.status
-        if n % ENTRY:  # -1 (missing, damaged) or not whole entries
+        if n % _ENTRY:  # -1 (missing, damaged) or not whole entries
             if n > 0:
-                self.status = 2  # shutbox.store.TRUNCATED
+                self.status = _TRUNCATED
             n = 0
-        self.n = n // ENTRY
+        self.n = n // _ENTRY
         self.at = -1
-        self.skip = 0  # bit p: player p+1's turns do not count (the computer's seats)
         for i in range(self.n):
-            if struct.unpack_from("<I", self.buf, i * ENTRY)[0] == key:
+            if struct.unpack_from(_FORMAT, self.buf, i * _ENTRY)[0] == key:
                 self.at = i
 
-    def note(self, rec):
-        """Take one game-log record (the app's observer)."""
-        ev = rec["ev"]
+    def entry(self):
+        """Return (best, turns, shut, games) of the variant; best is _NONE before a turn."""
+        if self.at < 0:
+            return _NONE, 0, 0, 0
+        return struct.unpack_from(_FORMAT, self.buf, self.at * _ENTRY)[1:]
+
+    def tally(self, skip):
+        """Return a new tally of a game for the app (App.tally), for this store and variant.
+
+        It is ``[store, key, skip, turns, best, shut]``: *skip* bit p = player p+1's turns do
+        not count (the computer's seats); the app counts the rest of the game's turns, the
+        best (lowest) of their scores and the boxes shut, and ``add`` merges them.
+        """
+        return [self.store, self.key, skip, 0, _NONE, 0]
+
+    def add(self, tally):
+        """Merge a game's *tally* into the variant's entry, count the game and save.
+
+        The tally starts again from zero. Before the variant's first counted turn there is
+        no entry and nothing is saved.
+        """
+        turns = tally[3]
         buf = self.buf
-        if ev == "score" and not self.skip >> (rec["player"] - 1) & 1:
-            i = self.at
-            if i < 0:  # a new entry: at the end, or over the one with the fewest turns
-                i = self.n
-                if i == MAX:
-                    i = 0
-                    for j in range(1, MAX):
-                        if struct.unpack_from("<I", buf, j * ENTRY + 8)[0] < \
-                                struct.unpack_from("<I", buf, i * ENTRY + 8)[0]:
-                            i = j
-                else:
-                    self.n += 1
-                struct.pack_into(FORMAT, buf, i * ENTRY, self.key, NONE, 0, 0, 0)
-                self.at = i
-            _, best, turns, shut, games = struct.unpack_from(FORMAT, buf, i * ENTRY)
-            score = min(rec["score"], NONE - 1)  # digital scores on 10+ tiles can be larger
-            struct.pack_into(FORMAT, buf, i * ENTRY, self.key, min(score, best),
-                             min(turns + 1, NONE), min(shut + (1 if rec["shut_box"] else 0),
-                                                       0xFFFF), games)
-        elif ev == "winner" and self.at >= 0:
-            i = self.at * ENTRY + 14
-            struct.pack_into("<H", buf, i, min(struct.unpack_from("<H", buf, i)[0] + 1,
-                                               0xFFFF))
-            self.save()
+        i = self.at
+        if i < 0:
+            if not turns:
+                return
+            i = self.n  # a new entry: at the end, or over the one with the fewest turns
+            if i == _MAX:
+                i = 0
+                for j in range(1, _MAX):
+                    if struct.unpack_from(_FORMAT, buf, j * _ENTRY)[2] < \
+                            struct.unpack_from(_FORMAT, buf, i * _ENTRY)[2]:
+                        i = j
+            else:
+                self.n += 1
+            struct.pack_into(_FORMAT, buf, i * _ENTRY, self.key, _NONE, 0, 0, 0)
+            self.at = i
+        _, best, old, shut, games = struct.unpack_from(_FORMAT, buf, i * _ENTRY)
+        if turns:  # digital scores on 10+ tiles can be larger than the field
+            best = min(best, tally[4], _NONE - 1)
+        struct.pack_into(_FORMAT, buf, i * _ENTRY, self.key, best, min(old + turns, _NONE),
+                         min(shut + tally[5], 0xFFFF), min(games + 1, 0xFFFF))
+        tally[3] = 0
+        tally[4] = _NONE
+        tally[5] = 0
+        self.save()
 
     def save(self):
         """Write the records to flash; return the store's status (0 = OK)."""
-        return self.store.save(NAME, memoryview(self.buf)[:self.n * ENTRY], VERSION)
+        return self.store.save(NAME, memoryview(self.buf)[:self.n * _ENTRY], VERSION)

@@ -1,7 +1,7 @@
 # The game in progress survives a power cut: a compact snapshot saved at safe points.
 """Snapshot layout, saving at safe points, and resuming with the physical tiles checked.
 
-``snapshot(game)`` packs everything a game needs to continue into ``SIZE`` bytes (layout
+``snapshot(game)`` packs everything a game needs to continue into 60 bytes (layout
 ``VERSION``, little-endian)::
 
     0       VERSION                  13  player (0-based)
@@ -14,99 +14,82 @@
     11      players                  21..22  the open tiles (mask)
     12      state (MOVE is saved     23..46  scores, 4 x 6 bytes (digital scoring: 47 bits)
             as ROLLING: the throw    47..52  this turn's score
-            stands)                  53..58  the winning score
-    59      n: bytes of extra state that follow (0..EXTRA_MAX)
+            stands; ROLLOFF too)     53..58  the winning score
+    59      n: bytes of the match that follow (0 without one; at most 83)
 
-Extra state: features that keep more state in the game (rounds, totals, stakes, a roll-off)
-provide ``game.save_extra() -> bytes`` (at most EXTRA_MAX) and ``game.load_extra(data) ->
-bool`` (False: the bytes make no sense); they are stored at byte 60 on. A change of this
-layout raises VERSION: a file of another version reads as damaged and the box starts anew.
+The match: a game with rounds, a format, a tie rule, stakes or a turn variant keeps more state
+in ``game.match`` (shutbox.rounds: the round, the turn scores of the round, the Canoga
+balances, the roll-off, the recorded throws), written from byte 60 on by ``Match.save`` and
+checked and taken back by ``Match.load`` (its docstring has the layout). A change of this
+layout, the match's included, raises VERSION: a file of another version reads as damaged and
+the box starts anew.
 
 ``restore(game, data, now)`` checks the layout (the range of every field) and that the rules
 and settings are the ones the box runs now; a game saved under other settings is not resumed.
 
 ``Resume`` ties it to the app: ``load`` at boot, ``poll`` after every app step saves when the
-game has entered a new state (a throw, an accepted move, a turn end, a new turn or game;
-never on a plain poll, and not on entering MOVE, which adds nothing to the throw saved just
-before). Saving at the throw, before the dice are shown, means pulling the plug cannot buy a
-new throw. Flash wear: about a dozen saves of a 68-byte file per turn; littlefs inlines such a
-small file in its directory's metadata log, so a save appends a few hundred bytes there and a
-4 KB block is erased only when the log compacts, every few dozen saves, with the metadata
-moved to a fresh block every 100 erases (block_cycles) so the wear spreads over the whole
-filesystem (``shutbox bench`` measures erases per save on MicroPython's littlefs).
+game has entered a new state (a throw, an accepted move, a turn end, a new turn, round or
+game, a roll-off die; never on a plain poll, and not on entering MOVE, which adds nothing to
+the throw saved just before). Saving at the throw, before the dice are shown, means pulling
+the plug cannot buy a new throw. Flash wear: about a dozen saves of a 72-byte file (up to
+155 with a match) per turn; littlefs inlines such a small file in its directory's
+metadata log, so a save appends a few hundred bytes there and a 4 KB block is erased only
+when the log compacts, every few dozen saves, with the metadata moved to a fresh block every
+100 erases (block_cycles) so the wear spreads over the whole filesystem (``shutbox bench``
+measures erases per save on MicroPython's littlefs; tests/mp/resume_wear.py: the same for a
+match's larger file).
 
-After a resume the box waits until the tiles match the saved game: tiles that differ blink
-amber (``hold``/``draw``), Roll does nothing, and play continues as soon as they match.
+After a resume the box waits until the tiles match the saved game (Open the Box: the tiles
+up, not the mirrored model): tiles that differ blink amber (the app draws them over the
+game's frame), Roll does nothing (``hold``), and play continues as soon as they match. A game
+saved under other settings loads as MISSING (quietly replaced); ``was_damaged(status)`` says
+when to show the notice.
 """
 
 import binascii
 
 from micropython import const
-from shutbox import frame as fr
-from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, tiles_of
+from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, tiles_of
 from shutbox.settings import ATTRS
 from shutbox.store import MISSING, OK, damaged
 
 NAME = "game"  # the file in the store
-VERSION = const(1)
-SIZE = const(60)  # the fixed part
-EXTRA_MAX = const(64)  # the most extra state a game may add (save_extra)
-STALE = const(8)  # load(): a whole file, but of a game under other settings (not damage)
+VERSION = const(2)
+_SIZE = const(60)  # the fixed part
+_EXTRA_MAX = const(84)  # the most a match adds (shutbox.rounds.Match.save: 83 bytes)
+_STALE = const(8)  # restore(): a whole game, but under other settings (not damage)
 _BAD = const(2)  # restore(): the bytes are not a game this firmware can continue
 
+_ROLLOFF = const(6)  # shutbox.game.ROLLOFF
+_SAVED = const(0x77)  # the states saved (bit per state): all but MOVE (saved as ROLLING)
+_NAMES = const("setup ready rolling move turn_end game_end rolloff")  # for the log
 _EV_TILES = const(1)  # shutbox.debounce's event bits (kept here: no import for two ints)
 _EV_PRESSES = const(8 | 16)  # EV_SHORT | EV_LONG
 _EV_ROLL = const(2 | 4)  # EV_DOWN | EV_UP: passed on, so that a long hold still counts
-_SAVED = (SETUP, READY, ROLLING, TURN_END, GAME_END)
-_NAMES = ("setup", "ready", "rolling", "move", "turn_end", "game_end")
-_SND_NO = b"\x1e\x0a"  # the game's low "no" buzz
+_SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
 
 
-def _put(buf, i, value, n):
-    """Write *value* as *n* little-endian bytes at *i*."""
-    for j in range(n):
-        buf[i + j] = (value >> (8 * j)) & 0xFF
+def snapshot(game, buf=None):
+    """Return the game's snapshot: a bytearray, or a memoryview of *buf* when given.
 
-
-def _get(data, i, n):
-    """Read *n* little-endian bytes at *i*."""
-    v = 0
-    for j in range(n - 1, -1, -1):
-        v = (v << 8) | data[i + j]
-    return v
-
-
-def _key(game, buf):
-    """Write the variant and the settings' fingerprint into bytes 1..10 of *buf*."""
-    r = game.rules
+    *buf* must hold 60 + 84 bytes.
+    """
+    given = buf is not None
+    if not given:
+        buf = bytearray(_SIZE + _EXTRA_MAX)
+    buf[0] = VERSION
+    r = game.rules  # the variant, and a fingerprint of the settings (they must be the same)
     buf[1] = game.tiles
     buf[2] = r.one_die
     buf[3] = r.one_die_mode
     buf[4] = r.moves
     buf[5] = r.scoring
     buf[6] = r.start
-    st = game.settings
+    s = game.settings
     raw = bytearray(len(ATTRS))
     for i in range(len(ATTRS)):
-        raw[i] = int(getattr(st, ATTRS[i], 0)) & 0xFF
-    _put(buf, 7, binascii.crc32(raw) & 0xFFFFFFFF, 4)
-
-
-def snapshot(game, buf=None):
-    """Return the game's snapshot: a bytearray, or a memoryview of *buf* when given.
-
-    *buf* must hold SIZE + EXTRA_MAX bytes.
-    """
-    extra = getattr(game, "save_extra", None)
-    extra = extra() if extra is not None else b""
-    n = len(extra)
-    if n > EXTRA_MAX:
-        raise ValueError("save_extra: too long")
-    given = buf is not None
-    if buf is None:
-        buf = bytearray(SIZE + n)
-    buf[0] = VERSION
-    _key(game, buf)
+        raw[i] = int(getattr(s, ATTRS[i], 0)) & 0xFF
+    buf[7:11] = (binascii.crc32(raw) & 0xFFFFFFFF).to_bytes(4, "little")
     buf[11] = game.players
     st = game.state
     buf[12] = ROLLING if st == MOVE else st
@@ -118,55 +101,44 @@ def snapshot(game, buf=None):
     buf[18] = game.b
     buf[19] = game.throws if game.throws < 255 else 255
     buf[20] = game.page
-    _put(buf, 21, game.open_, 2)
-    for p in range(4):
-        _put(buf, 23 + 6 * p, game.scores[p], 6)
-    _put(buf, 47, game.score, 6)
-    _put(buf, 53, game.best_score if game.best_score > 0 else 0, 6)
-    buf[59] = n
-    buf[SIZE:SIZE + n] = extra
-    return memoryview(buf)[:SIZE + n] if given else buf
+    buf[21:23] = game.open_.to_bytes(2, "little")
+    for i in range(4):
+        buf[23 + 6 * i:29 + 6 * i] = game.scores[i].to_bytes(6, "little")
+    buf[47:53] = game.score.to_bytes(6, "little")
+    buf[53:59] = (game.best_score if game.best_score > 0 else 0).to_bytes(6, "little")
+    n = _SIZE if game.match is None else game.match.save(buf, _SIZE)
+    buf[59] = n - _SIZE
+    return memoryview(buf)[:n] if given else buf[:n]
 
 
-def _valid(game, data):
-    """Return OK, STALE or _BAD for *data* as a snapshot for *game*."""
-    if len(data) < SIZE or data[0] != VERSION or len(data) != SIZE + data[59]:
+def restore(game, data, now):
+    """Continue the game saved in *data*; return OK, or _STALE/_BAD (the game is untouched).
+
+    Checks the layout (the range of every field), and that the rules and settings are the
+    ones the box runs now: a game saved under other settings is _STALE.
+    """
+    m = game.match
+    if len(data) < _SIZE or data[0] != VERSION or len(data) != _SIZE + data[59]:
         return _BAD
-    if data[59] and getattr(game, "load_extra", None) is None:
-        return _BAD
-    key = bytearray(11)
-    _key(game, key)
-    for i in range(1, 11):
-        if data[i] != key[i]:
-            return STALE
+    if data[1:12] != snapshot(game)[1:12]:  # the variant, the settings, the players
+        return _STALE
     players = data[11]
-    if players != game.players:
-        return STALE
     st = data[12]
     everyone = (1 << players) - 1
-    open_ = _get(data, 21, 2)
+    open_ = data[21] | data[22] << 8
     a = data[17]
     b = data[18]
-    if (st not in _SAVED or data[13] >= players or data[14] > 7 or data[15] & ~everyone
-            or data[16] & ~everyone or a > 6 or b > 6 or data[20] > players
-            or open_ & ~game.engine.full or data[59] > EXTRA_MAX):
+    if (st > _ROLLOFF or not _SAVED >> st & 1 or data[13] >= players or data[14] > 7
+            or data[15] & ~everyone or data[16] & ~everyone or a > 6 or b > 6
+            or data[20] > players or open_ & ~game.engine.full
+            or (data[59] == 0) != (m is None) or (st == _ROLLOFF and m is None)):
         return _BAD
     if st == ROLLING and (a == 0 or (b == 0 and not game.engine.one_die_allowed(open_))):
         return _BAD
     if st == GAME_END and data[16] == 0:
         return _BAD
-    return OK
-
-
-def restore(game, data, now):
-    """Continue the game saved in *data*; return OK, or STALE/_BAD (the game is untouched)."""
-    ok = _valid(game, data)
-    if ok != OK:
-        return ok
-    load_extra = getattr(game, "load_extra", None)
-    if load_extra is not None and not load_extra(data[SIZE:]):
-        return _BAD  # a game with extra state checks its part before anything changes
-    st = data[12]
+    if m is not None and not m.load(data[_SIZE:], st):
+        return _BAD  # the match checks its part before anything changes
     p = data[13]
     game._start_turn(p, now)  # resets the per-turn fields; the ones saved are set below
     flags = data[14]
@@ -175,40 +147,26 @@ def restore(game, data, now):
     game.shut_box = bool(flags & 4)
     game.played = data[15]
     game.winners = data[16]
-    game.a = data[17]
-    game.b = data[18]
+    game.a = a
+    game.b = b
     game.throws = data[19]
     game.page = data[20]
     if st != SETUP:
-        game.open_ = _get(data, 21, 2)
+        game.open_ = open_
     for q in range(4):
-        game.scores[q] = _get(data, 23 + 6 * q, 6)
-    game.score = _get(data, 47, 6)
-    game.best_score = _get(data, 53, 6)
+        game.scores[q] = int.from_bytes(data[23 + 6 * q:29 + 6 * q], "little")
+    game.score = int.from_bytes(data[47:53], "little")
+    game.best_score = int.from_bytes(data[53:59], "little")
     if game.coach is not None:
         game.coach.turn()  # hints: the score to beat again, from the scores just restored
     del game.log[:]  # the fresh game the box was built with never happened
-    game.log.append({"ev": "resume", "state": _NAMES[st], "player": p + 1,
-                     "open": tiles_of(game.open_), "dice": [game.a, game.b] if game.b
-                     else [game.a], "scores": game.scores[:game.players]})
+    game.log.append({"ev": "resume", "state": _NAMES.split()[st], "player": p + 1,
+                     "open": tiles_of(game.open_), "dice": [a, b] if b else [a],
+                     "scores": game.scores[:game.players]})
     if st == READY or st == ROLLING:
         game.levels = game.open_  # the model; the app holds the real tiles back until they match
-    game._anim = now & 0xFF
     game._enter(st, now)
     return OK
-
-
-def expected(game):
-    """Return the tile levels the resumed *game* needs before it goes on, or -1 (any)."""
-    cpu = getattr(game, "cpu", None)
-    if cpu is not None and cpu.playing():
-        return -1  # the computer plays on virtual tiles: the box's own do not matter
-    st = game.state
-    if st == READY or st == ROLLING or st == MOVE:
-        if game.cpu is not None and game.cpu.virtual():
-            return -1  # the computer's turn: it plays on virtual tiles, the box's stay open
-        return game.open_
-    return -1
 
 
 class Resume:
@@ -217,33 +175,36 @@ class Resume:
     def __init__(self, store):
         """Keep the store (shutbox.store.Store) and the one snapshot buffer."""
         self.store = store
-        self._buf = bytearray(SIZE + EXTRA_MAX)
+        self._buf = bytearray(_SIZE + _EXTRA_MAX)
         self._seen = -1  # game.transitions at the last poll
         self.expect = -1  # tile levels the box waits for after a resume (-1: none)
-        self.status = MISSING  # of the load: OK, MISSING, STALE or a damaged() code
         self.saves = 0
         self.failed = 0  # saves the flash refused (the game goes on; the next save retries)
 
     def load(self, game, levels, now):
         """Resume the saved game into *game* if there is one; return the status.
 
-        *levels* are the debounced tile levels now. A damaged file is reported through the
-        status (damaged(status): the app shows the notice); the game stays a new one.
+        *levels* are the debounced tile levels now. The status is the store's: OK, MISSING
+        (also for a game saved under other settings) or a damaged file (was_damaged: the app
+        shows the notice); the game stays a new one unless OK.
         """
         n = self.store.load_into(NAME, self._buf, VERSION)
         st = self.store.status
         if n >= 0:
             st = restore(game, memoryview(self._buf)[:n], now)
-            if st == _BAD:
-                st = 2  # store.DAMAGED: the layout is ours but the content is impossible
-        self.status = st
+            if st == _STALE:  # a game under other settings: quietly replaced, as if none
+                st = MISSING
         # a resumed game is on flash already; anything else is saved at the first poll, so a
         # damaged file is replaced at once
         self._seen = game.transitions if st == OK else -1
         if st == OK:
-            exp = expected(game)
-            if exp >= 0 and exp != levels:
-                self.expect = exp
+            cpu = game.cpu
+            want = game.open_ ^ game.inv  # the tiles up (Open the Box: the model is mirrored)
+            # a turn in play needs the box's tiles as saved; the computer plays on virtual
+            # tiles (the box's own do not matter), and SETUP takes the tiles as they are
+            if (READY <= game.state <= MOVE and levels != want
+                    and (cpu is None or not cpu.playing())):
+                self.expect = want
             else:
                 game.tiles_changed(levels, now)
         return st
@@ -262,25 +223,15 @@ class Resume:
         self.failed += 1
         return False
 
-    def forget(self):
-        """Drop the hold (a new game was started)."""
-        self.expect = -1
-
     def hold(self, game, levels, ev, now):
         """Filter the debouncer's events while the tiles differ from the resumed game."""
-        if levels == self.expect or expected(game) < 0:  # matched, or the turn ended anyway
+        if levels == self.expect or game.state > MOVE:  # matched, or the turn ended anyway
             self.expect = -1
             return ev | _EV_TILES  # the tiles match: the game takes them from here
         if ev & _EV_PRESSES:
             game._sound(_SND_NO)  # put the tiles back first
         return ev & _EV_ROLL
 
-    def draw(self, frame, levels, now):
-        """Blink the tiles that differ from the resumed game amber (on top of the game's frame)."""
-        diff = levels ^ self.expect
-        fr.tiles_mask(frame, diff, fr.AMBER if fr.blink(now, 0) else fr.OFF)
 
-
-def was_damaged(status):
-    """Return True if the load status means the saved game's file was damaged."""
-    return status != STALE and damaged(status)
+# Whether a load status means the saved game's file was damaged (the app shows the notice).
+was_damaged = damaged

@@ -27,49 +27,53 @@ the round being played.
   with none (a 4; a 2 in 3-to-go) ends the turn at once with nothing shut: the worst score.
 * most-tiles: a throw must shut as many tiles as the longest legal move does.
 (open-box is the game's mirrored levels, ``Game.inv``.)
+
+A power cut loses nothing: ``save``/``load`` put the match into the snapshot of
+shutbox.resume (its layout is resume.VERSION's).
 """
 
 from micropython import const
 from shutbox import frame as fr
+from shutbox.game import tiles_of
 
-# The values of the settings played here (shutbox.settings: format, tie, to-go, stakes).
-FORMAT_ONE_ROUND = const(0)  # every player one turn, the lowest score wins
-FORMAT_3_ROUNDS = const(1)  # three rounds added up, the lowest total wins
-FORMAT_5_ROUNDS = const(2)  # five rounds added up
-FORMAT_OUT_AT_45 = const(3)  # rounds until one player is left: a total of 45 or more is out
-FORMAT_TO_100 = const(4)  # rounds until a total reaches 100: then the lowest total wins
-OUT_AT = const(45)
-GAME_TO = const(100)
-TIE_SHARE = const(0)  # the tied players share the win
-TIE_ROLL_OFF = const(1)  # each tied player throws one die, the lowest wins; ties throw again
-TIE_REPLAY = const(2)  # the tied players play one more round, its lowest score wins
-TO_GO_OFF = const(0)
-TO_GO_2 = const(1)  # the first throw must shut the 2; one that cannot (a 4) ends the turn
-TO_GO_3 = const(2)  # the first throw must shut the 3; one that cannot (a 2) ends the turn
-STAKES_OFF = const(0)
-STAKES_CANOGA = const(1)  # each round every loser pays the winner the difference, x2 if shut
+# The values of the settings played here (shutbox.settings: format, tie, to-go, stakes);
+# private: the firmware compares the settings' ints (setnames has the names).
+_FORMAT_ONE_ROUND = const(0)  # every player one turn, the lowest score wins
+_FORMAT_3_ROUNDS = const(1)  # three rounds added up, the lowest total wins
+_FORMAT_5_ROUNDS = const(2)  # five rounds added up
+_FORMAT_OUT_AT_45 = const(3)  # rounds until one player is left: a total of 45 or more is out
+_FORMAT_TO_100 = const(4)  # rounds until a total reaches 100: then the lowest total wins
+_OUT_AT = const(45)
+_GAME_TO = const(100)
+_TIE_SHARE = const(0)  # the tied players share the win
+_TIE_ROLL_OFF = const(1)  # each tied player throws one die, the lowest wins; ties throw again
+_TIE_REPLAY = const(2)  # the tied players play one more round, its lowest score wins
+_TO_GO_OFF = const(0)
+_TO_GO_2 = const(1)  # the first throw must shut the 2 (bit 1); one that cannot (a 4) ends it
+_TO_GO_3 = const(2)  # the first throw must shut the 3 (bit 2); one that cannot (a 2) ends it
+_STAKES_OFF = const(0)
+_STAKES_CANOGA = const(1)  # each round every loser pays the winner the difference, x2 if shut
 
-ROLLOFF = const(6)  # a game state: the tied players throw one die each
 _GAME_END = const(5)  # shutbox.game.GAME_END
-_MAX = const(4)
-_SEQ = const(16)  # recorded throws per round: a turn has at most tiles + 1 <= 13
-_SND_DIE = b"\x64\x03\x00\x02\x64\x03"
-_SND_WIN = b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28"
-_TO_GO_NAMES = ("", "2-to-go", "3-to-go")
+_ROLLOFF = const(6)  # shutbox.game.ROLLOFF: the tied players throw one die each
+_MAX = const(4)  # shutbox.game._MAX_PLAYERS
+_SND_DIE = const(b"\x64\x03\x00\x02\x64\x03")
+_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")
 
-
-def ntiles(m):
-    """Return how many bits of *m* are set."""
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
-def _players(mask):
-    """Return the player numbers (1..4) in *mask*, for the log."""
-    return [p + 1 for p in range(_MAX) if mask >> p & 1]
+# Match.st: the match's small state, a byte each (saved as it is by save()).
+_FIRST = const(0)  # the seat that plays first this round (it moves one seat a round)
+_ACTIVE = const(1)  # players still in (out-at-45 drops players)
+_IN_ROUND = const(2)  # players taking a turn in this round
+_RSHUT = const(3)  # players who shut the box this round
+_TIED = const(4)  # players in the roll-off ...
+_ROLLER = const(5)  # ... and the one throwing (or who threw last)
+_DIES = const(6)  # 4 bytes: the roll-off dice (0: not thrown yet)
+_SEQ_N = const(10)  # same-throws: the throws recorded this round ...
+_SEQ = const(11)  # ... 16 bytes: a << 3 | b per throw (a turn has at most tiles + 1 <= 13)
+_SEQ_MAX = const(16)
+_ST = const(27)
+_NUMBERS = const(28)  # save(): round, tiebreak (2 bytes each), the turn scores (4 x 6 bytes)
+_BALANCES = const(28)  # save(), with stakes: the balances (4 x 7 bytes, two's complement)
 
 
 class Match:
@@ -77,250 +81,217 @@ class Match:
 
     def __init__(self, game):
         """Make the buffers once; *game* is the shutbox.game.Game this match drives."""
-        self.g = game
+        self.game = game
         self.rscores = [0] * _MAX
         self.balance = [0] * _MAX
-        self.dies = bytearray(_MAX)  # roll-off dice
-        self.seq = bytearray(_SEQ)  # same-throws: a << 3 | b per throw of the round
-        self.seq_n = 0
+        self.st = bytearray(_ST)  # the small state (_FIRST ... _SEQ)
         self.round = 0
-        self.first = 0
-        self.active = 0  # players still in (out-at-45 drops players)
-        self.in_round = 0  # players taking a turn in this round
-        self.rshut = 0  # players who shut the box this round
         self.tiebreak = 0  # replay rounds played for a tie
-        self.rolloff = 0  # players in the roll-off
-        self.roller = 0
 
-    def new(self, now):
-        """Start the first round of a new game (Game.new_game)."""
-        g = self.g
-        for p in range(_MAX):
-            self.balance[p] = 0
-        self.round = 0
-        self.first = 0
-        self.tiebreak = 0
-        self.active = (1 << g.players) - 1
-        self._start_round(self.active, now)
-
-    def _start_round(self, who, now):
-        """A round for the players in the mask *who*, from seat ``first``."""
-        g = self.g
+    def new(self, now, who=0):
+        """Start a round for the players in the mask *who*, from seat ``st[_FIRST]``; *who* 0:
+        the first round of a new game (Game.new_game), for every player."""
+        g = self.game
+        st = self.st
+        if not who:
+            for i in range(_ST):
+                st[i] = 0
+            for p in range(_MAX):
+                self.balance[p] = 0
+            self.round = 0
+            self.tiebreak = 0
+            who = (1 << g.players) - 1
+            st[_ACTIVE] = who
         if not self.tiebreak:
             self.round += 1
-        self.in_round = who
+        st[_IN_ROUND] = who
+        st[_RSHUT] = 0
+        st[_SEQ_N] = 0
         g.played = 0
-        self.rshut = 0
-        self.seq_n = 0
         for p in range(_MAX):
             self.rscores[p] = 0
         g.log.append({"ev": "round", "round": self.round, "tiebreak": self.tiebreak,
-                      "players": _players(who)})
-        g._start_turn(self._next_player(), now)
-
-    def _next_player(self):
-        """Return the next player of the round to take a turn, or -1."""
-        g = self.g
-        for i in range(g.players):
-            p = (self.first + i) % g.players
-            if (self.in_round & ~g.played) >> p & 1:
-                return p
-        return -1
+                      "players": tiles_of(who)})
+        p = st[_FIRST]  # the first of them from that seat on
+        while not who >> p & 1:
+            p = (p + 1) % g.players
+        g._start_turn(p, now)
 
     def scored(self, p, score, shut):
         """Player *p*'s turn ended with *score* (Game._end_turn)."""
-        g = self.g
         self.rscores[p] = score
         if not self.tiebreak:  # a tie-break round decides a tie; it adds nothing to totals
-            g.scores[p] += score
+            self.game.scores[p] += score
         if shut:
-            self.rshut |= 1 << p
+            self.st[_RSHUT] |= 1 << p
 
     def after_turn(self, now):
         """Roll after a turn's score: the next turn, the next round, or the end."""
-        g = self.g
-        nxt = -1 if g.over else self._next_player()
+        g = self.game
+        st = self.st
+        n = g.players
+        nxt = -1  # the next player of the round to take a turn (from seat st[_FIRST])
+        left = 0 if g.over else st[_IN_ROUND] & ~g.played
+        for i in range(n):
+            p = (st[_FIRST] + i) % n
+            if left >> p & 1:
+                nxt = p
+                break
         g.log.append({"ev": "turn_end", "player": g.player + 1, "next": nxt + 1})
         if nxt >= 0:
             g._start_turn(nxt, now)
             return
         s = g.settings
-        if s.stakes and not self.tiebreak:
-            self._settle()
+        who = st[_IN_ROUND]
+        if s.stakes and not self.tiebreak:  # Canoga stakes for the round (the module doc)
+            rs = self.rscores
+            start = g.engine.score(g.engine.start_open)
+            low = -1
+            for p in range(n):
+                if who >> p & 1:
+                    if not g.played >> p & 1:
+                        rs[p] = start
+                    if low < 0 or rs[p] < low:
+                        low = rs[p]
+            bal = self.balance
+            for w in range(n):
+                if who >> w & 1 and rs[w] == low:
+                    k = 2 if st[_RSHUT] >> w & 1 else 1
+                    for q in range(n):
+                        if who >> q & 1 and rs[q] != low:
+                            pay = (rs[q] - low) * k
+                            bal[q] -= pay
+                            bal[w] += pay
+            g.log.append({"ev": "stakes", "round": self.round, "balance": bal[:n]})
         if g.over:  # shut-wins: the player who shut the box wins, whatever the totals
-            self.end(self.rshut, now)
+            self._decide(st[_RSHUT], g.scores, now)  # (the only one: the game ended there)
             return
         if self.tiebreak:
-            self._decide(self.in_round, self.rscores, now)
+            self._decide(who, self.rscores, now)
             return
         fmt = s.format
         last = True
-        who = self.in_round
-        if fmt == FORMAT_3_ROUNDS or fmt == FORMAT_5_ROUNDS:
-            last = self.round >= (3 if fmt == FORMAT_3_ROUNDS else 5)
-        elif fmt == FORMAT_OUT_AT_45:
+        if fmt == _FORMAT_3_ROUNDS or fmt == _FORMAT_5_ROUNDS:
+            last = self.round >= (3 if fmt == _FORMAT_3_ROUNDS else 5)
+        elif fmt >= _FORMAT_OUT_AT_45:  # the players of the round at 45 (100) or more
             out = 0
-            for p in range(g.players):
-                if who >> p & 1 and g.scores[p] >= OUT_AT:
+            for p in range(n):
+                if who >> p & 1 and g.scores[p] >= (_OUT_AT if fmt == _FORMAT_OUT_AT_45
+                                                    else _GAME_TO):
                     out |= 1 << p
-            if out:
-                self.active &= ~out
-                g.log.append({"ev": "out", "players": _players(out)})
-            n = ntiles(self.active)
-            last = n == 0 or (n == 1 and g.players > 1)
-            who = self.active if n else out  # all went out together: the lowest total wins
-        elif fmt == FORMAT_TO_100:
-            last = False
-            for p in range(g.players):
-                if who >> p & 1 and g.scores[p] >= GAME_TO:
-                    last = True
+            last = out != 0  # to-100: the round in which a total reached 100 was the last
+            if fmt == _FORMAT_OUT_AT_45:  # they are out
+                left = st[_ACTIVE] & ~out
+                st[_ACTIVE] = left
+                if out:
+                    g.log.append({"ev": "out", "players": tiles_of(out)})
+                # the last one left wins; if the last all went out together, the lowest total
+                last = left == 0 or (left & (left - 1) == 0 and n > 1)
+                who = left if left else out
         if last:
             self._decide(who, g.scores, now)
         else:
-            self.first = (self.first + 1) % g.players
-            self._start_round(self.active, now)
+            st[_FIRST] = (st[_FIRST] + 1) % n
+            self.new(now, st[_ACTIVE])
 
-    def _decide(self, who, table, now):
-        """End the game: the lowest *table* entry among the players *who*; ties by the rule."""
-        n = self.g.players
+    def _decide(self, mask, scores, now):
+        """The lowest of *scores* among the players in *mask* wins; a tie as the tie rule says
+        (from ROLLOFF, *scores* are the dice: a tie throws again). The game ends there, or
+        goes on with a tie-break round or a roll-off."""
+        g = self.game
         low = -1
-        for p in range(n):
-            if who >> p & 1 and (low < 0 or table[p] < low):
-                low = table[p]
-        best = 0
-        for p in range(n):
-            if who >> p & 1 and table[p] == low:
-                best |= 1 << p
-        tie = self.g.settings.tie
-        if best & (best - 1) and tie == TIE_REPLAY:
-            self.tiebreak += 1
-            self._start_round(best, now)
-        elif best & (best - 1) and tie == TIE_ROLL_OFF:
-            self._rolloff(best)
-            self.g.log.append({"ev": "rolloff", "players": _players(best)})
-            self.g._enter(ROLLOFF, now)
-        else:
-            self.end(best, now)
-
-    def _rolloff(self, mask):
-        """(Re)start a roll-off among the players in *mask*: no dice yet."""
-        self.rolloff = mask
         for p in range(_MAX):
-            self.dies[p] = 0
-        p = 0
-        while not mask >> p & 1:
-            p += 1
-        self.roller = p
-
-    def end(self, winners, now):
-        """The game is over: the players in the mask *winners* won."""
-        g = self.g
-        g.winners = winners
-        p = 0
-        while p < _MAX - 1 and not winners >> p & 1:
-            p += 1
-        g.best_score = g.scores[p]
-        g.page = 0
-        rec = {"ev": "winner", "players": _players(winners), "score": g.best_score,
-               "scores": g.scores[:g.players], "tie": winners & (winners - 1) != 0,
-               "rounds": self.round}
-        if g.settings.stakes:
-            rec["balance"] = self.balance[:g.players]
-        g.log.append(rec)
-        g._sound(_SND_WIN)
-        g._enter(_GAME_END, now)
-
-    def _settle(self):
-        """Canoga stakes for the round just played (see the module doc)."""
-        g = self.g
-        n = g.players
-        rs = self.rscores
-        start = g.engine.score(g.engine.start_open)
-        who = self.in_round
-        low = -1
-        for p in range(n):
-            if who >> p & 1:
-                if not g.played >> p & 1:
-                    rs[p] = start
-                if low < 0 or rs[p] < low:
-                    low = rs[p]
-        bal = self.balance
-        for w in range(n):
-            if who >> w & 1 and rs[w] == low:
-                k = 2 if self.rshut >> w & 1 else 1
-                for q in range(n):
-                    if who >> q & 1 and rs[q] != low:
-                        pay = (rs[q] - low) * k
-                        bal[q] -= pay
-                        bal[w] += pay
-        g.log.append({"ev": "stakes", "round": self.round, "balance": bal[:n]})
+            if mask >> p & 1 and (low < 0 or scores[p] < low):
+                low = scores[p]
+        best = 0
+        for p in range(_MAX):
+            if mask >> p & 1 and scores[p] == low:
+                best |= 1 << p
+        tie = g.settings.tie if best & (best - 1) else _TIE_SHARE
+        if tie == _TIE_REPLAY:
+            self.tiebreak += 1
+            self.new(now, best)
+        elif tie == _TIE_ROLL_OFF:  # a roll-off among them, with no dice yet
+            st = self.st
+            st[_TIED] = best
+            p = 0
+            while not best >> p & 1:
+                p += 1
+            st[_ROLLER] = p
+            for p in range(_MAX):
+                st[_DIES + p] = 0
+            if g.state != _ROLLOFF:
+                g.log.append({"ev": "rolloff", "players": tiles_of(best)})
+            g._enter(_ROLLOFF, now)  # (again: a new state for shutbox.resume to save)
+        else:  # the game is over: the players in *best* won
+            g.winners = best
+            p = 0
+            while p < _MAX - 1 and not best >> p & 1:
+                p += 1
+            g.best_score = g.scores[p]
+            g.page = 0
+            rec = {"ev": "winner", "players": tiles_of(best), "score": g.best_score,
+                   "scores": g.scores[:g.players], "tie": best & (best - 1) != 0,
+                   "rounds": self.round}
+            if g.settings.stakes:
+                rec["balance"] = self.balance[:g.players]
+            g.log.append(rec)
+            g._sound(_SND_WIN)
+            g._enter(_GAME_END, now)
 
     def press(self, now):
-        """Roll in ROLLOFF: throw for the next tied player; after the last, settle it."""
-        g = self.g
-        mask = self.rolloff
-        p = self.roller
-        if self.dies[p]:
-            p += 1
-            while p < _MAX and not (mask >> p & 1 and not self.dies[p]):
-                p += 1
-        g.t_state = now
-        if p < _MAX:
-            self.roller = p
-            d = g.dice.roll()
-            self.dies[p] = d
-            g.log.append({"ev": "rolloff_die", "player": p + 1, "die": d})
-            g._sound(_SND_DIE)
-            return
-        low = 7
-        for q in range(_MAX):
-            if mask >> q & 1 and self.dies[q] < low:
-                low = self.dies[q]
-        best = 0
-        for q in range(_MAX):
-            if mask >> q & 1 and self.dies[q] == low:
-                best |= 1 << q
-        if best & (best - 1):  # tied again: those players throw again
-            self._rolloff(best)
-        else:
-            self.end(best, now)
+        """Roll in ROLLOFF: the next tied player throws; after the last, the lowest die wins."""
+        g = self.game
+        st = self.st
+        tied = st[_TIED]
+        for p in range(_MAX):
+            if tied >> p & 1 and not st[_DIES + p]:
+                st[_ROLLER] = p
+                d = g.dice.roll()
+                st[_DIES + p] = d
+                g.log.append({"ev": "rolloff_die", "player": p + 1, "die": d})
+                g._sound(_SND_DIE)
+                g._enter(_ROLLOFF, now)  # the die stands: saved (shutbox.resume) as it shows
+                return
+        self._decide(tied, st[_DIES:_DIES + _MAX], now)
 
     def render(self, f, now):
         """ROLLOFF: the tied players' tiles blink; die A the thrower, die B their die."""
-        n = self.g.tiles
-        on = fr.blink(now, self.g.t_state)
-        fr.tiles_mask(f, self.rolloff, fr.MAGENTA if on else fr.OFF)
-        p = self.roller
+        g = self.game
+        st = self.st
+        n = g.tiles
+        fr.tiles_mask(f, st[_TIED], fr.MAGENTA if fr.blink(now, g.t_state) else fr.OFF)
+        p = st[_ROLLER]
         fr.die(f, n, 0, p + 1, fr.MAGENTA)
-        fr.die(f, n, 1, self.dies[p], fr.WHITE)
+        fr.die(f, n, 1, st[_DIES + p], fr.WHITE)
 
     # ----- the turn variants -----
 
     def replay(self, one):
         """Same throws: the round's recorded throw, or a new one, recorded (Game._throw)."""
-        g = self.g
+        g = self.game
+        st = self.st
         i = g.throws
-        seq = self.seq
-        if i < self.seq_n:
-            g.a = seq[i] >> 3
-            g.b = seq[i] & 7
+        if i < st[_SEQ_N]:
+            g.a = st[_SEQ + i] >> 3
+            g.b = st[_SEQ + i] & 7
             return
         g.a = g.dice.roll()
         g.b = 0 if one else g.dice.roll()
-        if i < _SEQ:
-            seq[i] = g.a << 3 | g.b
-            self.seq_n = i + 1
+        if i < _SEQ_MAX:
+            st[_SEQ + i] = g.a << 3 | g.b
+            st[_SEQ_N] = i + 1
 
     def moves(self):
         """Apply unlucky-7, to-go and most-tiles to the throw's legal moves; return how many."""
-        g = self.g
+        g = self.game
         s = g.settings
         n = g._n
         if s.unlucky7 and g.a + g.b == 7:
             g.log.append({"ev": "rule", "rule": "unlucky-7", "player": g.player + 1})
             return 0
         buf = g._buf
-        need = 1 << s.to_go if s.to_go and g.throws == 1 else 0
+        need = 1 << s.to_go if s.to_go and g.throws == 1 else 0  # tile 2 is bit 1 (_TO_GO_2)
         if need:
             j = 0
             for i in range(n):
@@ -328,18 +299,22 @@ class Match:
                     buf[j] = buf[i]
                     j += 1
             if j == 0:
-                g.log.append({"ev": "rule", "rule": _TO_GO_NAMES[s.to_go],
+                g.log.append({"ev": "rule", "rule": "%d-to-go" % (s.to_go + 1),  # 2-, 3-to-go
                               "player": g.player + 1})
             n = j
-        if s.most_tiles and n:
+        if s.most_tiles:  # keep the moves of the most tiles, in order (one pass)
             most = 0
-            for i in range(n):
-                k = ntiles(buf[i])
-                if k > most:
-                    most = k
             j = 0
             for i in range(n):
-                if ntiles(buf[i]) == most:
+                m = buf[i]
+                k = 0
+                while m:
+                    m &= m - 1
+                    k += 1
+                if k > most:  # longer than any so far: drop those kept
+                    most = k
+                    j = 0
+                if k == most:
                     buf[j] = buf[i]
                     j += 1
             n = j
@@ -356,3 +331,62 @@ class Match:
                     low = e
             g.best = best
         return n
+
+    # ----- the game in progress across a power cut (shutbox.resume) -----
+
+    def save(self, buf, i):
+        """Write the match into *buf* from *i* (shutbox.resume.snapshot); return the end.
+
+        Layout: the round and the tie-break count (2 bytes each), the round's turn scores
+        (4 x 6 bytes), with stakes the balances (4 x 7 bytes, two's complement), then ``st``
+        up to the last recorded throw (all little-endian): at most 83 bytes.
+        """
+        st = self.st
+        buf[i:i + 2] = (self.round & 0xFFFF).to_bytes(2, "little")
+        buf[i + 2:i + 4] = (self.tiebreak & 0xFFFF).to_bytes(2, "little")
+        i += 4
+        for p in range(_MAX):
+            buf[i:i + 6] = self.rscores[p].to_bytes(6, "little")
+            i += 6
+        if self.game.settings.stakes:
+            for p in range(_MAX):
+                buf[i:i + 7] = (self.balance[p] % (1 << 56)).to_bytes(7, "little")
+                i += 7
+        n = _SEQ + st[_SEQ_N]
+        buf[i:i + n] = st[:n]
+        return i + n
+
+    def load(self, data, state):
+        """Continue the match save() wrote (*data*: exactly its bytes; *state*: the game's
+        saved state). Return False, changing nothing, if it cannot be a match of this game."""
+        g = self.game
+        k = _NUMBERS + (_BALANCES if g.settings.stakes else 0)
+        n = len(data)
+        if n < k + _SEQ or n != k + _SEQ + data[k + _SEQ_N]:
+            return False
+        st = data[k:]
+        n = g.players
+        tied = st[_TIED]
+        if (st[_SEQ_N] > _SEQ_MAX or st[_FIRST] >= n or st[_ROLLER] >= n
+                or (st[_ACTIVE] | st[_IN_ROUND] | st[_RSHUT] | tied) >> n):
+            return False
+        if state == _ROLLOFF and not (tied & (tied - 1) and tied >> st[_ROLLER] & 1):
+            return False  # a roll-off is between two players or more, the thrower among them
+        for p in range(_MAX):
+            if st[_DIES + p] > 6:
+                return False
+        for j in range(st[_SEQ_N]):
+            if not 0 < st[_SEQ + j] >> 3 < 7 or st[_SEQ + j] & 7 > 6:
+                return False
+        self.round = int.from_bytes(data[0:2], "little")
+        self.tiebreak = int.from_bytes(data[2:4], "little")
+        for p in range(_MAX):
+            self.rscores[p] = int.from_bytes(data[4 + 6 * p:10 + 6 * p], "little")
+            v = 0
+            if k > _NUMBERS:  # the balances: 7 bytes, two's complement
+                v = int.from_bytes(data[_NUMBERS + 7 * p:_NUMBERS + 7 * p + 7], "little")
+                if v >> 55:
+                    v -= 1 << 56
+            self.balance[p] = v
+        self.st[:len(st)] = st
+        return True

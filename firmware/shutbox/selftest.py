@@ -1,5 +1,6 @@
 # Self-test mode of the box: LED sweep, colours, dice faces, then each switch echoed on its LED.
-"""The wiring check a builder runs on a new box (hold Roll with tile 1 shut at power-up).
+"""The wiring check a builder runs on a new box (hold Roll with tile 1 shut at power-up:
+shutbox.powerup.screens runs it; the module is loaded only then).
 
 Phases, timed from the first ``step``:
 
@@ -34,11 +35,6 @@ _ROLL_HZ = const(660)  # while Roll is held in echo mode
 _POLL_MS = const(10)  # run(): time between steps
 
 
-def requested(board):
-    """Return True when the self-test's button combination is held: Roll, with tile 1 shut."""
-    return board.roll() and not board.switches() & 1
-
-
 class SelfTest:
     """The self-test as a state machine driven by a clock: call ``step(now_ms)`` often."""
 
@@ -57,12 +53,6 @@ class SelfTest:
         self._beep_off = 0
         self._beeping = False
         self._roll = False
-
-    def _beep(self, now):
-        """Start the phase beep; ``step`` silences it after _BEEP_MS."""
-        self._board.tone(_BEEP_HZ, _BEEP_MS)
-        self._beep_off = ticks_add(now, _BEEP_MS)
-        self._beeping = True
 
     def step(self, now):
         """Advance to *now* (ms ticks), draw the frame, show it; return the phase (1..4)."""
@@ -93,8 +83,10 @@ class SelfTest:
             self._echo(f, tiles)
         if phase != self.phase:
             self.phase = phase
-            if phase != ECHO:
-                self._beep(now)
+            if phase != ECHO:  # the phase beep; silenced below after _BEEP_MS
+                self._board.tone(_BEEP_HZ, _BEEP_MS)
+                self._beep_off = ticks_add(now, _BEEP_MS)
+                self._beeping = True
         if self._beeping and ticks_diff(now, self._beep_off) >= 0:
             self._beeping = False
             if not self._roll:

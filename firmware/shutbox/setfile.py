@@ -3,9 +3,10 @@
 before play (shutbox.settings is what stays in RAM; the names are in shutbox.setnames).
 
 In flash (shutbox.store, file ``NAME``, payload version ``VERSION``) the settings are
-``SIZE`` bytes: each option's value index in ``BITS[i]`` bits, in page order, from bit 0 of
-byte 0 up. A file that does not unpack to valid, consistent settings reads as
-damaged: the box uses the defaults and says so on its LEDs (``load``).
+``_SIZE`` (4) bytes: each option's value index in ``_BITS[i]`` bits, in page order, from bit 0
+of byte 0 up. A file that does not unpack to valid, consistent settings reads as
+damaged: the box uses the defaults and says so on its LEDs (``load``). The layout's sizes
+and the ``_INVALID`` status are private constants (no names kept in RAM).
 """
 
 from micropython import const
@@ -13,33 +14,27 @@ from shutbox.settings import ATTRS, COUNTS, Settings
 
 NAME = "settings"  # the file in the store
 VERSION = const(1)  # the payload layout; another version reads as damaged (defaults)
-SIZE = const(4)
-BITS = b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02\x01\x01\x03\x01\x02\x01\x01"  # 29 in all
-INVALID = const(4)  # load(): the file checks out but its values do not (store.BAD_VERSION)
+_SIZE = const(4)
+_BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02\x01\x01\x03\x01\x02\x01\x01")  # 29
+_INVALID = const(4)  # load(): the file checks out but its values do not (store's bad version)
 
 SECTIONS = b"\x03\x05\x04\x05"  # pages per menu section: who plays, turn, variants, game
 _TO_GO = const(9)  # page of to-go
 
 
-def start_mask(start, tiles):
-    """Return the tiles in play at the start of a turn (shutbox.engine's start_open)."""
-    full = (1 << tiles) - 1
-    if start == 1:
-        return full & ~7
-    if start == 2:
-        return full & 0x555
-    if start == 3:
-        return full & 0xAAA
-    return full
-
-
 def conflict(s, tiles=9):
     """Return the page of an option of *s* that does not fit the others, or -1.
 
-    2-to-go and 3-to-go need their tile (2 or 3) in play at the start of a turn.
+    2-to-go and 3-to-go need their tile (2 or 3) in play at the start of a turn (the tiles
+    in play then are shutbox.engine's start_open: every tile, or with the low three shut,
+    or the odd ones, or the even ones).
     """
-    if s.to_go and not start_mask(s.start, tiles) & (1 << s.to_go):
-        return _TO_GO
+    if s.to_go:
+        start = s.start
+        in_play = ((1 << tiles) - 1) & (~7 if start == 1 else 0x555 if start == 2
+                                        else 0xAAA if start == 3 else -1)
+        if not in_play & (1 << s.to_go):
+            return _TO_GO
     return -1
 
 
@@ -75,26 +70,26 @@ def variant_key(s, tiles):
 
 
 def pack(s):
-    """Return the settings *s* as SIZE bytes."""
+    """Return the settings *s* as _SIZE bytes."""
     n = 0
     shift = 0
     for i in range(len(ATTRS)):
         n |= index(s, i) << shift
-        shift += BITS[i]
-    return bytes([(n >> (8 * j)) & 0xFF for j in range(SIZE)])
+        shift += _BITS[i]
+    return bytes([(n >> (8 * j)) & 0xFF for j in range(_SIZE)])
 
 
 def unpack(data, tiles=9):
     """Return the Settings packed in *data*; ValueError unless valid and consistent."""
-    if len(data) != SIZE:
-        raise ValueError("settings: %d bytes, not %d" % (len(data), SIZE))
+    if len(data) != _SIZE:
+        raise ValueError("settings: %d bytes, not %d" % (len(data), _SIZE))
     n = 0
-    for j in range(SIZE):
+    for j in range(_SIZE):
         n |= data[j] << (8 * j)
     opts = {}
     for i in range(len(ATTRS)):
-        v = n & ((1 << BITS[i]) - 1)
-        n >>= BITS[i]
+        v = n & ((1 << _BITS[i]) - 1)
+        n >>= _BITS[i]
         if v >= COUNTS[i]:
             raise ValueError("settings: bad " + ATTRS[i])
         opts[ATTRS[i]] = v + 1 if i == 0 else v
@@ -110,7 +105,7 @@ def load(store, tiles=9):
     """Return (settings, status): the saved settings, or the defaults and why not.
 
     status is the store's: OK (0), MISSING (first boot: quiet defaults), or a damaged code
-    (shutbox.store.damaged); a whole file whose values do not check out is INVALID.
+    (shutbox.store.damaged); a whole file whose values do not check out is _INVALID.
     """
     data = store.load(NAME, VERSION)
     if data is None:
@@ -118,7 +113,7 @@ def load(store, tiles=9):
     try:
         return unpack(data, tiles), 0
     except ValueError:
-        return Settings(), INVALID
+        return Settings(), _INVALID
 
 
 def save(s, store):

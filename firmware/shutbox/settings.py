@@ -14,10 +14,11 @@ from micropython import const
 
 _ONE_DIE_HIGH_SHUT = const(1)  # shutbox.variants (private: no import kept in RAM)
 
-# hints: what the MOVE state lights.
-HINT_OFF = const(0)
-HINT_LEGAL = const(1)  # every tile that can take part in a legal move (the standard box)
-HINT_BEST = const(2)  # also the optimal move in cyan
+# hints: what the MOVE state lights. Private (no module globals on the box): shutbox.game and
+# shutbox.app keep their own copies, the tests read these on CPython (see test_memory).
+_HINT_OFF = const(0)
+_HINT_LEGAL = const(1)  # every tile that can take part in a legal move (the standard box)
+_HINT_BEST = const(2)  # also the optimal move in cyan
 
 # The values of format, tie, to-go and stakes (FORMAT_*, TIE_*, TO_GO_*, STAKES_*) are named
 # in shutbox.rounds, which plays them and is loaded only when one is not at its default.
@@ -36,7 +37,7 @@ class Settings:
 
     players = 2
     computer = 0  # shutbox.engine LEVEL_*: 0 off, 1 easy, 2 medium, 3 hard
-    hints = HINT_LEGAL
+    hints = _HINT_LEGAL
     one_die = _ONE_DIE_HIGH_SHUT
     one_die_mode = 0
     moves = 0
@@ -70,4 +71,4 @@ class Settings:
     def needs_table(self):
         """Return True if a feature needs the engine's optimal-play table (best-move hints,
         the hard computer; easy and medium play without it)."""
-        return self.hints == HINT_BEST or self.computer == 3  # engine.LEVEL_HARD
+        return self.hints == _HINT_BEST or self.computer == 3  # engine.LEVEL_HARD

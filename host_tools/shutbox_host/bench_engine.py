@@ -56,12 +56,13 @@ while open_:
     else:
         x = (x * 75 + 74) %% 65537
         b = x %% 6 + 1
-    if not eng.has_move(open_, a, b):
+    if not eng.greedy_move(open_, a, b):  # the turn is over
         break
     eng.legal_into(open_, a, b, buf)
     open_ &= ~eng.best_move(open_, a, b, locked)
 gc.collect()
-print("SCORE", eng.score(open_), "ALLOC", gc.mem_alloc(), "TABLE", eng.table_bytes)
+print("SCORE", eng.score(open_), "ALLOC", gc.mem_alloc(), "TABLE",
+      2 * len(eng._ranks) + len(eng._exp))
 """
 
 # Positions of optimal play from a fixed LCG, shared by the speed scripts (they are
@@ -78,7 +79,7 @@ while i < N:
         a = x %% 6 + 1
         x = (x * 75 + 74) %% 65537
         b = x %% 6 + 1
-        if not eng.has_move(open_, a, b):
+        if not eng.greedy_move(open_, a, b):  # the turn is over
             break
         opens[i] = open_
         dice[2 * i] = a

@@ -167,14 +167,16 @@ def render_pins(pm: PinMap) -> str:
         "from micropython import const\n"
         "\n"
         "TILES = const(%d)  # tiles on this box (2..12); tile k reads TILE_PINS[k - 1]\n"
-        "TILE_PINS = (%s)\n"
+        "# tile GPIOs (bytes: one small object in RAM): %s\n"
+        "TILE_PINS = b\"%s\"\n"
         "ROLL_PIN = const(%d)\n"
         "BUZZER_PIN = const(%d)\n"
         "LED_PIN = const(%d)  # WS2812 chain: tile LEDs, then 7 pips of die A, then 7 of die B\n"
         'LED_ORDER = "%s"\n'
         "SWITCH_ACTIVE = const(0)  # a shut tile or a pressed Roll button reads 0 (pull-ups)\n"
-    ) % (pm.tiles, ", ".join(str(p) for p in pm.tile_pins), pm.roll_pin, pm.buzzer_pin,
-         pm.led_pin, pm.led_order)
+    ) % (pm.tiles, ", ".join(str(p) for p in pm.tile_pins),
+         "".join("\\x%02x" % p for p in pm.tile_pins), pm.roll_pin, pm.buzzer_pin, pm.led_pin,
+         pm.led_order)
 
 
 # --- hardware/bom.csv ---------------------------------------------------------------------------

@@ -30,8 +30,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from shutbox import board as _board
 from shutbox import pins
-from shutbox.board import palette
 from shutbox.frame import FACE_PIPS, NAMES
 from shutbox_host import mp
 
@@ -287,6 +287,14 @@ class Run:
                 return [int(x) for x in line.split()[1:]]
         raise AssertionError("no %r line in the output:\n%s%s" % (prefix, self.stdout,
                                                                     self.stderr))
+
+
+def palette(order: str = pins.LED_ORDER) -> bytes:
+    """Return the box's palette in the chain's wire *order*, 3 bytes per palette code, as
+    shutbox.board.Board builds it (full brightness) from its private RGB table."""
+    rgb = _board._PALETTE_RGB
+    return bytes(rgb[3 * code + "RGB".index(order[j])]
+                 for code in range(len(rgb) // 3) for j in range(3))
 
 
 def decoder(order: str = pins.LED_ORDER):

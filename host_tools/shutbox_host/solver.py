@@ -50,22 +50,46 @@ from functools import cache
 
 from shutbox import variants as V
 from shutbox.engine import Engine, Rules, tile_sum
+from shutbox_host import engine_extra
 
 PIPS = range(1, 7)
 OBJECTIVES = ("min-expected", "max-shut", "beat-target")
 POLICIES = ("greedy", "random")
 
 
+def _index(names, name):
+    """Return the index of *name* in *names*, or raise ValueError naming the choices."""
+    if name not in names:
+        raise ValueError("unknown %r: choose one of %s" % (name, ", ".join(names)))
+    return names.index(name)
+
+
 class Variant(Rules):
-    """A rule set as small ints: the firmware's own ``Rules`` plus the CLI's names."""
+    """A rule set as small ints: the firmware's own ``Rules`` plus the CLI's names, and the
+    host's comparisons (the box's Rules carries only its attributes)."""
+
+    def key(self) -> tuple:
+        """The variant as a tuple (tiles, one_die, one_die_mode, moves, scoring, start)."""
+        return engine_extra.key(self)
+
+    def __eq__(self, other):
+        return isinstance(other, Rules) and self.key() == engine_extra.key(other)
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __repr__(self):
+        n = self.names()
+        return "Rules(%d, %s, %s, %s, %s, %s)" % (self.tiles, n["one-die"], n["one-die-mode"],
+                                                   n["moves"], n["scoring"], n["start"])
 
     @classmethod
     def from_names(cls, tiles=9, one_die="high-shut", one_die_mode="optional", moves="any",
                    scoring="sum", start="all-open"):
         """Build a variant from the CLI names (ValueError names the choices)."""
-        return cls(tiles, V.index(V.ONE_DIE, one_die), V.index(V.ONE_DIE_MODE, one_die_mode),
-                   V.index(V.MOVES, moves), V.index(V.SCORING, scoring),
-                   V.index(V.START, start))
+        return cls(tiles, _index(V.ONE_DIE, one_die), _index(V.ONE_DIE_MODE, one_die_mode),
+                   _index(V.MOVES, moves), _index(V.SCORING, scoring),
+                   _index(V.START, start))
 
     def names(self) -> dict:
         """Return the variant as CLI names."""

@@ -5,8 +5,8 @@ Builds the engine (hint tables on), a Game with the computer at LEVEL (1 easy, 2
 3 hard) and best-move hints, the computer playing every seat. A virtual clock drives it; at
 every state the computer or the coach acts in, its step functions run between
 micropython.heap_lock() and heap_unlock(): the computer's dice and move choices
-(Computer._dice, _choose; easy draws from the Dice byte pool), its drawing, the coach's
-hints (best, one_die) and its analysis of a move and of the dice (move, dice). Prints
+(Computer.tick deciding them; easy draws from the Dice byte pool), its drawing,
+the coach's hints (best, one_die) and its analysis of a move and of the dice (move, dice). Prints
 "STEPS <n> TURNS <n>" then "OK", or "ALLOC <where>" and exits 1.
 """
 
@@ -77,13 +77,16 @@ def main():
         if game.transitions != seen and st in (_MOVE, _READY):
             seen = game.transitions
             if game.player == 0:  # the computer's turn
-                if st == _MOVE:
-                    m = locked("choose", cpu._choose)
+                if st == _MOVE:  # its move, chosen as it enters the state: chosen again
+                    cpu._seen = -1
+                    locked("choose", cpu.tick, now, None, 1)
+                    m = cpu.plan
                     if not eng.is_legal(game.open_, game.a, game.b, m):
                         print("ILLEGAL", m)
                         sys.exit(1)
-                else:
-                    locked("dice", cpu._dice)
+                else:  # its choice of dice, made as it enters the state: made again
+                    cpu._seen = -1
+                    locked("dice", cpu.tick, now, None, 1)
                 locked("draw", cpu.draw, game.frame, now, 2)
             else:  # a person's turn: the hints and the analysis the coach gives
                 if st == _MOVE:

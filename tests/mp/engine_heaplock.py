@@ -3,8 +3,9 @@
 
 Each RULES argument is "tiles,one_die,mode,moves,scoring,start". For each variant the engine
 is built first (that allocates), then TURNS whole turns run between micropython.heap_lock()
-and heap_unlock(): choose_one_die, legal_into, best_move, greedy_move, is_legal, has_move,
-applying the move (open_ & ~mask) and the final score. Any allocation raises MemoryError.
+and heap_unlock(): choose_one_die, greedy_move (0: the turn is over), legal_into,
+best_move, is_legal, applying the move (open_ & ~mask) and the final score. Any
+allocation raises MemoryError.
 Prints "TURNS <n> THROWS <n> OK" or "ALLOC <variant>" and exits 1.
 """
 
@@ -38,11 +39,11 @@ def turns(eng, buf, out, count, seed):
                 x = (x * 75 + 74) % 65537
                 b = x % 6 + 1
             throws += 1
-            if not eng.has_move(open_, a, b):
+            g = eng.greedy_move(open_, a, b)
+            if g == 0:  # no move: the turn is over
                 break
             n = eng.legal_into(open_, a, b, buf)
             m = eng.best_move(open_, a, b, locked)
-            g = eng.greedy_move(open_, a, b)
             if n == 0 or not eng.is_legal(open_, a, b, m) or not eng.is_legal(open_, a, b, g):
                 out[0] = -1
                 return

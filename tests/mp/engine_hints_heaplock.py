@@ -5,16 +5,18 @@ Each SPEC is "tiles,one_die,mode,moves,scoring,start/target". For each, the engi
 and set_target(target) loads the target's block (both allocate); then TURNS whole turns run
 between micropython.heap_lock() and heap_unlock(), every throw calling
 choose_one_die_target, p_beat, best_move_target, move_loss (of the best and of a random
-move), one_die_loss (of the easy level's dice), random_move, greedy_move and
-computer_one_die for every level. Any allocation raises MemoryError. Prints per spec
-"<spec> hints|fallback throws <n> losses <n>" then "OK", or "ALLOC <spec>" and exits 1.
+move), one_die_loss (of the easy level's dice), the easy level's random move (legal_into),
+greedy_move and computer_one_die for every level. Any allocation raises MemoryError.
+Prints per spec "<spec> hints|fallback throws <n> losses <n>" then "OK", or "ALLOC <spec>"
+and exits 1.
 """
 
 import gc
 import sys
+from array import array
 
 import micropython
-from shutbox.engine import LEVEL_EASY, LEVEL_HARD, LEVEL_MEDIUM, Engine, Rules
+from shutbox.engine import LEVEL_EASY, LEVEL_HARD, LEVEL_MEDIUM, MAX_MOVES, Engine, Rules
 
 
 def turns(eng, out, count, seed):
@@ -52,7 +54,7 @@ def turns(eng, out, count, seed):
             m = eng.best_move_target(open_, a, b, locked)
             if m == 0:
                 break
-            r = eng.random_move(open_, a, b, x)
+            r = buf[x % eng.legal_into(open_, a, b, buf)]  # the easy level's move (m: n > 0)
             if not eng.is_legal(open_, a, b, r) or eng.move_loss(
                     open_, a, b, eng.best_move(open_, a, b, locked), locked) != want:
                 out[0] = -1
@@ -68,6 +70,7 @@ def turns(eng, out, count, seed):
 count = int(sys.argv[1])
 tables_dir = sys.argv[2]
 out = [0, 0]
+buf = array("H", [0] * MAX_MOVES)
 eng = None
 for spec in sys.argv[3:]:
     rules_s, target_s = spec.split("/")

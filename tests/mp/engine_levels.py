@@ -4,16 +4,17 @@
 RULES is "tiles,one_die,mode,moves,scoring,start"; LEVEL 1 easy, 2 medium, 3 hard. Each turn
 starts from the variant's start mask; before every throw the level picks one or two dice
 (computer_one_die), the real shutbox.dice.Dice throws them from a seeded xorshift32 byte
-source, and the level picks the move (easy random_move, medium greedy_move, hard best_move)
-until a throw cannot be played. The
-random ints the easy level needs come from the same source. Prints
+source, and the level picks the move (easy a random legal move, buf[r % n] after legal_into
+as the box's computer does; medium greedy_move, hard best_move) until a throw cannot be
+played. The random ints the easy level needs come from the same source. Prints
 "LEVEL <l> TURNS <n> SUM <sum of scores> SUMSQ <sum of squared scores> HIST <s:n,...>".
 """
 
 import sys
+from array import array
 
 from shutbox.dice import Dice
-from shutbox.engine import LEVEL_EASY, LEVEL_MEDIUM, Engine, Rules
+from shutbox.engine import LEVEL_EASY, LEVEL_MEDIUM, MAX_MOVES, Engine, Rules
 
 
 class Source:
@@ -47,6 +48,7 @@ def main():
     src = Source(int(sys.argv[4]))
     eng = Engine(rules, sys.argv[5] if len(sys.argv) > 5 else None)
     dice = Dice(src.urandom)
+    buf = array("H", [0] * MAX_MOVES)
     total = 0
     squares = 0
     hist = {}
@@ -62,7 +64,8 @@ def main():
             else:
                 b = dice.roll()
             if level == LEVEL_EASY:
-                m = eng.random_move(open_, a, b, src.next())
+                n = eng.legal_into(open_, a, b, buf)
+                m = buf[src.next() % n] if n else 0
             elif level == LEVEL_MEDIUM:
                 m = eng.greedy_move(open_, a, b)
             else:
