@@ -6,9 +6,11 @@ through shutbox.powerup as on the Pico: shutbox_host.bench_game.all_features, al
 by ``shutbox bench --json`` (all_features_peak_heap_bytes).
 
 The firmware's own share is the peak minus what the simulated board and the harness held
-before the first firmware module was imported (boxrun prints it as BASE). Issue 4 asks for
-64 KB; the 64-bit port measures more than that (shutbox bench), so that test is an
-expected failure until it fits, and a budget test catches growth in the meantime.
+before the first firmware module was imported (boxrun prints it as BASE; on the Pico the
+simulated machine and neopixel modules are C code). Issue 4 asks for 64 KB: the share at the
+peak is within it. Running the whole game on a heap capped at 64 KB plus the harness' base
+still fails (the boot needs about 9 KB more, for the engine's tables and the game's modules
+loading on a fragmented heap): that test is an expected failure until it fits.
 """
 
 from __future__ import annotations
@@ -17,11 +19,19 @@ from pathlib import Path
 
 import pytest
 
-from shutbox import coach, computer, engine, game, settings, variants
+from shutbox import app as _app
+from shutbox import coach, computer, engine, frame, game, settings, variants
+from shutbox import debounce as _debounce
+from shutbox import guard as _guard
+from shutbox import menu as _menu
+from shutbox import powerup as _powerup
+from shutbox import records as _records
+from shutbox import resume as _resume
+from shutbox import rounds as _rounds
+from shutbox import store as _store
 from shutbox_host import bench_game, mp
 
 FIRMWARE_CAP = 64 * 1024  # issue 4: the firmware within a 64 KB heap
-FIRMWARE_BUDGET = 92 * 1024  # what it takes now on the 64-bit port, plus 4 KB of room
 MP_DIR = Path(__file__).resolve().parent / "mp"
 
 
@@ -30,19 +40,24 @@ def figures():
     return bench_game.all_features(min_heap=False)
 
 
-def test_every_feature_runs_within_its_budget(figures):
+def test_every_feature_peaks_within_64k(figures):
+    """Issue 4: with every feature on, the firmware's share of the heap at its peak (sampled
+    after every LED write, after gc.collect()) is at most 64 KB."""
     fw = figures["all_features_firmware_peak_heap_bytes"]
-    assert 0 < fw <= FIRMWARE_BUDGET, figures
+    assert 0 < fw <= FIRMWARE_CAP, figures
     assert figures["all_features_peak_heap_bytes"] == fw + figures[
         "all_features_harness_heap_bytes"]
 
 
-@pytest.mark.xfail(strict=True, reason="the 64-bit unix port measures about 88 KB for the "
-                   "firmware with every feature on (shutbox bench: all_features_*); "
-                   "the Pico's 32-bit "
-                   "objects and qstr pools are smaller")
-def test_the_firmware_fits_64k_with_every_feature_on(figures):
-    assert figures["all_features_firmware_peak_heap_bytes"] <= FIRMWARE_CAP, figures
+@pytest.mark.xfail(strict=True, reason="the boot needs about 73 KB for the firmware: the "
+                   "game's modules and the engine's tables load on a fragmented heap")
+def test_every_feature_runs_on_a_64k_heap_for_the_firmware(figures, tmp_path):
+    """The whole all-features game completes with -X heapsize = 64 KB + the harness' base
+    (the simulated board and boxrun, which on the Pico are C code and ROM); 8 KB less and it
+    runs out (the control: the cap is real)."""
+    cap = FIRMWARE_CAP + (figures["all_features_harness_heap_bytes"] + 1023) // 1024 * 1024
+    assert bench_game._all_features_completes(str(tmp_path / "a"), cap)
+    assert not bench_game._all_features_completes(str(tmp_path / "b"), cap - 8 * 1024)
 
 
 def test_the_game_completes_on_a_heap_capped_near_its_peak(figures, tmp_path):
@@ -87,12 +102,32 @@ def test_private_constants_match_their_sources():
         (engine._START_ODD_OPEN, v.START_ODD_OPEN), (engine._START_EVEN_OPEN, v.START_EVEN_OPEN),
         (engine._STARTS, len(v.START)),
         (game._MODE_LOCKED, v.MODE_LOCKED), (game._MODE_FORCED, v.MODE_FORCED),
+        (game._HINT_OFF, settings._HINT_OFF), (game._HINT_BEST, settings._HINT_BEST),
+        (game._FAST_MS, frame._FAST_MS), (game._OFF, frame.OFF), (game._WHITE, frame.WHITE),
+        (game._GREEN, frame.GREEN), (game._RED, frame.RED), (game._AMBER, frame.AMBER),
+        (game._BLUE, frame.BLUE), (game._MAGENTA, frame.MAGENTA), (game._CYAN, frame.CYAN),
         (settings._ONE_DIE_HIGH_SHUT, v.ONE_DIE_HIGH_SHUT),
         (computer._EASY, engine.LEVEL_EASY), (computer._MEDIUM, engine.LEVEL_MEDIUM),
         (computer._SETUP, game.SETUP), (computer._READY, game.READY),
         (computer._MOVE, game.MOVE), (computer._MAX_SEATS, game._MAX_PLAYERS),
         (coach._P_SCALE, engine.P_SCALE), (coach._CYCLE_MS, game._CYCLE_MS),
         (coach._CYCLE2_MS, game._CYCLE2_MS),
+        (_rounds._GAME_END, game.GAME_END), (_rounds._ROLLOFF, game.ROLLOFF),
+        (_rounds._MAX, game._MAX_PLAYERS), (_rounds._SND_WIN, game._SND_WIN),
+        (_rounds._SND_DIE, game._SND_ROLL), (_resume._ROLLOFF, game.ROLLOFF),
+        (_resume._SND_NO, game._SND_NO), (_resume._EV_TILES, _debounce.EV_TILES),
+        (_resume._EV_PRESSES, _debounce.EV_SHORT | _debounce.EV_LONG),
+        (_resume._EV_ROLL, _debounce.EV_DOWN | _debounce._EV_UP),
+        # the application shell (app, guard, powerup, menu, records, store)
+        (_app._HINT_BEST, settings._HINT_BEST),
+        (_powerup._NOTICE_SETTINGS, _app._NOTICE_SETTINGS),
+        (_powerup._NOTICE_RECORDS, _app._NOTICE_RECORDS),
+        (_guard._NOTICE_FAULT, _app._NOTICE_FAULT),
+        (_menu._MENU, _powerup._MENU), (_menu._RECORDS, _powerup._RECORDS),
+        (_menu._RESET_RECORDS, _powerup._RESET_RECORDS),
+        (_menu._FACTORY, _powerup._FACTORY),
+        (_menu._NONE, _records._NONE),
+        (_records._TRUNCATED, _store._TRUNCATED),
     ]
     assert [a for a, b in pairs] == [b for a, b in pairs]
     assert settings.Settings(computer=engine.LEVEL_HARD).needs_table()

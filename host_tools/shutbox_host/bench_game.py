@@ -1,6 +1,7 @@
 # `shutbox bench --only game`: the heap a whole 4-player game takes on the simulated box.
-"""Memory of the game, measured under the MicroPython unix port (64-bit, so an upper bound
-for the 32-bit Pico, whose objects are about half the size).
+"""Memory of the game, measured under the MicroPython unix port (64-bit). Most of the heap is
+the firmware's bytecode, its function objects and its interned names, which take about the
+same room on the Pico's 32-bit port.
 
 Method: a whole 4-player game (boxsim.plan_game: seeded dice, optimal moves, one die where
 it pays) runs through the simulated pins, the firmware loaded as the .mpy files that go onto
@@ -9,9 +10,9 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
 
 - game_peak_heap_bytes: everything live on the heap at the game's peak: the firmware's
   code and objects, plus the simulated board (fake machine/neopixel) and the harness;
-- game_firmware_peak_heap_bytes: the same minus what the simulated board, the harness's
-  interpreter state and an empty script take alone (on the Pico ``machine`` and ``neopixel``
-  are C modules that take no heap);
+- game_firmware_peak_heap_bytes: the same minus the base, what the simulated board (fake
+  machine/neopixel: C modules that take no heap on the Pico) and the harness (boxrun) hold
+  before the first firmware module is imported (boxrun prints it as BASE);
 - game_min_heapsize_bytes: the smallest ``-X heapsize`` (bisected to 256 bytes) on which the
   whole game still completes: the peak plus fragmentation and the GC's own tables;
 - game_polls, game_log_records: the size of the game measured;
@@ -26,12 +27,6 @@ from shutbox_host import boxsim, mp
 
 _PLAYERS = 4
 _SEED = 1
-_SIM_ONLY = """
-import gc
-import simbus, machine, neopixel
-gc.collect()
-print("SIM", gc.mem_alloc())
-"""
 
 
 def _game_script() -> boxsim.Script:
@@ -46,15 +41,7 @@ def _completes(script: boxsim.Script, heap: int) -> bool:
 
 def min_heapsize(script: boxsim.Script, lo: int = 16 * 1024, hi: int = 512 * 1024) -> int:
     """Smallest -X heapsize (to 256 bytes) on which the game completes."""
-    if not _completes(script, hi):
-        raise RuntimeError("the game fails even on a %d-byte heap" % hi)
-    while hi - lo > 256:
-        mid = (lo + hi) // 2 // 256 * 256
-        if _completes(script, mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return mp.smallest_heap(lambda heap: _completes(script, heap), lo, hi, what="the game")
 
 
 # ----- every feature on -----
@@ -133,16 +120,9 @@ def all_features(min_heap: bool = True) -> dict:
             "all_features_log_records": len(r.log),
         }
         if min_heap:
-            lo, hi = 32 * 1024, 512 * 1024
-            if not _all_features_completes(flash, hi):
-                raise RuntimeError("the all-features game fails even on a %d-byte heap" % hi)
-            while hi - lo > 256:
-                mid = (lo + hi) // 2 // 256 * 256
-                if _all_features_completes(flash, mid):
-                    hi = mid
-                else:
-                    lo = mid
-            out["all_features_min_heapsize_bytes"] = hi
+            out["all_features_min_heapsize_bytes"] = mp.smallest_heap(
+                lambda heap: _all_features_completes(flash, heap), 32 * 1024, 512 * 1024,
+                what="the all-features game")
         return out
     finally:
         import shutil
@@ -157,14 +137,11 @@ def figures(soak: bool = False) -> dict:
     if r.returncode != 0 or not r.events("winner"):
         raise RuntimeError("the bench game failed: " + r.stderr.strip()[-300:])
     peak = r.answer("PEAK")[0]
-    sim = mp.run(_SIM_ONLY, heapsize="1m", extra_path=[boxsim.build()])
-    if sim.returncode != 0:
-        raise RuntimeError("the simulated board alone failed: " + sim.stderr.strip()[-300:])
-    sim_bytes = int(sim.stdout.split("SIM")[1].split()[0])
+    base = r.answer("BASE")[0]
     return {
         "game_peak_heap_bytes": peak,
-        "game_firmware_peak_heap_bytes": peak - sim_bytes,
-        "game_sim_board_heap_bytes": sim_bytes,
+        "game_firmware_peak_heap_bytes": peak - base,
+        "game_harness_heap_bytes": base,
         "game_min_heapsize_bytes": min_heapsize(script),
         "game_log_records": len(r.log),
         "game_throws": len(r.events("throw")),

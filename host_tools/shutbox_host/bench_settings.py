@@ -1,9 +1,9 @@
 # `shutbox bench --only settings`: the heap of the power-up screens and of games under settings.
 """Memory of the settings menu and of the game under its settings, measured as bench_game
-does (the .mpy firmware on the simulated board under the MicroPython unix port, 64-bit, so
-an upper bound for the Pico; after every LED write ``gc.collect()`` then ``gc.mem_alloc()``;
-the largest reading minus what the simulated board's modules take alone). Every run boots as
-app.main does (``boxrun --flash DIR --powerup``: the power-up screen before the game's
+does (the .mpy firmware on the simulated board under the MicroPython unix port; after every
+LED write ``gc.collect()`` then ``gc.mem_alloc()``; the largest reading minus the base that
+the simulated board and boxrun hold before the first firmware module is imported). Every run
+boots as app.main does (``boxrun --flash DIR --powerup``: the power-up screen before the game's
 modules, then settings and records from the flash, the guard and the saved game):
 
 - settings_menu_peak_heap_bytes: Roll held at power-up; every page of the menu turned;
@@ -24,11 +24,10 @@ from pathlib import Path
 from shutbox import setfile
 from shutbox.settings import Settings
 from shutbox.store import Store
-from shutbox_host import boxsim, mp
+from shutbox_host import boxsim
 
 _ALL = Settings(players=2, format=1, tie=1, stakes=1, same_throws=1, unlucky7=1, to_go=1,
                 most_tiles=1)
-_SIM_ONLY = "import gc, simbus, machine, neopixel\ngc.collect()\nprint(gc.mem_alloc())\n"
 
 
 def _roll(s, *faces):
@@ -71,7 +70,8 @@ def _records_view() -> boxsim.Script:
 
 
 def _peak(folder: Path, script: boxsim.Script, settings: Settings | None, *args: str):
-    """Run *script* booting from a fresh flash *folder*; return (peak bytes, run)."""
+    """Run *script* booting from a fresh flash *folder*; return (the firmware's peak: the peak
+    minus the simulated board's and boxrun's base, run)."""
     shutil.rmtree(folder, ignore_errors=True)
     (folder / "data").mkdir(parents=True)
     if settings is not None:
@@ -80,15 +80,11 @@ def _peak(folder: Path, script: boxsim.Script, settings: Settings | None, *args:
                    heapsize="1m")
     if r.returncode != 0:
         raise RuntimeError("the settings bench failed: " + r.stderr.strip()[-300:])
-    return r.answer("PEAK")[0], r
+    return r.answer("PEAK")[0] - r.answer("BASE")[0], r
 
 
 def figures(soak: bool = False) -> dict:
     """Return the settings' heap figures (see the module docstring)."""
-    sim = mp.run(_SIM_ONLY, heapsize="1m", extra_path=[boxsim.build()])
-    if sim.returncode != 0:
-        raise RuntimeError("the simulated board alone failed: " + sim.stderr.strip()[-300:])
-    base = int(sim.stdout)
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         menu, _ = _peak(d / "menu", _menu(), None, "--roll-held")
@@ -100,9 +96,9 @@ def figures(soak: bool = False) -> dict:
     if not r1.events("winner") or r2.events("winner")[-1]["players"] != [2]:
         raise RuntimeError("a settings bench game did not end as planned")
     return {
-        "settings_menu_peak_heap_bytes": menu - base,
-        "settings_records_view_peak_heap_bytes": view - base,
-        "settings_default_game_peak_heap_bytes": default - base,
-        "settings_all_game_peak_heap_bytes": every - base,
+        "settings_menu_peak_heap_bytes": menu,
+        "settings_records_view_peak_heap_bytes": view,
+        "settings_default_game_peak_heap_bytes": default,
+        "settings_all_game_peak_heap_bytes": every,
         "settings_rounds_extra_bytes": every - default,
     }

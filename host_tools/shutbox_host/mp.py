@@ -48,3 +48,19 @@ def run(script: str | Path, *args: str, heapsize: str = "64k", extra_path=(), si
     env = dict(os.environ, MICROPYPATH=mp_path(*extra_path, sim=sim))
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
                           input=input, cwd=cwd)
+
+
+def smallest_heap(fits, lo: int, hi: int, step: int = 256, what: str = "the run") -> int:
+    """The smallest -X heapsize in (lo, hi], to *step* bytes, for which ``fits(heap)`` holds.
+
+    Bisection: it assumes a run that fits a heap also fits any larger one.
+    """
+    if not fits(hi):
+        raise RuntimeError("%s fails even on a %d-byte heap" % (what, hi))
+    while hi - lo > step:
+        mid = (lo + hi) // 2 // step * step
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi

@@ -32,34 +32,13 @@ import simbus
 from machine import Pin  # noqa: F401 - the simulated board, part of the base
 from neopixel import NeoPixel  # noqa: F401
 
-gc.collect()
-BASE = gc.mem_alloc()
-for _m in ("ticks", "variants", "pins", "movetab", "engine", "frame", "debounce", "dice",
-           "settings", "rounds", "game", "board", "store", "resume", "app"):
-    gc.collect()
-    try:
-        __import__("shutbox." + _m)
-    except ImportError:
-        pass  # a module another version of the firmware does not have
-gc.collect()
-
-from shutbox import pins  # noqa: E402
-from shutbox.app import App  # noqa: E402
-from shutbox.board import Board  # noqa: E402
-from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, Settings  # noqa: E402
-from shutbox.store import Store  # noqa: E402
-from shutbox.ticks import ticks_add, ticks_diff  # noqa: E402
-
 GAMES = int(sys.argv[1])
 FLASH = sys.argv[2] if len(sys.argv) > 2 else "-"
 _seed = [int(sys.argv[3]) if len(sys.argv) > 3 else 12345]
 REBOOT_EVERY = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 POLL = 10
-now = [ticks_add(0, -3000)]
+now = [0]
 simbus.clock = lambda: now[0]
-ACTIVE = pins.SWITCH_ACTIVE
-TILE_PINS = pins.TILE_PINS
-NT = pins.TILES
 count = [0, 0, 0, 0, 0]  # polls, log records, winners, saves of the game in progress, games
 
 
@@ -132,6 +111,31 @@ def timed_collect():
 
 
 box = [None]
+
+# Everything above is the harness (the simulated board and this script's functions and
+# buffers): the base. The firmware's share is what the heap holds beyond it.
+gc.collect()
+BASE = gc.mem_alloc()
+for _m in ("ticks", "variants", "pins", "movetab", "engine", "frame", "debounce", "dice",
+           "settings", "rounds", "game", "board", "store", "resume", "app"):
+    gc.collect()
+    try:
+        __import__("shutbox." + _m)
+    except ImportError:
+        pass  # a module another version of the firmware does not have
+gc.collect()
+
+from shutbox import pins  # noqa: E402
+from shutbox.app import App  # noqa: E402
+from shutbox.board import Board  # noqa: E402
+from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, Settings  # noqa: E402
+from shutbox.store import Store  # noqa: E402
+from shutbox.ticks import ticks_add, ticks_diff  # noqa: E402
+
+now[0] = ticks_add(0, -3000)
+ACTIVE = pins.SWITCH_ACTIVE
+TILE_PINS = pins.TILE_PINS
+NT = pins.TILES
 
 
 def main():

@@ -40,12 +40,11 @@ import gc
 import sys
 import time
 
+import machine  # noqa: F401 - the simulated board (C code on the Pico): part of the base
+import neopixel  # noqa: F401
 import simbus
 
 import micropython
-
-gc.collect()
-BASE = gc.mem_alloc()  # the simulated board and this harness, before any firmware (--peak)
 
 
 def load_firmware():
@@ -57,15 +56,6 @@ def load_firmware():
         __import__("shutbox." + m)
     gc.collect()
 
-
-# --powerup: the game's modules load only after the power-up screen, as on the box (main.py)
-if "--powerup" not in sys.argv:
-    load_firmware()
-
-from shutbox import pins  # noqa: E402
-from shutbox.board import Board  # noqa: E402
-from shutbox.settings import Settings  # noqa: E402
-from shutbox.ticks import ticks_add, ticks_diff  # noqa: E402
 
 POLL_MS = 2  # shutbox.app.POLL_MS
 
@@ -99,8 +89,7 @@ if opts["hints"] >= 0:
 if opts["computer"] >= 0:
     box["computer"] = opts["computer"]
 guarded = bool("guard" in flags or opts["flash"] or opts["wdt"])
-now = [time.ticks_ms() if realtime else ticks_add(0, -3000)]
-t0 = now[0]
+now = [0]
 queue = []  # scripted dice faces
 seed = [opts["seed"] or 1]
 real = None
@@ -135,19 +124,14 @@ def _advance(ms):
     now[0] = ticks_add(now[0], ms)
 
 
-if not realtime:
-    simbus.clock = lambda: now[0]
-    simbus.advance = _advance
-simbus.buzzer_pin = pins.BUZZER_PIN
-_shut = pins.SWITCH_ACTIVE
-for _k in range(pins.TILES):
-    simbus.set_level(pins.TILE_PINS[_k], _shut ^ (opts["levels"] >> _k & 1))
-simbus.set_level(pins.ROLL_PIN, _shut if "roll-held" in flags else _shut ^ 1)
+def _clock():
+    return now[0]
+
+
 app = None  # the running App (None while the guard shows a fault)
 pre = [None]  # --powerup: the power-up screen (shutbox.menu) before the game
 guard = None
-
-
+seen = [-1, 0, 0]  # LED writes, tone, peak heap
 def make(t, safe):
     """Build the box's App as app.main does (a store on the flash folder when there is one)."""
     if "powerup" in flags:  # app.main's own start: settings and records from the flash
@@ -228,19 +212,6 @@ def wipe():
                 os.remove(d + "/" + n)
             except OSError:
                 pass
-
-
-if opts["flash"]:
-    import os
-
-    try:
-        os.mkdir(opts["flash"])
-    except OSError:
-        pass  # there already
-gc.collect()
-boot(1)  # machine.PWRON_RESET
-seen = [-1, 0, 0]  # LED writes, tone, peak heap
-
 
 def report():
     """Print what changed on the LEDs and the buzzer since the last poll."""
@@ -391,6 +362,40 @@ def command(line):
         print("? " + c)
     return True
 
+
+gc.collect()
+BASE = gc.mem_alloc()  # the simulated board and this harness, before any firmware (--peak)
+
+# --powerup: the game's modules load only after the power-up screen, as on the box (main.py)
+if "--powerup" not in sys.argv:
+    load_firmware()
+
+from shutbox import pins  # noqa: E402
+from shutbox.board import Board  # noqa: E402
+from shutbox.settings import Settings  # noqa: E402
+from shutbox.ticks import ticks_add, ticks_diff  # noqa: E402
+
+now[0] = time.ticks_ms() if realtime else ticks_add(0, -3000)
+t0 = now[0]
+if not realtime:
+    simbus.clock = _clock
+    simbus.advance = _advance
+simbus.buzzer_pin = pins.BUZZER_PIN
+_shut = pins.SWITCH_ACTIVE
+for _k in range(pins.TILES):
+    simbus.set_level(pins.TILE_PINS[_k], _shut ^ (opts["levels"] >> _k & 1))
+simbus.set_level(pins.ROLL_PIN, _shut if "roll-held" in flags else _shut ^ 1)
+
+
+if opts["flash"]:
+    import os
+
+    try:
+        os.mkdir(opts["flash"])
+    except OSError:
+        pass  # there already
+gc.collect()
+boot(1)  # machine.PWRON_RESET
 
 step()
 if realtime:
