@@ -884,17 +884,17 @@ class BoxMachine(RuleBasedStateMachine):
 
         The careful player plays until a turn ends (a score; or the game's end, where a long
         press starts a new game); a match of many rounds is then abandoned with the 5-second
-        Roll hold, which must start a new game in any state. At the first throw it shows (its
-        tiles as the game has them), the power is cut: the game resumes without asking for any
-        tile to be moved.
+        Roll hold, which must start a new game in any state. At the first throw it shows, with
+        the tiles (and their debounced levels) as the game has them, the power is cut: the game
+        resumes without asking for any tile to be moved.
         """
         games, scores = STATS["games"], STATS["scores"]
         cut = True
         for _ in range(limit):
             self.flush()
             z = self.z
-            if (cut and z[0] == MOVE and z[4] ^ self.inv == z[3] and not self.roll
-                    and not self.cpu >> z[1] & 1):
+            if (cut and z[0] == MOVE and self.s.open_ ^ self.inv == z[3] == z[4] ^ self.inv
+                    and not self.roll and not self.cpu >> z[1] & 1):
                 cut = False
                 STATS["power_cuts"] += 1
                 self.s.lines.append("r")
@@ -932,18 +932,36 @@ def coverage() -> str:
     return "; ".join(out)
 
 
-def run(examples: int, steps: int, seed: int | None = None) -> dict:
-    """Run the fuzzer outside pytest (shutbox bench); return STATS and the time taken."""
+def campaign(per_row: int, drawn: int, steps: int, **options):
+    """Fuzz *per_row* examples on each row of plan(), then *drawn* with every setting drawn.
+
+    *options* go to hypothesis' settings (max_examples and stateful_step_count are set here).
+    """
     from hypothesis import HealthCheck, settings
     from hypothesis.stateful import run_state_machine_as_test
 
+    base = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    base.update(options)
+    for row in plan():
+        class Row(BoxMachine):
+            fixed = row
+
+        run_state_machine_as_test(Row, settings=settings(
+            max_examples=per_row, stateful_step_count=steps, **base))
+    run_state_machine_as_test(BoxMachine, settings=settings(
+        max_examples=drawn, stateful_step_count=steps, **base))
+
+
+def run(examples: int, steps: int, seed: int | None = None) -> dict:
+    """Run the fuzzer outside pytest (shutbox bench); return STATS and the time taken.
+
+    *examples* with every setting drawn, after examples // 25 (at least 1) on each row of
+    plan(), as the tests do.
+    """
     reset_stats()
     t0 = time.perf_counter()
-    cfg = settings(max_examples=examples, stateful_step_count=steps, deadline=None,
-                   suppress_health_check=list(HealthCheck), derandomize=seed is not None,
-                   database=None)
     try:
-        run_state_machine_as_test(BoxMachine, settings=cfg)
+        campaign(max(1, examples // 25), examples, steps, derandomize=seed is not None)
     finally:
         close_shared()
     out = dict(STATS)
