@@ -2,7 +2,7 @@
 """Rules engine: the same code on the Pico (MicroPython) and on a PC (CPython).
 
 State: an int mask of open tiles, tile k = bit k-1. A throw is (a, b): two dice, or one die
-*a* with b == 0. Legal moves come from the generated candidate table (shutbox.movetab): a
+*a* with b == 0. Legal moves come from the generated candidate table (tables/moves.bin): a
 candidate is legal when all its tiles are open. Nothing is searched at run time.
 
 Optimal play comes from the generated table pack ``tables/nN.bin`` (see
@@ -43,7 +43,6 @@ not part of the allocation-free per-throw path (the rank is, and it stays small)
 from array import array
 
 from micropython import const
-from shutbox import forget
 
 MAX_MOVES = const(15)  # most legal moves of any throw (tablegen.max_moves(): test_tables)
 
@@ -72,7 +71,7 @@ _START_ODD_OPEN = const(2)
 _START_EVEN_OPEN = const(3)
 _STARTS = const(4)  # len(variants.START)
 
-_CODES = const(49)  # throw codes a * 7 + b; movetab: 49 starts, then 49 ends
+_CODES = const(49)  # throw codes a * 7 + b; moves.bin: 49 starts, then 49 ends
 _HEADER = const(8)  # b"STB1", tiles, count, 2 reserved
 _ENTRY = const(16)  # one_die, mode, moves, scoring, layers, ewidth, 2 reserved, off0, off1
 _ONE_DIE_FLAG = const(0x8000)
@@ -149,7 +148,7 @@ class Engine:
     """The rules of one variant: legal moves, end of turn, scoring and optimal play.
 
     Attributes: rules, tiles, full (every tile), start_open, has_table (best_move and
-    choose_one_die use the optimal-play table). The buffers: _mv (movetab's block of the
+    choose_one_die use the optimal-play table). The buffers: _mv (moves.bin's block of the
     moves rule), _ranks and _exp (the table, layer after layer), _hp (the hint block, empty
     without hints); _lk is the index of the second layer (locked in, or after one die),
     0 when the table has one layer.
@@ -175,43 +174,45 @@ class Engine:
             self.start_open = full & _EVEN_TILES
         else:
             self.start_open = full
-        from shutbox import movetab
-
-        t = movetab.TABLE
-        r = 2 * rules.moves
-        lo = 2 * (t[r] | t[r + 1] << 8)
-        # this rule's block, word by word: no temporary copy of the table (a big block
-        # is what a fragmented heap may not have at power-up)
-        mv = array("H", range((2 * (t[r + 2] | t[r + 3] << 8) - lo) // 2))
-        for j in range(len(mv)):
-            mv[j] = t[lo + 2 * j] | t[lo + 2 * j + 1] << 8
+        # the candidate moves (tables/moves.bin, always the one beside this module: the
+        # rules need it, with or without packs): words r and r + 1 bound this rule's block,
+        # read straight into its array (no module to import, no temporary copy)
+        try:
+            here = __file__
+        except NameError:  # frozen into the firmware: no __file__
+            here = "shutbox/"
+        here = here[:here.rfind("/") + 1] + "tables"
+        if tables_dir is None:  # the packs too
+            tables_dir = here
+        with open(here + "/moves.bin", "rb") as f:
+            mv = array("H", range(2))
+            f.seek(2 * rules.moves)
+            f.readinto(mv)
+            lo = mv[0]
+            # sized from range(): no temporary buffer as big as the block
+            mv = array("H", range(mv[1] - lo))
+            f.seek(2 * lo)
+            if f.readinto(mv) != 2 * len(mv):
+                raise ValueError("short move table")
         self._mv = mv
-        del t
-        forget("movetab")  # MicroPython: the other rules' candidates go back to the heap
-        if tables_dir is None:  # the tables folder beside this module
-            try:
-                here = __file__
-            except NameError:  # frozen into the firmware: no __file__
-                here = "shutbox/"
-            tables_dir = here[:here.rfind("/") + 1] + "tables"
         # optimal-play table; without one, best_move falls back to greedy
         self.has_table = False
         self._lk = 0
         self._ranks = array("H")
         self._exp = bytearray(0)
         size = full + 1
-        f, d, i = self._open("%s/n%d.bin" % (tables_dir, n), b"STB1", _ENTRY)
-        layers = d[i + 4] if f else 0
+        f, d = self._open("%s/n%d.bin" % (tables_dir, n), b"STB1", _ENTRY)
+        layers = d[4] if f else 0
         if f:
             try:
-                ew = d[i + 5]
+                ew = d[5]
                 # sized from range(): no temporary buffer as big as the table
                 self._ranks = array("H", range(layers * size))
                 self._exp = bytearray(ew * layers * size)
                 ranks = memoryview(self._ranks)
                 exp = memoryview(self._exp)
                 for layer in range(layers):
-                    f.seek(int.from_bytes(d[i + 8 + 4 * layer:i + 12 + 4 * layer], "little"))
+                    f.seek(int.from_bytes(d[8 + 4 * layer:12 + 4 * layer], "little"))
                     got = f.readinto(ranks[layer * size:(layer + 1) * size])
                     got += f.readinto(exp[layer * size * ew:(layer + 1) * size * ew])
                     if got != (2 + ew) * size:
@@ -226,21 +227,21 @@ class Engine:
         self._hp = array("H")
         self._hpath = "%s/t%d.bin" % (tables_dir, n)
         if hints and layers:
-            f, d, i = self._open(self._hpath, b"STH1", _HINT_ENTRY)
+            f, d = self._open(self._hpath, b"STH1", _HINT_ENTRY)
             if f:
                 f.close()
-                if d[i + 4] == layers:
+                if d[4] == layers:
                     self._hp = array("H", range(layers * size))
 
     def _open(self, path, magic, entry):
         """Open a table pack and find this variant in its directory: (file, the variant's
-        entry, 0); (None, b"", 0) when the file or the entry is missing. ValueError when the
+        entry); (None, b"") when the file or the entry is missing. ValueError when the
         file is not a pack for this tile count. The directory is read an entry at a time:
         no buffer as big as the directory (a big block is what a fragmented heap lacks)."""
         try:
             f = open(path, "rb")
         except OSError:
-            return None, b"", 0
+            return None, b""
         head = f.read(_HEADER)
         if len(head) != _HEADER or head[0:4] != magic or head[4] != self.tiles:
             f.close()
@@ -254,9 +255,9 @@ class Engine:
                 break
             if (d[0] == r.one_die and d[1] == mode and d[2] == r.moves
                     and d[3] == r.scoring):
-                return f, d, 0
+                return f, d
         f.close()
-        return None, b"", 0
+        return None, b""
 
     def set_target(self, target):
         """Aim the *_target hints at beating *target* (a final score strictly below it wins).
@@ -275,17 +276,17 @@ class Engine:
         if target <= 0:
             self._hmode = _H_NEVER
             return True
-        f, d, i = self._open(self._hpath, b"STH1", _HINT_ENTRY)
+        f, d = self._open(self._hpath, b"STH1", _HINT_ENTRY)
         if f is None:
             return False
         try:
-            if target > d[i + 5]:  # the highest score: every final score beats the target
+            if target > d[5]:  # the highest score: every final score beats the target
                 self._hmode = _H_ALWAYS
                 return True
-            layers = d[i + 4]
+            layers = d[4]
             size = self.full + 1
             idx = bytearray(2 * _HINT_INDEX)
-            f.seek(int.from_bytes(d[i + 8:i + 12], "little")
+            f.seek(int.from_bytes(d[8:12], "little")
                    + (target - 1) * layers * _HINT_INDEX)
             if f.readinto(idx) < layers * _HINT_INDEX:
                 raise ValueError("short hint pack")

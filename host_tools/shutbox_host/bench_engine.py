@@ -174,8 +174,8 @@ def mpy_tree(dest: Path) -> Path:
     pkg = dest / "shutbox"
     pkg.mkdir(parents=True, exist_ok=True)
     cross = Path(mp.micropython_exe()).with_name("mpy-cross")
-    for name in ("__init__", "engine", "movetab", "variants", "dice"):
-        subprocess.run([str(cross), "-o", str(pkg / (name + ".mpy")),
+    for name in ("__init__", "engine", "variants", "dice"):
+        subprocess.run([str(cross), *mp.MPY_FLAGS, "-o", str(pkg / (name + ".mpy")),
                         str(mp.FIRMWARE / "shutbox" / (name + ".py"))], check=True)
     if not (pkg / "tables").exists():  # beside the modules, where the engine looks
         (pkg / "tables").symlink_to(tablegen.TABLES)
@@ -237,7 +237,7 @@ def solve_figures() -> dict:
 def table_sizes() -> tuple[dict, dict]:
     """(bytes per offered variant in RAM, bytes of each generated file on flash)."""
     per_variant = {}
-    flash = {"movetab.py": tablegen.MOVETAB.stat().st_size}
+    flash = {tablegen.MOVETAB.name: tablegen.MOVETAB.stat().st_size}
     for tiles in tablegen.PACK_TILES:
         path = tablegen.TABLES / ("n%d.bin" % tiles)
         data = path.read_bytes()
