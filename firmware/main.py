@@ -3,9 +3,11 @@
 
 from shutbox import powerup
 
-powerup.screens()  # Roll held at power-up: the settings menu, records, erasing (shutbox.menu)
+# Roll held at power-up: the settings menu, records, erasing (shutbox.menu); then the saved
+# settings and the records' key are read, before the game's modules take the heap
+boot = powerup.screens()
 powerup.unload("powerup")
 del powerup
 from shutbox import app  # noqa: E402
 
-app.main()
+app.main(boot)

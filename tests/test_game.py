@@ -463,4 +463,4 @@ def test_pip_patterns_are_the_die_faces():
             5: {"top-left", "top-right", "centre", "bottom-left", "bottom-right"},
             6: set(order) - {"centre"}}
     for f, pips in want.items():
-        assert {order[i] for i in range(7) if fr.FACE_PIPS[f] >> i & 1} == pips
+        assert {order[i] for i in range(7) if fr._FACE_PIPS[f] >> i & 1} == pips

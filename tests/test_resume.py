@@ -194,8 +194,8 @@ def test_the_layout_is_the_documented_one():
     g, now = some_game(TURN_END, players=3)
     snap = resume.snapshot(g)
     assert len(snap) == resume._SIZE == 60 and snap[0] == resume.VERSION
-    assert list(snap[1:7]) == [9, g.rules.one_die, g.rules.one_die_mode, g.rules.moves,
-                               g.rules.scoring, g.rules.start]
+    r = g.engine.rules
+    assert list(snap[1:7]) == [9, r.one_die, r.one_die_mode, r.moves, r.scoring, r.start]
     assert int.from_bytes(snap[7:11], "little") == fingerprint(g.settings)
     assert snap[11] == 3 and snap[12] == TURN_END and snap[13] == g.player
     assert snap[14] == 4 * g.shut_box and snap[15] == g.played == 7 and snap[16] == 0

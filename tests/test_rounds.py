@@ -17,11 +17,11 @@ from shutbox.engine import Engine
 from shutbox.game import _ERR_NONE as ERR_NONE
 from shutbox.game import _ERR_NOT_LEGAL as ERR_NOT_LEGAL
 from shutbox.game import _ERR_SETUP as ERR_SETUP
+from shutbox.game import _ROLLOFF as ROLLOFF  # private: folded in on the box
 from shutbox.game import (
     GAME_END,
     MOVE,
     READY,
-    ROLLOFF,
     SETUP,
     TURN_END,
     Game,

@@ -180,14 +180,33 @@ class App:
         del log[:]
 
 
-def main(watchdog_ms=_WATCHDOG_MS):
+def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=None):
+    """Return the App for the box's *boot* list (shutbox.powerup.read), with a new tally of
+    the records for its game; *safe*: start a new game rather than the saved one (the guard,
+    after a fault). The boot notice's reasons are shown at the first start only."""
+    settings, rules, notices, log, tally = boot
+    boot[2] = 0
+    app = App(board, urandom, now, settings=settings, rules=rules, out=out,
+              tables_dir=tables_dir, store=store, resume=not safe)
+    app.out(log)
+    app.tally = tally = list(tally)
+    cpu = getattr(app.game, "cpu", None)
+    if cpu is not None:  # the computer's turns are not the box's records
+        tally[2] = cpu.seats
+    if notices:
+        app.notice(notices, now)
+    return app
+
+
+def main(boot=None, watchdog_ms=_WATCHDOG_MS):
     """Run the box on the Pico forever, under the guard, with the hardware watchdog.
 
     The game in progress is kept in /data (littlefs), errors in /error.log. A developer's
     Ctrl-C (mpremote) stops the watchdog before the REPL takes over, since it cannot be
     stopped through machine.WDT and would otherwise reboot the Pico mid-session;
     *watchdog_ms* = 0 leaves it off. The power-up screens (and the self-test) have run
-    before: firmware/main.py, shutbox.powerup.screens.
+    before, and the settings were read (*boot*: shutbox.powerup.read; read here if None):
+    firmware/main.py.
     """
     import os
     import time
@@ -198,14 +217,15 @@ def main(watchdog_ms=_WATCHDOG_MS):
 
     board = Board()
     store = Store("/data")
-
-    def make(now, safe):
-        # settings and records (shutbox.powerup), then the game
+    if boot is None:
         from shutbox import powerup
 
-        app = powerup.start(board, os.urandom, now, store, safe)
-        powerup.unload("powerup", "setfile")
-        return app
+        boot = powerup.read(board, store)
+        powerup.unload("powerup")
+        del powerup
+
+    def make(now, safe):
+        return start(board, os.urandom, now, store, boot, safe)
 
     wdt = board.watchdog(watchdog_ms) if watchdog_ms > 0 else None
     guard = Guard(board, make, time.ticks_ms(), wdt=wdt, wdt_reset=board.watchdog_reset())

@@ -8,11 +8,11 @@ updating the LEDs allocates nothing. The palette is dim on purpose: the whole ch
 stays around 100 mA, well inside what USB gives the Pico.
 """
 
-import sys
-
 from micropython import const
 from shutbox import pins
-from shutbox.frame import COLOURS, PIPS
+
+_COLOURS = const(8)  # shutbox.frame.COLOURS: palette codes (private copies: see test_memory)
+_PIPS = const(7)  # shutbox.frame._PIPS: LEDs per die
 
 # Colours as (red, green, blue) at full brightness, per palette code of shutbox.frame
 # (OFF, WHITE, GREEN, RED, AMBER, BLUE, MAGENTA, CYAN). Max channel 40 of 255. The host's
@@ -47,13 +47,14 @@ class Board:
         self._machine = machine_module
         Pin = machine_module.Pin
         self.tiles = pins.TILES
-        tp = self._tile_pins = []
+        tp: list = [None] * pins.TILES  # sized once: no regrowth at boot
         for k in range(pins.TILES):
-            tp.append(Pin(pins.TILE_PINS[k], Pin.IN, Pin.PULL_UP))
+            tp[k] = Pin(pins.TILE_PINS[k], Pin.IN, Pin.PULL_UP)
+        self._tile_pins = tp
         self._roll_pin = Pin(pins.ROLL_PIN, Pin.IN, Pin.PULL_UP)
-        self._np = neopixel.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), pins.TILES + 2 * PIPS)
-        pal = self._pal = bytearray(3 * COLOURS)
-        for code in range(COLOURS):
+        self._np = neopixel.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), pins.TILES + 2 * _PIPS)
+        pal = self._pal = bytearray(3 * _COLOURS)
+        for code in range(_COLOURS):
             for j in range(3):
                 pal[3 * code + j] = _PALETTE_RGB[3 * code + "RGB".index(pins.LED_ORDER[j])]
         self._pwm = machine_module.PWM(Pin(pins.BUZZER_PIN, Pin.OUT))
@@ -78,7 +79,7 @@ class Board:
         buf = self._np.buf
         pal = self._pal
         j = 0
-        for i in range(self.tiles + 2 * PIPS):
+        for i in range(self.tiles + 2 * _PIPS):
             c = (frame[i] & 7) * 3
             buf[j] = pal[c]
             buf[j + 1] = pal[c + 1]
@@ -114,6 +115,8 @@ class Board:
         (30) is cleared through the register's atomic clear alias (+0x3000). Elsewhere
         (the simulated board, another chip) this does nothing.
         """
+        import sys  # a local name: no module global for this one use
+
         mem32 = getattr(self._machine, "mem32", None)
         if mem32 is not None and "RP2040" in getattr(sys.implementation, "_machine", ""):
             mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE

@@ -158,5 +158,5 @@ class Coach:
         t = ticks_diff(now, g.t_state) % (c + _COUNT_MS)
         if t < c:
             return ticks_add(g.t_state, t)
-        fr.number(f, g.tiles, self.shown, fr.CYAN, now, g.t_state)
+        fr.number(f, g.engine.tiles, self.shown, fr.CYAN, now, g.t_state)
         return -1

@@ -125,7 +125,7 @@ class Computer:
     def draw(self, f, now):
         """Draw the computer's turn over the game's frame (allocation-free)."""
         g = self.game
-        n = g.tiles
+        n = g.engine.tiles
         st = g.state
         if st == _SETUP:
             fr.die(f, n, 0, g.player + 1, fr.CYAN)  # the computer's seat, in cyan

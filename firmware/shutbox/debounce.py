@@ -30,6 +30,12 @@ _IDLE = const(0)  # no press under way (or Roll held since before the debouncer 
 _DOWN = const(1)  # a press that started after the debouncer did: short on release, or long
 _LONG = const(2)  # its long press was reported: the release is not a short press
 
+# Slots of Debouncer._t counted from its end (t[-_RAW]), after the per-input change times.
+_RAW = const(4)  # the raw levels of the last poll
+_STABLE = const(3)  # the debounced levels (tiles and Roll)
+_DOWN_AT = const(2)  # when Roll went down (debounced)
+_PRESS = const(1)  # where the press is
+
 
 class Debouncer:
     """Debounced tile levels (bit set = tile open) and Roll press events."""
@@ -40,11 +46,13 @@ class Debouncer:
         raw = switches & (self._rbit - 1)
         if roll:
             raw |= self._rbit
-        self._raw = raw
-        self._stable = raw
-        self._t = array("i", [now] * (tiles + 1))  # when each input's raw level last changed
-        self._down_at = now
-        self._press = _IDLE
+        # One array for the whole state (fewer attributes): slot i < tiles + 1 is when input
+        # i's raw level last changed; then the raw levels, the stable ones, when Roll went
+        # down and where the press is (_IDLE, _DOWN, _LONG). Index from the end: -_RAW etc.
+        t = self._t = array("i", [now] * (tiles + 5))
+        t[-_RAW] = raw
+        t[-_STABLE] = raw
+        t[-_PRESS] = _IDLE
         self.pressed = bool(roll)  # Roll is down (debounced)
         self.levels = raw & (self._rbit - 1)
 
@@ -55,42 +63,45 @@ class Debouncer:
         raw = switches & tmask
         if roll:
             raw |= rbit
-        changed = raw ^ self._raw
+        t = self._t
+        changed = raw ^ t[-_RAW]
         if changed:
-            self._raw = raw
+            t[-_RAW] = raw
             i = 0
             while changed:
                 if changed & 1:
-                    self._t[i] = now
+                    t[i] = now
                 changed >>= 1
                 i += 1
         ev = 0
-        diff = raw ^ self._stable
+        stable = t[-_STABLE]
+        diff = raw ^ stable
         if diff:
             settled = 0
             i = 0
             while diff:
-                if diff & 1 and ticks_diff(now, self._t[i]) >= _SETTLE_MS:
+                if diff & 1 and ticks_diff(now, t[i]) >= _SETTLE_MS:
                     settled |= 1 << i
                 diff >>= 1
                 i += 1
             if settled:
-                self._stable ^= settled
+                stable ^= settled
+                t[-_STABLE] = stable
                 if settled & tmask:
-                    self.levels = self._stable & tmask
+                    self.levels = stable & tmask
                     ev |= EV_TILES
                 if settled & rbit:
-                    self.pressed = self._stable & rbit != 0
+                    self.pressed = stable & rbit != 0
                     if self.pressed:
                         ev |= EV_DOWN
-                        self._down_at = now
-                        self._press = _DOWN
+                        t[-_DOWN_AT] = now
+                        t[-_PRESS] = _DOWN
                     else:
                         ev |= _EV_UP
-                        if self._press == _DOWN:
+                        if t[-_PRESS] == _DOWN:
                             ev |= EV_SHORT
-                        self._press = _IDLE
-        if self._press == _DOWN and ticks_diff(now, self._down_at) >= _LONG_MS:
-            self._press = _LONG
+                        t[-_PRESS] = _IDLE
+        if t[-_PRESS] == _DOWN and ticks_diff(now, t[-_DOWN_AT]) >= _LONG_MS:
+            t[-_PRESS] = _LONG
             ev |= EV_LONG
         return ev

@@ -35,9 +35,10 @@ CYAN = const(7)  # hints and the computer's moves (issue 4)
 COLOURS = const(8)
 NAMES = b".WGRYBMC"  # one letter per code, for logs, the simulator and the tests
 
-PIPS = const(7)  # LEDs per die
+_PIPS = const(7)  # LEDs per die (private: shutbox.board keeps its own copy, see test_memory)
 # Pip bits per face (index = face 0..6); bit i = pip i in the order above. Face 0 = dark.
-FACE_PIPS = b"\x00\x08\x41\x49\x63\x6b\x77"
+# Private (no module global on the box); the host's simulator reads it on CPython.
+_FACE_PIPS = const(b"\x00\x08\x41\x49\x63\x6b\x77")
 
 _BLINK_MS = const(250)  # half-period of a slow blink
 _FAST_MS = const(100)  # half-period of a fast blink
@@ -47,7 +48,7 @@ _DIRECT_MAX = const(129)  # largest number drawn as tens-on-dice, units-on-tiles
 
 def size(tiles):
     """Return the frame length for a box of *tiles* tiles."""
-    return tiles + 2 * PIPS
+    return tiles + 2 * _PIPS
 
 
 def blink(now, since, ms=_BLINK_MS):
@@ -76,9 +77,9 @@ def tiles_mask(frame, mask, code):
 
 def die(frame, tiles, which, face, code):
     """Draw *face* (0 = dark, 1..6) on die *which* (0 = A, 1 = B) in *code*."""
-    bits = FACE_PIPS[face] if 0 <= face <= 6 else 0
-    base = tiles + which * PIPS
-    for i in range(PIPS):
+    bits = _FACE_PIPS[face] if 0 <= face <= 6 else 0
+    base = tiles + which * _PIPS
+    for i in range(_PIPS):
         frame[base + i] = code if bits & (1 << i) else OFF
 
 
@@ -92,7 +93,7 @@ def number(frame, tiles, n, code, now, since):
     """Draw a non-negative number; see the module docstring for how to read it."""
     if n <= 0:  # zero (a shut box): every pip lit, the tiles dark
         bar(frame, tiles, 0, OFF)
-        for i in range(2 * PIPS):
+        for i in range(2 * _PIPS):
             frame[tiles + i] = code
         return
     dice_code = code

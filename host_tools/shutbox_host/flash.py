@@ -255,15 +255,17 @@ def firmware_sources(firmware: Path) -> list[tuple[str, Path]]:
 def _compile(exe: str, tag: str, rel: str, src: Path) -> bytes:
     """Compile one module with mpy-cross, through a cache keyed by its content."""
     data = src.read_bytes()
-    key = hashlib.sha256(tag.encode() + b"\0" + rel.encode() + b"\0" + data).hexdigest()
+    flags = " ".join(mp.MPY_FLAGS)
+    key = hashlib.sha256(tag.encode() + b"\0" + flags.encode() + b"\0" + rel.encode() + b"\0"
+                         + data).hexdigest()
     cached = CACHE / (key + ".mpy")
     if cached.exists():
         os.utime(cached)  # recently used: kept by _prune_cache
         return cached.read_bytes()
     CACHE.mkdir(parents=True, exist_ok=True)
     tmp = CACHE / ("%s.%d.tmp" % (key, os.getpid()))
-    proc = subprocess.run([exe, "-o", str(tmp), "-s", rel, str(src)], capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run([exe, *mp.MPY_FLAGS, "-o", str(tmp), "-s", rel, str(src)],
+                          capture_output=True, text=True, timeout=120)
     if proc.returncode != 0:
         tmp.unlink(missing_ok=True)
         msg = (proc.stderr or proc.stdout).strip().splitlines()

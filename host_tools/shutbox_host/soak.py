@@ -149,7 +149,7 @@ _MODULE_HEAP = """
 import gc
 gc.collect()
 before = gc.mem_alloc()
-for m in ("ticks", "variants", "pins", "movetab", "engine", "frame", "debounce", "dice",
+for m in ("ticks", "variants", "pins", "engine", "frame", "debounce", "dice",
           "settings", "rounds", "game", "board", "app", "store", "resume", "guard"):
     gc.collect()
     b = gc.mem_alloc()

@@ -58,8 +58,12 @@ def _record_stop(self):
 
 
 board.Board.watchdog_stop = _record_stop
+# the firmware's own files stay where they are (on the Pico they are in the same flash): the
+# engine reads its move table, tables/moves.bin beside engine.py, from the filesystem
+_top = shutbox.engine.__file__.split("/")[1]
 os.umount("/")
 os.mount(os.VfsLfs2(dev, progsize=PROGSIZE), "/")
+os.mount(os.VfsPosix("/" + _top), "/" + _top)
 sys.modules["time"] = FakeTime
 interrupted = 0
 try:
@@ -71,4 +75,5 @@ print("WDT", simbus.wdt[0])
 print("FEEDS", simbus.wdt[2])
 print("STOPPED", stopped[0])
 print("INTERRUPT", interrupted)
-print("FILES", " ".join(sorted(os.listdir("/data"))), "/", " ".join(sorted(os.listdir("/"))))
+print("FILES", " ".join(sorted(os.listdir("/data"))), "/",
+      " ".join(sorted(n for n in os.listdir("/") if n != _top)))  # not the firmware's mount

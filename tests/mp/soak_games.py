@@ -116,7 +116,7 @@ box = [None]
 # buffers): the base. The firmware's share is what the heap holds beyond it.
 gc.collect()
 BASE = gc.mem_alloc()
-for _m in ("ticks", "variants", "pins", "movetab", "engine", "frame", "debounce", "dice",
+for _m in ("ticks", "variants", "pins", "engine", "frame", "debounce", "dice",
            "settings", "rounds", "game", "board", "store", "resume", "app"):
     gc.collect()
     try:

@@ -50,7 +50,7 @@ import micropython
 def load_firmware():
     """Load the firmware module by module, collecting the loader's garbage in between: the
     heap stays unfragmented enough for the engine's and the game's larger blocks."""
-    for m in ("ticks", "variants", "pins", "movetab", "engine", "frame", "debounce", "dice",
+    for m in ("ticks", "pins", "engine", "frame", "debounce", "dice",
               "game", "board", "app"):
         gc.collect()
         __import__("shutbox." + m)
@@ -132,15 +132,25 @@ app = None  # the running App (None while the guard shows a fault)
 pre = [None]  # --powerup: the power-up screen (shutbox.menu) before the game
 guard = None
 seen = [-1, 0, 0]  # LED writes, tone, peak heap
+saved = [None]  # --powerup: the boot list (shutbox.powerup.read) app.start builds from
+
+
+def read_saved():
+    """As main.py after the power-up screen: the saved settings and the records' key."""
+    from shutbox import powerup
+    from shutbox.store import Store
+
+    saved[0] = powerup.read(Board(), Store(opts["flash"] + "/data"))
+    powerup.unload("powerup")
+
+
 def make(t, safe):
     """Build the box's App as app.main does (a store on the flash folder when there is one)."""
-    if "powerup" in flags:  # app.main's own start: settings and records from the flash
-        from shutbox import powerup
+    if "powerup" in flags:  # app.main's own start, from the settings read at power-up
+        from shutbox.app import start
         from shutbox.store import Store
 
-        a = powerup.start(Board(), urandom, t, Store(opts["flash"] + "/data"), safe)
-        powerup.unload("powerup", "setfile")
-        return a
+        return start(Board(), urandom, t, Store(opts["flash"] + "/data"), saved[0], safe)
     from shutbox.app import App
     settings = Settings(players=opts["players"])
     rules = None
@@ -173,9 +183,9 @@ def boot(cause):
         from shutbox.store import Store
 
         pre[0] = powerup.prelude(Board(), Store(opts["flash"] + "/data"), now[0])
-        powerup.unload("powerup")
         if pre[0] is not None:
             return
+        read_saved()
     game_on()
 
 
@@ -239,7 +249,8 @@ def poll_once():
                 pre[0] = None
                 from shutbox import powerup
 
-                powerup.unload("menu", "setfile", "powerup")
+                powerup.unload("menu", "setfile")
+                read_saved()
                 game_on()
         elif guard is not None:
             guard.step(now[0])
