@@ -15,6 +15,8 @@ the power-up screen has used).
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -50,13 +52,21 @@ def test_every_feature_peaks_within_64k(figures):
         "all_features_harness_heap_bytes"]
 
 
-def test_every_feature_runs_on_a_64k_heap_for_the_firmware(figures, tmp_path):
+def test_every_feature_runs_on_a_64k_heap_for_the_firmware(figures):
     """The whole all-features game completes with -X heapsize = 64 KB + the harness' base
     (the simulated board and boxrun, which on the Pico are C code and ROM); 8 KB less and it
     runs out (the control: the cap is real)."""
     cap = FIRMWARE_CAP + (figures["all_features_harness_heap_bytes"] + 1023) // 1024 * 1024
-    assert bench_game._all_features_completes(str(tmp_path / "a"), cap)
-    assert not bench_game._all_features_completes(str(tmp_path / "b"), cap - 8 * 1024)
+    # the flash folder as all_features() makes it: its path is a string the box keeps in RAM,
+    # so the same length as in the figures, wherever pytest's own folders are
+    a = tempfile.mkdtemp(prefix="shutbox-allfeat-")
+    b = tempfile.mkdtemp(prefix="shutbox-allfeat-")
+    try:
+        assert bench_game._all_features_completes(a, cap)
+        assert not bench_game._all_features_completes(b, cap - 8 * 1024)
+    finally:
+        shutil.rmtree(a, ignore_errors=True)
+        shutil.rmtree(b, ignore_errors=True)
 
 
 def test_the_game_completes_on_a_heap_capped_near_its_peak(figures, tmp_path):

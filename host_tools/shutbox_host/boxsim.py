@@ -70,7 +70,7 @@ def build() -> Path:
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     dest = BUILD / ("simmpy-" + h.hexdigest()[:16])
     if dest.is_dir():
-        return dest
+        return _pico_path(dest)
     BUILD.mkdir(exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".simmpy-", dir=BUILD))
     try:
@@ -97,7 +97,28 @@ def build() -> Path:
                 shutil.rmtree(old, ignore_errors=True)
         except OSError:
             pass
-    return dest
+    return _pico_path(dest)
+
+
+_PICO_LIKE = Path("/tmp/.shutbox")  # on the Pico the firmware is /.shutbox/fw-<10 hex digits>
+
+
+def _pico_path(dest: Path) -> Path:
+    """Return a path to the build *dest* as long as the Pico's firmware folder (a symbolic
+    link /tmp/.shutbox/fw-<10 hex digits>): every module's path (its __file__, interned in
+    RAM) is then as long as on the Pico, wherever the checkout lives. Without /tmp: *dest*."""
+    link = _PICO_LIKE / ("fw-" + dest.name[-10:])
+    try:
+        if link.resolve() == dest.resolve():
+            return link
+        _PICO_LIKE.mkdir(exist_ok=True)
+        tmp = _PICO_LIKE / (".%s.%d" % (link.name, os.getpid()))
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(dest)
+        os.replace(tmp, link)  # at once: another worker may make the same link meanwhile
+        return link
+    except OSError:
+        return dest
 
 
 def command(*args: str, heapsize: str = "64k") -> tuple[list[str], dict]:
