@@ -135,7 +135,7 @@ class Coach:
             self.cost += loss
 
     def end(self, rec):
-        """The turn ended: add the analysis to its score record *rec* (Game._end_turn)."""
+        """The turn ended: add the analysis to its score record *rec* (the end of Game._accept)."""
         if not self.on:
             return
         a = {"short": self.short, "cost": self.cost,

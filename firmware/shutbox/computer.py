@@ -80,7 +80,7 @@ class Computer:
             if n == 0:
                 m = 0
             elif self.level == _EASY:
-                m = buf[g.dice.below(n)]  # the engine's random_move, over the allowed moves
+                m = buf[g.dice.below(n)]  # a random move (easy), over the allowed moves
             else:
                 if self.level == _MEDIUM:
                     m = e.greedy_move(o, g.a, g.b)

@@ -118,7 +118,7 @@ class Match:
         g._start_turn(p, now)
 
     def scored(self, p, score, shut):
-        """Player *p*'s turn ended with *score* (Game._end_turn)."""
+        """Player *p*'s turn ended with *score* (the end of Game._accept)."""
         self.rscores[p] = score
         if not self.tiebreak:  # a tie-break round decides a tie; it adds nothing to totals
             self.game.scores[p] += score

@@ -36,7 +36,7 @@ _LEGEND = ("LEDs: white = tiles you may use, green = accepted, red = mistake, am
            "the computer's seat and dice")
 
 
-_LEVELS = ("off", "easy", "medium", "hard")  # shutbox.engine.LEVELS
+_LEVELS = ("off", "easy", "medium", "hard")  # shutbox_host.engine_extra.LEVELS
 _HINTS = ("off", "legal", "best")  # shutbox.settings HINT_OFF, HINT_LEGAL, HINT_BEST
 
 
