@@ -14,14 +14,13 @@ from shutbox.dice import Dice
 from shutbox_host import mp
 from shutbox_host.bench_reliability import (
     TOTAL_WAYS,
-    HashBytes,
     chi2_gof,
     chi2_sf,
     mp_throws,
     p_values,
     runs_p,
-    throw_counts,
 )
+from shutbox_host.sim.dicecount import HashBytes, throw_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 MP_DIR = ROOT / "tests" / "mp"

@@ -14,12 +14,12 @@ reliability modules take (heap_*); see shutbox_host.fuzzbox and shutbox_host.soa
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import time
 
 from shutbox_host import mp
+from shutbox_host.sim.dicecount import throw_counts  # also run by micropython
 
 MP_DIR = mp.ROOT / "tests" / "mp"
 TOTAL_WAYS = (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)  # ways to throw 2..12 with two dice, of 36
@@ -92,54 +92,6 @@ def runs_p(above: int, below: int, runs: int) -> float:
 
 
 # --- throwing dice ----------------------------------------------------------------------
-
-
-class HashBytes:
-    """A deterministic urandom: SHA-256(seed + 8-byte LE counter) blocks, as dice_throws.py."""
-
-    def __init__(self, seed: str):
-        self.seed = seed.encode()
-        self.ctr = 0
-        self.block = b""
-        self.i = 0
-
-    def __call__(self, n: int) -> bytes:
-        """Return the next *n* bytes of the stream."""
-        out = bytearray()
-        while len(out) < n:
-            if self.i >= len(self.block):
-                self.block = hashlib.sha256(self.seed + self.ctr.to_bytes(8, "little")).digest()
-                self.ctr += 1
-                self.i = 0
-            take = min(n - len(out), len(self.block) - self.i)
-            out += self.block[self.i : self.i + take]
-            self.i += take
-        return bytes(out)
-
-
-def throw_counts(dice, n: int) -> dict:
-    """Throw *dice* twice per turn *n* times; return the counts dice_throws.py prints."""
-    fa, fb, totals, pairs = [0] * 6, [0] * 6, [0] * 11, [0] * 36
-    above = below = runs = side = 0
-    for _ in range(n):
-        a = dice.roll()
-        b = dice.roll()
-        fa[a - 1] += 1
-        fb[b - 1] += 1
-        t = a + b
-        totals[t - 2] += 1
-        pairs[(a - 1) * 6 + b - 1] += 1
-        if t != 7:
-            s = 1 if t > 7 else -1
-            if s > 0:
-                above += 1
-            else:
-                below += 1
-            if s != side:
-                runs += 1
-                side = s
-    return {"FACES_A": fa, "FACES_B": fb, "TOTALS": totals, "PAIRS": pairs,
-            "RUNS": [above, below, runs], "REJECTED": [dice.rejected]}
 
 
 def parse_counts(stdout: str) -> dict:
