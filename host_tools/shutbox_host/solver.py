@@ -246,6 +246,18 @@ class Values:
         return Fraction(self.keys[locked][s], self.scale)
 
 
+def _best_after(s: int, cands, table):
+    """The lowest ``table[s ^ m]`` over the candidate moves *m* legal from the open tiles *s*
+    (the first one on a tie), and that move: (value, m); (None, 0) when none is legal."""
+    best, bm = None, 0
+    for m in cands:
+        if m & ~s == 0:
+            v = table[s ^ m]
+            if best is None or v < best:
+                best, bm = v, m
+    return best, bm
+
+
 def solve_values(var: Variant) -> Values:
     """Solve min-expected exactly with ints G = E * 36**N; record the optimal decisions.
 
@@ -262,12 +274,7 @@ def solve_values(var: Variant) -> Values:
     def throw_value(s, groups, weight_mul, g_next):
         total = 0
         for w, cands in groups:
-            best = None
-            for m in cands:
-                if m & ~s == 0:
-                    v = g_next[s ^ m]
-                    if best is None or v < best:
-                        best = v
+            best = _best_after(s, cands, g_next)[0]
             total += w * weight_mul * (scores_scaled[s] if best is None else best)
         return total
 
@@ -293,12 +300,7 @@ def solve_values(var: Variant) -> Values:
         nxt = locked
         if one_die and var.one_die_mode == V.MODE_LOCKED:
             nxt = 1
-        g = G[nxt] if layers == 2 else G[0]
-        best, bm = None, 0
-        for m in cands:
-            if m & ~s == 0 and (best is None or g[s ^ m] < best):
-                best, bm = g[s ^ m], m
-        return bm
+        return _best_after(s, cands, G[nxt] if layers == 2 else G[0])[1]
 
     return Values(var, scale, G, one_best, choice)
 
@@ -450,12 +452,7 @@ def _objective_keys(var: Variant, objective: str, target: int | None):
         p = Fraction(0)
         e = Fraction(0)
         for w, cands in groups:
-            best = None
-            for m in cands:
-                if m & ~s == 0:
-                    v = k_next[s ^ m]
-                    if best is None or v < best:
-                        best = v
+            best = _best_after(s, cands, k_next)[0]
             if best is None:
                 best = (Fraction(-success[s]), Fraction(ctx.scores[s]))
             p += w * best[0]
@@ -480,12 +477,7 @@ def _objective_keys(var: Variant, objective: str, target: int | None):
 
     def choice(locked, s, one_die, cands):
         nxt = 1 if (one_die and var.one_die_mode == V.MODE_LOCKED) else locked
-        k = K[nxt] if layers == 2 else K[0]
-        best, bm = None, 0
-        for m in cands:
-            if m & ~s == 0 and (best is None or k[s ^ m] < best):
-                best, bm = k[s ^ m], m
-        return bm
+        return _best_after(s, cands, K[nxt] if layers == 2 else K[0])[1]
 
     return Values(var, 1, K, one_best, choice)
 
