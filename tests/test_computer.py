@@ -68,6 +68,14 @@ def human_turn(box, moves=((6, 6, (3, 9)), (1, 1, (2,)))):
     assert box.game.state == TURN_END
 
 
+def hand_over(box):
+    """After the person's turn (human_turn), pass the box on with the tiles opened for the
+    computer's turn."""
+    box.wait(800)
+    box.game.roll(False, box.now)
+    box.set(box.eng.full)
+
+
 # ----- seats -----
 
 
@@ -176,9 +184,7 @@ def test_the_turn_goes_at_a_pace_a_person_can_follow():
 def test_the_leds_show_the_computers_turn():
     box = Box(players=1, rules=Rules(one_die=ONE_DIE_NEVER), computer=LEVEL_HARD)
     human_turn(box)
-    box.wait(800)
-    box.game.roll(False, box.now)
-    box.set(box.eng.full)
+    hand_over(box)
     tiles, a, b = box.frame()
     assert face(a) == 2 and set(a) <= {"C", "."}  # SETUP: its seat number in cyan
     box.faces += cpu_faces(LEVEL_HARD)
@@ -200,9 +206,7 @@ def test_the_leds_show_the_computers_turn():
 def test_its_one_die_choice_shows_before_the_throw():
     box = Box(players=1, computer=LEVEL_HARD)  # one die once 7, 8 and 9 are shut
     human_turn(box)
-    box.wait(800)
-    box.game.roll(False, box.now)
-    box.set(box.eng.full)
+    hand_over(box)
     # 9, 8, 7, then 6: the hard level throws one die on 1..5 open? it follows the table
     box.faces += [6, 3, 4, 4, 4, 3, 3, 3]
     for _ in range(4):
@@ -222,9 +226,7 @@ def test_its_one_die_choice_shows_before_the_throw():
 def test_the_box_tiles_and_roll_are_ignored_during_its_turn():
     box = Box(players=1, rules=Rules(one_die=ONE_DIE_NEVER), computer=LEVEL_MEDIUM)
     human_turn(box)
-    box.wait(800)
-    box.game.roll(False, box.now)
-    box.set(box.eng.full)
+    hand_over(box)
     box.faces += cpu_faces(LEVEL_MEDIUM)
     box.until(MOVE)
     n = len(box.game.log)
@@ -307,9 +309,7 @@ def test_a_game_saved_in_the_computers_turn_resumes_there(tmp_path):
     rules = Rules(one_die=ONE_DIE_NEVER)
     box = Box(players=1, rules=rules, computer=LEVEL_HARD)
     human_turn(box)
-    box.wait(800)
-    box.game.roll(False, box.now)
-    box.set(box.eng.full)
+    hand_over(box)
     box.faces += cpu_faces(LEVEL_HARD)
     box.until(MOVE)
     box.until(READY)  # its first move (the 8) made
@@ -334,9 +334,7 @@ def test_a_game_saved_in_the_computers_turn_resumes_there(tmp_path):
 def test_no_hints_light_the_computers_box_all_the_same():
     box = Box(players=1, rules=Rules(one_die=ONE_DIE_NEVER), computer=LEVEL_HARD, hints=HINT_OFF)
     human_turn(box)
-    box.wait(800)
-    box.game.roll(False, box.now)
-    box.set(box.eng.full)
+    hand_over(box)
     box.faces += cpu_faces(LEVEL_HARD)
     box.until(MOVE)
     tiles, _, _ = box.frame()
