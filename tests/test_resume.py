@@ -122,15 +122,23 @@ def play(game, acts):
     prims, points = [], []
     seen = game.transitions
     for act in acts:
-        for prim in resolve(game, act, levels):
-            now, levels = apply(game, prim, now, levels)
-            prims.append(prim)
-            if game.transitions != seen:
-                seen = game.transitions
-                if game.state != MOVE:
-                    points.append((len(prims), now, levels, bytes(resume.snapshot(game)),
-                                   game.dice.urandom.pos, len(game.log)))
+        now, levels, seen = play_act(game, act, now, levels, seen, prims, points)
     return prims, points
+
+
+def play_act(game, act, now, levels, seen, prims, points):
+    """Play *act*'s primitives, appending them to *prims*, and a checkpoint to *points* at each
+    state the box saves (not MOVE): (primitives so far, now, levels, snapshot, dice read, log
+    records). Return (now, levels, the transitions seen)."""
+    for prim in resolve(game, act, levels):
+        now, levels = apply(game, prim, now, levels)
+        prims.append(prim)
+        if game.transitions != seen:
+            seen = game.transitions
+            if game.state != MOVE:
+                points.append((len(prims), now, levels, bytes(resume.snapshot(game)),
+                               game.dice.urandom.pos, len(game.log)))
+    return now, levels, seen
 
 
 def visible(log):
@@ -640,14 +648,7 @@ def play_out(g, seed, limit=4000):
         act = careful(g, now)
         if act[0] == "p" and rng.random() < 0.4:
             act = ("m", rng.randrange(30))
-        for prim in resolve(g, act, levels):
-            now, levels = apply(g, prim, now, levels)
-            prims.append(prim)
-            if g.transitions != seen:
-                seen = g.transitions
-                if g.state != MOVE:
-                    points.append((len(prims), now, levels, bytes(resume.snapshot(g)),
-                                   g.dice.urandom.pos, len(g.log)))
+        now, levels, seen = play_act(g, act, now, levels, seen, prims, points)
     assert g.state == GAME_END, "the match did not end"
     return prims, points
 
