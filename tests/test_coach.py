@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_game import bits
 
 from shutbox import frame as fr
 from shutbox.dice import Dice
@@ -22,10 +23,6 @@ from shutbox_host.boxsim import Script, face, tiles_lit
 
 HEAP = "128k"  # functional runs; the 64 KB budget is tests/test_memory.py's
 NAMES = fr.NAMES.decode()
-
-
-def bits(*tiles):
-    return sum(1 << (k - 1) for k in tiles)
 
 
 def boxrun(s: Script) -> boxsim.Run:

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import pytest
 from test_game import Box as GameBox
+from test_game import bits
 
 from shutbox import frame as fr
 from shutbox.dice import Dice
@@ -28,10 +29,6 @@ from shutbox_host.boxsim import Script, face, tiles_lit
 NAMES = fr.NAMES.decode()
 PACE = 800  # shutbox.computer._PACE_MS
 HEAP = "128k"  # functional runs; the 64 KB budget is tests/test_memory.py's
-
-
-def bits(*tiles):
-    return sum(1 << (k - 1) for k in tiles)
 
 
 class Box(GameBox):

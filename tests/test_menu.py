@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 
 import pytest
+from test_game import bits
 
 from shutbox import frame as fr
 from shutbox import powerup, records, setfile, setnames
@@ -20,10 +21,6 @@ from shutbox_host.boxsim import face
 
 NAMES = fr.NAMES.decode()
 FULL = 0x1FF
-
-
-def bits(*tiles):
-    return sum(1 << (k - 1) for k in tiles)
 
 
 class Board:

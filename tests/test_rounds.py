@@ -9,6 +9,7 @@ simulated pins.
 from __future__ import annotations
 
 import pytest
+from test_game import bits
 
 from shutbox import frame as fr
 from shutbox import setfile, setnames
@@ -44,13 +45,6 @@ NAMES = fr.NAMES.decode()
 FULL = 0x1FF
 # A turn that shuts the box without a throw of 7 (for unlucky-7 games).
 SHUT = [(6, 6, (3, 9)), (5, 5, (2, 8)), (6, 5, (4, 7)), (3, 3, (6,)), (3, 3, (1, 5))]
-
-
-def bits(*tiles):
-    m = 0
-    for k in tiles:
-        m |= 1 << (k - 1)
-    return m
 
 
 class Box:
