@@ -310,15 +310,20 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
     return b"".join(head) + b"".join(index_bytes) + b"".join(blocks)
 
 
+def _entries(data: bytes, magic: bytes, entry, what: str):
+    """The directory entries of a pack (*entry*: its struct), after checking its magic."""
+    m, _tiles, count, _ = HEADER.unpack_from(data, 0)
+    if m != magic:
+        raise ValueError("not a shutbox " + what)
+    for i in range(count):
+        yield entry.unpack_from(data, HEADER.size + i * entry.size)
+
+
 def read_hint_pack(data: bytes) -> dict:
     """Parse a hint pack: {key: (layers, targets, [[(offset, count, cut, 0)] per layer] per
     target)}."""
-    magic, tiles, count, _ = HEADER.unpack_from(data, 0)
-    if magic != HINT_MAGIC:
-        raise ValueError("not a shutbox hint pack")
     out = {}
-    for i in range(count):
-        f = HINT_ENTRY.unpack_from(data, HEADER.size + i * HINT_ENTRY.size)
+    for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
         layers, targets, at = f[4], f[5], f[7]
         index = []
         for _t in range(targets):
@@ -333,12 +338,8 @@ def read_hint_pack(data: bytes) -> dict:
 
 def read_directory(data: bytes) -> dict:
     """Parse a pack: {(one_die, mode, moves, scoring): (layers, ewidth, off0, off1)}."""
-    magic, tiles, count, _ = HEADER.unpack_from(data, 0)
-    if magic != MAGIC:
-        raise ValueError("not a shutbox table pack")
     out = {}
-    for i in range(count):
-        f = ENTRY.unpack_from(data, HEADER.size + i * ENTRY.size)
+    for f in _entries(data, MAGIC, ENTRY, "table pack"):
         out[f[:4]] = (f[4], f[5], f[7], f[8])
     return out
 
