@@ -34,6 +34,17 @@ _HOST_STALL_S = 0.5  # ...this long, then drops it, as the Pico does when nobody
 _CTRL_C = 3
 
 
+
+def _read_ready(fd: int, n: int) -> bytes | None:
+    """os.read of a non-blocking fd: None when nothing is there yet, b"" at its end (or on
+    an error: the other side is gone)."""
+    try:
+        return os.read(fd, n)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
+
 class VirtualPico:
     """One virtual Pico. `start()` returns the device path; `stop()` ends it (or use `with`)."""
 
@@ -277,12 +288,9 @@ class VirtualPico:
             self._in_registered = want
 
     def _from_child(self):
-        try:
-            data = os.read(self._out, 65536)
-        except BlockingIOError:
+        data = _read_ready(self._out, 65536)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if not data:
             self._child_gone()
             return
@@ -321,12 +329,9 @@ class VirtualPico:
                 self._sel.register(self._out, selectors.EVENT_READ, "out")
 
     def _from_ctl(self):
-        try:
-            data = os.read(self._ctl_r, 256)
-        except BlockingIOError:
+        data = _read_ready(self._ctl_r, 256)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if not data:
             self._sel.unregister(self._ctl_r)  # it is ending; its stdout's end restarts it
             return
