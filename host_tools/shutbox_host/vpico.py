@@ -28,11 +28,10 @@ from shutbox_host.errors import UserError
 
 REPL_SCRIPT = Path(__file__).resolve().with_name("vpico_repl.py")
 DEFAULT_FLASH = mp.ROOT / "build" / "vpico"
-DEFAULT_HEAP = "256k"  # a Pico has ~190 KB of heap; objects are twice as big on 64-bit
+DEFAULT_HEAP = "256k"  # a Pico has ~190 KB of heap; the 64-bit port needs somewhat more
 _HOST_BUFFER_MAX = 16384  # output held for a slow reader; past it the board waits...
 _HOST_STALL_S = 0.5  # ...this long, then drops it, as the Pico does when nobody reads
 _CTRL_C = 3
-
 
 
 def _read_ready(fd: int, n: int) -> bytes | None:
@@ -44,6 +43,7 @@ def _read_ready(fd: int, n: int) -> bytes | None:
         return None
     except OSError:
         return b""
+
 
 class VirtualPico:
     """One virtual Pico. `start()` returns the device path; `stop()` ends it (or use `with`)."""
