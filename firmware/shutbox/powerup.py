@@ -31,9 +31,8 @@ The modes ``combination`` returns are private constants (no names kept in RAM): 
 _MENU 1, _SELFTEST 2, _RECORDS 3, _RESET_RECORDS 4, _FACTORY 5 (shutbox.menu keeps copies).
 """
 
-import sys
-
 from micropython import const
+from shutbox import forget
 
 _PLAY = const(0)
 _MENU = const(1)
@@ -66,15 +65,9 @@ def combination(levels, roll, tiles):
 
 
 def unload(*names):
-    """Forget the modules shutbox.<name>, so their code can be collected."""
-    import shutbox
-
+    """Forget the modules shutbox.<name> (shutbox.forget), so their code can be collected."""
     for name in names:
-        full = "shutbox." + name
-        if full in sys.modules:
-            del sys.modules[full]
-        if hasattr(shutbox, name):  # (delattr of a missing name raises KeyError here)
-            delattr(shutbox, name)
+        forget(name)
 
 
 def prelude(board, store, now):
