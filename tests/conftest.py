@@ -4,10 +4,19 @@
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 
 from shutbox_host import mp
+
+# tests/ on the path: shared helpers (engine_reference) and the machinery by the tests
+# (reliability/fuzzbox.py, reliability/soak.py) import from any test folder
+TESTS = Path(__file__).resolve().parent
+for _d in (TESTS, TESTS / "reliability"):
+    if str(_d) not in sys.path:
+        sys.path.insert(0, str(_d))
 
 SLOW = os.environ.get("SHUTBOX_SLOW") == "1"
 

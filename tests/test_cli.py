@@ -38,9 +38,9 @@ def test_user_error_is_one_line(monkeypatch, capsys):
         raise UserError("no Pico found on /dev/nothing")
 
     monkeypatch.setitem(cli.COMMANDS, "bench", ("shutbox_host.bench", "x"))
-    parser = cli.build_parser()
+    parser = cli.build_parser(["bench"])
     args = parser.parse_args(["bench"])
-    monkeypatch.setattr(cli, "build_parser", lambda: _Fixed(parser, boom))
+    monkeypatch.setattr(cli, "build_parser", lambda argv=None: _Fixed(parser, boom))
     assert cli.main(["bench"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "shutbox bench: error: no Pico found on /dev/nothing"

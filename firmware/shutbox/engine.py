@@ -6,7 +6,7 @@ State: an int mask of open tiles, tile k = bit k-1. A throw is (a, b): two dice,
 candidate is legal when all its tiles are open. Nothing is searched at run time.
 
 Optimal play comes from the generated table pack ``tables/nN.bin`` (see
-host_tools/shutbox_host/tablegen.py for the format): per (open mask, locked flag) a uint16
+host_tools/shutbox_host/solve/tablegen.py for the format): per (open mask, locked flag) a uint16
 dense rank of the exact expected final score (lower is better) with bit 15 set where one
 die is the better choice, and the expected final score x 1000. The variant's table is read
 once, with seek + readinto, into buffers made in __init__. Without a table for the variant
@@ -33,7 +33,7 @@ throw. A throw that cannot be played (the turn is over) has greedy_move == 0.
 
 RAM: the box holds only what it calls (every function and name costs heap on the Pico);
 the host's extras (has_move, random_move, table_bytes, Rules.key, LEVELS) are computed from
-these calls in shutbox_host.engine_extra.
+these calls in shutbox_host.solve.engine_extra.
 
 Scores are ints. Digital scoring on 10 to 12 tiles exceeds MicroPython's small int (2**30):
 score() and expected() then return a long int, which allocates; they are correct but are
@@ -101,14 +101,14 @@ LEVEL_EASY = const(1)  # a random legal move; one or two dice at random
 LEVEL_MEDIUM = const(2)  # seed 001's rule of thumb; one die when the open tiles sum to <= 6
 LEVEL_HARD = const(3)  # exact optimal play for the lowest expected score
 # Their names (off, easy, medium, hard) are not needed on the box: shutbox.setnames.COMPUTER
-# and, for the host tools, shutbox_host.engine_extra.LEVELS.
+# and, for the host tools, shutbox_host.solve.engine_extra.LEVELS.
 
 
 class Rules:
     """One rule variant (ints from shutbox.variants); ValueError on a value out of range.
 
     Only the attributes live on the box: the host's solver.Variant adds key(), equality,
-    hashing and the names (shutbox_host.engine_extra.key(rules) gives the tuple).
+    hashing and the names (shutbox_host.solve.engine_extra.key(rules) gives the tuple).
     """
 
     def __init__(self, tiles=_DEFAULT_TILES, one_die=_ONE_DIE_HIGH_SHUT,

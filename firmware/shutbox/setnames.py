@@ -10,7 +10,7 @@ from shutbox.variants import MOVES, ONE_DIE, ONE_DIE_MODE, SCORING, START
 
 OFF_ON = ("off", "on")
 PLAYERS = ("1", "2", "3", "4")
-COMPUTER = ("off", "easy", "medium", "hard")  # = shutbox_host.engine_extra.LEVELS
+COMPUTER = ("off", "easy", "medium", "hard")  # = shutbox_host.solve.engine_extra.LEVELS
 HINTS = ("off", "legal", "best")
 TO_GO = ("off", "2-to-go", "3-to-go")
 FORMAT = ("one-round", "3-rounds", "5-rounds", "out-at-45", "to-100")

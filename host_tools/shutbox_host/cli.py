@@ -1,4 +1,4 @@
-# The `shutbox` command: one sub-command per host tool, each in its own module.
+# The `shutbox` command: one sub-command per host tool, each in its own module, loaded on use.
 """Entry point of the `shutbox` console script."""
 
 from __future__ import annotations
@@ -10,32 +10,56 @@ import sys
 
 from shutbox_host.errors import UserError
 
-# name -> (module, one-line help). Each module defines configure(parser) and run(args) -> int.
+DESCRIPTION = ("shutbox: the host tools of an electronic Shut the Box on a Raspberry Pi Pico "
+               "(solve the game, build and flash the firmware, play the box on this PC).")
+
+# name -> (module, one-line help). Each module defines configure(parser) and run(args) -> int;
+# it is imported only when its command runs, so `shutbox --help` loads none of them.
 COMMANDS = {
-    "solve": ("shutbox_host.solver_cli", "solve a variant exactly (expected score, p(shut), ...)"),
-    "tables": ("shutbox_host.tablegen", "write the firmware's generated tables"),
+    "solve": ("shutbox_host.solve.cli", "solve a variant exactly (expected score, p(shut), ...)"),
+    "tables": ("shutbox_host.solve.tablegen", "write the firmware's generated tables"),
     "bench": ("shutbox_host.bench", "print speed and memory figures"),
-    "play": ("shutbox_host.play", "play the simulated box in this terminal"),
-    "board": ("shutbox_host.boardgen", "generate the pin module and documents from the pin map"),
-    "flash": ("shutbox_host.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
-    "vpico": ("shutbox_host.vpico", "start a virtual Pico behind a pseudo-terminal"),
-    "card": ("shutbox_host.cardgen", "write the printable reference card and README's table"),
+    "play": ("shutbox_host.box.play", "play the simulated box in this terminal"),
+    "board": ("shutbox_host.hardware.boardgen",
+              "generate the pin module and documents from the pin map"),
+    "flash": ("shutbox_host.pico.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
+    "vpico": ("shutbox_host.pico.vpico", "start a virtual Pico behind a pseudo-terminal"),
+    "card": ("shutbox_host.hardware.cardgen",
+             "write the printable reference card and README's table"),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the parser with every sub-command whose module is present."""
-    parser = argparse.ArgumentParser(prog="shutbox", description=__doc__)
+def _version() -> str:
+    from shutbox import __version__
+
+    return __version__
+
+
+def _command_in(argv: list[str]) -> str | None:
+    """Return the sub-command *argv* names (the first word that is not an option), or None."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """Return the parser of every sub-command; only the one *argv* names is loaded."""
+    parser = argparse.ArgumentParser(prog="shutbox", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version="shutbox " + _version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    wanted = _command_in(sys.argv[1:] if argv is None else argv)
     for name, (module_name, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name != wanted:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
             if exc.name != module_name:
                 raise
-            continue
-        p = sub.add_parser(name, help=help_text, description=help_text)
+            parser.error("%s: this installation has no %s" % (name, module_name))
         module.configure(p)
         p.set_defaults(_run=module.run)
     return parser
@@ -43,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the `shutbox` command line; user mistakes exit 2 with one line on stderr."""
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)

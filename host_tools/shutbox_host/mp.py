@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
-SIM = Path(__file__).resolve().parent / "sim"  # fake machine/neopixel modules for the board
+SIM = Path(__file__).resolve().parent / "box" / "sim"  # fake machine/neopixel: the simulated board
 
 
 # mpy-cross's options for the box's bytecode, the same for the Pico (shutbox flash) and the

@@ -14,7 +14,7 @@ import os
 import sys
 import time
 
-from dicecount import HashBytes, throw_counts  # host_tools/shutbox_host/sim (MICROPYPATH)
+from dicecount import HashBytes, throw_counts  # host_tools/shutbox_host/box/sim (MICROPYPATH)
 
 from shutbox.dice import Dice
 

@@ -1,5 +1,5 @@
 # The simulated rp2 board itself: Pin, PWM, WDT, Timer and NeoPixel behave as on the Pico.
-"""Run under micropython with host_tools/shutbox_host/sim on the path (it shadows machine).
+"""Run under micropython with host_tools/shutbox_host/box/sim on the path (it shadows machine).
 
 Prints one line per failed check, then "CHECKS <n> FAIL <n>".
 """

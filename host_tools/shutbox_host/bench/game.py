@@ -1,0 +1,150 @@
+# `shutbox bench --only game`: the heap a whole 4-player game takes on the simulated box.
+"""Memory of the game, measured under the MicroPython unix port (64-bit). Most of the heap is
+the firmware's bytecode, its function objects and its interned names, which take about the
+same room on the Pico's 32-bit port.
+
+Method: a whole 4-player game (boxsim.plan_game: seeded dice, optimal moves, one die where
+it pays) runs through the simulated pins, the firmware loaded as the .mpy files that go onto
+the Pico. After every LED write (several a second: the dice roll, tiles blink), sim/boxrun.py
+runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
+
+- game_peak_heap_bytes: everything live on the heap at the game's peak: the firmware's
+  code and objects, plus the simulated board (fake machine/neopixel) and the harness;
+- game_firmware_peak_heap_bytes: the same minus the base, what the simulated board (fake
+  machine/neopixel: C modules that take no heap on the Pico) and the harness (boxrun) hold
+  before the first firmware module is imported (boxrun prints it as BASE);
+- game_min_heapsize_bytes: the smallest ``-X heapsize`` (bisected to 256 bytes) on which the
+  whole game still completes: the peak plus fragmentation and the GC's own tables;
+- game_polls, game_log_records: the size of the game measured;
+- all_features_*: the same for a game with every feature on (ALL_FEATURES, booted through
+  shutbox.powerup with the flash, guard and watchdog; see all_features()).
+Soak mode adds nothing here (the long runs live in bench.reliability).
+"""
+
+from __future__ import annotations
+
+from shutbox_host import mp
+from shutbox_host.box import boxsim
+
+_PLAYERS = 4
+_SEED = 1
+
+
+def _game_script() -> boxsim.Script:
+    script, _ = boxsim.plan_game(_PLAYERS, _SEED, "best")
+    return script.heap()
+
+
+def _completes(script: boxsim.Script, heap: int) -> bool:
+    r = boxsim.run(script, "--players", str(_PLAYERS), heapsize=str(heap))
+    return r.returncode == 0 and bool(r.events("winner"))
+
+
+def min_heapsize(script: boxsim.Script, lo: int = 16 * 1024, hi: int = 512 * 1024) -> int:
+    """Smallest -X heapsize (to 256 bytes) on which the game completes."""
+    return mp.smallest_heap(lambda heap: _completes(script, heap), lo, hi, what="the game")
+
+
+# ----- every feature on -----
+
+# Settings of the all-features game: 2 people + the hard computer, best-move hints (the
+# beat-target tables, the post-turn analysis), Canoga stakes (shutbox.rounds), with the
+# box's flash (settings and records files, the game saved at every step), the guard and
+# the watchdog, booted through shutbox.powerup as app.main does.
+ALL_FEATURES = {"players": 2, "computer": 3, "hints": 2, "stakes": 1}
+_HUMAN_TURN = (((6, 6), (9, 3)), ((1, 1), (2,)), ((1, 1), ()))  # 12: 3 9, 2: 2, 2: none = 31
+_CPU_DICE = (4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1)  # the computer's throws, in order
+
+
+def all_features_script() -> boxsim.Script:
+    """The all-features game: two people's turns, the computer's, the end (records saved)."""
+    s = boxsim.Script().wait(300)
+    for _seat in range(2):
+        for dice, tiles in _HUMAN_TURN:
+            s.dice(*dice).click(120).wait(boxsim.ROLL_MS)
+            for k in tiles:
+                s.shut(k).wait(80)
+            s.wait(200)
+        s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)  # the next seat
+    s.dice(*_CPU_DICE).wait(40000)  # the computer's turn, at its own pace
+    return s.click(120).wait(3000).heap()
+
+
+def _all_features_run(flash: str, heap: str, *args: str) -> boxsim.Run:
+    """Write the all-features settings to a fresh flash folder, then play the game."""
+    import os
+    import shutil
+
+    shutil.rmtree(flash, ignore_errors=True)
+    os.makedirs(flash + "/data")
+    setup = mp.run("from shutbox.settings import Settings\nfrom shutbox.store import Store\n"
+                   "from shutbox import setfile\n"
+                   "print(setfile.save(Settings(**%r), Store(%r)))" % (ALL_FEATURES,
+                                                                     flash + "/data"),
+                   heapsize="1m", extra_path=[boxsim.build()])
+    if setup.returncode != 0 or setup.stdout.strip() != "0":
+        raise RuntimeError("cannot write the settings: " + setup.stderr.strip()[-300:])
+    return boxsim.run(all_features_script(), "--powerup", "--flash", flash, "--wdt", "8000",
+                      *args, heapsize=heap)
+
+
+def _all_features_completes(flash: str, heap: int) -> bool:
+    r = _all_features_run(flash, str(heap))
+    return (r.returncode == 0 and bool(r.events("winner"))
+            and not any(line.startswith(("RESET", "HUNG")) for line in r.lines))
+
+
+def all_features(min_heap: bool = True) -> dict:
+    """Heap figures of the all-features game (see ALL_FEATURES), measured as the game's:
+
+    - all_features_peak_heap_bytes: everything live at the peak (firmware, simulated board,
+      harness), sampled after every LED write;
+    - all_features_firmware_peak_heap_bytes: the peak minus what the simulated board and the
+      harness held before the first firmware module was imported (boxrun's BASE);
+    - all_features_harness_heap_bytes: that BASE;
+    - all_features_min_heapsize_bytes: the smallest -X heapsize (to 256 bytes) on which the
+      whole game completes (with *min_heap*).
+    """
+    import tempfile
+
+    flash = tempfile.mkdtemp(prefix="shutbox-allfeat-")
+    try:
+        r = _all_features_run(flash, "1m", "--peak")
+        if r.returncode != 0 or not r.events("winner"):
+            raise RuntimeError("the all-features game failed: " + r.stderr.strip()[-300:])
+        peak = r.answer("PEAK")[0]
+        base = r.answer("BASE")[0]
+        out = {
+            "all_features_peak_heap_bytes": peak,
+            "all_features_firmware_peak_heap_bytes": peak - base,
+            "all_features_harness_heap_bytes": base,
+            "all_features_log_records": len(r.log),
+        }
+        if min_heap:
+            out["all_features_min_heapsize_bytes"] = mp.smallest_heap(
+                lambda heap: _all_features_completes(flash, heap), 32 * 1024, 512 * 1024,
+                what="the all-features game")
+        return out
+    finally:
+        import shutil
+
+        shutil.rmtree(flash, ignore_errors=True)
+
+
+def figures(soak: bool = False) -> dict:
+    """Return the game's heap figures (see the module docstring)."""
+    script = _game_script()
+    r = boxsim.run(script, "--players", str(_PLAYERS), "--peak", heapsize="1m")
+    if r.returncode != 0 or not r.events("winner"):
+        raise RuntimeError("the bench game failed: " + r.stderr.strip()[-300:])
+    peak = r.answer("PEAK")[0]
+    base = r.answer("BASE")[0]
+    return {
+        "game_peak_heap_bytes": peak,
+        "game_firmware_peak_heap_bytes": peak - base,
+        "game_harness_heap_bytes": base,
+        "game_min_heapsize_bytes": min_heapsize(script),
+        "game_log_records": len(r.log),
+        "game_throws": len(r.events("throw")),
+        **all_features(),
+    }

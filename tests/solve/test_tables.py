@@ -1,0 +1,138 @@
+# The generated tables: committed = fresh generation, and the engine's table play is optimal.
+"""Table tests: `shutbox tables --check` (hint pack included), the pack directory, and
+best_move / expected / choose_one_die read from the packs against the exact solver. The hint
+pack's contents are checked in test_hints.py."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from fractions import Fraction
+
+import pytest
+
+from shutbox import variants as V
+from shutbox.engine import MAX_MOVES, Engine, Rules
+from shutbox_host import cli
+from shutbox_host.solve import engine_extra, solver, tablegen
+
+HALF = Fraction(1, 2)
+THROWS = [(a, b) for a in range(1, 7) for b in range(0, 7)]
+
+
+def test_committed_tables_equal_a_fresh_generation(capsys):
+    """`shutbox tables --check` regenerates everything and compares it with the files."""
+    assert cli.main(["tables", "--check"]) == 0, capsys.readouterr().err
+
+
+def test_generation_includes_the_hint_pack(monkeypatch):
+    """generate() (what `--check` compares) writes t9.bin beside the optimal-play packs."""
+    monkeypatch.setattr(tablegen, "pack_bytes", lambda tiles, timings=None: b"n%d" % tiles)
+    monkeypatch.setattr(tablegen, "hint_pack_bytes", lambda tiles: b"t%d" % tiles)
+    files = tablegen.generate()
+    assert files[tablegen.TABLES / "t9.bin"] == b"t9"
+    assert files[tablegen.TABLES / "n9.bin"] == b"n9" and tablegen.MOVETAB in files
+
+
+def test_committed_hint_pack_is_fresh():
+    assert tablegen.hint_pack_bytes(9) == (tablegen.TABLES / "t9.bin").read_bytes()
+
+
+def test_check_reports_a_stale_file(tmp_path):
+    p = tmp_path / "movetab.py"
+    p.write_bytes(b"old")
+    assert tablegen.stale({p: b"new"}) == [p]
+    assert tablegen.stale({p: b"old"}) == []
+    assert tablegen.stale({tmp_path / "missing.bin": b"x"}) == [tmp_path / "missing.bin"]
+
+
+def test_movetab_is_deterministic():
+    assert tablegen.movetab_bytes() == tablegen.movetab_bytes()
+    assert tablegen.max_moves() == MAX_MOVES == 15  # 12 = 15 ways with distinct tiles
+
+
+def test_every_offered_variant_has_a_table():
+    for tiles in tablegen.PACK_TILES:
+        data = (tablegen.TABLES / ("n%d.bin" % tiles)).read_bytes()
+        directory = tablegen.read_directory(data)
+        assert sorted(directory) == sorted(tablegen.offered(tiles))
+        for layers, ewidth, off0, off1 in directory.values():
+            block = (2 + ewidth) << tiles
+            assert off0 + block <= len(data) and (layers == 1 or off1 + block <= len(data))
+    # nine tiles: every combination, modes included (never ignores the mode)
+    for one_die in range(len(V.ONE_DIE)):
+        for mode in range(len(V.ONE_DIE_MODE)):
+            for moves in range(len(V.MOVES)):
+                for scoring in range(len(V.SCORING)):
+                    eng = Engine(Rules(9, one_die, mode, moves, scoring))
+                    assert eng.has_table and engine_extra.table_bytes(eng) > 0
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=11), Rules(tiles=10, moves=V.MOVES_KIDS),
+                                   Rules(tiles=12, scoring=V.SCORING_DIGITAL)])
+def test_variants_not_offered_play_greedy(rules):
+    eng = Engine(rules)
+    assert not eng.has_table
+    assert eng.best_move(eng.full, 6, 5) == eng.greedy_move(eng.full, 6, 5)
+
+
+def check_against_solver(rules: Rules, states):
+    """best_move, expected and choose_one_die of the table vs the exact solver."""
+    eng = Engine(rules)
+    assert eng.has_table
+    var = solver.Variant(rules.tiles, rules.one_die, rules.one_die_mode, rules.moves,
+                         rules.scoring)
+    values = solver.solve_values(var)
+    layers = var.locked_layers
+    buf = array("H", [0] * MAX_MOVES)
+    for s in states:
+        for locked in range(layers):
+            e = values.expected(s, locked)
+            assert eng.expected(s, bool(locked)) == int(e * 1000 + HALF)  # rounded half up
+            free = rules.one_die_mode == V.MODE_OPTIONAL or (
+                rules.one_die_mode == V.MODE_LOCKED and not locked)
+            if free and solver.one_die_allowed(s, var.tiles, var.one_die):
+                assert eng.choose_one_die(s, bool(locked)) == values.one_die_best[locked][s]
+            for a, b in THROWS:
+                nxt = 1 if (layers == 2 and (locked or b == 0)) else 0
+                g = values.keys[nxt]
+                n = eng.legal_into(s, a, b, buf)
+                got = eng.best_move(s, a, b, bool(locked))
+                if n == 0:
+                    assert got == 0
+                    continue
+                legal = list(buf[:n])  # greedy order
+                best = min(g[s ^ m] for m in legal)
+                assert got == next(m for m in legal if g[s ^ m] == best), (s, a, b, locked)
+
+
+@pytest.mark.parametrize("key", [
+    (V.ONE_DIE_NEVER, V.MODE_OPTIONAL, V.MOVES_ANY, V.SCORING_SUM),
+    (V.ONE_DIE_HIGH_SHUT, V.MODE_OPTIONAL, V.MOVES_ANY, V.SCORING_SUM),
+    (V.ONE_DIE_HIGH_SHUT, V.MODE_LOCKED, V.MOVES_ANY, V.SCORING_DIGITAL),
+    (V.ONE_DIE_SUM_LE_6, V.MODE_FORCED, V.MOVES_DICE_OR_TOTAL, V.SCORING_COUNT),
+    (V.ONE_DIE_SUM_LT_6, V.MODE_LOCKED, V.MOVES_ONE_TILE, V.SCORING_SUM),
+    (V.ONE_DIE_HIGH_SHUT, V.MODE_OPTIONAL, V.MOVES_KIDS, V.SCORING_DIGITAL),
+])
+def test_nine_tile_tables_play_optimally_everywhere(key):
+    check_against_solver(Rules(9, *key), range(512))
+
+
+@pytest.mark.parametrize("tiles,key", [
+    (10, (V.ONE_DIE_SUM_LE_6, V.MODE_OPTIONAL, V.MOVES_ANY, V.SCORING_DIGITAL)),
+    (12, (V.ONE_DIE_HIGH_SHUT, V.MODE_LOCKED, V.MOVES_ANY, V.SCORING_SUM)),
+    (12, (V.ONE_DIE_NEVER, V.MODE_OPTIONAL, V.MOVES_ANY, V.SCORING_COUNT)),
+])
+def test_big_box_tables_play_optimally(tiles, key):
+    rng = random.Random(tiles * 1000 + sum(key))
+    states = [(1 << tiles) - 1] + [rng.randrange(1 << tiles) for _ in range(120)]
+    check_against_solver(Rules(tiles, *key), states)
+
+
+def test_random_sample_of_offered_variants():
+    """A few more offered variants at random (seeded), on a sample of states."""
+    rng = random.Random(2)
+    for tiles in tablegen.PACK_TILES:
+        for key in rng.sample(tablegen.offered(tiles), 3):
+            states = [rng.randrange(1 << tiles) for _ in range(40)]
+            check_against_solver(Rules(tiles, *key), states)
