@@ -57,3 +57,30 @@ class _Fixed:
         args = self.parser.parse_args(argv)
         args._run = self.func
         return args
+
+
+def test_bad_values_are_refused_in_one_line():
+    """Values a command cannot use stop it before it starts anything (issue 16's rough edges)."""
+    for args, says in ((("bench", "--only", "bogus"), "invalid choice: 'bogus'"),
+                       (("vpico", "--heap", "abc"), "'abc' is not a heap size"),
+                       (("vpico", "--heap", "2k"), "too small")):
+        result = _shutbox(*args)
+        assert result.returncode == 2, (args, result)
+        assert says in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+        assert result.stderr.strip().splitlines()[-1].startswith("shutbox "), result.stderr
+
+
+def test_bench_help_lists_its_parts():
+    from shutbox_host import bench
+
+    out = _shutbox("bench", "--help").stdout
+    for name in bench.PARTS:
+        assert name.rsplit(".", 1)[1] in out
+
+
+def test_version():
+    from shutbox import __version__
+
+    result = _shutbox("--version")
+    assert result.returncode == 0 and result.stdout.strip() == "shutbox " + __version__

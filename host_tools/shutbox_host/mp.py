@@ -56,6 +56,26 @@ def mp_path(*extra, sim=True) -> str:
     return ":".join(parts)
 
 
+MIN_HEAP = 16 * 1024  # below this the firmware cannot even import
+
+
+def heap_size(text: str) -> str:
+    """Check a heap size as micropython's ``-X heapsize=`` reads it (bytes, or with a k or m
+    suffix: 64k, 1m); return it. For argparse's ``type=``: a bad value is one line."""
+    import argparse
+    import re
+
+    m = re.fullmatch(r"(\d+)([kKmM]?)", text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError("%r is not a heap size: give bytes or k/m, e.g. 256k"
+                                         % text)
+    n = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[m.group(2).lower()]
+    if n < MIN_HEAP:
+        raise argparse.ArgumentTypeError("a heap of %s is too small: at least %dk" %
+                                         (text, MIN_HEAP // 1024))
+    return m.group(0)
+
+
 def run(script: str | Path, *args: str, heapsize: str = "64k", extra_path=(), sim=True,
         timeout: float = 300, input: str | None = None, cwd=None) -> subprocess.CompletedProcess:
     """Run a script file (or `-c` code when *script* has a newline) under micropython."""

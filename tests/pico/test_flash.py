@@ -252,6 +252,10 @@ def test_missing_busy_and_silent_ports_are_one_line_errors(vp, fw, tmp_path, mon
     result = cli_flash(str(tmp_path / "ttyACM9"), fw[0])
     assert result.returncode == 2 and "no such port" in result.stderr
     assert result.stderr.count("\n") == 1
+    for not_a_port in ("/dev/null", str(fw[0] / "main.py")):  # no tty: not "in use"
+        result = cli_flash(not_a_port, fw[0])
+        assert result.returncode == 2 and "is not a serial port" in result.stderr, result.stderr
+        assert result.stderr.count("\n") == 1
     holder = serial.Serial(vp.path, 115200, exclusive=True)  # a terminal left open
     try:
         result = cli_flash(vp.path, fw[0])
@@ -281,6 +285,7 @@ def test_no_pico_on_usb(fw):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.startswith("shutbox flash: error: no Pico found on USB")
+    assert "--port /dev/ttyACM0" in result.stderr  # the command's own option, not make's
     assert result.stderr.count("\n") == 1
 
 

@@ -1,5 +1,5 @@
 # `shutbox bench`: gathers the figures every part of the project measures into one JSON object.
-"""Benchmarks: each part contributes figures(soak) -> dict from its own bench_* module."""
+"""Benchmarks: each part contributes figures(soak) -> dict from its own module here."""
 
 from __future__ import annotations
 
@@ -17,18 +17,24 @@ PARTS = (
 )
 
 
+def _short(name: str) -> str:
+    return name.rsplit(".", 1)[1]
+
+
 def configure(parser):
     """Add the bench flags."""
+    names = [_short(n) for n in PARTS]
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--soak", action="store_true", help="include the long runs")
-    parser.add_argument("--only", action="append", default=[], help="run only this part")
+    parser.add_argument("--only", action="append", default=[], choices=names, metavar="PART",
+                        help="run only this part (repeatable): %s" % ", ".join(names))
 
 
 def collect(soak=False, only=()):
     """Return the merged figures of every part."""
     figures: dict = {}
     for name in PARTS:
-        short = name.rsplit(".", 1)[1].removeprefix("bench_")
+        short = _short(name)
         if only and short not in only:
             continue
         try:

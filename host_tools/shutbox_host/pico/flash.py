@@ -315,11 +315,25 @@ def find_port() -> str:
     found = [p.device for p in serial.tools.list_ports.comports() if p.vid == PICO_VID]
     if not found:
         raise UserError("no Pico found on USB (vendor 2E8A): plug it in with a data cable, "
-                        "install MicroPython first (README: Flashing a Pico), or give "
-                        "PORT=/dev/ttyACM0")
+                        "install MicroPython first (README: Flashing a Pico), or name its "
+                        "port: --port /dev/ttyACM0 (make flash PORT=/dev/ttyACM0)")
     if len(found) > 1:
-        raise UserError("several Picos found (%s): choose one with PORT=..." % ", ".join(found))
+        raise UserError("several Picos found (%s): choose one with --port (make flash PORT=...)"
+                        % ", ".join(found))
     return found[0]
+
+
+def _is_terminal(path: str) -> bool:
+    """Return True if *path* is a terminal device (a serial port or a pty), not a file or
+    /dev/null; a port that cannot be opened at all counts as one (the open says why)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return True
+    try:
+        return os.isatty(fd)
+    finally:
+        os.close(fd)
 
 
 class Board:
@@ -337,6 +351,9 @@ class Board:
         if posix and not os.access(port, os.R_OK | os.W_OK):
             raise UserError("no permission to open %s (on Linux: add yourself to the dialout "
                             "group, then log in again)" % port)
+        if posix and not _is_terminal(port):
+            raise UserError("%s is not a serial port (a Pico's is /dev/ttyACM0 on Linux, "
+                            "/dev/cu.usbmodem... on macOS)" % port)
         noise = io.StringIO()
         try:
             with contextlib.redirect_stdout(noise):

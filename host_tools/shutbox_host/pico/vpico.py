@@ -369,7 +369,8 @@ def configure(parser):
     parser.add_argument("--platform", default="rp2",
                         help="sys.platform to report (default rp2; others test refusals)")
     parser.add_argument("--link", help="also make this symlink to the device")
-    parser.add_argument("--heap", default=DEFAULT_HEAP, help="heap size (default %(default)s)")
+    parser.add_argument("--heap", default=DEFAULT_HEAP, type=mp.heap_size,
+                        help="heap size (default %(default)s)")
 
 
 def run(args):
