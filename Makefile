@@ -9,6 +9,7 @@ STUBS       ?= $(VENV)/mpstubs
 PYTEST_ARGS ?=
 JOBS        ?= 2
 STAMP       := $(VENV)/.installed
+DEV_STAMP   := $(VENV)/.installed-dev
 
 export MICROPYTHON
 
@@ -24,27 +25,33 @@ help:
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
 
-# The virtual environment: pinned host dependencies, the rp2 stubs kept apart, shutbox editable.
-$(STAMP): requirements.txt requirements-stubs.txt pyproject.toml
+# The virtual environment: the pinned runtime dependencies and shutbox (editable) for the
+# product's targets (play, flash, tables); the test tools and the rp2 stubs (kept apart) on top
+# for test, lint, typecheck, bench and soak.
+$(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.txt
-	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps \
-		--target $(STUBS) --upgrade -r requirements-stubs.txt
 	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps \
 		--no-build-isolation -e .
 	touch $@
 
-venv: $(STAMP)
+$(DEV_STAMP): $(STAMP) requirements-dev.txt requirements-stubs.txt
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps \
+		--target $(STUBS) --upgrade -r requirements-stubs.txt
+	touch $@
 
-lint: $(STAMP)
+venv: $(DEV_STAMP)
+
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 # mypy checks firmware/ against the Pico's own API: the rp2 stubs and MicroPython's stdlib.
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	MYPYPATH=$(STUBS) $(BIN)/mypy --custom-typeshed-dir $(STUBS) \
 		--config-file firmware/mypy.ini firmware
 
-pytest: $(STAMP)
+pytest: $(DEV_STAMP)
 	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
@@ -52,10 +59,10 @@ test: lint typecheck pytest
 play: $(STAMP)
 	$(BIN)/shutbox play
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/shutbox bench --json
 
-soak: $(STAMP)
+soak: $(DEV_STAMP)
 	$(BIN)/shutbox bench --json --soak
 
 tables: $(STAMP)
