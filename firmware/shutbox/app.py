@@ -74,6 +74,9 @@ class App:
         self.notices = 0  # _NOTICE_* bits shown by the boot notice
         self._notice_at = now
         self._down_at = -1  # Roll went down then (-1: up): _NEW_GAME_MS later, a new game
+        # A long press takes effect when Roll comes up, so that holding it on to _NEW_GAME_MS
+        # starts a new game without throwing the dice first
+        self._long = False
         # the box's records (shutbox.records): the game's turns counted for them, made by
         # shutbox.powerup (Records.tally: [store, key, skip, turns, best, shut]) or None
         self.tally = None
@@ -111,14 +114,18 @@ class App:
             if ev & EV_SHORT:
                 game.roll(False, now)
             if ev & EV_LONG:
-                game.roll(True, now)
+                self._long = True
             if ev & EV_DOWN:
                 self._down_at = now
         if self._down_at >= 0:  # Roll held _NEW_GAME_MS: abandon the game (or match), always
             if not deb.pressed:
                 self._down_at = -1
+                if self._long:
+                    self._long = False
+                    game.roll(True, now)
             elif ticks_diff(now, self._down_at) >= _NEW_GAME_MS:
                 self._down_at = -1
+                self._long = False
                 game.new_game(now)
                 if rs is not None:
                     rs.expect = -1  # no hold for the new game

@@ -214,13 +214,12 @@ class Game:
         if self.cpu is not None and self.cpu.playing():
             self._sound(_SND_NO)  # the computer's turn: it throws by itself
             return
-        if st == SETUP or st == READY:
-            if self.err:
-                self._sound(_SND_NO)
-                self.log.append({"ev": "refused", "player": self.player + 1,
-                                 "why": _ERR_NAMES.split()[self.err],
-                                 "tiles": tiles_of(self.err_mask)})
-                return
+        if self.err and (st == SETUP or st == READY or st == MOVE):
+            self._sound(_SND_NO)  # a mistake shows: no throw until it is undone
+            self.log.append({"ev": "refused", "player": self.player + 1,
+                             "why": _ERR_NAMES.split()[self.err],
+                             "tiles": tiles_of(self.err_mask)})
+        elif st == SETUP or st == READY:
             self._throw(long, now)
         elif st == MOVE:
             if self._pending:
@@ -456,12 +455,12 @@ class Game:
         fr.clear(f)
         if st == SETUP or st == READY or st == ROLLING:
             fr.tiles_mask(f, self.open_ & self.levels, _WHITE)
-            if self.err:
+            if st == READY and ticks_diff(now, self.t_state) < _FLASH_MS:
+                fr.tiles_mask(f, self._shut, _GREEN)  # the move just accepted
+            if self.err:  # over the green flash: a tile of that move reopened blinks red
                 on = fr.blink(now, self.since)
                 fr.tiles_mask(f, self.err_mask, (_AMBER if st == SETUP else _RED)
                               if on else _OFF)
-            if st == READY and ticks_diff(now, self.t_state) < _FLASH_MS:
-                fr.tiles_mask(f, self._shut, _GREEN)  # the move just accepted
             if st == ROLLING:
                 t = ticks_diff(now, self.t_state) // _ANIM_MS + (self.t_state & 0xFF)
                 fr.die(f, n, 0, (t * 5) % 6 + 1, _WHITE)

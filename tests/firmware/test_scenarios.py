@@ -200,6 +200,39 @@ def test_tiles_left_shut_blink_amber_until_opened():
     assert [x["state"] for x in r.states()] == [SETUP, MOVE]
 
 
+def test_roll_pressed_while_a_mistake_shows_is_refused_and_logged():
+    s = Script().wait(100)
+    roll(s, 2, 1)
+    s.shut(2).wait(100).shut(6).wait(100)  # 2 + 6 > 3: too high
+    s.click().wait(300).state()
+    r = run(s)
+    assert [(e["why"], e["tiles"]) for e in r.events("refused")] == [("too-high", [2, 6])]
+    assert len(r.events("throw")) == 1 and r.states()[0]["state"] == MOVE
+
+
+def test_a_tile_reopened_from_the_move_just_accepted_blinks_red_at_once():
+    s = Script().wait(100)
+    roll(s, 5, 4)
+    s.shut(9).wait(60)  # 9 = 5 + 4: accepted; its tile flashes green for 0.5 s ...
+    s.open(9)  # ... and is opened again inside that flash
+    t = s.ms
+    s.wait(500).state()
+    r = run(s)
+    assert [m["shut"] for m in r.events("move")] == [[9]]
+    assert r.events("error")[0]["why"] == "reopened"
+    after = [f for f in r.frames if t + 40 <= f[0] < t + 500]  # debounced: 30 ms
+    assert after and all(f[1][8] != "G" for f in after), [f[1] for f in after]
+    assert any(f[1][8] == "R" for f in after)
+
+
+def test_roll_held_5_s_starts_a_new_game_without_throwing_first():
+    s = Script().wait(100)
+    s.press().wait(5300).release().wait(300).state()
+    r = run(s)
+    assert not r.events("throw")  # the long press (0.7 s) never threw the dice
+    assert len(r.events("game")) == 2 and r.states()[0]["state"] == SETUP
+
+
 # ----- bounce and presses -----
 
 
