@@ -184,7 +184,11 @@ class Engine:
         here = here[:here.rfind("/") + 1] + "tables"
         if tables_dir is None:  # the packs too
             tables_dir = here
-        with open(here + "/moves.bin", "rb") as f:
+        try:
+            f = open(here + "/moves.bin", "rb")
+        except OSError:  # a box flashed without its tables: say which file, not just ENOENT
+            raise OSError("missing table file " + here + "/moves.bin") from None
+        with f:
             mv = array("H", range(2))
             f.seek(2 * rules.moves)
             f.readinto(mv)

@@ -226,3 +226,24 @@ def test_the_fault_and_notice_patterns_are_distinct():
     assert set(f[9:]) == {fr.AMBER, fr.OFF}
     fr.notice(f, 9, 0b1010, 100, 0)
     assert set(f[:9]) == {fr.OFF}  # the reasons blink fast
+
+
+def test_a_box_flashed_without_its_tables_names_the_file_and_shows_the_fault(tmp_path):
+    """No tables/moves.bin (an incomplete copy): the guard's fault names the missing file."""
+    import shutil
+    import subprocess
+
+    tree = tmp_path / "fw"
+    shutil.copytree(boxsim.build(), tree, symlinks=True)
+    (tree / "shutbox" / "tables").unlink()  # the build links the tables in: take them away
+    (tree / "shutbox" / "tables").mkdir()
+    argv, env = boxsim.command("--flash", str(tmp_path / "flash"), "--powerup", heapsize=HEAP)
+    env["MICROPYPATH"] = str(tree)
+    p = subprocess.run(argv, input="w 1000\nq\n", capture_output=True, text=True, env=env,
+                       timeout=60)
+    frames, _, log, _ = boxsim.parse(p.stdout)
+    faults = [e for e in log if e["ev"] == "fault"]
+    assert faults and faults[0]["error"] == "OSError", p.stdout[-2000:]
+    assert "moves.bin" in faults[0]["text"], faults[0]
+    assert "missing table file" in (tmp_path / "flash" / "error.log").read_text()
+    assert any(f[2] == f[3] == "RR.R.RR" for f in frames), "the fault pattern was never drawn"
