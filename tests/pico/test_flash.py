@@ -332,3 +332,17 @@ def test_the_real_firmware_boots_and_plays_a_scripted_game(vp):
     assert [e["shut"] for e in log if e["ev"] == "move"] == expect["moves"]
     assert [e["score"] for e in log if e["ev"] == "score"] == expect["scores"]
     assert [e["ev"] for e in log][-1] == "winner"
+
+
+def test_the_hardware_guides_switch_reading_command_works_on_a_flashed_box(vp):
+    """hardware/README.md's mpremote command, as written, on a box that `shutbox flash` made."""
+    import re
+    import shlex
+
+    flash.flash(vp.path, out=quiet)
+    guide = (mp.ROOT / "hardware" / "README.md").read_text()
+    line = next(x for x in guide.splitlines() if x.startswith("mpremote exec ") and "switches"
+                in x)
+    args = shlex.split(line)[1:]
+    out = mpremote(vp.path, *args).stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"0b1{9} False", out), out  # nine tiles up, Roll not pressed
