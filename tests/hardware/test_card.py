@@ -49,36 +49,80 @@ def test_every_setting_and_value_is_on_the_card_and_in_the_readme():
         assert when in texts and what in texts and "| %s | %s |" % (when, what) in section
 
 
+def texts_of(pages):
+    return [s[5] for shapes in pages for s in shapes if s[0] == "text"]
+
+
 def test_the_pdf_is_well_formed_and_holds_the_same_text():
     data = cardgen.PDF.read_bytes()
     assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
     xref = int(data.rsplit(b"startxref", 1)[1].split()[0])
     assert data[xref:xref + 4] == b"xref"
-    entries = data[xref:].split(b"\n")[3:3 + 7]
+    count = int(data[xref:].split(b"\n")[1].split()[1]) - 1
+    entries = data[xref:].split(b"\n")[3:3 + count]
     for i, entry in enumerate(entries):
         off = int(entry[:10])
         assert data[off:].startswith(b"%d 0 obj" % (i + 1)), i
-    stream = data.split(b"stream\n", 1)[1].split(b"\nendstream", 1)[0]
-    ops = zlib.decompress(stream).decode("latin-1")
-    shown = re.findall(r"\((.*?)\) Tj", ops)
-    texts = [s[5] for s in cardgen.layout() if s[0] == "text"]
-    assert [t.replace("\\(", "(").replace("\\)", ")") for t in shown] == texts
-    assert "/MediaBox [0 0 420 595]" in data.decode("latin-1")  # A5
+    shown = []
+    for chunk in re.findall(rb"/FlateDecode >>\nstream\n(.*?)\nendstream", data, re.S):
+        ops = zlib.decompress(chunk).decode("latin-1")
+        shown += re.findall(r"\((.*?)\) Tj", ops)
+    pages = cardgen.layout()
+    assert len(pages) == 2  # how to play; the settings
+    assert [t.replace("\\(", "(").replace("\\)", ")") for t in shown] == texts_of(pages)
+    text = data.decode("latin-1")
+    assert text.count("/MediaBox [0 0 420 595]") == 2 and "/Count 2" in text  # two A5 pages
+
+
+def test_the_card_says_how_to_play_and_what_the_leds_mean():
+    texts = " ".join(texts_of(cardgen.layout()))
+    for colour, _means in cardgen.LEDS:
+        assert colour in texts
+    for word in ("Roll", "lowest score wins", "hold Roll", "23: die A shows 2"):
+        assert word in texts, word
+    for option in setnames.OPTIONS:  # every setting's meaning is on the card, not only its name
+        assert cardgen._wrap(cardgen.MEANINGS[option], 6.6, 1e9)[0] in texts or \
+            cardgen.MEANINGS[option].split()[0] in texts
+    assert "seed 001" not in texts  # the rule pages' file names mean nothing to a player
 
 
 def test_the_card_is_reproducible():
-    shapes = cardgen.layout()
-    assert cardgen.pdf(shapes) == cardgen.pdf(cardgen.layout())
-    assert cardgen.svg(shapes) == cardgen.svg(cardgen.layout())
+    pages = cardgen.layout()
+    assert cardgen.pdf(pages) == cardgen.pdf(cardgen.layout())
+    assert cardgen.svg(pages) == cardgen.svg(cardgen.layout())
 
 
 def test_every_cell_fits_even_in_a_wider_font():
     assert cardgen.FALLBACK >= 1.1
-    for s in cardgen.layout():
-        if s[0] == "text":
-            _, x, y, size, bold, t = s
-            assert x + cardgen.text_width(t, size, bold) <= cardgen.W - cardgen.MARGIN + 1, t
-            assert y <= cardgen.H - cardgen.MARGIN
+    for shapes in cardgen.layout():
+        for s in shapes:
+            if s[0] == "text":
+                _, x, y, size, bold, t = s
+                assert x + cardgen.text_width(t, size, bold) <= cardgen.W - cardgen.MARGIN + 1, t
+                assert y <= cardgen.H - cardgen.MARGIN
+
+
+def test_no_two_texts_on_a_line_overlap_in_any_font():
+    """Texts on one baseline leave a gap (in Helvetica widths), and the SVG pins every text to
+    its Helvetica width, so a viewer's other font cannot run one into the next."""
+    for shapes in cardgen.layout():
+        lines: dict = {}
+        for s in shapes:
+            if s[0] == "text":
+                _, x, y, size, bold, t = s
+                lines.setdefault(round(y, 1), []).append((x, x + cardgen.text_width(t, size,
+                                                                                      bold), t))
+        for spans in lines.values():
+            spans.sort()
+            for (_, end, a), (start, _, b) in zip(spans, spans[1:], strict=False):
+                assert end + 2 <= start, (a, b)
+    svg = ET.fromstring(cardgen.SVG.read_text())
+    texts = list(svg.iter("{http://www.w3.org/2000/svg}text"))
+    assert texts and all(t.get("textLength") and t.get("lengthAdjust") == "spacingAndGlyphs"
+                         for t in texts)
+    for t in texts:
+        assert abs(float(t.get("textLength")) - cardgen.text_width(
+            t.text, float(t.get("font-size")), t.get("font-weight") == "bold")) < 0.1
 
 
 def test_write_then_check_then_stale(tmp_path, monkeypatch, capsys):

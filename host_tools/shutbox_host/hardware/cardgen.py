@@ -1,13 +1,17 @@
 # `shutbox card`: the printable reference card and README's table, from one table in code.
-"""Write ``hardware/card.svg`` and ``hardware/card.pdf`` (A5, to print and keep with the box)
-and the tables of README.md's section "Settings and combinations" (between the markers
-``<!-- card:begin -->`` and ``<!-- card:end -->``), all from the tables below and the
-firmware's own settings vocabulary (shutbox.setnames, shutbox.settings). ``--check`` writes
-nothing and fails when any of the three is out of date.
+"""Write ``hardware/card.pdf`` (two A5 pages: how to play, the LEDs and the power-up
+combinations; then every setting and what it means, to print back to back and keep with the
+box), ``hardware/card.svg`` (the same two pages side by side on A4 landscape) and the tables of
+README.md's section "Settings and combinations" (between the markers ``<!-- card:begin -->``
+and ``<!-- card:end -->``), all from the tables below and the firmware's own settings
+vocabulary (shutbox.setnames, shutbox.settings). ``--check`` writes nothing and fails when
+any of the three is out of date.
 
-Both files are drawn from one list of shapes (``layout``): text in Helvetica (the PDF's
-built-in font, so the PDF embeds nothing and stays byte-for-byte reproducible) on a grid
-whose cells are sized with Helvetica's character widths.
+Both files are drawn from one list of pages of shapes (``layout``): text in Helvetica (the
+PDF's built-in font, so the PDF embeds nothing and stays byte-for-byte reproducible) placed
+with Helvetica's character widths. In the SVG every text also carries its Helvetica width
+(``textLength``), so a viewer that draws it in another font squeezes it to the same width
+instead of running it into the next column.
 """
 
 from __future__ import annotations
@@ -51,16 +55,53 @@ NOTICES = (
     "At power-up both dice show an amber X for 2 s if something was wrong; the tile that "
     "blinks says what: 1 settings damaged (defaults used), 2 records damaged (started "
     "again), 3 saved game damaged (a new game), 4 restarted after a fault.",
-    "Numbers (scores, records): tens on the dice, units as a bar of tiles; 0 lights all pips.",
+    "The tiles blinking red, odd and even in turn, and both dice a red X: the box met an "
+    "error (written to /error.log). Press Roll, or wait 10 s: it starts again and resumes "
+    "the game.",
 )
 
 SECTIONS = ("who plays", "the turn", "variants of a turn", "the game")
 
+HOW_TO_PLAY = (
+    "Die A shows whose turn it is (magenta). Open every tile (a shut one blinks amber), "
+    "then press Roll.",
+    "The tiles you may use for the throw light white. Shut tiles that add up to it: they "
+    "turn green, and the box takes the move as soon as they make the throw.",
+    "A mistake blinks red (too much, no move has those tiles, a tile reopened): undo it. "
+    "Roll is refused until then.",
+    "Die B's centre pip blinks amber when one die is allowed: hold Roll a second and let go "
+    "for one die; a short press throws two.",
+    "When no move fits the throw the turn ends: the player's number (magenta), then the "
+    "score (blue). Roll passes the box on.",
+    "The lowest score wins. At the end each Roll shows the next score; hold Roll for a new "
+    "game (held 5 s: a new game at any time).",
+)
+
+# What each LED colour means (README's table says the same).
+LEDS = (
+    ("white", "a tile you may use for the throw; the dice"),
+    ("green", "tiles shut for this throw; the accepted move; the winner"),
+    ("red, blinking", "a mistake to undo"),
+    ("amber, blinking", "open this tile before the turn; one die allowed (die B's centre)"),
+    ("magenta", "a player's number"),
+    ("blue", "a score"),
+    ("cyan", "hints: the best move, one die is better, choices short; the computer"),
+)
+
+READING = (
+    "A number (a score, a record) shows its tens on the dice, as a throw, and its units as a "
+    "bar of tiles from tile 1: the highest tile lit is the units digit.",
+    "23: die A shows 2, tiles 1 to 3 lit. 9: tiles 1 to 9 lit, the dice dark. 40: die A "
+    "shows 4, no tile lit. 0 (a shut box): every pip lit.",
+    "Numbers above 129 come one digit at a time: the tiles show the digit, die A which "
+    "digit it is, counted from the right.",
+)
+
 # What every value means (README); the card shows the names.
 MEANINGS = {
     "players": "players taking turns on the box",
-    "computer": "a computer opponent: a random legal move / seed 001's rule of thumb / "
-                "exact optimal play",
+    "computer": "a computer opponent: a random legal move / a rule of thumb (the highest "
+                "tiles first) / exact optimal play",
     "hints": "what lights after a throw: nothing / every tile of a legal move / also the "
              "best move, in cyan",
     "one-die": "when one die may be thrown: never / once every tile of 7 and up is shut / "
@@ -140,92 +181,143 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
     return lines + ([cur] if cur else [])
 
 
-def layout() -> list[tuple]:
-    """Return the card as shapes: ("text", x, y, size, bold, s) (y = baseline from the top),
-    ("rect", x, y, w, h, grey) and ("line", x1, y1, x2, y2)."""
+def _paragraphs(shapes: list, x: float, y: float, width: float, items, size: float = 7.6,
+                numbered: bool = False) -> float:
+    """Add wrapped paragraphs (numbered 1. 2. ...) from *y*; return the last baseline."""
+    for i, item in enumerate(items):
+        indent = 10 if numbered else 0
+        for j, part in enumerate(_wrap(item, size, width - indent)):
+            y += 10.2
+            if numbered and j == 0:
+                shapes.append(("text", x, y, size, True, "%d." % (i + 1)))
+            shapes.append(("text", x + indent, y, size, False, part))
+        y += 1.5
+    return y
+
+
+def _front() -> list[tuple]:
+    """Page 1: how to play, the LED colours, reading numbers, the power-up combinations."""
     shapes: list[tuple] = []
     x0, right = MARGIN, W - MARGIN
     y = MARGIN + 12
-    shapes.append(("text", x0, y, 13, True, "Shut the Box: power-up combinations and settings"))
-    y += 18
+    shapes.append(("text", x0, y, 13, True, "Shut the Box: how to play"))
+    y = _paragraphs(shapes, x0, y + 4, right - x0, HOW_TO_PLAY, numbered=True)
+    y += 12
+    shapes.append(("text", x0, y, 8, True, "What the LEDs say"))
+    y += 2
+    for colour, means in LEDS:
+        y += 10.5
+        shapes.append(("text", x0 + 6, y, 7.5, True, colour))
+        shapes.append(("text", x0 + 78, y, 7.5, False, means))
+    y += 16
+    shapes.append(("text", x0, y, 8, True, "Reading a number"))
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, READING)
+    y += 12
     shapes.append(("text", x0, y, 8, True, "Hold Roll while switching the box on, with:"))
-    y += 4
+    y += 2
     for _tiles, when, what in COMBINATIONS:
-        y += 11
+        y += 10.5
         shapes.append(("text", x0 + 6, y, 7.5, True, when))
         shapes.append(("text", x0 + 96, y, 7.5, False, what))
-    y += 16
-    shapes.append(("text", x0, y, 8, True, "The settings menu"))
-    for line in MENU:
-        for part in _wrap(line, 7.6, right - x0 - 10):
-            y += 10.5
-            shapes.append(("text", x0 + 6, y, 7.6, False, part))
     y += 12
+    shapes.append(("text", x0, y, 8, True, "If something was wrong"))
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, NOTICES)
+    return shapes
+
+
+def _back() -> list[tuple]:
+    """Page 2: the settings menu, the grid of every setting, and what each one means."""
+    shapes: list[tuple] = []
+    x0, right = MARGIN, W - MARGIN
+    y = MARGIN + 12
+    shapes.append(("text", x0, y, 13, True, "Shut the Box: the settings"))
+    y = _paragraphs(shapes, x0, y + 2, right - x0, MENU, size=7.4)
+    y += 6
     # the grid: section.page, option, then one column per tile
     cell = (right - x0 - 92) / 5
     cols = [x0, x0 + 24] + [x0 + 92 + cell * k for k in range(5)] + [right]
-    row_h = 13.5
+    row_h = 11.5
     shapes.append(("rect", x0, y, right - x0, row_h, 0.85))
     head = ["dice", "setting"] + ["tile %d" % (k + 1) for k in range(5)]
     for i, t in enumerate(head):
-        if text_width(t, 7.6, True) * FALLBACK > cols[i + 1] - cols[i] - 3:
+        if text_width(t, 7, True) * FALLBACK > cols[i + 1] - cols[i] - 3:
             raise RuntimeError("%r does not fit its column on the card" % t)
-        shapes.append(("text", cols[i] + 2, y + 9.5, 7.6, True, t))
+        shapes.append(("text", cols[i] + 2, y + 8.3, 7, True, t))
     y += row_h
     last_section = 0
     for sec, page, option, values, default in rows():
         if sec != last_section:
             shapes.append(("rect", x0, y, right - x0, row_h - 1.5, 0.94))
-            shapes.append(("text", x0 + 2, y + 8.6, 7.6, True,
+            shapes.append(("text", x0 + 2, y + 7.6, 7, True,
                            "%d  %s" % (sec, SECTIONS[sec - 1])))
             y += row_h - 1.5
             last_section = sec
         cells = [("%d.%d" % (sec, page), False), (option, True)]
         cells += [(v, k == default) for k, v in enumerate(values)]
         for i, (t, bold) in enumerate(cells):
-            if text_width(t, 7.6, bold) * FALLBACK > cols[i + 1] - cols[i] - 3:
+            if text_width(t, 7, bold) * FALLBACK > cols[i + 1] - cols[i] - 3:
                 raise RuntimeError("%r does not fit its column on the card" % t)
-            shapes.append(("text", cols[i] + 2, y + 9.5, 7.6, bold, t))
+            shapes.append(("text", cols[i] + 2, y + 8.3, 7, bold, t))
         y += row_h
         shapes.append(("line", x0, y, right, y))
-    y += 12
-    shapes.append(("text", x0, y, 7.2, False, "Bold: the value the box starts with "
-                   "(and after a factory reset)."))
-    y += 6
-    for line in NOTICES:
-        y += 4
-        for part in _wrap(line, 7.6, right - x0):
-            y += 10.5
-            shapes.append(("text", x0, y, 7.6, False, part))
-    if y > H - MARGIN:
-        raise RuntimeError("the card does not fit on A5 (%d > %d)" % (y, H - MARGIN))
+    y += 10
+    shapes.append(("text", x0, y, 7, False, "Bold: the value the box starts with "
+                   "(and after a factory reset). What each setting means, value by value:"))
+    y += 2
+    for option in setnames.OPTIONS:
+        lines = _wrap(MEANINGS[option], 6.6, right - x0 - 64)
+        for j, part in enumerate(lines):
+            y += 8.4
+            if j == 0:
+                shapes.append(("text", x0 + 2, y, 6.6, True, option))
+            shapes.append(("text", x0 + 64, y, 6.6, False, part))
     return shapes
+
+
+def layout() -> list[list[tuple]]:
+    """Return the card's two pages as shapes: ("text", x, y, size, bold, s) (y = baseline
+    from the top of the page), ("rect", x, y, w, h, grey) and ("line", x1, y1, x2, y2)."""
+    pages = [_front(), _back()]
+    for n, shapes in enumerate(pages):
+        bottom = max(s[2] for s in shapes if s[0] == "text")
+        if bottom > H - MARGIN:
+            raise RuntimeError("page %d of the card does not fit on A5 (%d > %d)"
+                               % (n + 1, bottom, H - MARGIN))
+    return pages
 
 
 def _esc_xml(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def svg(shapes: list[tuple]) -> str:
-    """The card as SVG (millimetres on paper: A5)."""
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="148mm" height="210mm" '
-           'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">' % (W, H),
-           '<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>' % (W, H)]
-    for s in shapes:
-        if s[0] == "text":
-            _, x, y, size, bold, t = s
-            weight = ' font-weight="bold"' if bold else ""
-            out.append('<text x="%.1f" y="%.1f" font-size="%.1f"%s>%s</text>' % (
-                x, y, size, weight, _esc_xml(t)))
-        elif s[0] == "rect":
-            _, x, y, w, h, grey = s
-            g = round(grey * 255)
-            out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" '
-                       'fill="#%02x%02x%02x"/>' % (x, y, w, h, g, g, g))
-        else:
-            _, x1, y1, x2, y2 = s
-            out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#bbbbbb" '
-                       'stroke-width="0.4"/>' % (x1, y1, x2, y2))
+def svg(pages: list[list[tuple]]) -> str:
+    """The card as SVG: its A5 pages side by side (A4 landscape, a fold line between)."""
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="210mm" '
+           'viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">'
+           % (148 * len(pages), W * len(pages), H),
+           '<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>' % (W * len(pages), H)]
+    for n, shapes in enumerate(pages):
+        dx = W * n
+        if n:
+            out.append('<line x1="%d" y1="0" x2="%d" y2="%d" stroke="#dddddd" '
+                       'stroke-width="0.4" stroke-dasharray="3 3"/>' % (dx, dx, H))
+        for s in shapes:
+            if s[0] == "text":
+                _, x, y, size, bold, t = s
+                weight = ' font-weight="bold"' if bold else ""
+                out.append('<text x="%.1f" y="%.1f" font-size="%.1f"%s textLength="%.1f" '
+                           'lengthAdjust="spacingAndGlyphs">%s</text>' % (
+                               dx + x, y, size, weight, text_width(t, size, bold),
+                               _esc_xml(t)))
+            elif s[0] == "rect":
+                _, x, y, w, h, grey = s
+                g = round(grey * 255)
+                out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" '
+                           'fill="#%02x%02x%02x"/>' % (dx + x, y, w, h, g, g, g))
+            else:
+                _, x1, y1, x2, y2 = s
+                out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#bbbbbb" '
+                           'stroke-width="0.4"/>' % (dx + x1, y1, dx + x2, y2))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -234,8 +326,7 @@ def _esc_pdf(s: str) -> str:
     return s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def pdf(shapes: list[tuple]) -> bytes:
-    """The card as a one-page PDF with the built-in Helvetica fonts (no dates: reproducible)."""
+def _page_ops(shapes: list[tuple]) -> bytes:
     ops = []
     for s in shapes:
         if s[0] == "text":
@@ -248,20 +339,31 @@ def pdf(shapes: list[tuple]) -> bytes:
         else:
             _, x1, y1, x2, y2 = s
             ops.append("0.733 G 0.4 w %.2f %.2f m %.2f %.2f l S" % (x1, H - y1, x2, H - y2))
-    stream = zlib.compress("\n".join(ops).encode("latin-1"), 9)
+    return zlib.compress("\n".join(ops).encode("latin-1"), 9)
+
+
+def pdf(pages: list[list[tuple]]) -> bytes:
+    """The card as a PDF of A5 pages with the built-in Helvetica fonts (no dates:
+    reproducible). Objects: 1 catalog, 2 pages, 3 and 4 the fonts, 5 the info, then a page
+    and its content stream per page."""
+    n = len(pages)
+    kids = " ".join("%d 0 R" % (6 + 2 * i) for i in range(n))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>" % (W, H),
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
-        + b"\nendstream",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids.encode(), n),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold "
         b"/Encoding /WinAnsiEncoding >>",
-        b"<< /Title (Shut the Box: power-up combinations and settings) "
+        b"<< /Title (Shut the Box: how to play and the settings) "
         b"/Producer (shutbox card) >>",
     ]
+    for i, shapes in enumerate(pages):
+        stream = _page_ops(shapes)
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> >>"
+                       % (W, H, 7 + 2 * i))
+        objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream)
+                       + stream + b"\nendstream")
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for i, body in enumerate(objects):
@@ -271,7 +373,7 @@ def pdf(shapes: list[tuple]) -> bytes:
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     for off in offsets:
         out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 7 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 5 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
         len(objects) + 1, xref)
     return bytes(out)
 
@@ -314,8 +416,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write (or check) hardware/card.svg, hardware/card.pdf and README's tables."""
-    shapes = layout()
-    want = {SVG: svg(shapes).encode(), PDF: pdf(shapes),
+    pages = layout()
+    want = {SVG: svg(pages).encode(), PDF: pdf(pages),
             README: readme_with_tables(README.read_text()).encode()}
     stale = [p for p, data in want.items() if not p.exists() or p.read_bytes() != data]
     if args.check:
