@@ -103,6 +103,15 @@ class Term:
             os.write(self.fd, k.encode())
             self.pump(pause)
 
+    def click(self, label: str, pause: float = 0.4) -> None:
+        """Click (press and release the left button) on *label* where the screen shows it."""
+        y = next(i for i, line in enumerate(self.screen.display) if label in line)
+        x = self.screen.display[y].index(label) + 1
+        os.write(self.fd, b"\x1b[<0;%d;%dM" % (x + 1, y + 1))  # SGR: 1-based column, row
+        self.pump(0.1)
+        os.write(self.fd, b"\x1b[<0;%d;%dm" % (x + 1, y + 1))
+        self.pump(pause)
+
     def quit(self) -> int:
         """Press q; return the exit code."""
         os.write(self.fd, b"q")
@@ -178,7 +187,7 @@ def test_80x24_fits_without_scrolling_and_shows_the_leds(term, tmp_path):
     assert dice_lit(t) == (5, 4)  # the throw, read off the dice on screen
     _, leds = led_row(t)
     assert all(g == "\u25cf" and fg == "brightwhite" for g, fg in leds), leds  # hints: legal
-    t.keys("9")
+    t.click("[ 9]")  # a mouse click on the tile
     t.wait("player 1 shut 9")
     t.settle()
     assert "[//]" in t.text()
@@ -195,6 +204,10 @@ def test_resizing_redraws_full_compact_and_the_size_it_needs(term, tmp_path):
     t.resize(120, 40)
     t.wait("+---+")  # the full layout, with the legend
     assert "LEDs: white" in t.text() and len(led_row(t)[1]) == pins.TILES
+    t.click("[ power on")  # the full layout's power button
+    t.wait("The box is OFF")
+    t.click("[ power off")
+    t.wait("power on |", 10)
     cols, rows = screen.Screen(color=False).minimum()
     t.resize(cols - 1, rows)
     t.wait("needs a terminal of at least %d x %d (this one is %d x %d)"
@@ -241,6 +254,10 @@ def test_power_key_reaches_the_menu_and_a_setting_survives_a_restart(term, tmp_p
     t.wait("flip tile k: value k")
     t.keys("3")
     t.wait("players = 3")
+    t.keys(" ")  # the next page
+    t.wait("settings menu 1.2: computer = off")
+    t.keys("9")  # back
+    t.wait("settings menu 1.1: players = 3")
     t.keys("\r", pause=1.5)  # a long press: save and play
     t.wait("switched on: 3 players")
     assert t.quit() == 0

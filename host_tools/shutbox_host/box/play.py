@@ -415,7 +415,7 @@ def _keys(data: str):
                 yield ("mouse", m.group(4) == "M", int(m.group(3)) - 1, int(m.group(2)) - 1)
             i = m.end()
         elif data[i] == "\x1b":  # another escape sequence (arrows, ...): skipped whole
-            m = re.match(r"\x1b(\[[0-9;<]*.?|O.|.?)", data[i:])
+            m = re.match(r"\x1b(\[[0-9;<?]*[ -~]?|O.)?", data[i:])  # a lone ESC: itself
             i += len(m.group()) if m else 1
         else:
             yield data[i]
@@ -464,8 +464,7 @@ def run_terminal(args, flash: Path) -> int:
                 if lines is None:
                     crashed = "stopped"
                     break
-                for line in lines:
-                    dirty |= view.feed(line)
+                dirty |= view.feed("\n".join(lines))
             if term.fd in ready:
                 pending += os.read(term.fd, 1024).decode(errors="replace")
                 if pending.startswith("\x1b") and len(pending) < 32 and not re.search(
@@ -531,8 +530,8 @@ def run(args) -> int:
             prepare(args, Path(tmp))
             return run_keys(args, Path(tmp), persistent=False)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise UserError("stdin is not a terminal: run `make play` in a terminal, or give "
-                        "--keys KEYS for a scripted run")
+        raise UserError("stdin or stdout is not a terminal: run `make play` in a terminal, or "
+                        "give --keys KEYS for a scripted run")
     try:
         import termios  # noqa: F401
     except ImportError:

@@ -190,27 +190,33 @@ class Screen:
     def feed(self, text: str) -> bool:
         """Take boxrun output (one line or many); return True if the picture changed."""
         changed = False
-        for line in text.splitlines():
-            if line.startswith("POWER "):
-                w = line.split()
+        chunk: list[str] = []
+        for line in text.splitlines() + ["POWER -"]:  # a last marker: the chunk's end
+            if not line.startswith("POWER "):
+                chunk.append(line)
+                continue
+            if chunk:  # decoded in one go (the self-test writes the LEDs every 2 ms)
+                changed |= self._apply(*boxsim.parse("\n".join(chunk))[:3])
+                chunk = []
+            w = line.split()
+            if w[1] != "-":
                 self.power = w[1] == "1"
                 if self.power:
                     self.mode = int(w[2])
-                    self.tone = 0
-                changed = True
-                continue
-            frames, tones, log, _ = boxsim.parse(line)
-            for _, self.tiles, self.die_a, self.die_b in frames:
-                changed = True
-            for _, hz in tones:
-                if hz and hz != self.tone:
-                    self.tones += 1
-                self.tone = hz
-                changed = True
-            for rec in log:
-                self._record(rec)
+                self.tone = 0
                 changed = True
         return changed
+
+    def _apply(self, frames: list, tones: list, log: list) -> bool:
+        for _, self.tiles, self.die_a, self.die_b in frames:
+            pass
+        for _, hz in tones:
+            if hz and hz != self.tone:
+                self.tones += 1
+            self.tone = hz
+        for rec in log:
+            self._record(rec)
+        return bool(frames or tones or log)
 
     def _record(self, rec: dict) -> None:
         ev = rec.get("ev")
