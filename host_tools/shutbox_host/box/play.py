@@ -91,10 +91,16 @@ def configure(parser):
 
 
 def heap(text: str) -> str:
-    """Return *text* as MicroPython's -X heapsize takes it; UserError in one line if not."""
-    if not re.fullmatch(r"[1-9][0-9]*[kKmM]?", text or ""):
-        raise UserError("--heap takes a size such as 256k, 1M or 300000, not %r" % text)
-    return text
+    """Return *text* as MicroPython's -X heapsize takes it (shutbox_host.mp.heap_size's
+    rules); UserError in one line if not."""
+    import argparse
+
+    from shutbox_host import mp
+
+    try:
+        return mp.heap_size(text)
+    except argparse.ArgumentTypeError as exc:
+        raise UserError("--heap: %s" % exc) from None
 
 
 def faces(text: str) -> list[int]:
