@@ -216,10 +216,16 @@ def test_resizing_redraws_full_compact_and_the_size_it_needs(term, tmp_path):
     t.resize(cols, rows)
     t.wait("[ 9]")
     assert len(led_row(t)[1]) == pins.TILES and dice_lit(t) is not None
+    t.resize(80, 32)  # the size the README gives for the full layout
+    t.wait("+---+")
+    t.resize(80, 31)  # a row less: compact
+    t.wait("[ 9]")
     t.resize(80, 24)
-    t.settle()
-    assert "[ 9]" in t.text() and t.screen.scrolls == 0
+    t.wait("[ 9]")
+    assert t.screen.scrolls == 0
     assert t.quit() == 0
+    assert "80 x 24 shows the compact layout, 80 x 32 and up the full one" in (
+        ROOT / "README.md").read_text()
 
 
 def test_below_the_minimum_one_line_says_the_size(term, tmp_path):
@@ -374,7 +380,7 @@ def test_play_keys_without_a_terminal():
 
 
 def test_bad_values_are_refused_in_one_line():
-    for args in (["--heap", "abc"], ["--heap", "0"], ["--dice", "7"], ["--keys", "x"]):
+    for args in (["--heap", "abc"], ["--heap", "2k"], ["--dice", "7"], ["--keys", "x"]):
         p = subprocess.run([str(SHUTBOX), "play", *args], capture_output=True, text=True,
                            timeout=60, stdin=subprocess.DEVNULL)
         assert p.returncode == 2, (args, p.stderr)
