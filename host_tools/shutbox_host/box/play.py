@@ -14,7 +14,9 @@ the final screen as plain text: it needs no terminal (tests, demos, CI).
 
 Settings given as options (``--moves kids``, the names of ``shutbox solve`` and the card) are
 written to the box's settings file as its menu saves them, before it is switched on.
-Needs termios (Linux, macOS, WSL); ``--keys`` runs anywhere.
+Needs termios (Linux, macOS, WSL); ``--keys`` runs anywhere. Drawn with plain ANSI escapes
+(the alternate screen, every line placed by address, SGR mouse reports) rather than a TUI
+library: the picture is one small fixed grid, and `make play` stays free of dependencies.
 """
 
 from __future__ import annotations
