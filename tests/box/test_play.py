@@ -36,6 +36,12 @@ ROOT = Path(__file__).resolve().parents[2]
 LED_GLYPHS = "\u25cf\u00b7"  # lit, dark
 
 
+def docs() -> str:
+    """README.md and docs/*.md, where playing in the terminal is described."""
+    paths = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return "\n".join(" ".join(p.read_text().split()) for p in paths)  # lines joined
+
+
 class CountingScreen(pyte.Screen):
     """A pyte screen that counts scrolls: a line feed with the cursor on the bottom row."""
 
@@ -224,8 +230,7 @@ def test_resizing_redraws_full_compact_and_the_size_it_needs(term, tmp_path):
     t.wait("[ 9]")
     assert t.screen.scrolls == 0
     assert t.quit() == 0
-    assert "80 x 24 shows the compact layout, 80 x 32 and up the full one" in (
-        ROOT / "README.md").read_text()
+    assert "80 x 24 shows the compact layout, 80 x 32 and up the full one" in docs()
 
 
 def test_below_the_minimum_one_line_says_the_size(term, tmp_path):
@@ -237,8 +242,7 @@ def test_below_the_minimum_one_line_says_the_size(term, tmp_path):
     t.wait("needs %d x %d (this: %d x %d)" % (cols, rows, cols - 30, rows))
     assert sum(1 for x in t.screen.display if x.strip()) == 1
     assert t.quit() == 0
-    readme = (ROOT / "README.md").read_text()
-    assert "at least %d x %d" % (cols, rows) in readme  # the figure the docs quote
+    assert "at least %d x %d" % (cols, rows) in docs()  # the figure the docs quote
 
 
 # ----- the power switch, the menu, the flash kept between runs -----
