@@ -4,7 +4,7 @@
 1. ``screens()`` (firmware/main.py, before the game's modules are imported): when a button
    combination is held, its screen (shutbox.menu) runs until it is done, or the self-test
    (shutbox.selftest) until power-off. ``prelude`` is the same as a state machine for the
-   simulated box (sim/boxrun.py --powerup; it has no self-test).
+   simulated box (sim/boxrun.py --powerup, which steps shutbox.selftest.SelfTest itself).
 2. ``read()`` (firmware/main.py, still before the game's modules): the saved settings and
    the key of the box's records, as a boot list for ``shutbox.app.start``, which builds the
    App from it at every start (again after a fault) with nothing of this module, setfile

@@ -210,9 +210,26 @@ def test_factory_reset(tmp_path):
     assert store(tmp_path).load(setfile.NAME, 1) is None
 
 
-def test_the_self_test_combination_is_not_a_menu(tmp_path):
-    r = run(tmp_path, Script(levels=0x1FE).wait(300), "--roll-held", "--levels", str(0x1FE))
-    assert r.events("game")  # boxrun has no self-test: straight to the game
+def test_the_self_test_combination_runs_the_self_test_until_power_off(tmp_path):
+    """Roll held with tile 1 shut: the self-test (shutbox.selftest, as powerup.screens runs
+    it), no menu and no game, until the power switch goes off (boxrun's o); then a normal
+    power-up plays."""
+    s = Script(levels=0x1FE).wait(40)
+    s.lines.append("m")
+    s.wait(8000)  # past the sweep, the colours and the dice: the switch echo
+    s.lines.append("o")
+    s.release().wait(100)
+    s.lines.append("r")
+    s.wait(300)
+    r = run(tmp_path, s, "--roll-held", "--levels", str(0x1FE))
+    assert "M SelfTest -1 " in r.lines
+    assert r.frame_at(40)[1:] == ("W........", ".......", ".......")  # the sweep's first LED
+    echo = r.frame_at(8040)
+    assert echo[1:] == ("G........", "GGGGGGG", "GGGGGGG")  # tile 1 shut, Roll held
+    off = r.frame_at(8100)
+    assert off[1:] == (".........", ".......", ".......")  # switched off: dark
+    assert not [t for t in r.tones if 8040 < t[0] and t[1]]  # and silent
+    assert len(r.events("settings")) == 1 and r.events("game")  # only after power-on
 
 
 # ----- the rules of every setting, played through the pins -----

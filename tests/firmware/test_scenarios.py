@@ -14,12 +14,6 @@ them at about 11.5 KB). test_the_firmware_fits_64k checks the firmware's own sha
 
 from __future__ import annotations
 
-import os
-import pty
-import select
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -31,7 +25,6 @@ from shutbox_host.box.boxsim import Script, face, tiles_lit
 
 HEAP = "80k"
 FIRMWARE_CAP = 64 * 1024
-SHUTBOX = Path(sys.executable).with_name("shutbox")
 
 
 def run(script: Script, players: int = 1, *args: str) -> boxsim.Run:
@@ -332,65 +325,3 @@ def test_the_simulated_board_follows_the_rp2_api():
     r = mp.run(Path(__file__).resolve().parents[1] / "mp" / "sim_board.py", heapsize=HEAP)
     assert r.returncode == 0 and not r.stderr, r.stderr
     assert r.stdout.strip().endswith("FAIL 0"), r.stdout
-
-
-# ----- make play -----
-
-
-def test_play_keys_without_a_terminal():
-    """`shutbox play --keys` plays on the virtual clock and prints the final screen."""
-    p = subprocess.run([str(SHUTBOX), "play", "--players", "1", "--dice", "5,4,6,6",
-                        "--keys", " 9 48", "--no-color"], capture_output=True, text=True,
-                       timeout=120, stdin=subprocess.DEVNULL)
-    assert p.returncode == 0, p.stderr
-    out = p.stdout
-    assert "player 1 threw 5 + 4 = 9" in out and "player 1 shut 4 8" in out
-    assert out.count("|///|") == 3  # tiles 4, 8 and 9 drawn shut
-    assert "\x1b[" not in out
-
-
-def test_play_needs_a_terminal_or_keys():
-    p = subprocess.run([str(SHUTBOX), "play"], capture_output=True, text=True, timeout=60,
-                       stdin=subprocess.DEVNULL)
-    assert p.returncode == 2
-    assert p.stderr.count("\n") == 1 and "not a terminal" in p.stderr
-    p = subprocess.run([str(SHUTBOX), "play", "--keys", "x"], capture_output=True, text=True,
-                       timeout=60)
-    assert p.returncode == 2 and "Traceback" not in p.stderr
-
-
-def test_play_in_a_terminal():
-    """Through a pseudo-terminal: the screen is drawn, keys play, q quits and restores it."""
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.execv(str(SHUTBOX), [str(SHUTBOX), "play", "--players", "1", "--dice", "5,4"])
-    out = bytearray()
-
-    def pump(seconds, until=b""):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if until and until in out:
-                return
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if ready:
-                try:
-                    out.extend(os.read(fd, 65536))
-                except OSError:
-                    return
-
-    try:
-        pump(20, b"your turn")
-        os.write(fd, b" ")
-        pump(20, b"threw 5 + 4")
-        os.write(fd, b"9")
-        pump(20, b"shut 9")
-        os.write(fd, b"q")
-        pump(10)
-    finally:
-        _, status = os.waitpid(pid, 0)
-        os.close(fd)
-    text = out.decode(errors="replace")
-    assert os.waitstatus_to_exitcode(status) == 0, text[-500:]
-    assert "threw 5 + 4 = 9" in text and "player 1 shut 9" in text
-    assert "\x1b[9" in text  # coloured LEDs
-    assert text.rstrip().endswith("\x1b[?25h")  # the cursor is given back

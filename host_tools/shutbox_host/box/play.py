@@ -1,234 +1,280 @@
 # `shutbox play` (make play): the box in this terminal, the real firmware on a simulated board.
 """Play Shut the Box in a terminal: the Pico's firmware runs under MicroPython on the
-simulated board (sim/boxrun.py) in real time; keys flip the tiles and press Roll, and the tiles,
-their LEDs and the dice are drawn with ANSI colours.
+simulated board (sim/boxrun.py) in real time, booting as the box does (``--powerup``: the
+power-up combinations, the settings and records in a flash folder kept between runs); keys or
+mouse clicks flip the tiles, press Roll and work the power switch, and the tiles, their LEDs and
+the dice are drawn with ANSI colours (shutbox_host.box.screen), fitted to the terminal.
 
 Keys: 1-9 flip tile 1-9 (0, -, = flip tiles 10-12 on bigger boxes); space presses Roll;
 Enter or L holds Roll down for a second (a long press: one die, where the rules allow it);
-q quits. ``--keys`` plays a fixed sequence of keys instead, on a virtual clock, and prints the
-final screen as plain text: it needs no terminal (tests, demos, CI).
+r holds Roll down until pressed again; p switches the power off and on (r then p: the settings
+menu, as holding Roll while switching the box on); q quits. ``--keys`` plays a fixed sequence
+of keys instead, on a virtual clock, on a blank box unless ``--flash`` is given, and prints
+the final screen as plain text: it needs no terminal (tests, demos, CI).
+
+Settings given as options (``--moves kids``, the names of ``shutbox solve`` and the card) are
+written to the box's settings file as its menu saves them, before it is switched on.
+Needs termios (Linux, macOS, WSL); ``--keys`` runs anywhere. Drawn with plain ANSI escapes
+(the alternate screen, every line placed by address, SGR mouse reports) rather than a TUI
+library: the picture is one small fixed grid, and `make play` stays free of dependencies.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import select
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from shutbox import pins
-from shutbox_host.box import boxsim
+from shutbox_host.box import boxsim, screen
 from shutbox_host.errors import UserError
 
 _KEY_TILES = "1234567890-="  # key -> tile 1..12
 _CLICK_MS = 120
 _HOLD_MS = 1000
-_COLOUR = {"W": "97", "G": "92", "R": "91", "Y": "93", "B": "94", "M": "95", "C": "96"}
-_NAME = {"W": "white", "G": "green", "R": "red", "Y": "amber", "B": "blue", "M": "magenta",
-         "C": "cyan", ".": "off"}
-_HELP = ("keys: 1-9 flip a tile%s | space: Roll | Enter or L: hold Roll (one die) | q: quit"
-         % (" (0 - = for 10-12)" if pins.TILES > 9 else ""))
-
-_LEGEND = ("LEDs: white = tiles you may use, green = accepted, red = mistake, amber = open it or "
-           "hold Roll for one die,\n  magenta = a player's number, blue = a score (tens on the "
-           "dice, units = how many tiles are lit),\n  cyan = the best move (--hints best) and "
-           "the computer's seat and dice")
+_DRAW_S = 0.03  # at most one redraw per 30 ms
+_BELL_S = 0.12  # at most one bell per 120 ms (a fanfare's notes would ring as one)
+_GAME = "game"  # shutbox.resume's file: the game in progress (the menu removes it on a change)
+_TILES_FILE = "play-tiles.json"  # where the tiles were left (a box's tiles stay put when off)
+_MOUSE_ON = "\x1b[?1000h\x1b[?1006h"  # button presses and releases, SGR coordinates
+_MOUSE_OFF = "\x1b[?1006l\x1b[?1000l"
+_SGR_MOUSE = re.compile(r"\x1b\[<(\d+);(\d+);(\d+)([Mm])")
 
 
-_LEVELS = ("off", "easy", "medium", "hard")  # shutbox_host.solve.engine_extra.LEVELS
-_HINTS = ("off", "legal", "best")  # shutbox.settings HINT_OFF, HINT_LEGAL, HINT_BEST
+def default_flash() -> Path:
+    """The box's flash between runs: $XDG_CACHE_HOME (or ~/.cache)/shutbox/play-flash."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "shutbox" / "play-flash"
 
 
 def configure(parser):
-    """Add the play flags."""
-    parser.add_argument("--players", type=int, default=2, help="1 to 4 players (default 2)")
-    parser.add_argument("--computer", choices=_LEVELS, default="off",
-                        help="a computer opponent in the seat after the players (default off)")
-    parser.add_argument("--hints", choices=_HINTS, default="legal",
-                        help="what lights after a throw (default legal; best: the best move "
-                        "in cyan and the count of choices short of optimal after a turn)")
+    """Add the play flags: how to run, then every setting in the CLI's one vocabulary."""
+    from shutbox import setnames
+    from shutbox.setfile import index
+    from shutbox.settings import ATTRS, Settings
+    from shutbox_host.hardware.cardgen import MEANINGS
+
     parser.add_argument("--keys", help="play these keys on a virtual clock and print the "
-                        "final screen (no terminal needed); '.' waits a second")
+                        "final screen (no terminal needed; a blank box unless --flash is "
+                        "given); '.' waits a second")
     parser.add_argument("--dice", default="", help="faces the dice throw first, e.g. 5,4,6,6")
     parser.add_argument("--seed", type=int, default=0,
                         help="repeatable dice from this seed (default: real randomness)")
+    parser.add_argument("--sound", action="store_true",
+                        help="ring the terminal bell when the buzzer sounds")
+    parser.add_argument("--flash", metavar="DIR", help="the box's flash: settings, records "
+                        "and the game in progress (default %s)" % default_flash())
+    parser.add_argument("--fresh", action="store_true",
+                        help="start from a blank box (erase the flash folder's box files)")
     parser.add_argument("--heap", default="256k",
                         help="MicroPython heap (default 256k: a Pico has about 190 KB)")
     parser.add_argument("--no-color", action="store_true", help="letters instead of colours")
+    parser.add_argument("--no-mouse", action="store_true", help="do not take mouse clicks")
+    group = parser.add_argument_group(
+        "settings", "saved on the box as its menu saves them (the rest stay as saved; a new "
+        "box starts with the value in brackets)")
+    defaults = Settings()
+    for i, option in enumerate(setnames.OPTIONS):
+        names = setnames.CHOICES[i]
+        group.add_argument("--" + option, dest="set_" + ATTRS[i], choices=names,
+                           metavar="{%s}" % ",".join(names),
+                           help="%s [%s]" % (MEANINGS[option], names[index(defaults, i)]))
 
 
-def _faces(text: str) -> list[int]:
+# ----- checking the options and preparing the box -----
+
+
+def heap(text: str) -> str:
+    """Return *text* as MicroPython's -X heapsize takes it (shutbox_host.mp.heap_size's
+    rules); UserError in one line if not."""
+    import argparse
+
+    from shutbox_host import mp
+
+    try:
+        return mp.heap_size(text)
+    except argparse.ArgumentTypeError as exc:
+        raise UserError("--heap: %s" % exc) from None
+
+
+def faces(text: str) -> list[int]:
+    """Return the --dice faces; UserError unless each is 1 to 6."""
     if not text:
         return []
     try:
-        faces = [int(x) for x in text.replace(",", " ").split()]
+        out = [int(x) for x in text.replace(",", " ").split()]
     except ValueError:
         raise UserError("--dice takes faces 1 to 6, e.g. 5,4,6,6") from None
-    if any(not 1 <= f <= 6 for f in faces):
+    if any(not 1 <= f <= 6 for f in out):
         raise UserError("--dice takes faces 1 to 6, e.g. 5,4,6,6")
-    return faces
+    return out
 
 
-def _check(args) -> None:
-    if not 1 <= args.players <= 4:
-        raise UserError("--players must be 1 to 4")
+def given_settings(args) -> dict[str, int]:
+    """Return {Settings attribute: value} for the settings given as options."""
+    from shutbox import setnames
+    from shutbox.settings import ATTRS
+
+    out = {}
+    for i, attr in enumerate(ATTRS):
+        name = getattr(args, "set_" + attr, None)
+        if name is not None:
+            v = setnames.CHOICES[i].index(name)
+            out[attr] = v + 1 if i == 0 else v
+    return out
 
 
-# ----- drawing -----
+def wipe(flash: Path) -> None:
+    """Erase the box's files in *flash* (the data folder, error.log, the tiles), nothing else."""
+    shutil.rmtree(flash / "data", ignore_errors=True)
+    for name in ("error.log", _TILES_FILE):
+        (flash / name).unlink(missing_ok=True)
 
 
-class Screen:
-    """What the box shows: the LEDs, the tiles' positions, the buzzer and the game log."""
+def save_settings(flash: Path, given: dict[str, int]) -> None:
+    """Write the *given* settings over the saved ones, as the menu saves them (a change ends
+    the game saved in progress); UserError in words when they do not fit together."""
+    from shutbox import setfile, setnames
+    from shutbox.settings import ATTRS, Settings
+    from shutbox.store import Store
 
-    def __init__(self, players: int, color: bool):
-        self.players = players
-        self.color = color
-        self.tiles = "." * pins.TILES
-        self.die_a = self.die_b = "......."
-        self.open_ = (1 << pins.TILES) - 1
-        self.tone = 0
-        self.log: list[str] = []
-
-    def feed(self, line: str) -> bool:
-        """Take one line of boxrun output; return True if the picture changed."""
-        frames, tones, log, _ = boxsim.parse(line)
-        for _, self.tiles, self.die_a, self.die_b in frames:
-            pass
-        for _, self.tone in tones:
-            pass
-        for rec in log:
-            self.log.append(describe(rec))
-        del self.log[:-8]
-        return bool(frames or tones or log)
-
-    def _led(self, letter: str, glyph: str = "\u25cf") -> str:
-        if not self.color:
-            return letter
-        if letter == ".":
-            return "\x1b[90m\u00b7\x1b[0m"
-        return "\x1b[%sm%s\x1b[0m" % (_COLOUR.get(letter, "97"), glyph)
-
-    def _pips(self, pips: str) -> list[str]:
-        grid = ((0, None, 1), (2, 3, 4), (5, None, 6))
-        rows = []
-        for row in grid:
-            rows.append(" ".join(" " if i is None else self._led(pips[i]) for i in row))
-        return rows
-
-    def render(self) -> str:
-        """Return the whole picture as text (ANSI colours when color is on)."""
-        n = pins.TILES
-        out = ["", "  SHUT THE BOX on a simulated Pico, %d player%s"
-               % (self.players, "" if self.players == 1 else "s"), ""]
-        out.append("   " + "".join("  %s   " % self._led(self.tiles[k]) for k in range(n)))
-        out.append("   " + "".join("+---+ " for _ in range(n)))
-        cells = []
-        for k in range(n):
-            shut = not self.open_ >> k & 1
-            cells.append("|%s| " % ("///" if shut else "%2d " % (k + 1)))
-        out.append("   " + "".join(cells))
-        out.append("   " + "".join("+---+ " for _ in range(n)))
-        out.append("   " + "".join(" shut " if not self.open_ >> k & 1 else "  up  "
-                                   for k in range(n)))
-        out.append("")
-        a, b = self._pips(self.die_a), self._pips(self.die_b)
-        out.append("      die A        die B       buzzer: %s"
-                   % ("%d Hz" % self.tone if self.tone else "quiet"))
-        for ra, rb in zip(a, b, strict=True):
-            out.append("      %s        %s" % (ra, rb))
-        out.append("")
-        out.extend("   " + line for line in self.log)
-        out.extend("" for _ in range(8 - len(self.log)))
-        out.append("")
-        out.append("  " + _HELP)
-        out.append("  " + _LEGEND)
-        return "\n".join(out)
+    store = Store(str(flash / "data"))
+    saved, _ = setfile.load(store, pins.TILES)
+    values = {a: getattr(saved, a) for a in ATTRS}
+    values.update(given)
+    try:
+        new = setnames.check(Settings(**values), pins.TILES)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if setfile.pack(new) != setfile.pack(saved) or store.status != 0:
+        if setfile.save(new, store) != 0:
+            raise UserError("cannot write the settings in %s" % flash)
+        store.remove(_GAME)
 
 
-def describe(rec: dict) -> str:
-    """Return one game-log record as a sentence."""
-    ev = rec.get("ev")
-    p = rec.get("player")
-    if ev == "game":
-        return "new game: %d player%s; open every tile, then press Roll" % (
-            rec["players"], "" if rec["players"] == 1 else "s")
-    if ev == "turn":
-        return "player %d: your turn" % p
-    if ev == "throw":
-        d = rec["dice"]
-        thrown = " + ".join(str(x) for x in d) + (" (one die)" if len(d) == 1 else "")
-        tail = "" if rec["moves"] else ": nothing fits, the turn is over"
-        return "player %d threw %s = %d%s" % (p, thrown, rec["total"], tail)
-    if ev == "move":
-        return "player %d shut %s" % (p, " ".join(str(k) for k in rec["shut"]))
-    if ev == "error":
-        why = {"too-high": "those tiles add up to more than the throw",
-               "not-legal": "those tiles cannot make the throw",
-               "reopened": "a tile shut earlier this turn was opened again",
-               "early": "a tile was shut before the throw"}.get(rec["why"], rec["why"])
-        return "mistake: %s (tile %s): put it back" % (why, " ".join(map(str, rec["tiles"])))
-    if ev == "refused":
-        return "Roll refused: %s (tile %s)" % (
-            "open the blinking tiles first" if rec["why"] == "setup" else rec["why"],
-            " ".join(map(str, rec["tiles"])))
-    if ev == "score":
-        if rec["shut_box"]:
-            return "player %d SHUT THE BOX! score 0" % p
-        return "player %d scored %d" % (p, rec["score"])
-    if ev == "turn_end":
-        return ("the game is over" if not rec["next"]
-                else "player %d, open every tile and press Roll" % rec["next"])
-    if ev == "winner":
-        who = ", ".join(str(x) for x in rec["players"])
-        if rec["tie"]:
-            return "a tie: players %s with %d; Roll shows every score" % (who, rec["score"])
-        return "player %s wins with %d; Roll shows every score, hold Roll for a new game" % (
-            who, rec["score"])
-    return str(rec)
+def load_tiles(flash: Path) -> int:
+    """Return where the tiles were left in *flash* (bit set = up); every tile up if unknown."""
+    full = (1 << pins.TILES) - 1
+    try:
+        return int(json.loads((flash / _TILES_FILE).read_text())["open"]) & full
+    except (OSError, ValueError, KeyError, TypeError):
+        return full
+
+
+def save_tiles(flash: Path, open_: int) -> None:
+    try:
+        (flash / _TILES_FILE).write_text(json.dumps({"open": open_}) + "\n")
+    except OSError:
+        pass  # the tiles start up next time: nothing is lost that the box keeps
+
+
+def prepare(args, flash: Path) -> None:
+    """Make the flash folder (blank with --fresh) and write the settings given."""
+    try:
+        flash.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError("--flash %s: %s" % (flash, exc.strerror)) from None
+    if args.fresh:
+        wipe(flash)
+    given = given_settings(args)
+    if given:
+        save_settings(flash, given)
+
+
+def _boxrun_args(args, flash: Path, open_: int, realtime: bool) -> list[str]:
+    out = ["--powerup", "--flash", str(flash), "--levels", str(open_)]
+    if realtime:
+        out.insert(0, "--realtime")
+    if args.seed or not realtime:
+        out += ["--seed", str(args.seed or 1)]
+    return out
+
+
+def firmware_error(stderr: str, heapsize: str) -> UserError:
+    """The one line that says why the firmware stopped."""
+    tail = stderr.strip().splitlines()
+    if any("MemoryError" in x for x in tail[-3:]):
+        return UserError("the firmware ran out of memory on a %s heap: give --heap 256k or "
+                         "more" % heapsize)
+    return UserError("the firmware stopped: " + (tail[-1] if tail else "no message"))
 
 
 # ----- the scripted run -----
 
 
-def script_for(keys: str, faces: list[int]) -> boxsim.Script:
-    """Translate keys into a box script on the virtual clock."""
-    s = boxsim.Script().wait(100)
-    if faces:
-        s.dice(*faces)
-    for key in keys:
-        if key == "q":
-            break
+class ScriptedBox:
+    """Keys turned into a box script on the virtual clock (boxsim.Script)."""
+
+    def __init__(self, open_: int, dice: list[int]):
+        self.s = boxsim.Script(open_).wait(100)
+        if dice:
+            self.s.dice(*dice)
+        self.roll_down = False
+        self.on = True
+
+    @property
+    def open_(self) -> int:
+        return self.s.open_
+
+    def key(self, key: str) -> None:
+        s = self.s
         if key in _KEY_TILES[:pins.TILES]:
             s.flip(_KEY_TILES.index(key) + 1).wait(300)
         elif key == " ":
-            s.click(_CLICK_MS).wait(1000)
+            if not self.roll_down:
+                s.click(_CLICK_MS)
+            s.wait(1000)
         elif key in "\r\nlL":
-            s.hold(_HOLD_MS).wait(800)
+            if not self.roll_down:
+                s.hold(_HOLD_MS)
+            s.wait(800)
+        elif key in "rR":
+            self.roll_down = not self.roll_down
+            (s.press() if self.roll_down else s.release()).wait(300)
+        elif key in "pP":
+            if self.on:
+                s.lines += ["o", "e POWER 0"]
+            else:
+                mode = screen.mode_at_power_on(self.open_, self.roll_down)
+                s.lines += ["e POWER 1 %d" % mode, "r"]
+            self.on = not self.on
+            s.wait(1000)
         elif key == ".":
             s.wait(1000)
         else:
-            raise UserError("--keys: no key %r (1-9, space, Enter/L, '.', q)" % key)
-    return s.wait(300)
+            raise UserError("--keys: no key %r (1-9, space, Enter/L, r, p, '.', q)" % key)
 
 
-def _settings(args) -> list[str]:
-    """boxrun's flags for --computer and --hints."""
-    return ["--computer", str(_LEVELS.index(args.computer)), "--hints",
-            str(_HINTS.index(args.hints))]
-
-
-def run_keys(args) -> int:
+def run_keys(args, flash: Path, persistent: bool) -> int:
     """Play --keys on the virtual clock and print the final screen."""
-    script = script_for(args.keys, _faces(args.dice))
-    r = boxsim.run(script, "--players", str(args.players), "--seed", str(args.seed or 1),
-                   *_settings(args), heapsize=args.heap)
+    box = ScriptedBox(load_tiles(flash) if persistent else (1 << pins.TILES) - 1,
+                      faces(args.dice))
+    start = box.open_
+    for key in args.keys:
+        if key in "qQ":
+            break
+        box.key(key)
+    box.s.wait(300)
+    r = boxsim.run(box.s, *_boxrun_args(args, flash, start, realtime=False),
+                   heapsize=args.heap)
     if r.returncode != 0:
-        raise UserError("the firmware stopped: " + (r.stderr.strip().splitlines() or ["?"])[-1])
-    screen = Screen(args.players, color=not args.no_color and sys.stdout.isatty())
-    screen.feed(r.stdout)
-    screen.open_ = script.open_
-    print(screen.render())
+        raise firmware_error(r.stderr, args.heap)
+    view = screen.Screen(color=not args.no_color and sys.stdout.isatty())
+    view.feed(r.stdout)
+    view.open_, view.roll_down = box.open_, box.roll_down
+    if persistent:
+        save_tiles(flash, box.open_)
+    if args.sound:
+        sys.stdout.write("\a" * view.tones)
+    sys.stdout.write(view.text())
     return 0
 
 
@@ -236,21 +282,22 @@ def run_keys(args) -> int:
 
 
 class Box:
-    """The firmware running in real time behind a pipe."""
+    """The firmware running in real time behind a pipe, and the box's switches."""
 
-    def __init__(self, args):
-        extra = ["--seed", str(args.seed)] if args.seed else []
-        argv, env = boxsim.command("--realtime", "--players", str(args.players), *extra,
-                                   *_settings(args), heapsize=args.heap)
+    def __init__(self, args, flash: Path, open_: int):
+        argv, env = boxsim.command(*_boxrun_args(args, flash, open_, realtime=True),
+                                   heapsize=args.heap)
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env)
         self.buf = b""
-        self.open_ = (1 << pins.TILES) - 1
+        self.open_ = open_
+        self.roll_down = False  # held down by the r key (or the mouse)
+        self.on = True
         self.release_at = 0.0
 
-    def send(self, line: str) -> None:
+    def send(self, *lines: str) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.write("".join(x + "\n" for x in lines).encode())
         self.proc.stdin.flush()
 
     def pin(self, gpio: int, active: bool) -> None:
@@ -261,10 +308,26 @@ class Box:
         self.pin(pins.TILE_PINS[k - 1], not self.open_ >> (k - 1) & 1)
 
     def roll(self, ms: int) -> None:
-        if self.release_at:
-            return  # Roll is still down
+        """Press Roll for *ms* ms (not while it is down already)."""
+        if self.release_at or self.roll_down:
+            return
         self.pin(pins.ROLL_PIN, True)
         self.release_at = time.monotonic() + ms / 1000
+
+    def hold(self, down: bool) -> None:
+        """Hold Roll down, or let it go."""
+        self.release_at = 0.0
+        self.roll_down = down
+        self.pin(pins.ROLL_PIN, down)
+
+    def power(self) -> None:
+        """The power switch: off, or on (the firmware picks the power-up screen the switches
+        ask for; the POWER marker tells the screen which, in the order of the output)."""
+        if self.on:
+            self.send("o", "e POWER 0")
+        else:
+            self.send("e POWER 1 %d" % screen.mode_at_power_on(self.open_, self.roll_down), "r")
+        self.on = not self.on
 
     def tick(self) -> None:
         if self.release_at and time.monotonic() >= self.release_at:
@@ -295,71 +358,193 @@ class Box:
         return err.decode(errors="replace")
 
 
-def run_terminal(args) -> int:
-    """Play interactively in this terminal."""
-    import termios
-    import tty
+class Terminal:
+    """This terminal: cbreak input, the alternate screen, redraws of the changed lines only."""
 
-    fd = sys.stdin.fileno()
-    box = Box(args)
-    faces = _faces(args.dice)
-    if faces:
-        box.send("d " + " ".join(map(str, faces)))
-    screen = Screen(args.players, color=not args.no_color)
-    saved = termios.tcgetattr(fd)
-    out = sys.stdout
+    def __init__(self, mouse: bool):
+        import termios
+        import tty
+
+        self.fd = sys.stdin.fileno()
+        self.out = sys.stdout
+        self.mouse = mouse
+        self._termios = termios
+        self._saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+        self.resized = True
+        self._old_winch = signal.signal(signal.SIGWINCH, self._winch)
+        # the alternate screen, no cursor, no line wrap: a redraw can never scroll
+        self.write("\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[2J" + (_MOUSE_ON if mouse else ""))
+        self.shown: list[str] = []
+
+    def _winch(self, signum, frame) -> None:
+        self.resized = True
+
+    def write(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+    def size(self) -> tuple[int, int]:
+        try:
+            cols, rows = os.get_terminal_size(self.out.fileno())
+        except OSError:
+            cols, rows = 80, 24
+        return cols, rows
+
+    def draw(self, lines: list[str]) -> None:
+        """Show *lines* from the top: each line moved to by address, none ever scrolls."""
+        if self.resized:
+            self.resized = False
+            self.shown = []
+            self.out.write("\x1b[2J")
+        parts = []
+        for i, line in enumerate(lines):
+            if i >= len(self.shown) or self.shown[i] != line:
+                parts.append("\x1b[%d;1H%s\x1b[0m\x1b[K" % (i + 1, line))
+        if len(self.shown) > len(lines):
+            parts.append("\x1b[%d;1H\x1b[J" % (len(lines) + 1))
+        self.shown = list(lines)
+        self.write("".join(parts))
+
+    def close(self) -> None:
+        self._termios.tcsetattr(self.fd, self._termios.TCSADRAIN, self._saved)
+        signal.signal(signal.SIGWINCH, self._old_winch)
+        self.write((_MOUSE_OFF if self.mouse else "") + "\x1b[0m\x1b[?7h\x1b[?1049l\x1b[?25h")
+
+
+def _keys(data: str):
+    """Split terminal input into keys and mouse events ("mouse", press, row, col), 0-based."""
+    i = 0
+    while i < len(data):
+        m = _SGR_MOUSE.match(data, i)
+        if m:
+            button = int(m.group(1))
+            if button & 3 == 0 and not button & 32:  # the left button, not a drag
+                yield ("mouse", m.group(4) == "M", int(m.group(3)) - 1, int(m.group(2)) - 1)
+            i = m.end()
+        elif data[i] == "\x1b":  # another escape sequence (arrows, ...): skipped whole
+            m = re.match(r"\x1b(\[[0-9;<?]*[ -~]?|O.)?", data[i:])  # a lone ESC: itself
+            i += len(m.group()) if m else 1
+        else:
+            yield data[i]
+            i += 1
+
+
+def _act(box: Box, action: str) -> None:
+    """Do what a key or a click asks of the box."""
+    if action.startswith("tile "):
+        box.flip(int(action[5:]))
+    elif action == "click":
+        box.roll(_CLICK_MS)
+    elif action == "hold":
+        box.roll(_HOLD_MS)
+    elif action == "latch":
+        box.hold(not box.roll_down)
+    elif action == "power":
+        box.power()
+
+
+_KEY_ACTIONS = {" ": "click", "\r": "hold", "\n": "hold", "l": "hold", "L": "hold",
+                "r": "latch", "R": "latch", "p": "power", "P": "power"}
+
+
+def run_terminal(args, flash: Path) -> int:
+    """Play interactively in this terminal."""
+    open_ = load_tiles(flash)
+    box = Box(args, flash, open_)
+    dice = faces(args.dice)
+    if dice:
+        box.send("d " + " ".join(map(str, dice)))
+    view = screen.Screen(color=not args.no_color)
+    view.open_ = open_
+    term = Terminal(mouse=not args.no_mouse)
     crashed = ""
+    mouse_roll = False
+    pending = ""
     try:
-        tty.setcbreak(fd)
-        out.write("\x1b[?25l\x1b[2J")  # hide the cursor, clear the screen
-        dirty, last_draw = True, 0.0
+        dirty, last_draw, last_bell, bells = True, 0.0, 0.0, 0
         assert box.proc.stdout is not None
+        pipe = box.proc.stdout.fileno()
         while True:
-            ready, _, _ = select.select([fd, box.proc.stdout.fileno()], [], [], 0.03)
-            if box.proc.stdout.fileno() in ready:
+            ready, _, _ = select.select([term.fd, pipe], [], [], _DRAW_S)
+            if pipe in ready:
                 lines = box.read_lines()
                 if lines is None:
-                    crashed = "the firmware stopped"
+                    crashed = "stopped"
                     break
-                for line in lines:
-                    dirty |= screen.feed(line)
-            if fd in ready:
-                key = os.read(fd, 1).decode(errors="replace")
-                if key in ("q", "Q", "\x04"):
+                dirty |= view.feed("\n".join(lines))
+            if term.fd in ready:
+                pending += os.read(term.fd, 1024).decode(errors="replace")
+                if pending.startswith("\x1b") and len(pending) < 32 and not re.search(
+                        r"[A-Za-z~]", pending[1:]):
+                    continue  # the rest of an escape sequence is on its way
+                events, pending = list(_keys(pending)), ""
+                quit_ = False
+                for ev in events:
+                    if isinstance(ev, tuple):
+                        _, press, row, col = ev
+                        hit = next((a for r, c0, c1, a in view.hits
+                                    if r == row and c0 <= col <= c1), None)
+                        if press and hit == "roll" and not box.roll_down:
+                            box.hold(True)
+                            mouse_roll = True
+                        elif not press and mouse_roll:
+                            box.hold(False)
+                            mouse_roll = False
+                        elif press and hit:
+                            _act(box, hit)
+                    elif ev in ("q", "Q", "\x04"):
+                        quit_ = True
+                        break
+                    elif ev in _KEY_TILES[:pins.TILES]:
+                        _act(box, "tile %d" % (_KEY_TILES.index(ev) + 1))
+                    elif ev in _KEY_ACTIONS:
+                        _act(box, _KEY_ACTIONS[ev])
+                if quit_:
                     break
-                if key in _KEY_TILES[:pins.TILES]:
-                    box.flip(_KEY_TILES.index(key) + 1)
-                    screen.open_ = box.open_
-                    dirty = True
-                elif key == " ":
-                    box.roll(_CLICK_MS)
-                elif key in "\r\nlL":
-                    box.roll(_HOLD_MS)
+                view.open_, view.roll_down = box.open_, box.roll_down
+                dirty = True
             box.tick()
             now = time.monotonic()
-            if dirty and now - last_draw > 0.03:
-                out.write("\x1b[H" + screen.render().replace("\n", "\x1b[K\n") + "\x1b[J")
-                out.flush()
+            if args.sound and view.tones > bells:
+                bells = view.tones
+                if now - last_bell >= _BELL_S:
+                    term.write("\a")
+                    last_bell = now
+            if (dirty or term.resized) and now - last_draw >= _DRAW_S:
+                term.draw(view.render(*term.size()))
                 dirty, last_draw = False, now
     except KeyboardInterrupt:
         pass
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        out.write("\x1b[?25h\n")
-        out.flush()
+        term.close()
         err = box.close()
+        save_tiles(flash, box.open_)
     if crashed:
-        tail = err.strip().splitlines()
-        raise UserError("%s: %s" % (crashed, tail[-1] if tail else "no message"))
+        raise firmware_error(err, args.heap)
     return 0
 
 
 def run(args) -> int:
     """Play in the terminal, or run --keys without one."""
-    _check(args)
+    heap(args.heap)
+    faces(args.dice)
     if args.keys is not None:
-        return run_keys(args)
-    if not sys.stdin.isatty():
-        raise UserError("stdin is not a terminal: run `make play` in a terminal, or give "
-                        "--keys KEYS for a scripted run")
-    return run_terminal(args)
+        if args.flash:
+            flash = Path(args.flash)
+            prepare(args, flash)
+            return run_keys(args, flash, persistent=True)
+        with tempfile.TemporaryDirectory(prefix="shutbox-play-") as tmp:
+            prepare(args, Path(tmp))
+            return run_keys(args, Path(tmp), persistent=False)
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise UserError("stdin or stdout is not a terminal: run `make play` in a terminal, or "
+                        "give --keys KEYS for a scripted run")
+    try:
+        import termios  # noqa: F401
+    except ImportError:
+        raise UserError("the terminal box needs termios (Linux, macOS, WSL); --keys runs "
+                        "anywhere") from None
+    flash = Path(args.flash) if args.flash else default_flash()
+    prepare(args, flash)
+    return run_terminal(args, flash)

@@ -14,15 +14,16 @@ F and T lines), --rules D,M,V,S,T (one-die, one-die-mode, moves, scoring, start 
 Reliability (shutbox.guard, shutbox.resume): --flash DIR (the box's flash: the game in
 progress in DIR/data, errors in DIR/error.log), --wdt MS (start the watchdog at every boot),
 --guard (run under shutbox.guard.Guard, as app.main does; implied by --flash and --wdt).
-Power-up (shutbox.powerup): --powerup (with --flash: boot as app.main does, with the button
-combinations held at power-up and the settings and records in DIR/data; the options that set
-Settings attributes are then ignored).
+Power-up (shutbox.powerup): --powerup (with --flash: boot as main.py does, with the button
+combinations held at power-up, the self-test among them, and the settings and records in
+DIR/data; the options that set Settings attributes are then ignored).
 
 Commands:  p GPIO LEVEL   drive an input        w MS     let MS ms pass (virtual clock)
            d F..          next dice faces       s        print the game state
            h              print the live heap   k N      N idle polls under heap_lock
            e TEXT         echo                  q        quit
            r              power cut, power on   x KIND N fault on the pin read after N more
+           o              power off (dark and still until r)
            m              print the power-up screen (M kind page values-hex, or M -)
            z              print the box state   b NAME=INT ..  a new box: Settings attributes
                                                 (players, one_die, ...; seed=N: the dice),
@@ -129,7 +130,8 @@ def _clock():
 
 
 app = None  # the running App (None while the guard shows a fault)
-pre = [None]  # --powerup: the power-up screen (shutbox.menu) before the game
+pre = [None]  # --powerup: the power-up screen (shutbox.menu, or the self-test) before the game
+on = [1]  # the power switch (o: off; r: on again)
 guard = None
 seen = [-1, 0, 0]  # LED writes, tone, peak heap
 saved = [None]  # --powerup: the boot list (shutbox.powerup.read) app.start builds from
@@ -175,6 +177,7 @@ def boot(cause):
     """Power the box on (again): a new board and app, the watchdog stopped by the reset."""
     global app, guard
     app = guard = None
+    on[0] = 1
     gc.collect()
     simbus.reset_cause = cause
     simbus.wdt[0] = 0
@@ -182,7 +185,13 @@ def boot(cause):
         from shutbox import powerup
         from shutbox.store import Store
 
-        pre[0] = powerup.prelude(Board(), Store(opts["flash"] + "/data"), now[0])
+        b = Board()
+        if powerup.combination(b.switches(), b.roll(), b.tiles) == 2:  # _SELFTEST
+            from shutbox.selftest import SelfTest
+
+            pre[0] = SelfTest(b)  # until the power goes off, as powerup.screens runs it
+            return
+        pre[0] = powerup.prelude(b, Store(opts["flash"] + "/data"), now[0])
         if pre[0] is not None:
             return
         read_saved()
@@ -204,6 +213,21 @@ def game_on():
         app = guard.app
     else:
         app = make(now[0], False)
+
+
+def power_off():
+    """The power switch off: nothing runs, the LEDs and the buzzer go dark."""
+    global app, guard
+    app = guard = None
+    pre[0] = None
+    on[0] = 0
+    for st in simbus.pwm.values():
+        st[1] = 0
+    leds = simbus.leds
+    for i in range(len(leds)):
+        leds[i] = 0
+    simbus.writes += 1
+    gc.collect()
 
 
 def wipe():
@@ -243,9 +267,11 @@ def report():
 def poll_once():
     """One poll of the box; a reset (the watchdog) reboots it."""
     global app
+    if not on[0]:
+        return
     try:
         if pre[0] is not None:
-            if pre[0].step(now[0]):  # the screen is done: unload it, then the game
+            if pre[0].step(now[0]) is True:  # done (the self-test's step returns its phase)
                 pre[0] = None
                 from shutbox import powerup
 
@@ -331,6 +357,8 @@ def command(line):
     elif c == "r":
         print("RESET 0 %d" % ticks_diff(now[0], t0))
         boot(1)
+    elif c == "o":
+        power_off()
     elif c == "x":
         simbus.inject(int(w[1]), int(w[2]) if len(w) > 2 else 0)
     elif c == "b":  # a new box: the clock back 3 s before the wrap, the dice reseeded
