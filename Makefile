@@ -9,10 +9,12 @@ STUBS       ?= $(VENV)/mpstubs
 PYTEST_ARGS ?=
 JOBS        ?= 2
 STAMP       := $(VENV)/.installed
+ENC_STAMP   := $(VENV)/.installed-enclosure
 
 export MICROPYTHON
 
-.PHONY: all venv test lint typecheck pytest play bench soak flash tables mpy clean help
+.PHONY: all venv venv-enclosure test lint typecheck pytest play bench soak flash tables enclosure \
+	mpy clean help
 
 all: test
 
@@ -22,6 +24,7 @@ help:
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
 	@echo "make soak    the long runs: 10,000 games, a million throws"
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
+	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
 
 # The virtual environment: pinned host dependencies, the rp2 stubs kept apart, shutbox editable.
@@ -36,6 +39,13 @@ $(STAMP): requirements.txt requirements-stubs.txt pyproject.toml
 
 venv: $(STAMP)
 
+# The enclosure's CAD toolchain (build123d, OpenCascade, matplotlib: about 1 GB) kept apart.
+$(ENC_STAMP): $(STAMP) requirements-enclosure.txt
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-enclosure.txt
+	touch $@
+
+venv-enclosure: $(ENC_STAMP)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
@@ -44,7 +54,7 @@ typecheck: $(STAMP)
 	MYPYPATH=$(STUBS) $(BIN)/mypy --custom-typeshed-dir $(STUBS) \
 		--config-file firmware/mypy.ini firmware
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(ENC_STAMP)
 	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
@@ -60,6 +70,9 @@ soak: $(STAMP)
 
 tables: $(STAMP)
 	$(BIN)/shutbox tables
+
+enclosure: $(ENC_STAMP)
+	$(BIN)/shutbox enclosure
 
 flash: $(STAMP)
 	$(BIN)/shutbox flash $(if $(PORT),--port $(PORT))

@@ -20,6 +20,8 @@ COMMANDS = {
     "flash": ("shutbox_host.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
     "vpico": ("shutbox_host.vpico", "start a virtual Pico behind a pseudo-terminal"),
     "card": ("shutbox_host.cardgen", "write the printable reference card and README's table"),
+    "enclosure": ("shutbox_host.hardware.enclosure",
+                  "generate and check the box's case, tiles and switch mounts (build123d)"),
 }
 
 
