@@ -1,4 +1,4 @@
-# `shutbox enclosure`: the box's mechanical half (case, flipping tiles, switch cradles) in build123d.
+# `shutbox enclosure`: the box's mechanical half (case, flipping tiles, switch mounts), build123d.
 """Build the parametric enclosure from hardware/enclosure.json and the pin map, check it, write it.
 
 The box is six laser-cut panels (deck, base, four walls) held by printed corner posts; on the deck
@@ -130,7 +130,7 @@ NUMBERS = {
     "side_margin": (4.0, 60.0, "from the inner side wall to the first hinge post"),
     "front_margin": (4.0, 60.0, "from the inner front wall to the dice"),
     "back_margin": (2.0, 60.0, "from the rest rod to the inner back wall"),
-    "tile_width": (8.0, 60.0, "tile width"),
+    "tile_width": (4.0, 60.0, "tile width"),
     "tile_pitch": (10.0, 80.0, "tile centre to centre"),
     "tile_length": (20.0, 80.0, "hinge axis to tile tip"),
     "tile_thickness": (3.0, 12.0, "tile thickness"),
@@ -225,7 +225,6 @@ def _check(p: Params) -> None:
           "(the %s is %g thick, plus walls of printer_min_wall)"
           % (p.tile_width, need_w, sw.part, sw.thickness))
     post = p.tile_pitch - p.tile_width - 2 * p.tile_side_clearance
-    need_post = p.hinge_rod_diameter + 2 * wall
     _need(post >= 2 * wall, s, "tile_pitch = %g leaves hinge posts %g wide; at least %g "
           "(tile_width + 2 x tile_side_clearance + 2 x printer_min_wall)"
           % (p.tile_pitch, post, p.tile_width + 2 * p.tile_side_clearance + 2 * wall))
@@ -809,7 +808,8 @@ def power_switch_solid(lay: Layout):
     """Envelope of the snap-in rocker: bezel outside the right wall, body inside."""
     pw, ph = lay.p.power_cutout
     W, y, z, t = lay.width, lay.y_power, lay.z_power, lay.t
-    bezel = _box(W, W + 2.0, y - pw / 2 - 1.5, y + pw / 2 + 1.5, z - ph / 2 - 1.5, z + ph / 2 + 1.5)
+    b = 1.5
+    bezel = _box(W, W + 2.0, y - pw / 2 - b, y + pw / 2 + b, z - ph / 2 - b, z + ph / 2 + b)
     body = _box(W - t - POWER_SWITCH_DEPTH, W, y - pw / 2, y + pw / 2, z - ph / 2, z + ph / 2)
     return bezel + body
 
@@ -869,16 +869,27 @@ def build(params: Params, tiles: int, shut=None) -> Design:
     for x, y in ((0, 0), (1, 0), (0, 1), (1, 1)):
         add("corner_%d%d" % (x, y), corner_solid(lay, x * lay.width, y * lay.depth), "printed",
             "corner_post", C["print"], "base")
+    # Posts, cradles and switches are the same solid at every tile: build one, move copies.
+    post0 = post_solid(lay, 0)
     for i in range(tiles + 1):
-        add("hinge_post_%d" % i, post_solid(lay, i), "printed", "hinge_post", C["post"], "posts")
+        add("hinge_post_%d" % i, bd.Pos(i * params.tile_pitch, 0, 0) * post0, "printed",
+            "hinge_post", C["post"], "posts")
     add("hinge_rod", rod_solid(lay, lay.y_hinge, lay.z_hinge), "bought", "hinge_rod", C["steel"],
         "rods")
     add("rest_rod", rod_solid(lay, lay.y_rest, lay.z_rest), "bought", "rest_rod", C["steel"],
         "rods")
     p = params
+    cradle0 = cradle_solid(lay, 1)
+    tile1 = tile_solid(lay, 1)
+    # the lever's rest angle under tile 1, measured on the solids, for each state
+    angles = {state: lever_rest_angle(lay, tile_pose(lay, tile1, state), 1)
+              for state in (True, False)}
+    switch0 = {state: switch_solids(lay, 1, a) for state, a in angles.items()}
+    led0 = led_solid(lay, lay.tile_x(1), lay.y_led)
     for k in range(1, tiles + 1):
         is_shut = k in shut
-        tile = tile_pose(lay, tile_solid(lay, k), is_shut)
+        move = bd.Pos((k - 1) * params.tile_pitch, 0, 0)
+        tile = tile_pose(lay, tile1 if k == 1 else tile_solid(lay, k), is_shut)
         add("tile_%d" % k, tile, "printed", "tile_%d" % k, C["tile"], "tiles")
         mag = magnet_solid(lay.tile_x(k), lay.y_magnet, lay.zt + p.fit_clearance / 2,
                            p.magnet_diameter, p.magnet_thickness)
@@ -887,13 +898,11 @@ def build(params: Params, tiles: int, shut=None) -> Design:
         add("deck_magnet_%d" % k, magnet_solid(lay.tile_x(k), lay.y_magnet, lay.zb,
                                                p.magnet_diameter, p.magnet_thickness),
             "bought", "magnet", C["magnet"], "deck")
-        add("cradle_%d" % k, cradle_solid(lay, k), "printed", "cradle", C["print"], "under")
-        angle = lever_rest_angle(lay, tile, k)
-        body, lever = switch_solids(lay, k, angle)
-        add("switch_%d" % k, body, "bought", "switch", C["switch"], "under")
-        add("lever_%d" % k, lever, "bought", "switch", C["lever"], "under")
-        add("tile_led_%d" % k, led_solid(lay, lay.tile_x(k), lay.y_led), "bought", "led",
-            C["led"], "under")
+        add("cradle_%d" % k, move * cradle0, "printed", "cradle", C["print"], "under")
+        body, lever = switch0[is_shut]
+        add("switch_%d" % k, move * body, "bought", "switch", C["switch"], "under")
+        add("lever_%d" % k, move * lever, "bought", "switch", C["lever"], "under")
+        add("tile_led_%d" % k, move * led0, "bought", "led", C["led"], "under")
     for d in range(2):
         add("dice_plate_%d" % d, dice_plate_solid(lay, d), "printed", "dice_plate", C["print"],
             "under")
@@ -907,7 +916,6 @@ def build(params: Params, tiles: int, shut=None) -> Design:
     for name, solid, _ in standoff_solids(lay):
         add(name, solid, "bought", name.rsplit("_", 1)[0], C["brass"], "base")
     add("wiring_board", board_solid(lay), "bought", "wiring_board", C["pcb"], "base")
-    del bd
     return Design(lay, items, shut)
 
 
@@ -1159,6 +1167,9 @@ def cut_dxf(lay: Layout) -> bytes:
             msp.add_polyline2d([(ox + a, b) for a, b in line], dxfattribs={"layer": "ENGRAVE"})
         ox += f.w + 10.0
     stream = io.StringIO()
+    import logging
+
+    logging.getLogger("ezdxf").setLevel(logging.ERROR)   # R12 has no $INSUNITS: say nothing
     doc.write(stream)
     return stream.getvalue().replace("\r\n", "\n").encode("utf-8")
 
