@@ -357,7 +357,7 @@ SLICER_ARGS = ["--layer-height", "0.2", "--first-layer-height", "0.2", "--perime
                "--top-solid-layers", "5", "--bottom-solid-layers", "4", "--fill-density", "20%",
                "--nozzle-diameter", "0.4", "--filament-diameter", "1.75",
                "--bed-shape", "0x0,220x0,220x220,0x220", "--center", "110,110",
-               "--temperature", "210", "--bed-temperature", "60"]
+               "--temperature", "210", "--bed-temperature", "60", "--filament-density", "1.24"]
 
 
 def slice_times(stl_dir, out_dir):
