@@ -19,19 +19,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def generation():
-    """One generation of the reference box (the committed outputs), shared by the tests."""
-    return E.generated(ROOT)
-
-
-@pytest.fixture(scope="session")
-def design(generation):
-    return generation[2]
-
-
-@pytest.fixture(scope="session")
 def params():
     return E.load(ROOT / E.PARAMS)
+
+
+@pytest.fixture(scope="session")
+def design(params):
+    """The reference 9-tile box, built once for the geometry tests."""
+    return E.build(params, 9)
 
 
 def test_every_part_is_a_valid_closed_solid(design):
@@ -96,21 +91,12 @@ def test_printed_parts_fit_the_bed(design, params):
 
 
 @pytest.mark.parametrize("tiles", [10, 12])
-def test_other_tile_counts_pass_every_check(params, tiles, design):
+def test_other_tile_counts_pass_every_check(params, tiles):
     other = E.build(params, tiles)
     assert E.run_checks(other, sweep=False) == []
     assert other.lay.width == pytest.approx(
-        design.lay.width + (tiles - design.lay.tiles) * params.tile_pitch)
+        E.Layout(params, 9).width + (tiles - 9) * params.tile_pitch)
     assert sum(it.name.startswith("switch_") for it in other.items) == tiles
-
-
-def test_committed_outputs_match_and_check_passes(generation, capsys):
-    committed = generation[0]
-    assert E.stale(ROOT) == []
-    total = sum(len(v) for v in committed.values())
-    assert total <= 2 * 1024 * 1024, total
-    assert cli.main(["enclosure", "--check"]) == 0
-    assert "geometry checks pass" in capsys.readouterr().out
 
 
 def _copy_root(tmp_path):
@@ -121,7 +107,16 @@ def _copy_root(tmp_path):
     return tmp_path
 
 
-def test_check_fails_when_a_committed_file_differs(generation, tmp_path, capsys):
+def test_check_compares_the_committed_files_with_a_fresh_generation(tmp_path, capsys):
+    """One test (one generation, one xdist worker): the repository's files match; a copy with
+    an edited, a missing and a stray file fails --check, naming each."""
+    committed, heavy, _ = E.generated(ROOT)
+    assert E.stale(ROOT) == []
+    assert sum(len(v) for v in committed.values()) <= 2 * 1024 * 1024
+    step = heavy[E.BUILD + "/step/assembly.step"].decode("latin-1")
+    assert "FILE_NAME('assembly','%s'" % E.FIXED_STAMP in step     # no timestamp
+    assert cli.main(["enclosure", "--check"]) == 0
+    assert "geometry checks pass" in capsys.readouterr().out
     root = _copy_root(tmp_path)
     args = ["enclosure", "--check", "--root", str(root)]
     assert cli.main(args) == 0
@@ -135,12 +130,6 @@ def test_check_fails_when_a_committed_file_differs(generation, tmp_path, capsys)
     assert cli.main(args) == 1
     err = capsys.readouterr().err
     assert "stl/cradle.stl" in err and "stray.txt" in err
-
-
-def test_step_files_carry_no_timestamp(generation):
-    heavy = generation[1]
-    step = heavy[E.BUILD + "/step/assembly.step"].decode("latin-1")
-    assert "FILE_NAME('assembly','%s'" % E.FIXED_STAMP in step
 
 
 @pytest.mark.parametrize("change, words", [

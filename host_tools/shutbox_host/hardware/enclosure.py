@@ -1143,8 +1143,11 @@ def cut_svg(lay: Layout) -> str:
 
 def cut_dxf(lay: Layout) -> bytes:
     """The panels as DXF (layers CUT and ENGRAVE), one block per panel, side by side."""
+    import logging
+
     import ezdxf
 
+    logging.getLogger("ezdxf").setLevel(logging.ERROR)   # R12 has no $INSUNITS: say nothing
     ezdxf.options.write_fixed_meta_data_for_testing = True
     doc = ezdxf.new("R12", setup=False, units=0)   # R12: no OBJECTS section, whose order varies
     doc.layers.add("CUT", color=1)
@@ -1167,9 +1170,6 @@ def cut_dxf(lay: Layout) -> bytes:
             msp.add_polyline2d([(ox + a, b) for a, b in line], dxfattribs={"layer": "ENGRAVE"})
         ox += f.w + 10.0
     stream = io.StringIO()
-    import logging
-
-    logging.getLogger("ezdxf").setLevel(logging.ERROR)   # R12 has no $INSUNITS: say nothing
     doc.write(stream)
     return stream.getvalue().replace("\r\n", "\n").encode("utf-8")
 
@@ -1213,7 +1213,8 @@ def _parts_csv(design: Design) -> str:
 
 
 def generate(params: Params, tiles: int, renders=True) -> tuple:
-    """Return (committed {relpath: bytes}, heavy {relpath: bytes}, design)."""
+    """Return (committed {relpath: bytes}, heavy {relpath: bytes}, design); the heavy outputs
+    (STEP files, the other tiles' STLs) are a lazy mapping, made when first read."""
     from shutbox_host.hardware import enclosure_render as render
 
     design = build(params, tiles)
@@ -1232,6 +1233,36 @@ def generate(params: Params, tiles: int, renders=True) -> tuple:
         committed[OUT + "/assembled.png"] = render.assembled_png(design)
         committed[OUT + "/exploded.png"] = render.exploded_png(design)
         committed[OUT + "/tile-switch.png"] = render.tile_switch_png(design)
+    return committed, _Lazy(lambda: _heavy(design, heavy)), design
+
+
+class _Lazy(dict):
+    """A dict filled by *fill* on first use (`--check` never needs the STEP files)."""
+
+    def __init__(self, fill):
+        super().__init__()
+        self._fill = fill
+
+    def _load(self):
+        if self._fill is not None:
+            self.update(self._fill())
+            self._fill = None
+
+    def items(self):
+        self._load()
+        return super().items()
+
+    def __getitem__(self, key):
+        self._load()
+        return super().__getitem__(key)
+
+    def values(self):
+        self._load()
+        return super().values()
+
+
+def _heavy(design: Design, heavy: dict) -> dict:
+    """STEP files of every part and of the assembly (plus *heavy*, the other tiles' STLs)."""
     seen = set()
     for it in design.items:
         if it.part in seen or it.name.startswith("lever"):
@@ -1243,7 +1274,7 @@ def generate(params: Params, tiles: int, renders=True) -> tuple:
                 "lever_" + it.name.split("_")[1]).shape])
         heavy[BUILD + "/step/%s.step" % it.part] = _step_bytes(shape, it.part)
     heavy[BUILD + "/step/assembly.step"] = _step_bytes(assembly_compound(design), "assembly")
-    return committed, heavy, design
+    return heavy
 
 
 def assembly_compound(design: Design):
@@ -1365,11 +1396,13 @@ def run(args) -> int:
         load(root / PARAMS)           # one-line errors before the slow part
         tiles = _tiles(args, root)
         committed, heavy, design = generated(root, tiles)
-    bad = run_checks(design)
+    bad = _checks(design)
     for line in bad:
         print("check failed: %s" % line, file=sys.stderr)
     if args.check:
-        out = stale(root, tiles) if not args.params else []
+        # the committed files are the reference box's: compare them only when building it
+        reference = not args.params and tiles == _boardgen().load(root / PINMAP).tiles
+        out = stale(root, tiles) if reference else []
         for rel in out:
             print("out of date: %s (run `shutbox enclosure`)" % rel, file=sys.stderr)
         if not out and not bad:
@@ -1402,6 +1435,17 @@ def run(args) -> int:
         for name, minutes in render.slice_times(dest / OUT / "stl", dest / BUILD / "gcode"):
             print("print time %s: %s" % (name, minutes))
     return 1 if bad else 0
+
+
+_CHECKED = {}
+
+
+def _checks(design: Design) -> list:
+    """run_checks, once per design in this process (the tests call --check several times)."""
+    key = id(design)
+    if key not in _CHECKED:
+        _CHECKED[key] = (design, run_checks(design))
+    return _CHECKED[key][1]
 
 
 def _boardgen():

@@ -101,10 +101,13 @@ def _png(fig) -> bytes:
 
 
 def assembled_png(design) -> bytes:
-    """The assembled box from the front right, the even tiles shut."""
+    """The assembled box from the front right, the even tiles shut (the parts inside, hidden
+    by the walls and the deck, are left out)."""
     fig = _figure(9, 5.6)
     ax = fig.add_subplot(projection="3d", proj_type="ortho")
-    _draw(ax, design.items, 28, -62)
+    inside = ("under", "base")
+    _draw(ax, [it for it in design.items if it.group not in inside or it.name == "base"], 28,
+          -62)
     fig.text(0.02, 0.03, "%d-tile box, %.0f x %.0f x %.0f mm; tiles %s shut"
              % (design.lay.tiles, design.lay.width, design.lay.depth, design.lay.height,
                 ", ".join(map(str, design.shut))), fontsize=9)
@@ -270,8 +273,8 @@ def drawing_svg(design) -> str:
     svg.dim_h(px(lay.tile_x(1)), px(lay.tile_x(2)), bottom + 18,
               "pitch %g" % p.tile_pitch, ext_from=py(lay.y_led))
     svg.dim_v(px(0) - 45, py(D), py(0), "%.0f" % D, ext_from=px(0))
-    for y, label, x_at in ((lay.y_hinge, "%.1f" % lay.y_hinge, -25),
-                           (lay.y_led, "%.1f" % lay.y_led, -12)):
+    for y, label, x_at in ((lay.y_hinge, "hinge %.1f" % lay.y_hinge, -25),
+                           (lay.y_led, "LEDs %.1f" % lay.y_led, -12)):
         svg.dim_v(px(0) + x_at, py(y), py(0), label)
     d0 = lay.pips(0)
     svg.dim_h(px(d0[0][0]), px(d0[1][0]), py(d0[0][1]) - 12,
@@ -286,17 +289,31 @@ def drawing_svg(design) -> str:
               "screw holes 3.4 dia. (M3 countersunk into the printed parts)"]
     for i, line in enumerate(legend):
         svg.text(ox, bottom + 70 + 15 * i, line, 11, "start")
-    # front view
+    # the walls with holes: the back seen from behind, the right side seen from outside
     fy = bottom + 130
-    svg.text(ox, fy - 10, "Front view", 13, "start")
-    svg.rect(px(0), fy, W * k, H * k, width=1.4)
-    svg.line(px(0), fy + lay.t * k, px(W), fy + lay.t * k, "#777", 0.6)
-    svg.line(px(0), fy + (H - lay.t) * k, px(W), fy + (H - lay.t) * k, "#777", 0.6)
-    svg.dim_v(px(0) - 20, fy, fy + H * k, "%.0f" % H, ext_from=px(0))
+    flat = {f.name: f for f in E.flats(lay)}
+    wx = ox
+    for name, title in (("back", "Back wall, seen from behind: USB opening"),
+                        ("right", "Right wall, seen from outside: power rocker")):
+        f = flat[name]
+        svg.text(wx, fy - 10, title, 13, "start")
+        top = fy + f.h * k
+        svg.rect(wx, fy, f.w * k, f.h * k, width=1.4)
+        for _, cx, cy, w, h in f.holes:
+            if name == "right":          # the panel is cut as seen from inside: mirror it
+                cx = f.w - cx
+            svg.rect(wx + (cx - w / 2) * k, top - (cy + h / 2) * k, w * k, h * k, width=1.0)
+            svg.dim_h(wx, wx + cx * k, top + 18, "%.1f" % cx, ext_from=top)
+            svg.dim_v(wx + f.w * k + 22, top, top - cy * k, "%.1f" % cy, ext_from=wx + f.w * k)
+            svg.text(wx + cx * k, top - (cy + h / 2) * k - 6, "%g x %g" % (w, h), 11)
+        svg.dim_v(wx - 20, fy, top, "%.0f" % f.h, ext_from=wx)
+        fy = top + 70
+    svg.text(ox, fy - 20, "walls %g high between base and deck; outside height %.0f"
+             % (p.inner_height, H), 11, "start")
     # section through a tile, both states
-    sx = px(W) + 140
+    sx = px(W) + 120
     sy = oy + 40
-    s = 5.0
+    s = 8.0
 
     def qx(y):
         return sx + (y - (lay.y_led - 10)) * s
@@ -304,7 +321,8 @@ def drawing_svg(design) -> str:
     def qz(z):
         return sy + (lay.z_rest + 8 - z) * s
 
-    svg.text(sx, oy - 30, "Section through a tile (x5): open (dashed) and shut", 13, "start")
+    svg.text(sx, oy - 30, "Section through a tile (x8 the plan's mm): open (dashed) and shut",
+             13, "start")
     y0, y1 = lay.y_led - 10, lay.y_rest + 8
     svg.rect(qx(y0), qz(lay.zt), (y1 - y0) * s, lay.t * s, "#8a6", 1.0)
     t, L = p.tile_thickness, p.tile_length
@@ -331,19 +349,22 @@ def drawing_svg(design) -> str:
         r = math.radians(a)
         svg.line(qx(yp), qz(zp), qx(yp + sw.lever_len * math.cos(r)),
                  qz(zp + sw.lever_len * math.sin(r)), "#c00", 1.6, dash)
-    xr = qx(yb) - 30
-    for h, label in ((sw.fp_max, "FP max %.1f" % sw.fp_max), (sw.op, "OP %.1f" % sw.op),
-                     (lay.h_shut, "shut %.1f" % lay.h_shut)):
-        svg.line(xr - 4, qz(lay.z_hole + h), qx(yb + sw.length), qz(lay.z_hole + h), "#c00",
+    xr = qx(yb) - 20
+    for i, (h, label) in enumerate(((sw.fp_max, "free (FP max) %.1f" % sw.fp_max),
+                                    (sw.op, "operates (OP) %.1f" % sw.op),
+                                    (lay.h_shut, "shut %.1f" % lay.h_shut))):
+        ylab = qz(lay.z_hole + sw.fp_max) - 40 + 16 * i
+        svg.line(xr - 120 + 0 * i, ylab, xr, qz(lay.z_hole + h), "#c00", 0.4)
+        svg.line(xr, qz(lay.z_hole + h), qx(yb + sw.length), qz(lay.z_hole + h), "#c00",
                  0.4, "2 2")
-        svg.text(xr - 8, qz(lay.z_hole + h) + 4, label, 10, "end", colour="#c00")
+        svg.text(xr - 124, ylab + 4, label, 11, "end", colour="#c00")
     svg.dim_v(qx(y1) + 25, qz(lay.zt), qz(lay.z_hole),
               "%.1f" % (lay.zt - lay.z_hole), ext_from=qx(y1))
-    svg.text(sx, qz(lay.z_hole - 10), "%s on slots: +-%.1f mm to meet its own OP; holes at "
+    svg.text(sx, qz(lay.z_hole - 12), "%s on slots: +-%.1f mm to meet its own OP; holes at "
              "%.1f below the deck's top" % (sw.part, sw.op_tol, lay.zt - lay.z_hole), 10,
              "start")
     width = int(sx + (y1 - y0) * s + 90)
-    height = int(max(fy + H * k + 40, qz(lay.z_hole - 14)))
+    height = int(max(fy, qz(lay.z_hole - 16)))
     head = ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
             'font-family="Helvetica, Arial, sans-serif">\n<title>shutbox enclosure: %d-tile box, '
             'dimensions in mm</title>\n<rect width="%d" height="%d" fill="#fff"/>\n'
