@@ -10,10 +10,12 @@ PYTEST_ARGS ?=
 JOBS        ?= 2
 STAMP       := $(VENV)/.installed
 DEV_STAMP   := $(VENV)/.installed-dev
+ENC_STAMP   := $(VENV)/.installed-enclosure
 
 export MICROPYTHON
 
-.PHONY: all venv test lint typecheck pytest play bench soak flash tables mpy clean help
+.PHONY: all venv venv-enclosure test lint typecheck pytest play bench soak flash tables enclosure \
+	mpy clean help
 
 all: test
 
@@ -23,6 +25,7 @@ help:
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
 	@echo "make soak    the long runs: 10,000 games, a million throws"
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
+	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
 
 # The virtual environment: the pinned runtime dependencies and shutbox (editable) for the
@@ -41,6 +44,13 @@ $(DEV_STAMP): $(STAMP) requirements-dev.txt requirements-stubs.txt
 		--target $(STUBS) --upgrade -r requirements-stubs.txt
 	touch $@
 
+# The enclosure's CAD toolchain (build123d, OpenCascade, matplotlib: about 1 GB) kept apart.
+$(ENC_STAMP): $(STAMP) requirements-enclosure.txt
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-enclosure.txt
+	touch $@
+
+venv-enclosure: $(ENC_STAMP)
+
 venv: $(DEV_STAMP)
 
 lint: $(DEV_STAMP)
@@ -51,7 +61,7 @@ typecheck: $(DEV_STAMP)
 	MYPYPATH=$(STUBS) $(BIN)/mypy --custom-typeshed-dir $(STUBS) \
 		--config-file firmware/mypy.ini firmware
 
-pytest: $(DEV_STAMP)
+pytest: $(DEV_STAMP) $(ENC_STAMP)
 	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
@@ -67,6 +77,9 @@ soak: $(DEV_STAMP)
 
 tables: $(STAMP)
 	$(BIN)/shutbox tables
+
+enclosure: $(ENC_STAMP)
+	$(BIN)/shutbox enclosure
 
 flash: $(STAMP)
 	$(BIN)/shutbox flash $(if $(PORT),--port $(PORT))

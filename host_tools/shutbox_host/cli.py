@@ -26,6 +26,8 @@ COMMANDS = {
     "vpico": ("shutbox_host.pico.vpico", "start a virtual Pico behind a pseudo-terminal"),
     "card": ("shutbox_host.hardware.cardgen",
              "write the printable reference card and README's table"),
+    "enclosure": ("shutbox_host.hardware.enclosure",
+                  "generate and check the box's case, tiles and switch mounts (build123d)"),
 }
 
 

@@ -185,12 +185,12 @@ def bom_rows(pm: PinMap) -> list:
     """Return the bill of materials as (part, value, quantity, example part number, notes)."""
     leds = pm.led_count
     return [
-        ("Microcontroller board", "Raspberry Pi Pico (RP2040), with headers", 1,
-         "Raspberry Pi Pico H", "Pico W / Pico 2 also fit the same pins"),
-        ("Header socket", "1x20, 2.54 mm, female", 2, "Samtec SSW-120-01-T-S",
-         "lets the Pico unplug from the wiring board"),
-        ("Tile switch", "lever microswitch, SPDT, wired COM + NO", pm.tiles, "Omron SS-5GL",
-         "one per tile; closes when the tile is flipped down (shut)"),
+        ("Microcontroller board", "Raspberry Pi Pico (RP2040)", 1,
+         "Raspberry Pi SC0915 (Pico)", "Pico W / Pico 2 also fit the same pins and holes"),
+        ("Pin header", "1x20, 2.54 mm, male", 2, "(any)",
+         "soldered to the Pico pointing up; jumper wires go to the wiring board"),
+        ("Tile switch", "hinge-lever microswitch, SPDT, micro load, OF 0.25 N max", pm.tiles,
+         "Omron D2F-01FL", "one per tile, wired COM + NO; closes when the tile is shut"),
         ("Tile", "flap numbered 1..%d, with hinge pin" % pm.tiles, pm.tiles, "(made)",
          "wood, acrylic or 3D printed; it presses its microswitch when shut"),
         ("Roll button", "momentary pushbutton, normally open", 1, "Sanwa OBSF-30",
@@ -218,8 +218,52 @@ def bom_rows(pm: PinMap) -> list:
         ("USB cable", "micro-USB, data + power", 1, "(any)", "flashing and power"),
         ("USB power supply", "5 V, 1 A or more", 1, "(any)",
          "to play without a computer"),
-        ("Enclosure", "box with %d tile slots, 14 pip holes and a Roll button hole" % pm.tiles,
-         1, "(made)", "see hardware/README.md for the layout"),
+    ] + enclosure_rows(pm.tiles)
+
+
+ENCLOSURE_JSON = "hardware/enclosure.json"
+
+
+def enclosure_rows(tiles: int) -> list:
+    """The enclosure's parts (hardware/README.md section 8); sizes from hardware/enclosure.json."""
+    try:
+        e = json.loads((ROOT / ENCLOSURE_JSON).read_text(encoding="utf-8"))
+        t, pitch = float(e["material_thickness"]), float(e["tile_pitch"])
+        post = pitch - float(e["tile_width"]) - 2 * float(e["tile_side_clearance"])
+        rod_d = float(e["hinge_rod_diameter"])
+    except (OSError, ValueError, KeyError, TypeError):
+        raise UserError("%s: unreadable; `shutbox enclosure --check` says why"
+                        % ENCLOSURE_JSON) from None
+    rod = tiles * pitch + post
+    m3 = 4 * tiles + 14
+    return [
+        ("Power switch", "mini rocker, DPDT ON-ON, snap-in, 19 x 13 mm cutout", 1,
+         "(any, KCD1 class)", "in the right wall: one pole breaks the LED +5V, the other "
+         "grounds 3V3_EN when off (hardware/README.md section 3)"),
+        ("Hinge and rest rods", "silver steel rod %g mm, cut to %.0f mm" % (rod_d, rod), 2,
+         "BS 1407 silver steel %g mm x 333 mm" % rod_d,
+         "one the tiles pivot on, one they lean on"),
+        ("Magnet", "neodymium disc 6 x 3 mm, N35", 2 * tiles, "(any)",
+         "one in each tile, one flush in the deck under it: holds a shut tile on its lever"),
+        ("Panels", "%g mm plywood or acrylic, laser cut (hardware/enclosure/cut.svg)" % t, 1,
+         "(made)", "deck, base and four walls"),
+        ("Printed parts", "PLA: %d tiles, %d cradles, %d hinge posts, 4 corner posts, "
+         "2 dice plates" % (tiles, tiles, tiles + 1), 1, "(made)",
+         "STLs in hardware/enclosure/stl/ and build/enclosure/stl/"),
+        ("Screw", "M3 x 10 countersunk, for plastic (self-tapping)", m3, "ISO 10642 M3x10 A2",
+         "panels into corner posts, deck into cradles, hinge posts and dice plates"),
+        ("Screw", "M2 x 10 pan head", 2 * tiles, "ISO 7045 M2x10 A2",
+         "each tile switch onto its cradle's slots, with a nut"),
+        ("Nut", "M2 hex", 2 * tiles, "ISO 4032 M2 A2", "for the switch screws"),
+        ("Standoff", "M2 x 6 mm, hex 4 mm, female-female, brass", 4, "(any)",
+         "the Pico on the base"),
+        ("Standoff", "M2.5 x 6 mm, hex 5 mm, female-female, brass", 4, "(any)",
+         "the wiring board on the base"),
+        ("Screw", "M2 x 5 pan head", 8, "ISO 7045 M2x5 A2", "Pico and base into its standoffs"),
+        ("Screw", "M2.5 x 5 pan head", 8, "ISO 7045 M2.5x5 A2",
+         "wiring board and base into its standoffs"),
+        ("Jumper wire", "female-female, 20 cm, 2.54 mm", 20, "(any)",
+         "from the Pico's header to the wiring board"),
     ]
 
 

@@ -1,0 +1,1 @@
+"""Hardware generators: the pin map, the reference card and the enclosure."""
