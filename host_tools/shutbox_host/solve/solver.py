@@ -676,6 +676,104 @@ def distribution(var: Variant, dice_policy, move_policy) -> dict[int, Fraction]:
     return dict(sorted(dist.items()))
 
 
+# ----- any position: what each choice gives (shutbox advise) -----
+
+class Analysis:
+    """Optimal play of one objective from every position, and what it gives there.
+
+    For each state (open mask, layer): the expected final score, P(shut) and, with a target,
+    P(score < T) and P(score = T), all of the objective's optimal play, exact. They come from
+    one backward pass over the solved choices with the four quantities packed into one int
+    (each below the base BASE, so sums of weighted values never mix them up).
+    """
+
+    def __init__(self, var: Variant, objective: str = "min-expected",
+                 target: int | None = None, tie: str = "loss"):
+        if objective == "beat-target" and target is None:
+            raise ValueError("beat-target needs a target")
+        self.var = var
+        self.sol = sol = _Solved(var, objective, target, tie)
+        scores = _scores(var.tiles, var.scoring)
+        scale = sol.scale
+        self.base = base = (max(scores) + 1) * scale + 1
+        t = -1 if target is None else target
+        self.vterm = [scale * (sc + base * ((sc == 0) + base * ((sc < t) + base * (sc == t))))
+                      for sc in scores]
+        rows = _rows(var.tiles, var.moves)
+        layers = len(sol.K)
+        self.V = V = [[0] * (1 << var.tiles) for _ in range(layers)]
+        for lk in reversed(range(layers)):  # layer 0 reads layer 1 after one die
+            out = V[lk]
+            out[0] = self.vterm[0]
+            for s in range(1, 1 << var.tiles):
+                one = sol.flags[lk][s]
+                _single, _multi, w, none = rows[s][one]
+                vn = V[layers - 1 if one else lk]
+                acc = none * self.vterm[s] + sum(map(mul, w, map(vn.__getitem__,
+                                                                 sol.chosen[lk][s])))
+                out[s], r = divmod(acc, 36)
+                if r:
+                    raise AssertionError("exact division failed")
+
+    def _values(self, packed: int) -> dict:
+        """The exact quantities of a packed value."""
+        scale, base = self.sol.scale, self.base
+        e, rest = packed % base, packed // base
+        shut, rest = rest % base, rest // base
+        beat, tie = rest % base, rest // base
+        out = {"expected_score": Fraction(e, scale), "p_shut": Fraction(shut, scale)}
+        if self.sol.target is not None:
+            out["p_beat_target"] = Fraction(beat, scale)
+            out["p_tie_target"] = Fraction(tie, scale)
+            out["p_win"] = out["p_beat_target"] + (
+                out["p_tie_target"] / 2 if self.sol.tie == "half" else 0)
+        return out
+
+    def value(self, s: int, locked: int = 0) -> dict:
+        """What optimal play gives from (s, locked), before the next throw."""
+        return self._values(self.V[min(locked, len(self.V) - 1)][s])
+
+    def options(self, s: int, locked: int = 0) -> list[dict]:
+        """The dice options before a throw: {"one_die", "best", "key", values...} each (one
+        option where the rules leave no choice; two dice first)."""
+        sol, var = self.sol, self.var
+        rows = _rows(var.tiles, var.moves)
+        layers = len(sol.K)
+        lk = min(locked, layers - 1)
+        out = []
+        for one_die, _nxt in _options(var, _allowed(var.tiles, var.one_die)[s], lk):
+            nxt = layers - 1 if one_die else lk
+            single, multi, w, none = rows[s][one_die]
+            k = sol.K[nxt]
+            res = single + tuple(min(r, key=k.__getitem__) for r in multi)
+            key = none * sol.term[s] + sum(map(mul, w, map(k.__getitem__, res)))
+            val = none * self.vterm[s] + sum(map(mul, w, map(self.V[nxt].__getitem__, res)))
+            entry = {"one_die": bool(one_die), "key": key // 36}
+            entry.update(self._values(val // 36))
+            out.append(entry)
+        for entry in out:
+            entry["best"] = entry["one_die"] == bool(sol.flags[lk][s])
+        return out
+
+    def moves(self, s: int, a: int, b: int, locked: int = 0) -> list[dict]:
+        """Every legal move of throw (a, b) (b == 0: one die) from open tiles *s*, best first:
+        {"mask", "result", "key", "best", values...}. Equal moves keep greedy order: the
+        first is the one optimal play (and the box) takes."""
+        sol = self.sol
+        layers = len(sol.K)
+        nxt = layers - 1 if b == 0 else min(locked, layers - 1)
+        k, vals = sol.K[nxt], self.V[nxt]
+        out = []
+        for m in legal_moves(s, self.var.moves, a, b):
+            entry = {"mask": m, "result": s ^ m, "key": k[s ^ m]}
+            entry.update(self._values(vals[s ^ m]))
+            out.append(entry)
+        out.sort(key=lambda e: e["key"])
+        for i, entry in enumerate(out):
+            entry["best"] = i == 0
+        return out
+
+
 class Result:
     """What `shutbox solve` reports for a variant and an objective or policy.
 
