@@ -155,12 +155,18 @@ def greedy_key(mask: int) -> tuple:
 
 @cache
 def _subsets_summing(total: int, top: int = V.MAX_TILES) -> tuple[int, ...]:
-    """Every set of tiles 1..top (as a mask) whose numbers add up to *total* (cached)."""
-    out = []
-    for mask in range(1, 1 << min(top, total)):
-        if tile_sum(mask) == total:
-            out.append(mask)
-    return tuple(out)
+    """Every non-empty set of tiles 1..top (as a mask) whose numbers add up to *total*, in
+    mask order (cached). Built tile by tile from the top (with or without tile *top*), each
+    checked with the engine's own tile_sum."""
+    if total <= 0 or top <= 0:
+        return ()
+    out = list(_subsets_summing(total, top - 1))
+    if top == total:
+        out.append(1 << (top - 1))
+    elif top < total:
+        out += [m | 1 << (top - 1) for m in _subsets_summing(total - top, top - 1)]
+    assert all(tile_sum(m) == total for m in out)
+    return tuple(sorted(out))
 
 
 def candidate_masks(moves: int, a: int, b: int) -> list[int]:
