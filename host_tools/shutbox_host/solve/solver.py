@@ -2,15 +2,36 @@
 """Exact solution of one Shut the Box variant over the states (open mask, locked flag).
 
 The state of a turn is the mask of open tiles (tile k = bit k-1) plus, in the `locked`
-one-die mode, whether one die has been chosen. Every move shuts at least one tile, so the
-states are solved in order of the number of open tiles, each exactly once.
+one-die mode, whether one die has been chosen (a second layer of states). Every move shuts
+at least one tile, so a move's result is a smaller mask: the states are solved in
+increasing mask order, each exactly once.
 
-Arithmetic is exact. The value solver (``solve_values``) keeps every expectation as an int
-``G = E * 36**N`` (N tiles): the expectation of a state with n open tiles has a denominator
-dividing 36**n (each throw has probability w/36, one die 6/36), so G is an integer for every
-state and the recurrence ``G[s] = sum(w * G[s']) / 36`` divides exactly. Comparing moves is
-then a plain int comparison, with no per-move rescaling. Policies (greedy, random) and the
-final-score distributions use ``fractions.Fraction``.
+Arithmetic is exact, in ints. Every expectation is kept as ``G = E * 36**N`` (N tiles): the
+expectation of a state with n open tiles has a denominator dividing 36**n (each throw has
+probability w/36, a face of one die 6/36), so G is an integer for every state and the
+recurrence ``G[s] = sum(w * G[s']) / 36`` divides exactly. Fractions are made only for the
+result (``Result``, ``Analysis``), for the reader.
+
+Where the speed comes from (the nine-tile min-expected solve with its exact distribution:
+``shutbox bench --only solve``, figures in the README):
+
+- One int key per state for every objective. min-expected's key is G; the others' key is
+  ``L * big + G``, L the objective's expected loss x 36**N (max-shut: not shut; min-shut:
+  shut; beat-target: a final score of T or more, or with ties half, 1 for T and 2 above)
+  and big above every G: one recurrence, one int comparison per move, the tie-break on the
+  expected score built in (``_Solved``).
+- The rules as data, built once per rule from the firmware's own functions (cached for the
+  process: ``_rows``, ``_scores``, ``_allowed``): per open mask, the throws grouped into
+  slots (throws with the same candidate moves, for `any` one total, weighed in 36ths) with
+  the legal results of each slot in greedy order, split into single results and tuples. A
+  state then costs one C-level ``min(..., key=K.__getitem__)`` per slot with a choice and a
+  ``sum(map(mul, weights, ...))`` (``_pass``), which also records the chosen results.
+- The final-score distribution pushed forward from the start (``_forward``): one int per
+  state (mass x 36**N, exact: a state with n >= 1 open tiles is reached after at most N - n
+  throws, so its mass divides by 36), along the recorded choices; no distribution per state,
+  no Fractions on the way. The random policy does the same with a common denominator.
+- ``Analysis`` (shutbox advise) evaluates E, P(shut), P(score < T) and P(score = T) of the
+  solved play in one backward pass, the four packed into one int in a base above each.
 
 Readings this module pins down (see also README, "Rules engine and solver"):
 
@@ -28,9 +49,12 @@ Readings this module pins down (see also README, "Rules engine and solver"):
   medium = policy greedy, hard = objective min-expected; the tests check the engine's levels
   give exactly these distributions.
 - Objectives: min-expected minimises the expected final score; max-shut maximises the chance
-  of shutting the box, ties broken by the lower expected score; beat-target maximises the
-  chance of a final score strictly below T, ties broken by the lower expected score. Among
-  equal moves the first in greedy order wins (the firmware does the same).
+  of shutting the box, ties broken by the lower expected score; min-shut minimises that
+  chance, ties broken the same way; beat-target maximises the chance of a final score
+  strictly below T, ties broken by the lower expected score; with tie "half" a final score
+  equal to T counts half a win (a draw, seed 004: "halfway between a win and a loss"), so
+  it maximises P(score < T) + P(score = T) / 2. Among equal moves the first in greedy order
+  wins (the firmware does the same).
 - one-die rules: high-shut means every tile of 7 and up is shut (on boxes of 6 tiles or
   fewer it always holds); sum-le-6 / sum-lt-6 look at the sum of the open tile numbers
   (whatever the scoring). The one-die choice is made before the throw; on a tie two dice.
