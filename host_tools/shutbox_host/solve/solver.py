@@ -244,10 +244,10 @@ def throw_groups(moves: int):
 # ----- the rules as data: the firmware's answers, asked once per rule -----
 
 @cache
-def _scores(tiles: int, scoring: int) -> list[int]:
+def _scores(tiles: int, scoring: int) -> tuple[int, ...]:
     """The final score of every open mask of a *tiles* box (the firmware's Engine.score)."""
     eng = _rules_engine(tiles, V.ONE_DIE_NEVER, scoring, V.START_ALL_OPEN)
-    return list(map(eng.score, range(1 << tiles)))
+    return tuple(map(eng.score, range(1 << tiles)))
 
 
 @cache
@@ -407,6 +407,7 @@ def _loss(objective: str, target: int | None, tie: str):
 
 
 def _check(objective: str, tie: str) -> None:
+    """ValueError for an objective or a tie rule the solver does not know."""
     if objective not in ALL_OBJECTIVES:
         raise ValueError("unknown objective %r" % objective)
     if tie not in TIES:
