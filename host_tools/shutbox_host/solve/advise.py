@@ -57,6 +57,7 @@ def configure(parser):
 # ----- reading what the user types -----
 
 def _words(text: str) -> list[str]:
+    """The words of *text* split at commas and spaces."""
     return [w for w in re.split(r"[,\s]+", text.strip()) if w]
 
 
@@ -147,6 +148,7 @@ def tiles_text(mask: int) -> str:
 
 
 def tiles_list(mask: int) -> list[int]:
+    """The tile numbers of a mask, low to high."""
     return [k + 1 for k in range(mask.bit_length()) if mask >> k & 1]
 
 
@@ -161,6 +163,7 @@ class Advisor:
         self.analysis = solver.Analysis(var, objective, target, tie)
 
     def aim(self) -> str:
+        """The variant and what the play aims for, in words."""
         text = AIMS[self.objective]
         if self.objective == "beat-target":
             text = text % self.target + (", a tie half a win" if self.tie == "half" else "")
@@ -186,17 +189,20 @@ class Advisor:
         return cols
 
     def figures_text(self, values: dict) -> str:
+        """The figures of one position or choice, in columns."""
         return "  ".join("%-10s" % (solve_cli.pct(values[k]) if prob else solve_cli.fig(values[k]))
                          for k, _h, prob in self.columns())
 
     def heading(self) -> str:
+        """The columns' headings."""
         return "  ".join("%-10s" % h for _k, h, _p in self.columns()).rstrip()
 
     def cost_text(self, values: dict, best: dict) -> str:
         """How much worse than the best, in the objective's own figure."""
         d = self.main_figure(values) - self.main_figure(best)
-        if d == 0:
-            return "as good"
+        if d == 0:  # then the expected score decides
+            e = values["expected_score"] - best["expected_score"]
+            return "as good" if e == 0 else "E +%s" % solve_cli.fig(e)
         if self.objective == "min-expected":
             return "+%s" % solve_cli.fig(d)
         return "%s%.6g pt" % ("+" if self.objective == "min-shut" else "-", 100 * float(abs(d)))
@@ -204,12 +210,14 @@ class Advisor:
     # --- the three answers ---
 
     def position_text(self, s: int, locked: bool) -> str:
+        """The open tiles and what optimal play gives from them."""
         v = self.analysis.value(s, locked)
         return "open %s: %s" % (tiles_text(s), ", ".join(
             "%s %s" % (h, solve_cli.pct(v[k]) if p else solve_cli.fig(v[k]))
             for k, h, p in self.columns()))
 
     def dice_lines(self, s: int, locked: bool) -> list[str]:
+        """Before a throw: the dice the rules impose, or both choices with their figures."""
         rule, why = dice_rule(self.var, s, locked)
         opts = self.analysis.options(s, locked)
         if rule != "free":
@@ -223,6 +231,7 @@ class Advisor:
         return lines
 
     def move_lines(self, s: int, throw: tuple[int, int], moves: list[dict]) -> list[str]:
+        """The ranked moves of a throw as a table (or the end of the turn)."""
         if not moves:
             return ["no move makes %s with %s open: the turn is over, final score %d"
                     % (throw_text(throw), tiles_text(s), solver.score(s, self.var.scoring))]
@@ -249,6 +258,7 @@ class Advisor:
         return out
 
     def as_json(self, s: int, locked: bool, throw: tuple[int, int] | None) -> dict:
+        """The position's advice as one JSON-ready dict (the moves, or the dice)."""
         out = {"variant": self.var.names(), "objective": self.objective, "open": tiles_list(s),
                "locked": locked, "value": self.values_json(self.analysis.value(s, locked))}
         if self.target is not None:
@@ -272,6 +282,7 @@ class Advisor:
 
 
 def throw_text(throw: tuple[int, int]) -> str:
+    """'5+4', or '6 (one die)'."""
     a, b = throw
     return "%d (one die)" % a if b == 0 else "%d+%d" % (a, b)
 
@@ -299,10 +310,10 @@ def interact(adv: Advisor, s: int, locked: bool, stdin, stdout) -> int:
     """Play turns along: read throws and moves from *stdin* until q or the end of input."""
     var = adv.var
 
-    def say(text=""):
+    def say(text=""):  # one line out
         stdout.write(text + "\n")
 
-    def ask(prompt):
+    def ask(prompt):  # a prompt, then one line in (None at the end of the input)
         stdout.write(prompt)
         stdout.flush()
         line = stdin.readline()
