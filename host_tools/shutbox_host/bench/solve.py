@@ -3,17 +3,22 @@
 
 - solve_ms_9: one ``solver.solve(Variant(9))``: the default nine-tile box (one die once 7, 8
   and 9 are shut, optional), optimal play for the lowest expected score, with its exact
-  final-score distribution (a Result of Fractions). Best of SOLVE_RUNS runs in this process:
-  the rules as data (slots, scores, one-die flags: solver._rows, _scores, _allowed) are built
-  by the first run and kept, as a process keeps them; every run solves all the values and
-  pushes the distribution again. solve_ms_9_cold: the same solve as the first thing a fresh
-  interpreter does after importing the solver (rules built too; best of COLD_RUNS processes).
-- naive_solve_ms_9: ``naive_solve`` below, the reference: a plain memoised (functools.cache) DP of
-  the same game with its exact distribution in Fractions, written the obvious way (best of
-  NAIVE_RUNS; its cache is new for each run, as it is part of the algorithm). The run checks
-  that both give the same expectation and the same distribution before timing.
-  solve_vs_naive_ratio = naive_solve_ms_9 / solve_ms_9; solve_cold_vs_naive_ratio with the
-  cold figure.
+  final-score distribution (a Result of Fractions). Best of SOLVE_RUNS runs in this process
+  (after five to warm up): the rules as data (slots, scores, one-die flags: solver._rows,
+  _scores, _allowed) are built by the first run and kept, as a process keeps them; every
+  run solves all the values and pushes the distribution again. solve_ms_9_cold: the same
+  solve as the first thing a fresh interpreter does after importing the solver (the rules
+  built too; best of COLD_RUNS processes).
+- naive_solve_ms_9: ``naive_solve`` below, the reference: a plain memoised (functools.cache)
+  DP of the same game with its exact distribution in Fractions, written the obvious way
+  (best of NAIVE_RUNS; its cache is new for each run, as it is part of the algorithm). The
+  run checks that both give the same expectation and the same distribution before timing.
+  The two are timed in alternation (SOLVE_RUNS / NAIVE_RUNS solves, then one naive run, five
+  times), in wall-clock time and in this process's CPU time (*_cpu_ms_9).
+  solve_vs_naive_ratio = naive_solve_cpu_ms_9 / solve_cpu_ms_9: CPU time, because on a
+  machine shared with other jobs a long run is interrupted in proportion to its length and a
+  short one can be timed between interruptions (on an idle machine wall and CPU agree).
+  solve_cold_vs_naive_ratio: naive_solve_ms_9 / solve_ms_9_cold (wall).
 - solve_ms: the same warm figure for representative variants and objectives (12 tiles too).
 - cli_help_s, cli_solve_s, python_start_s: wall seconds of ``shutbox --help``, of a default
   ``shutbox solve`` (start-up, solve and print) and of a bare ``python -c pass``, each a
@@ -34,9 +39,9 @@ from pathlib import Path
 from shutbox import variants as V
 from shutbox_host.solve import solver
 
-SOLVE_RUNS = 30
+SOLVE_RUNS = 100
 COLD_RUNS = 5
-NAIVE_RUNS = 3
+NAIVE_RUNS = 5
 CLI_RUNS = 7
 
 
@@ -70,13 +75,27 @@ def naive_solve(tiles: int = 9, one_die: bool = True):
 
 
 def best_ms(fn, runs: int) -> float:
-    """The fastest of *runs* calls of fn(), in milliseconds."""
+    """The fastest of *runs* calls of fn(), in wall-clock milliseconds."""
     best = float("inf")
     for _ in range(runs):
         t0 = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t0)
     return best * 1000
+
+
+def side_by_side(fast, slow, rounds: int, fast_runs: int) -> dict:
+    """Best wall-clock and process-CPU milliseconds of *fast* and *slow*, measured in
+    alternation: *rounds* times, *fast_runs* calls of fast then one of slow."""
+    best = {"fast": [float("inf")] * 2, "slow": [float("inf")] * 2}
+    for _ in range(rounds):
+        for name, fn, n in (("fast", fast, fast_runs), ("slow", slow, 1)):
+            for _ in range(n):
+                w0, c0 = time.perf_counter(), time.process_time()
+                fn()
+                c1, w1 = time.process_time(), time.perf_counter()
+                best[name] = [min(best[name][0], w1 - w0), min(best[name][1], c1 - c0)]
+    return {k: [v * 1000 for v in pair] for k, pair in best.items()}
 
 
 _COLD = """
@@ -134,22 +153,27 @@ def figures(soak=False) -> dict:
     e, dist = naive_solve(9)
     if (e, dict(sorted(dist.items()))) != (fast.expected_score, fast.distribution):
         raise RuntimeError("the solver and the naive DP disagree on the nine-tile game")
-    solve_ms = best_ms(lambda: solver.solve(var), SOLVE_RUNS)
-    naive_ms = best_ms(naive_solve, NAIVE_RUNS)
+    for _ in range(5):  # warm up (the allocator, the caches)
+        solver.solve(var)
+    times = side_by_side(lambda: solver.solve(var), naive_solve, NAIVE_RUNS,
+                         SOLVE_RUNS // NAIVE_RUNS)
+    (solve_ms, solve_cpu), (naive_ms, naive_cpu) = times["fast"], times["slow"]
     cold = cold_ms()
     per_case = {}
     for case, objective, target in SOLVE_CASES:
         solver.solve(case, objective, target)
         label = case.label() + " " + objective + ("" if target is None else " %d" % target)
-        runs = 3 if case.tiles > 10 else 10
+        runs = 5 if case.tiles > 10 else 30
         per_case[label] = round(best_ms(lambda c=case, o=objective, t=target:
                                         solver.solve(c, o, t), runs), 2)
     cli = shutbox_argv()
     return {
         "solve_ms_9": round(solve_ms, 3),
+        "solve_cpu_ms_9": round(solve_cpu, 3),
         "solve_ms_9_cold": round(cold, 2),
         "naive_solve_ms_9": round(naive_ms, 1),
-        "solve_vs_naive_ratio": round(naive_ms / solve_ms, 1),
+        "naive_solve_cpu_ms_9": round(naive_cpu, 1),
+        "solve_vs_naive_ratio": round(naive_cpu / solve_cpu, 1),
         "solve_cold_vs_naive_ratio": round(naive_ms / cold, 1),
         "solve_ms": per_case,
         "cli_help_s": round(wall_s(cli + ["--help"]), 3),

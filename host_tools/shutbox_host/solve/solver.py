@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from operator import mul
 
 from shutbox import variants as V
@@ -345,22 +345,24 @@ def _pass(rows, term, allowed, how: int, K: list, other: list | None = None):
     flags = bytearray(size)
     chosen: list = [()] * size
     get = K.__getitem__
+    pick = partial(min, key=get)  # a slot's lowest result, the first on a tie
+    opick = partial(min, key=other.__getitem__) if other is not None else pick
     oget = other.__getitem__ if other is not None else get
     K[0] = term[0]  # box shut: no throw
     for s in range(1, size):
         two, one = rows[s]
         if allowed[s] and how == _ONE:
             single, multi, w, none = one
-            ch = single + tuple([min(res, key=get) for res in multi]) if multi else single
+            ch = single + tuple(map(pick, multi)) if multi else single
             acc = none * term[s] + sum(map(mul, w, map(get, ch)))
             flags[s] = 1
         else:
             single, multi, w, none = two
-            ch = single + tuple([min(res, key=get) for res in multi]) if multi else single
+            ch = single + tuple(map(pick, multi)) if multi else single
             acc = none * term[s] + sum(map(mul, w, map(get, ch)))
             if allowed[s]:
                 single, multi, w, none = one
-                c1 = single + tuple([min(res, key=oget) for res in multi]) if multi else single
+                c1 = single + tuple(map(opick, multi)) if multi else single
                 a1 = none * term[s] + sum(map(mul, w, map(oget, c1)))
                 if a1 < acc:
                     acc, ch = a1, c1
