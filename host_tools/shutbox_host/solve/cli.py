@@ -32,7 +32,8 @@ def configure_variant(parser):
 def configure_target(parser):
     """Add --target and --tie."""
     parser.add_argument("--target", type=int, metavar="T",
-                        help="the score to beat: a final score strictly below T wins")
+                        help="the score to beat: a final score strictly below T wins (with "
+                             "another objective or a policy: its chances against T)")
     parser.add_argument("--tie", choices=solver.TIES,
                         help="a final score equal to T: a loss (the default) or half a win")
 
