@@ -17,6 +17,8 @@ DESCRIPTION = ("shutbox: the host tools of an electronic Shut the Box on a Raspb
 # it is imported only when its command runs, so `shutbox --help` loads none of them.
 COMMANDS = {
     "solve": ("shutbox_host.solve.cli", "solve a variant exactly (expected score, p(shut), ...)"),
+    "advise": ("shutbox_host.solve.advise",
+               "rank the moves of a throw exactly, or play a turn along (any position)"),
     "tables": ("shutbox_host.solve.tablegen", "write the firmware's generated tables"),
     "bench": ("shutbox_host.bench", "print speed and memory figures"),
     "play": ("shutbox_host.box.play", "play the simulated box in this terminal"),

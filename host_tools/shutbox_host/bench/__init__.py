@@ -10,6 +10,7 @@ import sys
 # Modules that contribute figures, in print order. A module missing here is reported, not hidden.
 PARTS = (
     "shutbox_host.bench.engine",
+    "shutbox_host.bench.solve",
     "shutbox_host.bench.game",
     "shutbox_host.bench.flash",
     "shutbox_host.bench.reliability",

@@ -16,8 +16,8 @@
   real turns. naive_ratio: the same decisions with a plain subset search over the open tiles
   (the best move still read from the same table), timed in the same run; ratio = table speed
   / naive speed. The *_12 figures repeat this on twelve tiles.
-- solve_s: CPython seconds to solve representative variants exactly (min-expected, with the
-  final-score distribution); tables_generate_s: `shutbox tables` from scratch.
+- tables_generate_s: `shutbox tables` from scratch (the solver's own figures are in
+  bench.solve).
 - hint_table_bytes: per variant with beat-target hints, "flash": the bytes of its index and
   blocks in tables/t9.bin (shared blocks counted in full for each variant; the file itself
   is in table_flash_bytes) and "ram": its hint buffer once loaded (one uint16 per state
@@ -34,7 +34,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from shutbox import variants as V
 from shutbox_host import mp
 from shutbox_host.box import boxsim
 from shutbox_host.solve import solver, tablegen
@@ -216,26 +215,6 @@ def speed_figures(tiles: int) -> dict:
     return {"table": round(fast), "naive": round(slow), "ratio": round(fast / slow, 2)}
 
 
-SOLVE_VARIANTS = (
-    solver.Variant(9, V.ONE_DIE_NEVER),
-    solver.Variant(9),
-    solver.Variant(9, V.ONE_DIE_HIGH_SHUT, V.MODE_LOCKED, V.MOVES_KIDS, V.SCORING_DIGITAL),
-    solver.Variant(10, V.ONE_DIE_SUM_LE_6),
-    solver.Variant(12),
-    solver.Variant(12, V.ONE_DIE_HIGH_SHUT, V.MODE_LOCKED),
-)
-
-
-def solve_figures() -> dict:
-    """Seconds to solve a few variants exactly on CPython."""
-    out = {}
-    for var in SOLVE_VARIANTS:
-        t0 = time.perf_counter()
-        solver.solve(var, "min-expected")
-        out[var.label()] = round(time.perf_counter() - t0, 3)
-    return out
-
-
 def table_sizes() -> tuple[dict, dict]:
     """(bytes per offered variant in RAM, bytes of each generated file on flash)."""
     per_variant = {}
@@ -330,7 +309,6 @@ def figures(soak=False) -> dict:
         "naive_ratio": speed9["ratio"],
         "decisions_per_s_micropython_12": speed12["table"],
         "naive_ratio_12": speed12["ratio"],
-        "solve_s": solve_figures(),
         "tables_generate_s": round(gen_s, 2),
         "hint_table_bytes": hint_sizes(),
         "hint_decisions_per_s_micropython": hints["per_s"],

@@ -2,15 +2,36 @@
 """Exact solution of one Shut the Box variant over the states (open mask, locked flag).
 
 The state of a turn is the mask of open tiles (tile k = bit k-1) plus, in the `locked`
-one-die mode, whether one die has been chosen. Every move shuts at least one tile, so the
-states are solved in order of the number of open tiles, each exactly once.
+one-die mode, whether one die has been chosen (a second layer of states). Every move shuts
+at least one tile, so a move's result is a smaller mask: the states are solved in
+increasing mask order, each exactly once.
 
-Arithmetic is exact. The value solver (``solve_values``) keeps every expectation as an int
-``G = E * 36**N`` (N tiles): the expectation of a state with n open tiles has a denominator
-dividing 36**n (each throw has probability w/36, one die 6/36), so G is an integer for every
-state and the recurrence ``G[s] = sum(w * G[s']) / 36`` divides exactly. Comparing moves is
-then a plain int comparison, with no per-move rescaling. Policies (greedy, random) and the
-final-score distributions use ``fractions.Fraction``.
+Arithmetic is exact, in ints. Every expectation is kept as ``G = E * 36**N`` (N tiles): the
+expectation of a state with n open tiles has a denominator dividing 36**n (each throw has
+probability w/36, a face of one die 6/36), so G is an integer for every state and the
+recurrence ``G[s] = sum(w * G[s']) / 36`` divides exactly. Fractions are made only for the
+result (``Result``, ``Analysis``), for the reader.
+
+Where the speed comes from (the nine-tile min-expected solve with its exact distribution:
+``shutbox bench --only solve``, figures in the README):
+
+- One int key per state for every objective. min-expected's key is G; the others' key is
+  ``L * big + G``, L the objective's expected loss x 36**N (max-shut: not shut; min-shut:
+  shut; beat-target: a final score of T or more, or with ties half, 1 for T and 2 above)
+  and big above every G: one recurrence, one int comparison per move, the tie-break on the
+  expected score built in (``_Solved``).
+- The rules as data, built once per rule from the firmware's own functions (cached for the
+  process: ``_rows``, ``_scores``, ``_allowed``): per open mask, the throws grouped into
+  slots (throws with the same candidate moves, for `any` one total, weighed in 36ths) with
+  the legal results of each slot in greedy order, split into single results and tuples. A
+  state then costs one C-level ``min(..., key=K.__getitem__)`` per slot with a choice and a
+  ``sum(map(mul, weights, ...))`` (``_pass``), which also records the chosen results.
+- The final-score distribution pushed forward from the start (``_forward``): one int per
+  state (mass x 36**N, exact: a state with n >= 1 open tiles is reached after at most N - n
+  throws, so its mass divides by 36), along the recorded choices; no distribution per state,
+  no Fractions on the way. The random policy does the same with a common denominator.
+- ``Analysis`` (shutbox advise) evaluates E, P(shut), P(score < T) and P(score = T) of the
+  solved play in one backward pass, the four packed into one int in a base above each.
 
 Readings this module pins down (see also README, "Rules engine and solver"):
 
@@ -28,9 +49,12 @@ Readings this module pins down (see also README, "Rules engine and solver"):
   medium = policy greedy, hard = objective min-expected; the tests check the engine's levels
   give exactly these distributions.
 - Objectives: min-expected minimises the expected final score; max-shut maximises the chance
-  of shutting the box, ties broken by the lower expected score; beat-target maximises the
-  chance of a final score strictly below T, ties broken by the lower expected score. Among
-  equal moves the first in greedy order wins (the firmware does the same).
+  of shutting the box, ties broken by the lower expected score; min-shut minimises that
+  chance, ties broken the same way; beat-target maximises the chance of a final score
+  strictly below T, ties broken by the lower expected score; with tie "half" a final score
+  equal to T counts half a win (a draw, seed 004: "halfway between a win and a loss"), so
+  it maximises P(score < T) + P(score = T) / 2. Among equal moves the first in greedy order
+  wins (the firmware does the same).
 - one-die rules: high-shut means every tile of 7 and up is shut (on boxes of 6 tiles or
   fewer it always holds); sum-le-6 / sum-lt-6 look at the sum of the open tile numbers
   (whatever the scoring). The one-die choice is made before the throw; on a tie two dice.
@@ -45,8 +69,10 @@ Readings this module pins down (see also README, "Rules engine and solver"):
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
+from operator import mul
 
 from shutbox import variants as V
 from shutbox.engine import Engine, Rules, tile_sum
@@ -54,6 +80,9 @@ from shutbox_host.solve import engine_extra
 
 PIPS = range(1, 7)
 OBJECTIVES = ("min-expected", "max-shut", "beat-target")
+# min-shut: the least chance of shutting the box (then the lowest expected score)
+ALL_OBJECTIVES = OBJECTIVES + ("min-shut",)
+TIES = ("loss", "half")  # beat-target: a final score equal to the target loses / is half a win
 POLICIES = ("greedy", "random")
 
 
@@ -150,12 +179,18 @@ def greedy_key(mask: int) -> tuple:
 
 @cache
 def _subsets_summing(total: int, top: int = V.MAX_TILES) -> tuple[int, ...]:
-    """Every set of tiles 1..top (as a mask) whose numbers add up to *total* (cached)."""
-    out = []
-    for mask in range(1, 1 << min(top, total)):
-        if tile_sum(mask) == total:
-            out.append(mask)
-    return tuple(out)
+    """Every non-empty set of tiles 1..top (as a mask) whose numbers add up to *total*, in
+    mask order (cached). Built tile by tile from the top (with or without tile *top*), each
+    checked with the engine's own tile_sum."""
+    if total <= 0 or top <= 0:
+        return ()
+    out = list(_subsets_summing(total, top - 1))
+    if top == total:
+        out.append(1 << (top - 1))
+    elif top < total:
+        out += [m | 1 << (top - 1) for m in _subsets_summing(total - top, top - 1)]
+    assert all(tile_sum(m) == total for m in out)
+    return tuple(sorted(out))
 
 
 def candidate_masks(moves: int, a: int, b: int) -> list[int]:
@@ -206,30 +241,318 @@ def throw_groups(moves: int):
     return [(w, c) for c, w in two.items()], one
 
 
+# ----- the rules as data: the firmware's answers, asked once per rule -----
+
+@cache
+def _scores(tiles: int, scoring: int) -> tuple[int, ...]:
+    """The final score of every open mask of a *tiles* box (the firmware's Engine.score)."""
+    eng = _rules_engine(tiles, V.ONE_DIE_NEVER, scoring, V.START_ALL_OPEN)
+    return tuple(map(eng.score, range(1 << tiles)))
+
+
+@cache
+def _allowed(tiles: int, one_die: int) -> bytes:
+    """Per open mask, 1 where the rules allow one die (the firmware's one_die_allowed)."""
+    eng = _rules_engine(tiles, one_die, V.SCORING_SUM, V.START_ALL_OPEN)
+    return bytes(map(eng.one_die_allowed, range(1 << tiles)))
+
+
+@cache
+def _rows(tiles: int, moves: int) -> tuple:
+    """Per open mask, its throws for two dice and for one die: ((single, multi, w, none),
+    (single, multi, w, none)).
+
+    The throws are grouped into slots: a list of candidate moves that several throws share
+    (for `any`, one total), weighed in 36ths (each face of one die weighs 6/36). At a state,
+    *single* holds the result (the open mask after the move) of each slot with one legal
+    move, *multi* a tuple of the results of each slot with more, in greedy order; *w* the
+    weights of those slots in that order (single first); *none* the weight of the throws
+    with no legal move (the turn ends).
+    """
+    size = 1 << tiles
+    full = size - 1
+    out = []
+    for groups, mul_ in zip(throw_groups(moves), (1, 6), strict=True):
+        weight: dict[tuple, int] = {}
+        for w, cands in groups:
+            key = tuple(m for m in cands if m & full == m)
+            weight[key] = weight.get(key, 0) + w * mul_
+        off = weight.pop((), 0)  # throws no tile of this box can make
+        slots = list(weight.items())
+        rows = []
+        for s in range(size):
+            single, multi, ws, wm = [], [], [], []
+            none = off
+            for cands, w in slots:
+                res = [s ^ m for m in cands if m & s == m]
+                if not res:
+                    none += w
+                elif len(res) == 1:
+                    single.append(res[0])
+                    ws.append(w)
+                else:
+                    multi.append(tuple(res))
+                    wm.append(w)
+            rows.append((tuple(single), tuple(multi), tuple(ws + wm), none))
+        out.append(rows)
+    return tuple(zip(*out, strict=True))
+
+
 class _Ctx:
-    """Per-variant constants shared by the solvers."""
+    """Per-variant constants: throw groups, scores, one-die rule, dice options."""
 
     def __init__(self, var: Variant):
         self.var = var
         self.n = var.tiles
         self.size = 1 << var.tiles
         self.two, self.one = throw_groups(var.moves)
-        self.allowed = [one_die_allowed(s, var.tiles, var.one_die) for s in range(self.size)]
-        self.scores = [score(s, var.scoring) for s in range(self.size)]
+        self.allowed = [bool(a) for a in _allowed(var.tiles, var.one_die)]
+        self.scores = _scores(var.tiles, var.scoring)
         # states in order of open-tile count: every successor comes earlier
         self.order = sorted(range(self.size), key=lambda s: bin(s).count("1"))
 
     def options(self, s: int, locked: int):
         """The dice options before a throw: list of (one_die, next_locked) pairs."""
-        var = self.var
-        if not self.allowed[s]:
-            return [(False, locked)]
-        mode = var.one_die_mode
-        if mode == V.MODE_FORCED or (mode == V.MODE_LOCKED and locked):
-            return [(True, locked)]
-        nxt = 1 if mode == V.MODE_LOCKED else 0
-        return [(False, 0), (True, nxt)]
+        return _options(self.var, self.allowed[s], locked)
 
+
+def _options(var: Variant, allowed, locked: int):
+    """The dice options before a throw: list of (one_die, next_locked) pairs."""
+    if not allowed:
+        return [(False, locked)]
+    mode = var.one_die_mode
+    if mode == V.MODE_FORCED or (mode == V.MODE_LOCKED and locked):
+        return [(True, locked)]
+    return [(False, 0), (True, 1 if mode == V.MODE_LOCKED else 0)]
+
+
+# ----- the recurrence: one int key per state -----
+
+_FREE, _ONE, _LOCK0 = 0, 1, 2  # _pass, where one die is allowed: choose / throw it / choose,
+# with the one-die results in the other (locked) layer
+
+
+def _pass(rows, term, allowed, how: int, K: list, other: list | None = None):
+    """Fill one layer K (lower is better) in increasing mask order; return (one-die flags,
+    chosen results).
+
+    K[s] = the best dice option's (sum of weight x lowest successor key + no-move weight x
+    term[s]) / 36. Every move clears bits, so successors are smaller masks, solved before.
+    chosen[s]: the results of the option taken, aligned with its slots' weights (the first
+    lowest in greedy order in each slot). One die only when strictly better than two.
+    """
+    size = len(rows)
+    flags = bytearray(size)
+    chosen: list = [()] * size
+    get = K.__getitem__
+    pick = partial(min, key=get)  # a slot's lowest result, the first on a tie
+    opick = partial(min, key=other.__getitem__) if other is not None else pick
+    oget = other.__getitem__ if other is not None else get
+    K[0] = term[0]  # box shut: no throw
+    for s in range(1, size):
+        two, one = rows[s]
+        if allowed[s] and how == _ONE:
+            single, multi, w, none = one
+            ch = single + tuple(map(pick, multi)) if multi else single
+            acc = none * term[s] + sum(map(mul, w, map(get, ch)))
+            flags[s] = 1
+        else:
+            single, multi, w, none = two
+            ch = single + tuple(map(pick, multi)) if multi else single
+            acc = none * term[s] + sum(map(mul, w, map(get, ch)))
+            if allowed[s]:
+                single, multi, w, none = one
+                c1 = single + tuple(map(opick, multi)) if multi else single
+                a1 = none * term[s] + sum(map(mul, w, map(oget, c1)))
+                if a1 < acc:
+                    acc, ch = a1, c1
+                    flags[s] = 1
+        q, r = divmod(acc, 36)
+        if r:
+            raise AssertionError("exact division failed")
+        K[s] = q
+        chosen[s] = ch
+    return flags, chosen
+
+
+def _keys(var: Variant, term: list) -> tuple[list, list, list]:
+    """The keys, one-die flags and chosen results of every layer for terminal keys *term*."""
+    rows = _rows(var.tiles, var.moves)
+    allowed = _allowed(var.tiles, var.one_die)
+    size = 1 << var.tiles
+    if var.locked_layers == 2:
+        # layer 1 (one die chosen): one die wherever allowed, as in the forced mode
+        k1 = [0] * size
+        f1, c1 = _pass(rows, term, allowed, _ONE, k1)
+        k0 = [0] * size
+        f0, c0 = _pass(rows, term, allowed, _LOCK0, k0, k1)
+        return [k0, k1], [f0, f1], [c0, c1]
+    k = [0] * size
+    f, c = _pass(rows, term, allowed, _ONE if var.one_die_mode == V.MODE_FORCED else _FREE, k)
+    return [k], [f], [c]
+
+
+def _loss(objective: str, target: int | None, tie: str):
+    """The objective's loss of a final score (an int, lower is better), None for
+    min-expected (the score itself, with no tie-break)."""
+    if objective == "min-expected":
+        return None
+    if objective == "max-shut":
+        return lambda sc: 0 if sc == 0 else 1
+    if objective == "min-shut":
+        return lambda sc: 1 if sc == 0 else 0
+    if target is None:
+        raise ValueError("beat-target needs a target")
+    if tie == "half":
+        return lambda sc: 0 if sc < target else (1 if sc == target else 2)
+    return lambda sc: 0 if sc < target else 1
+
+
+def _check(objective: str, tie: str) -> None:
+    """ValueError for an objective or a tie rule the solver does not know."""
+    if objective not in ALL_OBJECTIVES:
+        raise ValueError("unknown objective %r" % objective)
+    if tie not in TIES:
+        raise ValueError("unknown tie rule %r" % tie)
+
+
+class _Solved:
+    """One objective solved: keys K[layer][s] = L * big + E as ints (L: the expected loss x
+    36**N, E: the expected final score x 36**N; big = 0 for min-expected, where K = E), the
+    one-die flags, the chosen results (see _pass) and the terminal keys."""
+
+    def __init__(self, var: Variant, objective: str, target: int | None = None,
+                 tie: str = "loss"):
+        _check(objective, tie)
+        self.var = var
+        self.objective = objective
+        self.target = target
+        self.tie = tie
+        scores = _scores(var.tiles, var.scoring)
+        self.scale = scale = 36 ** var.tiles
+        loss = _loss(objective, target, tie)
+        if loss is None:
+            self.big = 0
+            self.term = [sc * scale for sc in scores]
+            self.loss_max = 0
+        else:
+            self.big = big = (max(scores) + 1) * scale  # above every E x scale
+            self.term = [(loss(sc) * big + sc) * scale for sc in scores]
+            self.loss_max = 2 if (objective == "beat-target" and tie == "half") else 1
+        self.K, self.flags, self.chosen = _keys(var, self.term)
+
+    def split(self, key: int) -> tuple[int, int]:
+        """(L, E) of a key, both x scale (L = E for min-expected)."""
+        if not self.big:
+            return key, key
+        return divmod(key, self.big)
+
+
+# ----- the final-score distribution, pushed forward from the start -----
+
+def _forward(var: Variant, flags: list, chosen: list) -> dict[int, int]:
+    """The final-score distribution from the start as {score: probability x 36**N}.
+
+    flags[layer][s]: one die at (s, layer); chosen[layer][s]: the results of that option,
+    aligned with its slots' weights. One int per state: mass x 36**N; a state with n open
+    tiles is reached after at most N - n throws, so its mass divides by 36 (n >= 1).
+    """
+    rows = _rows(var.tiles, var.moves)
+    scores = _scores(var.tiles, var.scoring)
+    layers = len(flags)
+    mass = [[0] * (1 << var.tiles) for _ in range(layers)]
+    start = var.start_mask()
+    mass[0][start] = 36 ** var.tiles
+    dist: dict[int, int] = {}
+    for s in range(start, 0, -1):
+        for lk in range(layers):
+            p = mass[lk][s]
+            if not p:
+                continue
+            one = flags[lk][s]
+            _single, _multi, w, none = rows[s][one]
+            p, r = divmod(p, 36)
+            if r:
+                raise AssertionError("exact division failed")
+            if none:
+                sc = scores[s]
+                dist[sc] = dist.get(sc, 0) + none * p
+            out = mass[layers - 1 if one else lk]  # locked mode: one die locks it in
+            for b, wb in zip(chosen[lk][s], w, strict=True):
+                out[b] += wb * p
+    shut = sum(mass[lk][0] for lk in range(layers))
+    if shut:
+        dist[0] = dist.get(0, 0) + shut
+    return dist
+
+
+def _greedy(var: Variant) -> tuple[list, list]:
+    """The greedy policy per layer: (one-die flags, chosen results). One die where imposed,
+    or where free and the open tiles add up to 6 or less (greedy_one_die); the first legal
+    move of each slot."""
+    rows = _rows(var.tiles, var.moves)
+    allowed = _allowed(var.tiles, var.one_die)
+    flags, chosen = [], []
+    for lk in range(var.locked_layers):
+        fl = bytearray(1 << var.tiles)
+        ch: list = [()] * (1 << var.tiles)
+        for s in range(1, 1 << var.tiles):
+            opts = _options(var, allowed[s], lk)
+            one = opts[0][0] if len(opts) == 1 else greedy_one_die(s)
+            single, multi, _w, _none = rows[s][one]
+            fl[s] = one
+            ch[s] = single + tuple(res[0] for res in multi)
+        flags.append(fl)
+        chosen.append(ch)
+    return flags, chosen
+
+
+def _forward_random(var: Variant) -> tuple[dict[int, int], int]:
+    """The random policy's distribution: ({score: probability x D**N}, D**N).
+
+    Each throw's probability is (1 or 1/2 for the coin) x weight/36 x 1/(legal moves), a
+    multiple of 1/D with D = 72 x the lcm of the move counts: exact ints again.
+    """
+    rows = _rows(var.tiles, var.moves)
+    scores = _scores(var.tiles, var.scoring)
+    allowed = _allowed(var.tiles, var.one_die)
+    layers = var.locked_layers
+    lcm = math.lcm(1, *{len(res) for row in rows for opt in row for res in opt[1]})
+    d = 72 * lcm
+    total = d ** var.tiles
+    mass = [[0] * (1 << var.tiles) for _ in range(layers)]
+    start = var.start_mask()
+    mass[0][start] = total
+    dist: dict[int, int] = {}
+    for s in range(start, 0, -1):
+        for lk in range(layers):
+            p = mass[lk][s]
+            if not p:
+                continue
+            p, r = divmod(p, d)
+            if r:
+                raise AssertionError("exact division failed")
+            opts = _options(var, allowed[s], lk)
+            q = (2 if len(opts) == 1 else 1) * lcm * p  # the coin, when there is a choice
+            for one_die, nxt in opts:
+                single, multi, w, none = rows[s][one_die]
+                if none:
+                    sc = scores[s]
+                    dist[sc] = dist.get(sc, 0) + none * q
+                out = mass[nxt]
+                for b, wb in zip(single, w, strict=False):  # w: single's first
+                    out[b] += wb * q
+                for res, wb in zip(multi, w[len(single):], strict=True):
+                    share = wb * q // len(res)
+                    for b in res:
+                        out[b] += share
+    shut = sum(mass[lk][0] for lk in range(layers))
+    if shut:
+        dist[0] = dist.get(0, 0) + shut
+    return dist, total
+
+
+# ----- what the tables, the tests and the host tools read -----
 
 class Values:
     """Exact optimal values of a variant for one objective (see ``solve_values``)."""
@@ -246,16 +569,20 @@ class Values:
         return Fraction(self.keys[locked][s], self.scale)
 
 
-def _best_after(s: int, cands, table):
-    """The lowest ``table[s ^ m]`` over the candidate moves *m* legal from the open tiles *s*
-    (the first one on a tie), and that move: (value, m); (None, 0) when none is legal."""
-    best, bm = None, 0
-    for m in cands:
-        if m & ~s == 0:
-            v = table[s ^ m]
-            if best is None or v < best:
-                best, bm = v, m
-    return best, bm
+def _chooser(var: Variant, K: list):
+    """choice(locked, s, one_die, cands): the candidate legal from *s* with the lowest key
+    of the next layer (the first, in greedy order, on a tie); 0 when none is legal."""
+    locked_mode = var.locked_layers == 2
+
+    def choice(locked, s, one_die, cands):
+        k = K[1 if (locked_mode and (locked or one_die)) else 0]
+        best, bm = None, 0
+        for m in cands:
+            if m & ~s == 0 and (best is None or k[s ^ m] < best):
+                best, bm = k[s ^ m], m
+        return bm
+
+    return choice
 
 
 def solve_values(var: Variant) -> Values:
@@ -264,45 +591,9 @@ def solve_values(var: Variant) -> Values:
     Among equal successors the first candidate (greedy order) is chosen; one die is chosen
     only when strictly better than two.
     """
-    ctx = _Ctx(var)
-    scale = 36 ** ctx.n
-    layers = var.locked_layers
-    G = [[0] * ctx.size for _ in range(layers)]
-    one_best = [[False] * ctx.size for _ in range(layers)]
-    scores_scaled = [sc * scale for sc in ctx.scores]
-
-    def throw_value(s, groups, weight_mul, g_next):
-        total = 0
-        for w, cands in groups:
-            best = _best_after(s, cands, g_next)[0]
-            total += w * weight_mul * (scores_scaled[s] if best is None else best)
-        return total
-
-    for s in ctx.order:
-        for locked in range(layers):
-            if s == 0:
-                continue  # box shut: value 0
-            best = None
-            best_one = False
-            for one_die, nxt in ctx.options(s, locked):
-                if one_die:
-                    v = throw_value(s, ctx.one, 6, G[nxt])
-                else:
-                    v = throw_value(s, ctx.two, 1, G[nxt])
-                if best is None or v < best:
-                    best, best_one = v, one_die
-            q, r = divmod(best, 36)
-            assert r == 0, "exact division failed"
-            G[locked][s] = q
-            one_best[locked][s] = best_one
-
-    def choice(locked, s, one_die, cands):
-        nxt = locked
-        if one_die and var.one_die_mode == V.MODE_LOCKED:
-            nxt = 1
-        return _best_after(s, cands, G[nxt] if layers == 2 else G[0])[1]
-
-    return Values(var, scale, G, one_best, choice)
+    sol = _Solved(var, "min-expected")
+    return Values(var, sol.scale, sol.K, [[bool(f) for f in fl] for fl in sol.flags],
+                  _chooser(var, sol.K))
 
 
 class TargetValues:
@@ -340,150 +631,51 @@ class TargetValues:
         return bm
 
 
-def _successors(tiles: int, moves: int):
-    """Per open mask, for two dice and for one die: ([(weight, successors)], no-move weight).
-
-    Successors are listed in greedy order of their moves; throw groups without a legal move
-    only add to the no-move weight. Cached: every target of every variant shares them.
-    """
-    key = (tiles, moves)
-    if key not in _SUCC:
-        two, one = throw_groups(moves)
-        out = []
-        for s in range(1 << tiles):
-            row = []
-            for groups in (two, one):
-                lst, none = [], 0
-                for w, cands in groups:
-                    succ = tuple(s ^ m for m in cands if m & s == m)
-                    if succ:
-                        lst.append((w, succ))
-                    else:
-                        none += w
-                row.append((lst, none))
-            out.append(row)
-        _SUCC[key] = out
-    return _SUCC[key]
-
-
-_SUCC: dict = {}
-
-
 def solve_target_values(var: Variant, target: int) -> TargetValues:
-    """Solve beat-target exactly with ints P * 36**N and E * 36**N (as solve_values does).
+    """Solve beat-target exactly with ints P * 36**N and E * 36**N (one key per state).
 
-    The same decisions as ``solve(var, "beat-target", target=T)`` (Fractions there): the
-    highest chance of a final score strictly below *target*, then the lowest expected score;
-    the first candidate in greedy order among equals; one die only when strictly better.
-    Fast enough to solve every target of every offered variant when the tables are built.
+    The highest chance of a final score strictly below *target*, then the lowest expected
+    score; the first candidate in greedy order among equals; one die only when strictly
+    better. The key is (scale - P) * big + E. Fast enough to solve every target of every
+    offered variant when the tables are built.
     """
-    ctx = _Ctx(var)
-    size = ctx.size
-    scale = 36 ** ctx.n
-    layers = var.locked_layers
-    big = (max(ctx.scores) + 1) * scale  # above every E * scale: key = (scale - P) * big + E
-    end_p = [scale if sc < target else 0 for sc in ctx.scores]  # the turn ends here
-    end_e = [sc * scale for sc in ctx.scores]
-    succ = _successors(var.tiles, var.moves)
-    P = [[0] * size for _ in range(layers)]
-    E = [[0] * size for _ in range(layers)]
-    K = [[0] * size for _ in range(layers)]
-    one_best = [[False] * size for _ in range(layers)]
-    for locked in range(layers):
-        P[locked][0] = end_p[0]
-        K[locked][0] = (scale - end_p[0]) * big
-    for s in ctx.order:
-        if s == 0:
-            continue
-        for locked in range(layers):
-            best = None
-            for one_die, nxt in ctx.options(s, locked):
-                lst, none = succ[s][1 if one_die else 0]
-                kn, pn, en = K[nxt], P[nxt], E[nxt]
-                tp = none * end_p[s]
-                te = none * end_e[s]
-                for w, cands in lst:
-                    bs = cands[0]
-                    if len(cands) > 1:
-                        bk = kn[bs]
-                        for c in cands:
-                            if kn[c] < bk:
-                                bk, bs = kn[c], c
-                    tp += w * pn[bs]
-                    te += w * en[bs]
-                mul = 6 if one_die else 1
-                qp, rp = divmod(tp * mul, 36)
-                qe, re_ = divmod(te * mul, 36)
-                assert rp == 0 and re_ == 0, "exact division failed"
-                k = (scale - qp) * big + qe
-                if best is None or k < best[0]:
-                    best = (k, qp, qe, one_die)
-            K[locked][s], P[locked][s], E[locked][s], one_best[locked][s] = best
-    return TargetValues(var, target, scale, P, E, K, one_best)
+    sol = _Solved(var, "beat-target", target)
+    scale, big = sol.scale, sol.big
+    p, e = [], []
+    for k in sol.K:
+        le = [divmod(key, big) for key in k]
+        p.append([scale - x[0] for x in le])
+        e.append([x[1] for x in le])
+    return TargetValues(var, target, scale, p, e, sol.K,
+                        [[bool(f) for f in fl] for fl in sol.flags])
 
 
-def objective_values(var: Variant, objective: str, target: int | None = None) -> Values:
-    """Exact values of an objective: keys[locked][s] (for max-shut and beat-target the pair
-    (-P, E) of Fractions, lower is better), one_die_best, choice(locked, s, one_die, cands)."""
-    if objective not in OBJECTIVES:
-        raise ValueError("unknown objective %r" % objective)
-    return _objective_keys(var, objective, target)
+def objective_values(var: Variant, objective: str, target: int | None = None,
+                     tie: str = "loss") -> Values:
+    """Exact values of an objective: keys[locked][s] (for the other objectives the pair
+    (-U, E) of Fractions, U the chance of success, a tie counting half with tie="half", E
+    the expected final score; lower is better), one_die_best, choice(locked, s, one_die,
+    cands)."""
+    if objective == "min-expected":
+        return solve_values(var)
+    sol = _Solved(var, objective, target, tie)
+    scale, lmax = sol.scale, sol.loss_max
+    keys = []
+    for k in sol.K:
+        row = []
+        for key in k:
+            ls, es = sol.split(key)
+            row.append((Fraction(ls, scale * lmax) - 1, Fraction(es, scale)))
+        keys.append(row)
+    return Values(var, 1, keys, [[bool(f) for f in fl] for fl in sol.flags],
+                  _chooser(var, sol.K))
 
 
 # ----- generic evaluation: decisions -> final-score distribution -----
 
-def _objective_keys(var: Variant, objective: str, target: int | None):
-    """Solve an objective exactly; return a Values whose keys order states (lower better)."""
-    if objective == "min-expected":
-        return solve_values(var)
-    ctx = _Ctx(var)
-    layers = var.locked_layers
-    # key = (-P(success), E): maximise the chance, then minimise the expected score.
-    if objective == "max-shut":
-        success = [1 if sc == 0 else 0 for sc in ctx.scores]
-        # a shut box always scores 0; other states may score 0 only under no scoring we have
-    else:
-        success = [1 if sc < target else 0 for sc in ctx.scores]
-    K = [[None] * ctx.size for _ in range(layers)]
-    one_best = [[False] * ctx.size for _ in range(layers)]
-    zero = (Fraction(-success[0]), Fraction(ctx.scores[0]))
-
-    def throw_value(s, groups, denom, k_next):
-        p = Fraction(0)
-        e = Fraction(0)
-        for w, cands in groups:
-            best = _best_after(s, cands, k_next)[0]
-            if best is None:
-                best = (Fraction(-success[s]), Fraction(ctx.scores[s]))
-            p += w * best[0]
-            e += w * best[1]
-        return (p / denom, e / denom)
-
-    for s in ctx.order:
-        for locked in range(layers):
-            if s == 0:
-                K[locked][s] = zero
-                continue
-            best, best_one = None, False
-            for one_die, nxt in ctx.options(s, locked):
-                if one_die:
-                    v = throw_value(s, ctx.one, 6, K[nxt])
-                else:
-                    v = throw_value(s, ctx.two, 36, K[nxt])
-                if best is None or v < best:
-                    best, best_one = v, one_die
-            K[locked][s] = best
-            one_best[locked][s] = best_one
-
-    def choice(locked, s, one_die, cands):
-        nxt = 1 if (one_die and var.one_die_mode == V.MODE_LOCKED) else locked
-        return _best_after(s, cands, K[nxt] if layers == 2 else K[0])[1]
-
-    return Values(var, 1, K, one_best, choice)
-
-
 def distribution(var: Variant, dice_policy, move_policy) -> dict[int, Fraction]:
-    """Final-score distribution from the start state, pushing probability forward.
+    """Final-score distribution from the start state of any policy, pushing probability
+    forward in Fractions (the tests' way to check the engine's own choices).
 
     dice_policy(s, locked) -> list of (probability, one_die, next_locked);
     move_policy(s, locked, one_die, candidates) -> list of (probability, move mask); an empty
@@ -517,105 +709,179 @@ def distribution(var: Variant, dice_policy, move_policy) -> dict[int, Fraction]:
     return dict(sorted(dist.items()))
 
 
-class Result:
-    """What `shutbox solve` reports for a variant and an objective or policy."""
+# ----- any position: what each choice gives (shutbox advise) -----
 
-    def __init__(self, var, how, dist, target=None, exact_expected=None):
+class Analysis:
+    """Optimal play of one objective from every position, and what it gives there.
+
+    For each state (open mask, layer): the expected final score, P(shut) and, with a target,
+    P(score < T) and P(score = T), all of the objective's optimal play, exact. They come from
+    one backward pass over the solved choices with the four quantities packed into one int
+    (each below the base BASE, so sums of weighted values never mix them up).
+    """
+
+    def __init__(self, var: Variant, objective: str = "min-expected",
+                 target: int | None = None, tie: str = "loss"):
+        if objective == "beat-target" and target is None:
+            raise ValueError("beat-target needs a target")
+        self.var = var
+        self.sol = sol = _Solved(var, objective, target, tie)
+        scores = _scores(var.tiles, var.scoring)
+        scale = sol.scale
+        self.base = base = (max(scores) + 1) * scale + 1
+        t = -1 if target is None else target
+        self.vterm = [scale * (sc + base * ((sc == 0) + base * ((sc < t) + base * (sc == t))))
+                      for sc in scores]
+        rows = _rows(var.tiles, var.moves)
+        layers = len(sol.K)
+        self.V = V = [[0] * (1 << var.tiles) for _ in range(layers)]
+        for lk in reversed(range(layers)):  # layer 0 reads layer 1 after one die
+            out = V[lk]
+            out[0] = self.vterm[0]
+            for s in range(1, 1 << var.tiles):
+                one = sol.flags[lk][s]
+                _single, _multi, w, none = rows[s][one]
+                vn = V[layers - 1 if one else lk]
+                acc = none * self.vterm[s] + sum(map(mul, w, map(vn.__getitem__,
+                                                                 sol.chosen[lk][s])))
+                out[s], r = divmod(acc, 36)
+                if r:
+                    raise AssertionError("exact division failed")
+
+    def _values(self, packed: int) -> dict:
+        """The exact quantities of a packed value."""
+        scale, base = self.sol.scale, self.base
+        e, rest = packed % base, packed // base
+        shut, rest = rest % base, rest // base
+        beat, tie = rest % base, rest // base
+        out = {"expected_score": Fraction(e, scale), "p_shut": Fraction(shut, scale)}
+        if self.sol.target is not None:
+            out["p_beat_target"] = Fraction(beat, scale)
+            out["p_tie_target"] = Fraction(tie, scale)
+            out["p_win"] = out["p_beat_target"] + (
+                out["p_tie_target"] / 2 if self.sol.tie == "half" else 0)
+        return out
+
+    def value(self, s: int, locked: int = 0) -> dict:
+        """What optimal play gives from (s, locked), before the next throw."""
+        return self._values(self.V[min(locked, len(self.V) - 1)][s])
+
+    def options(self, s: int, locked: int = 0) -> list[dict]:
+        """The dice options before a throw: {"one_die", "best", "key", values...} each (one
+        option where the rules leave no choice; two dice first)."""
+        sol, var = self.sol, self.var
+        rows = _rows(var.tiles, var.moves)
+        layers = len(sol.K)
+        lk = min(locked, layers - 1)
+        out = []
+        for one_die, _nxt in _options(var, _allowed(var.tiles, var.one_die)[s], lk):
+            nxt = layers - 1 if one_die else lk
+            single, multi, w, none = rows[s][one_die]
+            k = sol.K[nxt]
+            res = single + tuple(min(r, key=k.__getitem__) for r in multi)
+            key = none * sol.term[s] + sum(map(mul, w, map(k.__getitem__, res)))
+            val = none * self.vterm[s] + sum(map(mul, w, map(self.V[nxt].__getitem__, res)))
+            entry = {"one_die": bool(one_die), "key": key // 36}
+            entry.update(self._values(val // 36))
+            out.append(entry)
+        for entry in out:
+            entry["best"] = entry["one_die"] == bool(sol.flags[lk][s])
+        return out
+
+    def moves(self, s: int, a: int, b: int, locked: int = 0) -> list[dict]:
+        """Every legal move of throw (a, b) (b == 0: one die) from open tiles *s*, best first:
+        {"mask", "result", "key", "best", values...}. Equal moves keep greedy order: the
+        first is the one optimal play (and the box) takes."""
+        sol = self.sol
+        layers = len(sol.K)
+        nxt = layers - 1 if b == 0 else min(locked, layers - 1)
+        k, vals = sol.K[nxt], self.V[nxt]
+        out = []
+        for m in legal_moves(s, self.var.moves, a, b):
+            entry = {"mask": m, "result": s ^ m, "key": k[s ^ m]}
+            entry.update(self._values(vals[s ^ m]))
+            out.append(entry)
+        out.sort(key=lambda e: e["key"])
+        for i, entry in enumerate(out):
+            entry["best"] = i == 0
+        return out
+
+
+class Result:
+    """What `shutbox solve` reports for a variant and an objective or policy.
+
+    Built from exact ints (probability x *total* per final score); the Fractions are made
+    here, for the reader.
+    """
+
+    def __init__(self, var, how, masses: dict[int, int], total: int, target=None,
+                 tie="loss", exact_expected=None):
         self.var = var
         self.how = how
-        self.distribution = dist
         self.target = target
-        self.expected_score = sum((sc * p for sc, p in dist.items()), Fraction(0))
-        if exact_expected is not None:
-            assert exact_expected == self.expected_score
-        self.p_shut = dist.get(0, Fraction(0))
-        self.p_beat_target = None
+        self.tie = tie
+        items = sorted(masses.items())
+        self.distribution = {sc: Fraction(m, total) for sc, m in items}
+        weighted = sum(sc * m for sc, m in items)
+        if exact_expected is not None and weighted != exact_expected:
+            raise AssertionError("the distribution's mean is not the solved expectation")
+        self.expected_score = Fraction(weighted, total)
+        self.p_shut = Fraction(masses.get(0, 0), total)
+        self.p_beat_target = self.p_tie_target = self.p_win = None
         if target is not None:
-            self.p_beat_target = sum((p for sc, p in dist.items() if sc < target), Fraction(0))
+            self.p_beat_target = Fraction(sum(m for sc, m in items if sc < target), total)
+            self.p_tie_target = Fraction(masses.get(target, 0), total)
+            self.p_win = self.p_beat_target + (self.p_tie_target / 2 if tie == "half" else 0)
 
     def p_at_most(self, limit: int) -> Fraction:
         """P(final score <= limit)."""
         return sum((p for sc, p in self.distribution.items() if sc <= limit), Fraction(0))
 
     def as_json(self) -> dict:
-        """A JSON-ready dict: floats rounded to 6 places plus the exact fractions as strings."""
+        """A JSON-ready dict: floats at full precision plus the exact fractions as strings."""
         out = {"variant": self.var.names(), "how": self.how,
-               "expected_score": round(float(self.expected_score), 6),
+               "expected_score": float(self.expected_score),
                "expected_score_exact": str(self.expected_score),
-               "p_shut": round(float(self.p_shut), 6), "p_shut_exact": str(self.p_shut),
-               "distribution": {str(sc): round(float(p), 9)
-                                for sc, p in self.distribution.items()},
+               "p_shut": float(self.p_shut), "p_shut_exact": str(self.p_shut),
+               "distribution": {str(sc): float(p) for sc, p in self.distribution.items()},
                "distribution_exact": {str(sc): str(p) for sc, p in self.distribution.items()}}
         if self.target is not None:
             out["target"] = self.target
-            out["p_beat_target"] = round(float(self.p_beat_target), 6)
-            out["p_beat_target_exact"] = str(self.p_beat_target)
+            out["tie"] = self.tie
+            for name in ("p_beat_target", "p_tie_target", "p_win"):
+                value = getattr(self, name)
+                out[name] = float(value)
+                out[name + "_exact"] = str(value)
         return out
 
 
-def _option_dice(var, ctx, s, locked, pick_one):
-    """dice_policy helper: the option list for a state, choosing with pick_one(options)."""
-    opts = ctx.options(s, locked)
-    if len(opts) == 1:
-        one_die, nxt = opts[0]
-        return [(Fraction(1), one_die, nxt)]
-    return pick_one(opts)
-
-
 def solve(var: Variant, objective: str | None = None, target: int | None = None,
-          policy: str | None = None) -> Result:
-    """Solve *var* for an objective (optimal play) or evaluate a policy, exactly."""
-    ctx = _Ctx(var)
+          policy: str | None = None, tie: str = "loss") -> Result:
+    """Solve *var* for an objective (optimal play, min-expected by default) or evaluate a
+    policy, exactly.
+
+    *target*: the score to beat (beat-target needs it; with another objective or a policy
+    the result also gives the chances against it); *tie*: "loss" (a final score equal to the
+    target loses) or "half" (it counts half a win, for beat-target play and p_win).
+    """
+    if tie not in TIES:
+        raise ValueError("unknown tie rule %r" % tie)
     if policy is not None:
         if policy == "greedy":
-            def dice(s, locked):
-                def pick(opts):
-                    want = greedy_one_die(s)
-                    for one_die, nxt in opts:
-                        if one_die == want:
-                            return [(Fraction(1), one_die, nxt)]
-                    return [(Fraction(1),) + opts[0]]
-                return _option_dice(var, ctx, s, locked, pick)
-
-            def move(s, locked, one_die, cands):
-                for m in cands:
-                    if m & ~s == 0:
-                        return [(Fraction(1), m)]
-                return []
+            total = 36 ** var.tiles
+            masses = _forward(var, *_greedy(var))
         elif policy == "random":
-            def dice(s, locked):
-                return _option_dice(var, ctx, s, locked, lambda opts: [
-                    (Fraction(1, len(opts)), o, n) for o, n in opts])
-
-            def move(s, locked, one_die, cands):
-                legal = [m for m in cands if m & ~s == 0]
-                return [(Fraction(1, len(legal)), m) for m in legal]
+            masses, total = _forward_random(var)
         else:
             raise ValueError("unknown policy %r" % policy)
-        return Result(var, "policy " + policy, distribution(var, dice, move), target)
-    if objective not in OBJECTIVES:
+        return Result(var, "policy " + policy, masses, total, target, tie)
+    if objective is None:
+        objective = "min-expected"
+    if objective not in ALL_OBJECTIVES:
         raise ValueError("unknown objective %r" % objective)
     if objective == "beat-target" and target is None:
         raise ValueError("beat-target needs a target")
-    values = _objective_keys(var, objective, target)
-
-    def dice_opt(s, locked):
-        opts = ctx.options(s, locked)
-        if len(opts) == 1:
-            return [(Fraction(1),) + opts[0]]
-        want = values.one_die_best[locked][s]
-        for one_die, nxt in opts:
-            if one_die == want:
-                return [(Fraction(1), one_die, nxt)]
-        raise AssertionError("no option")
-
-    def move_opt(s, locked, one_die, cands):
-        # `locked` here is already the next-locked flag of the chosen dice option
-        m = values.choice(locked, s, False, cands)
-        return [(Fraction(1), m)] if m else []
-
-    exact = None
-    if objective == "min-expected":
-        exact = values.expected(var.start_mask(), 0)
-    return Result(var, "objective " + objective, distribution(var, dice_opt, move_opt),
-                  target, exact)
+    sol = _Solved(var, objective, target, tie)
+    masses = _forward(var, sol.flags, sol.chosen)
+    expected = sol.split(sol.K[0][var.start_mask()])[1]
+    return Result(var, "objective " + objective, masses, sol.scale, target, tie, expected)

@@ -1,0 +1,36 @@
+# The solver bench's reference: the plain memoised DP gives the solver's exact answers.
+"""bench.solve compares the solver with naive_solve: both must solve the same game exactly
+(expectation and final-score distribution), and the part must run and name its figures.
+The speed figures themselves are never asserted (see `shutbox bench --only solve`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shutbox import variants as V
+from shutbox_host.bench import solve as bench_solve
+from shutbox_host.solve import solver
+
+
+@pytest.mark.parametrize("tiles", [2, 4, 6, 9])
+@pytest.mark.parametrize("one_die", [False, True])
+def test_naive_dp_is_the_same_game(tiles, one_die):
+    var = solver.Variant(tiles, V.ONE_DIE_HIGH_SHUT if one_die else V.ONE_DIE_NEVER)
+    want = solver.solve(var)
+    e, dist = bench_solve.naive_solve(tiles, one_die)
+    assert e == want.expected_score
+    assert dict(sorted(dist.items())) == want.distribution
+
+
+def test_figures_run_and_name_the_issue_figures(monkeypatch):
+    for name in ("SOLVE_RUNS", "COLD_RUNS", "NAIVE_RUNS", "CLI_RUNS"):
+        monkeypatch.setattr(bench_solve, name, 1)
+    monkeypatch.setattr(bench_solve, "SOLVE_CASES", bench_solve.SOLVE_CASES[:1])
+    out = bench_solve.figures()
+    for key in ("solve_ms_9", "solve_cpu_ms_9", "solve_ms_9_cold", "naive_solve_ms_9",
+                "naive_solve_cpu_ms_9", "solve_vs_naive_ratio",
+                "cli_help_s", "cli_solve_s", "python_start_s"):
+        assert out[key] > 0, key
+    ratio = out["naive_solve_cpu_ms_9"] / out["solve_cpu_ms_9"]  # of the rounded figures
+    assert abs(out["solve_vs_naive_ratio"] - ratio) <= 0.01 * ratio + 0.1
+    assert len(out["solve_ms"]) == 1
