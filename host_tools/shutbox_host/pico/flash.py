@@ -48,6 +48,7 @@ MAKER_MAIN_KEPT = "/main_before_shutbox.py"
 MANIFEST = "manifest.json"
 CACHE = mp.ROOT / "build" / "mpy-cache"
 CONNECT_TIMEOUT = 10  # seconds to get a raw REPL (mpremote's own limit)
+_ATTEMPT_S = 2  # ...asking again this often (a board mid-reset drops what it is sent)
 CHUNK = 2048  # bytes per write command; the Pico compiles each one (a few KB of heap)
 _VERSION_RE = re.compile(r"^fw-[0-9a-f]{10}b?$")
 _KILL_ENV = "SHUTBOX_FLASH_KILL_AT"  # fault injection for the tests: "phase[:n]"
@@ -358,19 +359,28 @@ class Board:
         try:
             with contextlib.redirect_stdout(noise):
                 self.t = SerialTransport(port, baudrate=115200,
-                                         timeout=min(5, CONNECT_TIMEOUT))
+                                         timeout=min(_ATTEMPT_S, CONNECT_TIMEOUT))
         except TransportError:
             raise UserError("cannot open %s: another program is using it (Thonny, "
                             "`mpremote repl`, screen?)" % port) from None
         except OSError as exc:
             raise UserError("cannot open %s: %s" % (port, exc.strerror or exc)) from None
-        try:
-            with contextlib.redirect_stdout(noise):
-                self.t.enter_raw_repl(soft_reset=True, timeout_overall=CONNECT_TIMEOUT)
-        except (TransportError, OSError, ValueError):
-            self.close()
-            raise UserError("%s does not answer like MicroPython (no raw REPL): is it a Pico "
-                            "with MicroPython installed?" % port) from None
+        # mpremote sends its Ctrl-C and Ctrl-A once; a board still restarting (just reset,
+        # just plugged in) drops them, so ask again every _ATTEMPT_S until CONNECT_TIMEOUT
+        deadline = time.monotonic() + CONNECT_TIMEOUT
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                with contextlib.redirect_stdout(noise):
+                    self.t.enter_raw_repl(soft_reset=True,
+                                          timeout_overall=max(0.5, min(_ATTEMPT_S, left)))
+                return
+            except (TransportError, OSError, ValueError):
+                if time.monotonic() < deadline - 0.5:
+                    continue
+                self.close()
+                raise UserError("%s does not answer like MicroPython (no raw REPL): is it a "
+                                "Pico with MicroPython installed?" % port) from None
 
     def exec(self, code: str) -> str:
         """Run code on the board; return what it printed. A board-side error is a Fail."""
