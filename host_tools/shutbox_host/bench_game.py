@@ -69,28 +69,64 @@ def all_features_script() -> boxsim.Script:
     return s.click(120).wait(3000).heap()
 
 
-def _all_features_run(flash: str, heap: str, *args: str) -> boxsim.Run:
-    """Write the all-features settings to a fresh flash folder, then play the game."""
-    import os
+def boot_run(flash, settings: dict | None, script: boxsim.Script, heap: int | str,
+             *args: str, source: bool = False) -> boxsim.Run:
+    """Boot the box as the Pico does and run *script*: a fresh flash folder *flash* laid out
+    as ``shutbox flash`` leaves it (boxsim.pico_flash; *source*: the .py fallback) holding
+    the settings file the menu writes for *settings* (Settings attributes; None: no file),
+    then ``boxrun --main``: the launcher, firmware/main.py, the power-up, app.main (the guard
+    and its 8 s watchdog)."""
     import shutil
+    from pathlib import Path
 
+    from shutbox import setfile
+    from shutbox.settings import Settings
+    from shutbox.store import Store
+
+    flash = Path(flash)
     shutil.rmtree(flash, ignore_errors=True)
-    os.makedirs(flash + "/data")
-    setup = mp.run("from shutbox.settings import Settings\nfrom shutbox.store import Store\n"
-                   "from shutbox import setfile\n"
-                   "print(setfile.save(Settings(**%r), Store(%r)))" % (ALL_FEATURES,
-                                                                     flash + "/data"),
-                   heapsize="1m", extra_path=[boxsim.build()])
-    if setup.returncode != 0 or setup.stdout.strip() != "0":
-        raise RuntimeError("cannot write the settings: " + setup.stderr.strip()[-300:])
-    return boxsim.run(all_features_script(), "--powerup", "--flash", flash, "--wdt", "8000",
-                      *args, heapsize=heap)
+    (flash / "data").mkdir(parents=True)
+    if settings is not None and setfile.save(Settings(**settings), Store(str(flash / "data"))):
+        raise RuntimeError("cannot write the settings in " + str(flash))
+    return boxsim.run(script, *boxsim.pico_flash(flash, source=source), *args,
+                      heapsize=str(heap))
+
+
+def trouble(r: boxsim.Run) -> list[str]:
+    """What went wrong in a run booted with boot_run: faults, resets, a dark box (main.py
+    failed outside the guard), a hang, an interpreter that died; [] for none."""
+    out = ["fault %s: %s" % (e["error"], e["text"]) for e in r.events("fault")]
+    out += [x for x in r.lines if x.startswith(("RESET", "HUNG", "DARK", "?"))]
+    if r.returncode != 0:
+        out.append("exit %d: %s" % (r.returncode, r.stderr.strip()[-300:]))
+    return out
+
+
+def boot_base() -> int:
+    """The heap boxrun --main holds before the first firmware module (its BASE): the
+    simulated board, the harness and its stand-ins for the Pico's time and os."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="shutbox-base-") as d:
+        r = boot_run(d, None, boxsim.Script().wait(10), "1m", "--peak")
+    return r.answer("BASE")[0]
+
+
+def boot_cap(base: int | None = None) -> int:
+    """-X heapsize that leaves the firmware 64 KB booting as the Pico does: 64 KB plus the
+    base (boot_base) to the next KB, as soak.firmware_cap and tests/test_memory.py count."""
+    base = boot_base() if base is None else base
+    return 64 * 1024 + (base + 1023) // 1024 * 1024
+
+
+def _all_features_run(flash: str, heap: str, *args: str) -> boxsim.Run:
+    """The all-features game, booted as the Pico does from the settings file (boot_run)."""
+    return boot_run(flash, ALL_FEATURES, all_features_script(), heap, *args)
 
 
 def _all_features_completes(flash: str, heap: int) -> bool:
     r = _all_features_run(flash, str(heap))
-    return (r.returncode == 0 and bool(r.events("winner"))
-            and not any(line.startswith(("RESET", "HUNG")) for line in r.lines))
+    return bool(r.events("winner")) and not trouble(r)
 
 
 def all_features(min_heap: bool = True) -> dict:

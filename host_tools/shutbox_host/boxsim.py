@@ -52,7 +52,8 @@ def mpy_cross_exe() -> str:
 
 
 def _sources() -> list[tuple[str, Path]]:
-    out = [("shutbox/" + p.name, p) for p in sorted((mp.FIRMWARE / "shutbox").glob("*.py"))]
+    out = [("main.py", mp.FIRMWARE / "main.py")]  # the Pico's entry point (boxrun --main)
+    out += [("shutbox/" + p.name, p) for p in sorted((mp.FIRMWARE / "shutbox").glob("*.py"))]
     out += [(name + ".py", mp.SIM / (name + ".py")) for name in _SIM_MODULES]
     return out
 
@@ -117,6 +118,24 @@ def _pico_path(dest: Path) -> Path:
         return link
     except OSError:
         return dest
+
+
+def pico_flash(flash: Path, source: bool = False) -> tuple[str, ...]:
+    """Lay out the folder *flash* as ``shutbox flash`` leaves a Pico's (the launcher as
+    /main.py, /.shutbox/current naming the version; the maker's files and /data kept) and
+    return boxrun's options that boot it as the Pico does (``--main``: the launcher, then
+    firmware/main.py). The version is the .mpy build, or with *source* the .py files
+    (the flash's fallback when the board's bytecode version differs)."""
+    from shutbox_host import flash as _flash
+
+    tree = build()
+    fw = mp.FIRMWARE if source else tree
+    name = "fw-" + tree.name[-10:]  # as long as a flashed version's name
+    flash = Path(flash)
+    (flash / ".shutbox").mkdir(parents=True, exist_ok=True)
+    (flash / "main.py").write_text(_flash.LAUNCHER)
+    (flash / ".shutbox" / "current").write_text(name)
+    return ("--flash", str(flash.resolve()), "--main", str(fw))
 
 
 def command(*args: str, heapsize: str = "64k") -> tuple[list[str], dict]:

@@ -46,6 +46,9 @@ import simbus
 
 import micropython
 
+ticks_add = time.ticks_add
+ticks_diff = time.ticks_diff
+
 
 def load_firmware():
     """Load the firmware module by module, collecting the loader's garbage in between: the
@@ -61,14 +64,14 @@ POLL_MS = 2  # shutbox.app.POLL_MS
 
 opts = {"players": 2, "seed": 0, "poll": POLL_MS, "levels": -1, "wdt": 0, "hints": -1,
         "computer": -1,
-        "flash": "", "rules": ""}
+        "flash": "", "rules": "", "main": ""}
 flags = []
 _i = 1
 while _i < len(sys.argv):
     _a = sys.argv[_i][2:]
     if _a in opts:
         _i += 1
-        opts[_a] = sys.argv[_i] if _a in ("flash", "rules") else int(sys.argv[_i])
+        opts[_a] = sys.argv[_i] if _a in ("flash", "rules", "main") else int(sys.argv[_i])
     else:
         flags.append(_a)
     _i += 1
@@ -352,6 +355,9 @@ def command(line):
     elif c == "h":
         gc.collect()
         print("H %d %d" % (gc.mem_alloc(), gc.mem_free()))
+    elif c == "i":  # the heap's block map, for finding what fragments it
+        gc.collect()
+        micropython.mem_info(1)
     elif c == "k":
         lockcheck(int(w[1]))
     elif c == "m":  # the power-up screen in front of the game (--powerup)
@@ -374,8 +380,196 @@ def command(line):
     return True
 
 
+# ----- --main FW: boot as the Pico does, through the launcher and firmware/main.py -----
+
+class PowerCut(SystemExit):
+    """Command r in --main: the power goes, out of whatever the firmware was doing."""
+
+
+class Quit(SystemExit):
+    """Command q in --main."""
+
+
+until = [0]  # --main: the script's commands are read again at this time
+
+
+class VTime:
+    """The firmware's ``time`` in --main: a virtual clock that runs only in sleep_ms, where
+    the script's commands are obeyed when their time comes (the firmware computes in no
+    time, as a poll loop that never misses its pace)."""
+
+    ticks_add = time.ticks_add
+    ticks_diff = time.ticks_diff
+
+    @staticmethod
+    def ticks_ms():
+        return now[0]
+
+    @staticmethod
+    def ticks_us():
+        return now[0] * 1000
+
+    @staticmethod
+    def sleep_ms(ms):
+        report()
+        left = ms
+        while True:
+            dt = time.ticks_diff(until[0], now[0])
+            if dt <= 0:
+                obey()
+                continue
+            if left <= 0:
+                return
+            dt = dt if dt < left else left
+            now[0] = time.ticks_add(now[0], dt)
+            left -= dt
+            simbus.check_wdt(now[0])
+            simbus.run_timers(now[0])
+
+    @staticmethod
+    def sleep(s):
+        VTime.sleep_ms(int(s * 1000))
+
+
+_step = [None]  # shutbox.guard.Guard.step, wrapped once the guard's module is loaded
+
+
+def _guard_step(self, t):
+    """Guard.step, recording the guard for the s, z and d commands (--main)."""
+    global guard, app
+    guard = self
+    _step[0](self, t)
+    app = self.app
+
+
+def obey():
+    """--main: obey the script's commands up to its next wait (w), or stop (r, q)."""
+    global guard, app
+    if _step[0] is None and "shutbox.guard" in sys.modules:
+        cls = sys.modules["shutbox.guard"].Guard
+        _step[0] = cls.step
+        cls.step = _guard_step
+    while True:
+        line = sys.stdin.readline()
+        w = line.split()
+        if not line or w and w[0] == "q":
+            raise Quit(0)
+        if not w:
+            continue
+        if w[0] == "w":
+            until[0] = time.ticks_add(now[0], int(w[1]))
+            return
+        if w[0] == "r":
+            raise PowerCut(0)
+        if w[0] in ("b", "k", "a", "m"):
+            print("? " + w[0])  # not in --main
+        else:
+            command(line)
+
+
+def _mount_flash():
+    """--main: the flash folder becomes '/', as the Pico's littlefs; the firmware folder FW
+    (the .mpy build, or firmware/ itself: the .py fallback) is mounted where the launcher
+    finds it, /.shutbox/<the name in /.shutbox/current>. The host's root stays at /.host,
+    for rename (os below)."""
+    import os
+
+    host = opts["flash"]
+    fw = opts["main"]
+    os.umount("/")
+    os.mount(os.VfsPosix(host), "/")
+    os.mount(os.VfsPosix(), "/.host")
+    with open("/.shutbox/current") as f:
+        os.mount(os.VfsPosix(fw), "/.shutbox/" + f.read().strip())
+    os.chdir("/")
+
+    def rename(old, new):  # VfsPosix with a root folder sees the new path twice
+        os.rename("/.host" + host + old, "/.host" + host + new)
+
+    class Os:
+        """The firmware's ``os``: the real one, with the dice's urandom and that rename."""
+
+    for k in dir(os):
+        if not k.startswith("__"):
+            setattr(Os, k, getattr(os, k))
+    Os.urandom = urandom
+    Os.rename = rename
+    return Os
+
+
+def _reboot(cause, keep):
+    """--main: what a reset leaves: no module of the firmware, the watchdog stopped."""
+    global app, guard
+    app = guard = None
+    _step[0] = None
+    for k in list(sys.modules):
+        if k not in keep:
+            del sys.modules[k]
+    sys.path[:] = ["", ".frozen", "/lib"]
+    simbus.reset_cause = cause
+    simbus.wdt[0] = 0
+    simbus.irq.clear()
+    del simbus.timers[:]
+    gc.collect()
+
+
+def main_mode():
+    """--main FW: the box boots as a Pico with the firmware as a flash lays it out: /main.py
+    (the launcher) starts firmware/main.py, which runs the power-up screens, then app.main.
+    The commands before the first w set the pins it powers up with; a reset (the watchdog,
+    machine.reset, a power cut r) boots it again from a heap without the firmware. Without
+    the firmware running (main.py ended, or failed), the box is dark: DARK <ms> <error>."""
+    global t0, BASE
+    now[0] = t0 = ticks_add(0, -3000)
+    until[0] = now[0]
+    simbus.clock = _clock
+    simbus.advance = _advance
+    sys.modules["os"] = _mount_flash()
+    sys.modules["time"] = VTime
+    keep = set(sys.modules)
+    keep.add("boxrun")
+    with open("/main.py") as f:
+        launcher = f.read()
+    cause = 1  # machine.PWRON_RESET
+    gc.collect()
+    BASE = gc.mem_alloc()
+    try:
+        obey()  # the pins at power-up
+        while True:
+            try:
+                try:
+                    exec(launcher, {"__name__": "__main__"})
+                    print("DARK %d -" % ticks_diff(now[0], t0))
+                except (simbus.Reset, PowerCut, Quit, simbus.Hung):
+                    raise
+                except Exception as e:  # noqa: BLE001 - the Pico's REPL reports it, then waits
+                    print("DARK %d %s" % (ticks_diff(now[0], t0), type(e).__name__))
+                    sys.print_exception(e)
+                while True:  # dark: time passes; only the watchdog (if started) resets
+                    VTime.sleep_ms(1000)
+            except simbus.Reset as e:
+                print("RESET %d %d" % (e.args[0], ticks_diff(now[0], t0)))
+                cause = e.args[0]
+            except PowerCut:
+                print("RESET 0 %d" % ticks_diff(now[0], t0))
+                cause = 1
+            _reboot(cause, keep)
+    except simbus.Hung:
+        print("HUNG %d" % ticks_diff(now[0], t0))
+    except Quit:
+        pass
+    report()
+    if peak_mode:
+        print("PEAK %d" % seen[2])
+        print("BASE %d" % BASE)
+    raise SystemExit(0)
+
+
+
 gc.collect()
 BASE = gc.mem_alloc()  # the simulated board and this harness, before any firmware (--peak)
+if opts["main"]:
+    main_mode()
 
 # --powerup: the game's modules load only after the power-up screen, as on the box (main.py)
 if "--powerup" not in sys.argv:
@@ -384,7 +578,6 @@ if "--powerup" not in sys.argv:
 from shutbox import pins  # noqa: E402
 from shutbox.board import Board  # noqa: E402
 from shutbox.settings import Settings  # noqa: E402
-from shutbox.ticks import ticks_add, ticks_diff  # noqa: E402
 
 now[0] = time.ticks_ms() if realtime else ticks_add(0, -3000)
 t0 = now[0]
