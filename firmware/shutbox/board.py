@@ -103,6 +103,10 @@ class Board:
         """Start the hardware watchdog (it cannot be stopped) and return it; feed() it."""
         return self._machine.WDT(timeout=timeout_ms)
 
+    def reset(self):
+        """Restart the chip on purpose (a fresh heap; main.py runs again): not a hang."""
+        self._machine.reset()
+
     def watchdog_reset(self):
         """Return True if the last reset was the watchdog's (the box had hung)."""
         m = self._machine

@@ -357,6 +357,7 @@ def command(line):
         print("H %d %d" % (gc.mem_alloc(), gc.mem_free()))
     elif c == "i":  # the heap's block map, for finding what fragments it
         gc.collect()
+        micropython.qstr_info()
         micropython.mem_info(1)
     elif c == "k":
         lockcheck(int(w[1]))
