@@ -32,11 +32,10 @@ from shutbox import records as _records
 from shutbox import resume as _resume
 from shutbox import rounds as _rounds
 from shutbox import store as _store
-from shutbox_host import bench_game, boxsim, mp
+from shutbox_host import bench_game, mp
 
 FIRMWARE_CAP = 64 * 1024  # issue 4: the firmware within a 64 KB heap
 MP_DIR = Path(__file__).resolve().parent / "mp"
-MEMORY = 3  # simbus.FAULT_MEMORY: a MemoryError out of a pin read
 
 
 @pytest.fixture(scope="module")
@@ -152,11 +151,10 @@ def test_private_constants_match_their_sources():
 # ----- booted as the Pico boots: memory that does not depend on luck (issue 11, item 6) -----
 # boxrun --main (bench_game.boot_run): the launcher, firmware/main.py, the power-up screens and
 # app.main, from a flash folder laid out as `shutbox flash` leaves it, holding a saved settings
-# file; the firmware's heap is 64 KB on top of the harness' base (bench_game.boot_cap).
+# file; the firmware's heap is 64 KB on top of the harness' base (bench_game.boot_cap). The
+# scenarios are bench_game's, which also bisects the smallest heap of each.
 
-HARD_BEST = {"computer": 3, "hints": 2}  # the hard computer (a third seat) and best-move hints
 LESS = 16 * 1024  # the controls: clearly less heap than the firmware's 64 KB
-RECOVERIES = 10
 
 
 @pytest.fixture(scope="module")
@@ -164,74 +162,40 @@ def cap():
     return bench_game.boot_cap()
 
 
-def _first_turn(flash, heap):
-    """Boot with the hard computer and best hints; the first player throws 6 6, shuts 9 3."""
-    s = boxsim.Script().wait(300).dice(6, 6).click(120).wait(boxsim.ROLL_MS).shut(9, 3)
-    return bench_game.boot_run(flash, HARD_BEST, s.wait(300), heap)
-
-
 def test_booted_with_the_hard_computer_and_best_hints_the_box_starts(cap, tmp_path):
-    r = _first_turn(tmp_path / "a", cap)
+    """(a) The box starts from a saved settings file with the hard computer and best hints."""
+    r = bench_game.hard_best_run(tmp_path / "a", cap)
     assert bench_game.trouble(r) == []
     assert r.events("game")[0]["computer"] == [3]
-    assert [e["shut"] for e in r.events("move")] == [[3, 9]]
-    assert bench_game.trouble(_first_turn(tmp_path / "b", cap - LESS))  # the control
+    assert bench_game.hard_best_starts(r)
+    assert bench_game.trouble(bench_game.hard_best_run(tmp_path / "b", cap - LESS))
 
 
 def test_the_all_features_game_completes_booted_as_the_pico_boots(cap, tmp_path):
+    """(b) The all-features game, from its settings file, to the records saved at its end."""
     assert bench_game._all_features_completes(str(tmp_path / "a"), cap)
     assert not bench_game._all_features_completes(str(tmp_path / "b"), cap - LESS)
 
 
-def _recovery(flash, heap, at):
-    """The all-features game up to line *at* of its script, a MemoryError, Roll, 2 s (Roll
-    let go first: a press under way at the fault does not restart)."""
-    s = boxsim.Script()
-    s.lines = bench_game.all_features_script().lines[:at]
-    s.lines.append("x %d 0" % MEMORY)
-    s.wait(500).release().wait(100).click(120).wait(2000)
-    return bench_game.boot_run(flash, bench_game.ALL_FEATURES, s, heap)
-
-
-def _fault_points():
-    """RECOVERIES points spread over the all-features game: after one of its waits."""
-    lines = bench_game.all_features_script().lines
-    waits = [i + 1 for i, x in enumerate(lines) if x.startswith("w ")]
-    return [waits[(len(waits) - 1) * k // (RECOVERIES - 1)] for k in range(RECOVERIES)]
-
-
-def _recovered(r):
-    """One fault (the injected one), then the box running again: the notice of a restart."""
-    if bench_game.trouble(r) != ["fault MemoryError: injected fault"]:
-        return False
-    after = r.log[r.log.index(r.events("fault")[0]) + 1:]
-    return any(e["ev"] == "notice" and 4 in e["tiles"] for e in after)
-
-
 def test_roll_recovers_from_a_fault_ten_times_in_ten(cap, tmp_path):
-    points = _fault_points()
-    assert len(set(points)) == RECOVERIES
-    got = [_recovered(_recovery(tmp_path / str(i), cap, at)) for i, at in enumerate(points)]
-    assert got == [True] * RECOVERIES
-    assert not _recovered(_recovery(tmp_path / "c", cap - LESS, points[-1]))  # the control
-
-
-def _py_fallback(flash, heap):
-    """Boot from the .py files (the flash's fallback): compiling them needs far more heap."""
-    return bench_game.boot_run(flash, None, boxsim.Script().wait(12000), heap, source=True)
-
-
-def _shows_the_fault(r, flash):
-    """The fault pattern on the LEDs, the error in /error.log, and a restart after 10 s."""
-    shown = [f for f in r.frames if f[2] == f[3] == "RR.R.RR"]
-    log = flash / "error.log"
-    restarts = [x for x in r.lines if x.startswith("RESET ")]
-    return (bool(shown) and {f[1][0] for f in shown} == {"R", "."}
-            and log.exists() and "MemoryError" in log.read_text()
-            and bool(restarts) and 10000 <= int(restarts[0].split()[2]) < 11000)
+    """(c) A MemoryError at ten points of the all-features game; Roll restarts every time."""
+    points = bench_game.fault_points()
+    assert len(set(points)) == bench_game.RECOVERIES == 10
+    got = [bench_game.recovered(bench_game.recovery_run(tmp_path / str(i), cap, at))
+           for i, at in enumerate(points)]
+    assert got == [True] * 10
+    assert not bench_game.recovered(bench_game.recovery_run(tmp_path / "c", cap - LESS,
+                                                            points[-1]))  # the control
 
 
 def test_a_memory_error_while_main_imports_shows_the_fault_and_restarts(cap, tmp_path):
-    r = _py_fallback(tmp_path / "a", cap)
+    """(d) The .py fallback cannot fit: main.py's imports fail outside the app's guard."""
+    r = bench_game.py_fallback_run(tmp_path / "a", cap)
     assert not r.events("game")  # the .py firmware does not fit: main.py fails importing
-    assert _shows_the_fault(r, tmp_path / "a"), r.lines
+    assert bench_game.shows_the_fault(r, tmp_path / "a"), r.lines
+    # the restart is a reset on purpose (its mark in SCRATCH3, REASON FORCE): no hang logged
+    assert "watchdog reset" not in (tmp_path / "a" / "error.log").read_text()
+    # the control: 32 KB less, too little to compile even the rescue's modules from .py
+    assert not bench_game.shows_the_fault(bench_game.py_fallback_run(tmp_path / "b",
+                                                                     cap - 2 * LESS),
+                                          tmp_path / "b")
