@@ -17,19 +17,30 @@ progress in DIR/data, errors in DIR/error.log), --wdt MS (start the watchdog at 
 Power-up (shutbox.powerup): --powerup (with --flash: boot as app.main does, with the button
 combinations held at power-up and the settings and records in DIR/data; the options that set
 Settings attributes are then ignored).
+As the Pico boots: --main FW (with --flash DIR laid out by boxsim.pico_flash): DIR becomes
+the filesystem's root, the firmware folder FW is mounted where its launcher (DIR/main.py)
+finds it, and the launcher runs firmware/main.py (the power-up, then app.main) with a
+virtual ``time`` whose sleep_ms obeys the commands; the commands before the first w set
+the pins at power-up; b, k, a and m are not available; DARK <ms> <error>: main.py ended or
+failed outside the guard (the box is dark until the watchdog, if started, resets it).
+The board is an RP2040 for the firmware (simbus.rp2040): its sys says so, and
+machine.mem32 reads the watchdog's REASON and SCRATCH registers.
 
 Commands:  p GPIO LEVEL   drive an input        w MS     let MS ms pass (virtual clock)
            d F..          next dice faces       s        print the game state
            h              print the live heap   k N      N idle polls under heap_lock
+           i              print the qstr pool and the heap's block map (micropython.mem_info)
            e TEXT         echo                  q        quit
            r              power cut, power on   x KIND N fault on the pin read after N more
+           R              machine.reset() (as mpremote reset, a flash): the board restarts
            m              print the power-up screen (M kind page values-hex, or M -)
            z              print the box state   b NAME=INT ..  a new box: Settings attributes
                                                 (players, one_die, ...; seed=N: the dice),
                                                 the flash wiped, the clock back to its start
 Output:    F <ms> <hex>   LED bytes as written  T <ms> <Hz>  the buzzer changed
            the firmware's JSON log lines, and the answers (S ..., H ..., LOCK ..., PEAK ..., BASE).
-           RESET <cause> <ms>: the board reset (3: the watchdog) and booted again;
+           RESET <cause> <ms> <reason>: the board reset and booted again: cause 3 (a
+           watchdog reset) with reason 1 (it expired) or 2 (machine.reset), 0 0 (a power cut);
            HUNG <ms>: a hang no watchdog ended (the run stops).
 The scripted clock starts 3 s before the 2**30 ms tick wrap, so every run crosses it. A
 reset or power cut rebuilds the board and the app as a reboot does; the firmware's modules
@@ -45,6 +56,8 @@ import neopixel  # noqa: F401
 import simbus
 
 import micropython
+
+simbus.rp2040()  # the firmware's sys names the board as a Pico's does
 
 ticks_add = time.ticks_add
 ticks_diff = time.ticks_diff
@@ -174,12 +187,17 @@ def make(t, safe):
                resume=not safe)
 
 
-def boot(cause):
-    """Power the box on (again): a new board and app, the watchdog stopped by the reset."""
+def boot(power_cut):
+    """Power the box on (again): a new board and app, the watchdog stopped by the reset.
+
+    After a power cut the watchdog's REASON and SCRATCH registers read 0; after a reset by
+    the watchdog (simbus.Reset: it expired, or machine.reset) they are as it left them.
+    """
     global app, guard
     app = guard = None
     gc.collect()
-    simbus.reset_cause = cause
+    if power_cut:
+        simbus.power_on()
     simbus.wdt[0] = 0
     if "powerup" in flags:  # as main.py: the screen of a combination held at power-up first
         from shutbox import powerup
@@ -265,8 +283,8 @@ def poll_once():
         print("HUNG %d" % ticks_diff(now[0], t0))
         raise SystemExit(0) from e
     except simbus.Reset as e:
-        print("RESET %d %d" % (e.args[0], ticks_diff(now[0], t0)))
-        boot(e.args[0])
+        print("RESET %d %d %d" % (e.args[0], ticks_diff(now[0], t0), simbus.reason))
+        boot(False)
 
 
 def step():
@@ -332,8 +350,14 @@ def command(line):
             game.err, 1 if game.locked else 0, rs.expect if rs else -1, game.played,
             guard.faults if guard else 0))
     elif c == "r":
-        print("RESET 0 %d" % ticks_diff(now[0], t0))
-        boot(1)
+        print("RESET 0 %d 0" % ticks_diff(now[0], t0))
+        boot(True)
+    elif c == "R":  # machine.reset() between two polls, as mpremote reset or a flash does
+        try:
+            machine.reset()
+        except simbus.Reset as e:
+            print("RESET %d %d %d" % (e.args[0], ticks_diff(now[0], t0), simbus.reason))
+            boot(False)
     elif c == "x":
         simbus.inject(int(w[1]), int(w[2]) if len(w) > 2 else 0)
     elif c == "b":  # a new box: the clock back 3 s before the wrap, the dice reseeded
@@ -351,7 +375,7 @@ def command(line):
         simbus.inject(0)
         now[0] = t0
         wipe()
-        boot(1)
+        boot(True)
     elif c == "h":
         gc.collect()
         print("H %d %d" % (gc.mem_alloc(), gc.mem_free()))
@@ -462,6 +486,8 @@ def obey():
             return
         if w[0] == "r":
             raise PowerCut(0)
+        if w[0] == "R":  # out of the firmware as the chip's reset, to main_mode
+            machine.reset()
         if w[0] in ("b", "k", "a", "m"):
             print("? " + w[0])  # not in --main
         else:
@@ -498,8 +524,9 @@ def _mount_flash():
     return Os
 
 
-def _reboot(cause, keep):
-    """--main: what a reset leaves: no module of the firmware, the watchdog stopped."""
+def _reboot(power_cut, keep):
+    """--main: what a reset leaves: no module of the firmware, the watchdog stopped (its
+    registers cleared by a power cut, kept by a watchdog reset)."""
     global app, guard
     app = guard = None
     _step[0] = None
@@ -507,7 +534,8 @@ def _reboot(cause, keep):
         if k not in keep:
             del sys.modules[k]
     sys.path[:] = ["", ".frozen", "/lib"]
-    simbus.reset_cause = cause
+    if power_cut:
+        simbus.power_on()
     simbus.wdt[0] = 0
     simbus.irq.clear()
     del simbus.timers[:]
@@ -531,7 +559,7 @@ def main_mode():
     keep.add("boxrun")
     with open("/main.py") as f:
         launcher = f.read()
-    cause = 1  # machine.PWRON_RESET
+    cut = True  # the first boot: power-on
     gc.collect()
     BASE = gc.mem_alloc()
     try:
@@ -549,12 +577,12 @@ def main_mode():
                 while True:  # dark: time passes; only the watchdog (if started) resets
                     VTime.sleep_ms(1000)
             except simbus.Reset as e:
-                print("RESET %d %d" % (e.args[0], ticks_diff(now[0], t0)))
-                cause = e.args[0]
+                print("RESET %d %d %d" % (e.args[0], ticks_diff(now[0], t0), simbus.reason))
+                cut = False
             except PowerCut:
-                print("RESET 0 %d" % ticks_diff(now[0], t0))
-                cause = 1
-            _reboot(cause, keep)
+                print("RESET 0 %d 0" % ticks_diff(now[0], t0))
+                cut = True
+            _reboot(cut, keep)
     except simbus.Hung:
         print("HUNG %d" % ticks_diff(now[0], t0))
     except Quit:
@@ -600,7 +628,7 @@ if opts["flash"]:
     except OSError:
         pass  # there already
 gc.collect()
-boot(1)  # machine.PWRON_RESET
+boot(True)  # machine.PWRON_RESET
 
 step()
 if realtime:
