@@ -206,7 +206,8 @@ def scenarios() -> dict:
     - recovery_min_heapsize_bytes: (c) Roll recovers from a fault at each of the RECOVERIES
       points of the all-features game;
     - py_fallback_fault_min_heapsize_bytes: (d) the .py firmware, which cannot fit, shows the
-      fault pattern, logs and restarts;
+      fault pattern, logs and restarts; py_fallback_plays_min_heapsize_bytes: the .py firmware
+      starts and plays a turn (a Pico's heap is about 240 KB);
     - boot_harness_heap_bytes: boxrun --main's base (the firmware's heap is a -X heapsize
       minus it), boot_cap_heapsize_bytes: the cap of the tests (64 KB + the base).
     """
@@ -221,9 +222,19 @@ def scenarios() -> dict:
                                cap + 16 * 1024, what="the recoveries")
         py = mp.smallest_heap(lambda h: shows_the_fault(py_fallback_run(d, h), d), base,
                               cap, what="the .py fallback's fault")
+        plays = mp.smallest_heap(lambda h: py_fallback_plays(d, h), cap, 512 * 1024,
+                                 what="the .py fallback")
     return {"hard_best_min_heapsize_bytes": hard, "recovery_min_heapsize_bytes": rec,
-            "py_fallback_fault_min_heapsize_bytes": py, "boot_harness_heap_bytes": base,
+            "py_fallback_fault_min_heapsize_bytes": py,
+            "py_fallback_plays_min_heapsize_bytes": plays, "boot_harness_heap_bytes": base,
             "boot_cap_heapsize_bytes": cap}
+
+
+def py_fallback_plays(flash, heap) -> bool:
+    """The .py firmware boots (default settings) and plays the first turn's throw."""
+    s = boxsim.Script().wait(300).dice(6, 6).click(120).wait(boxsim.ROLL_MS).shut(9, 3)
+    r = boot_run(flash, None, s.wait(300), heap, source=True)
+    return not trouble(r) and [e["shut"] for e in r.events("move")] == [[3, 9]]
 
 
 def all_features(min_heap: bool = True) -> dict:
