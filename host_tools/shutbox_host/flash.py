@@ -49,6 +49,7 @@ MAKER_MAIN_KEPT = "/main_before_shutbox.py"
 MANIFEST = "manifest.json"
 CACHE = mp.ROOT / "build" / "mpy-cache"
 CONNECT_TIMEOUT = 10  # seconds to get a raw REPL (mpremote's own limit)
+_FIRST_TRY_S = 2  # the first try at it: a board running main.py answers within this
 CHUNK = 2048  # bytes per write command; the Pico compiles each one (a few KB of heap)
 _VERSION_RE = re.compile(r"^fw-[0-9a-f]{10}b?$")
 _KILL_ENV = "SHUTBOX_FLASH_KILL_AT"  # fault injection for the tests: "phase[:n]"
@@ -354,13 +355,19 @@ class Board:
                             "`mpremote repl`, screen?)" % port) from None
         except OSError as exc:
             raise UserError("cannot open %s: %s" % (port, exc.strerror or exc)) from None
-        try:
-            with contextlib.redirect_stdout(noise):
-                self.t.enter_raw_repl(soft_reset=True, timeout_overall=CONNECT_TIMEOUT)
-        except (TransportError, OSError, ValueError):
-            self.close()
-            raise UserError("%s does not answer like MicroPython (no raw REPL): is it a Pico "
-                            "with MicroPython installed?" % port) from None
+        # A board that has just been reset may take the first Ctrl-C while it boots, before
+        # main.py listens for it (it is then an ordinary byte): a second try, soon after,
+        # interrupts main.py; a port that answers neither time is no MicroPython.
+        for wait in (min(_FIRST_TRY_S, CONNECT_TIMEOUT), CONNECT_TIMEOUT):
+            try:
+                with contextlib.redirect_stdout(noise):
+                    self.t.enter_raw_repl(soft_reset=True, timeout_overall=wait)
+                break
+            except (TransportError, OSError, ValueError):
+                if wait == CONNECT_TIMEOUT:
+                    self.close()
+                    raise UserError("%s does not answer like MicroPython (no raw REPL): is it "
+                                    "a Pico with MicroPython installed?" % port) from None
 
     def exec(self, code: str) -> str:
         """Run code on the board; return what it printed. A board-side error is a Fail."""
