@@ -10,7 +10,7 @@ is logged and shown as the fault pattern, and Roll or 10 s restarts (shutbox.res
 """
 
 
-def boot():
+def run():
     """The power-up screens, the saved settings, the game's modules, then the box's loop."""
     import gc
 
@@ -30,7 +30,7 @@ def boot():
 
 
 try:
-    boot()
+    run()
 except Exception as e:  # noqa: BLE001 - a box that cannot start still must not go dark
     from shutbox import rescue
 

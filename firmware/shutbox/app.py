@@ -47,7 +47,7 @@ class App:
         *tables_dir*: where the engine's optimal-play tables are (None: beside the engine, and
         only when the settings need them). *store* (shutbox.store.Store): the game in progress
         is saved there at safe points and, with *resume*, continued from there. *engine*: the
-        engine for these settings and rules (``engine()``), made once and shared by every
+        engine for these settings and rules (``make_engine``), made once and shared by every
         start; None: one is made here.
         """
         self.board = board
