@@ -1,13 +1,37 @@
 # The Pico runs this at power-up: the Shut the Box firmware.
-"""Entry point of the box: a power-up screen first while little is loaded, then the game."""
+"""Entry point of the box: a power-up screen first while little is loaded, then the game.
 
-from shutbox import powerup
+The order is the heap's: the power-up code runs and is unloaded before the game's modules
+load; they load one at a time, each loader's garbage collected before the next, so their code
+packs into the heap without holes; app.main loads the rest the settings need, then makes the
+engine's tables (the largest blocks) before the first app. An exception here, outside
+app.main's guard (a MemoryError importing: the .py fallback of a flash needs far more heap),
+is logged and shown as the fault pattern, and Roll or 10 s restarts (shutbox.rescue).
+"""
 
-# Roll held at power-up: the settings menu, records, erasing (shutbox.menu); then the saved
-# settings and the records' key are read, before the game's modules take the heap
-boot = powerup.screens()
-powerup.unload("powerup")
-del powerup
-from shutbox import app  # noqa: E402
 
-app.main(boot)
+def run():
+    """The power-up screens, the saved settings, the game's modules, then the box's loop."""
+    import gc
+
+    from shutbox import powerup
+
+    # Roll held at power-up: the settings menu, records, erasing (shutbox.menu); then the
+    # saved settings and the records' key are read, before the game's modules take the heap
+    saved = powerup.screens()
+    powerup.unload("powerup")
+    del powerup
+    for name in ("ticks", "engine", "frame", "debounce", "dice", "game", "app"):
+        gc.collect()
+        __import__("shutbox." + name)
+    from shutbox import app
+
+    app.main(saved)
+
+
+try:
+    run()
+except Exception as e:  # noqa: BLE001 - a box that cannot start still must not go dark
+    from shutbox import rescue
+
+    rescue.run(e)

@@ -17,10 +17,9 @@ from shutbox import frame as fr
 from shutbox.debounce import EV_DOWN, EV_LONG, EV_SHORT, EV_TILES, Debouncer
 from shutbox.dice import Dice
 from shutbox.engine import Engine, Rules
-from shutbox.game import Game, Settings, tiles_of
+from shutbox.game import Game, Settings, parts, tiles_of
 from shutbox.ticks import ticks_add, ticks_diff
 
-_POLL_MS = const(2)  # the main loop's pause between polls
 _WATCHDOG_MS = const(8000)  # main(): the hardware watchdog's timeout (the rp2 maximum is 8388)
 _NEW_GAME_MS = const(5000)  # Roll held this long, in any state: a new game
 _NOTICE_MS = const(2000)  # the boot notice (frame.notice) shows this long
@@ -42,12 +41,14 @@ class App:
     """The box: one board, one game."""
 
     def __init__(self, board, urandom, now, settings=None, rules=None, out=None, wdt=None,
-                 tables_dir=None, store=None, resume=True):
+                 tables_dir=None, store=None, resume=True, engine=None):
         """Build everything once; *urandom(n)* gives random bytes, *out* prints a log line.
 
         *tables_dir*: where the engine's optimal-play tables are (None: beside the engine, and
         only when the settings need them). *store* (shutbox.store.Store): the game in progress
-        is saved there at safe points and, with *resume*, continued from there.
+        is saved there at safe points and, with *resume*, continued from there. *engine*: the
+        engine for these settings and rules (``make_engine``), made once and shared by every
+        start; None: one is made here.
         """
         self.board = board
         self.deb = Debouncer(board.tiles, board.switches(), board.roll(), now)
@@ -55,10 +56,8 @@ class App:
             rules = Rules(tiles=board.tiles)
         if settings is None:
             settings = Settings()
-        if tables_dir is None and not settings.needs_table():
-            tables_dir = _NO_TABLES
-        # the beat-target buffer (1 KB a layer) only for best-move hints (shutbox.coach)
-        self.engine = Engine(rules, tables_dir, hints=settings.hints == _HINT_BEST)
+        self.engine = engine if engine is not None else make_engine(settings, rules,
+                                                                    tables_dir)
         self.dice = Dice(urandom)
         self.game = Game(self.engine, self.dice, settings, self.deb.levels, now)
         self.out = out if out is not None else print
@@ -180,6 +179,9 @@ class App:
                 t[4] = min(t[4], rec["score"])
                 t[5] += 1 if rec["shut_box"] else 0
             elif ev == "winner":  # the game's end: into flash, with the module only for that
+                import gc
+
+                gc.collect()  # the module's code into a heap the game has left garbage in
                 from shutbox import records
 
                 records.Records(t[0], t[1]).add(t)
@@ -187,14 +189,33 @@ class App:
         del log[:]
 
 
+def make_engine(settings, rules, tables_dir=None):
+    """Return the Engine for *settings* and *rules*, with the tables the settings need.
+
+    The optimal-play table (2 KB and more) only for a feature that needs it (best-move
+    hints, the hard computer), the beat-target buffer (1 KB a layer) only for best-move
+    hints (shutbox.coach); *tables_dir*: where the tables are (None: beside the engine).
+    """
+    if tables_dir is None and not settings.needs_table():
+        tables_dir = _NO_TABLES
+    return Engine(rules, tables_dir, hints=settings.hints == _HINT_BEST)
+
+
 def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=None):
     """Return the App for the box's *boot* list (shutbox.powerup.read), with a new tally of
     the records for its game; *safe*: start a new game rather than the saved one (the guard,
-    after a fault). The boot notice's reasons are shown at the first start only."""
-    settings, rules, notices, log, tally = boot
+    after a fault). The boot notice's reasons are shown at the first start only.
+
+    The engine (its tables: the largest blocks the game holds) is made at the first start
+    and kept in the boot list for every start after it (main() makes it before the first):
+    a restart after a fault needs no large block, however the game left the heap.
+    """
+    settings, rules, notices, log, tally = boot[:5]
     boot[2] = 0
-    app = App(board, urandom, now, settings=settings, rules=rules, out=out,
-              tables_dir=tables_dir, store=store, resume=not safe)
+    if len(boot) == 5:
+        boot.append(make_engine(settings, rules, tables_dir))
+    app = App(board, urandom, now, settings=settings, rules=rules, out=out, store=store,
+              resume=not safe, engine=boot[5])
     app.out(log)
     app.tally = tally = list(tally)
     cpu = getattr(app.game, "cpu", None)
@@ -215,6 +236,7 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS):
     before, and the settings were read (*boot*: shutbox.powerup.read; read here if None):
     firmware/main.py.
     """
+    import gc
     import os
     import time
 
@@ -230,16 +252,17 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS):
         boot = powerup.read(board, store)
         powerup.unload("powerup")
         del powerup
+    # the code the first start would import (the guard's, the saved game's, the settings'
+    # optional parts), one module at a time and each loader's garbage collected, then the
+    # engine's tables: the first app is made of objects only, in a heap without holes
+    for name in ["guard", "resume"] + parts(boot[0]):
+        gc.collect()
+        __import__("shutbox." + name)
+    gc.collect()
+    boot.append(make_engine(boot[0], boot[1]))
 
     def make(now, safe):
         return start(board, os.urandom, now, store, boot, safe)
 
     wdt = board.watchdog(watchdog_ms) if watchdog_ms > 0 else None
-    guard = Guard(board, make, time.ticks_ms(), wdt=wdt, wdt_reset=board.watchdog_reset())
-    try:
-        while True:
-            guard.step(time.ticks_ms())
-            time.sleep_ms(_POLL_MS)
-    except KeyboardInterrupt:
-        board.watchdog_stop()
-        raise
+    Guard(board, make, time.ticks_ms(), wdt=wdt, wdt_reset=board.watchdog_reset()).forever()

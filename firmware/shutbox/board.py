@@ -28,8 +28,21 @@ _PALETTE_RGB = const(
     b"\x00\x18\x18"
 )
 _DUTY_ON = const(32768)  # 50 % duty: the loudest square wave for a piezo
-_WATCHDOG_CTRL_CLR = const(0x4005B000)  # RP2040 WATCHDOG_BASE 0x40058000 + CTRL 0 + clear alias
+# The RP2040's watchdog (datasheet 4.7; pico-sdk hardware/regs/watchdog.h), WATCHDOG_BASE
+# 0x40058000: CTRL +0x00 (ENABLE bit 30; +0x3000 is its atomic clear alias), REASON +0x08
+# (bit 0 TIMER: the watchdog expired; bit 1 FORCE: CTRL.TRIGGER, which machine.reset() uses;
+# 0 after a power-on or RUN pin reset), SCRATCH0..7 +0x0C..+0x28 (kept by a watchdog reset).
+_WATCHDOG_CTRL_CLR = const(0x4005B000)
 _WATCHDOG_ENABLE = const(0x40000000)  # CTRL.ENABLE
+_WATCHDOG_REASON = const(0x40058008)
+_REASON_TIMER = const(1)
+# SCRATCH3 carries the mark of a reset made on purpose (reset(), shutbox flash's reset):
+# pico-sdk 2.2's watchdog_enable/watchdog_reboot (MicroPython's machine.WDT and reset) use
+# SCRATCH4..7, the RP2040 bootrom SCRATCH0..1 (reset_usb_boot) and 4..7 (its boot vector),
+# MicroPython v1.28's rp2 port none (v1.29's machine.mem_backup lends 0..3 and 5..7 to
+# programs: the box is the only program).
+_WATCHDOG_SCRATCH3 = const(0x40058018)
+_RESET_MARK = const(0x2D534258)  # "-SBX": below 2**30, a small int on the Pico
 
 
 class Board:
@@ -103,20 +116,50 @@ class Board:
         """Start the hardware watchdog (it cannot be stopped) and return it; feed() it."""
         return self._machine.WDT(timeout=timeout_ms)
 
+    def _rp2040(self):
+        """Return machine.mem32 on an RP2040 (the watchdog's registers), else None."""
+        import sys  # a local name: no module global for this use
+
+        mem32 = getattr(self._machine, "mem32", None)
+        if mem32 is not None and "RP2040" in getattr(sys.implementation, "_machine", ""):
+            return mem32
+        return None
+
+    def reset(self):
+        """Restart the chip on purpose (a fresh heap; main.py runs again): not a hang.
+
+        On an RP2040 the mark in SCRATCH3 tells the next boot (watchdog_reset) so, whatever
+        REASON says: machine.reset() restarts the chip through the watchdog.
+        """
+        mem32 = self._rp2040()
+        if mem32 is not None:
+            mem32[_WATCHDOG_SCRATCH3] = _RESET_MARK
+        self._machine.reset()
+
     def watchdog_reset(self):
-        """Return True if the last reset was the watchdog's (the box had hung)."""
-        m = self._machine
-        return m.reset_cause() == m.WDT_RESET
+        """Return True if the last reset was the watchdog's expiry (the box had hung).
+
+        On rp2, machine.reset() goes through the watchdog too, so reset_cause() says
+        WDT_RESET after every flash (MicroPython issue #19409). On an RP2040 the box reads
+        the watchdog's REASON: its TIMER bit is set only when the watchdog expired (FORCE is
+        machine.reset()), and a reset made on purpose (reset(), shutbox flash) leaves its
+        mark in SCRATCH3, read and cleared here. Elsewhere: reset_cause().
+        """
+        mem32 = self._rp2040()
+        if mem32 is None:
+            m = self._machine
+            return m.reset_cause() == m.WDT_RESET
+        marked = mem32[_WATCHDOG_SCRATCH3] == _RESET_MARK
+        mem32[_WATCHDOG_SCRATCH3] = 0
+        return bool(mem32[_WATCHDOG_REASON] & _REASON_TIMER) and not marked
 
     def watchdog_stop(self):
         """Stop a running watchdog (a developer took over the console: Ctrl-C, mpremote).
 
         machine.WDT has no stop; the RP2040's WATCHDOG CTRL register does: its ENABLE bit
         (30) is cleared through the register's atomic clear alias (+0x3000). Elsewhere
-        (the simulated board, another chip) this does nothing.
+        (another chip) this does nothing.
         """
-        import sys  # a local name: no module global for this one use
-
-        mem32 = getattr(self._machine, "mem32", None)
-        if mem32 is not None and "RP2040" in getattr(sys.implementation, "_machine", ""):
+        mem32 = self._rp2040()
+        if mem32 is not None:
             mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE

@@ -33,7 +33,6 @@ best-move hints and the post-turn analysis come from shutbox.coach (loaded only 
 """
 
 from micropython import const
-from shutbox import forget
 from shutbox import frame as fr
 from shutbox.engine import tile_sum
 
@@ -79,6 +78,12 @@ _ERR_TOO_HIGH = const(4)  # the tiles shut since the throw add up to more than i
 _ERR_NOT_LEGAL = const(5)  # no legal move contains the tiles shut since the throw
 # The error names for the log, split when one is logged: one string in RAM, not a tuple of six.
 _ERR_NAMES = const("none setup early reopened too-high not-legal")
+# The rules' names for the "game" record (shutbox.variants' tuples, which the box does not
+# load: importing a module at every new game needs a heap the game has filled): per option,
+# its name and its values' names, split when a game starts.
+_RULE_NAMES = const("one-die never high-shut sum-le-6 sum-lt-6/one-die-mode optional locked "
+                    "forced/moves any dice-or-total one-tile kids/scoring sum digital count/"
+                    "start all-open low-three-shut odd-open even-open")
 
 _ROLL_MS = const(600)  # dice animation
 _ANIM_MS = const(70)  # one animation frame
@@ -109,6 +114,20 @@ def tiles_of(mask):
             out.append(k)
         mask >>= 1
         k += 1
+    return out
+
+
+def parts(s):
+    """Return the modules of the game's optional parts that the settings *s* need, of
+    "computer", "coach" (best-move hints) and "rounds" (formats, ties, stakes and the turn
+    variants). Game() imports them; shutbox.app.main loads them before the first game."""
+    out = []
+    if s.computer:
+        out.append("computer")
+    if s.hints == _HINT_BEST:
+        out.append("coach")
+    if s.format or s.tie or s.stakes or s.same_throws or s.unlucky7 or s.to_go or s.most_tiles:
+        out.append("rounds")
     return out
 
 
@@ -152,19 +171,18 @@ class Game:
         self.phys = self.levels  # the box's own tiles (a computer's turn plays on virtual ones)
         self.cpu = None  # shutbox.computer: the computer's seat, when the setting is on
         self.coach = None  # shutbox.coach: best-move hints and the post-turn analysis
-        if settings.computer:
+        # Rounds, formats, ties, stakes and turn variants: only when a setting needs them.
+        self.match = None
+        need = parts(settings)
+        if "computer" in need:
             from shutbox.computer import Computer
 
             self.cpu = Computer(self, settings.computer)
-        if settings.hints == _HINT_BEST:
+        if "coach" in need:
             from shutbox.coach import Coach
 
             self.coach = Coach(self)
-        # Rounds, formats, ties, stakes and turn variants: only when a setting needs them.
-        self.match = None
-        s = settings
-        if (s.format or s.tie or s.stakes or s.same_throws or s.unlucky7 or s.to_go
-                or s.most_tiles):
+        if "rounds" in need:
             from shutbox.rounds import Match
 
             self.match = Match(self)
@@ -182,17 +200,14 @@ class Game:
         self.page = 0
         self.over = False
         r = self.engine.rules
-        from shutbox import variants as v  # the names, for the log only: not kept in RAM
-
-        self.log.append({
-            "ev": "game", "players": self.players, "tiles": self.engine.tiles,
-            "rules": {"one-die": v.ONE_DIE[r.one_die],
-                      "one-die-mode": v.ONE_DIE_MODE[r.one_die_mode],
-                      "moves": v.MOVES[r.moves], "scoring": v.SCORING[r.scoring],
-                      "start": v.START[r.start]},
-        })
-        del v
-        forget("variants")
+        vals = (r.one_die, r.one_die_mode, r.moves, r.scoring, r.start)
+        names = _RULE_NAMES.split("/")
+        rules = {}
+        for i in range(5):  # each option: its name, then its values' names
+            w = names[i].split()
+            rules[w[0]] = w[1 + vals[i]]
+        self.log.append({"ev": "game", "players": self.players, "tiles": self.engine.tiles,
+                         "rules": rules})
         if self.cpu is not None:  # the seats the computer plays
             self.log[-1]["computer"] = tiles_of(self.cpu.seats)
         if self.match is not None:

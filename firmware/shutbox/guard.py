@@ -38,6 +38,7 @@ _QUICK_MS = const(5000)  # failing this soon after a start makes the next start 
 _PRESS_MS = const(30)  # Roll held this long (then released) restarts from the fault pattern
 _FRAME_MS = const(20)
 _NOTICE_FAULT = const(8)  # app._NOTICE_FAULT: tile 4 of the boot notice
+_POLL_MS = const(2)  # forever(): the pause between polls
 
 
 def write_log(path, text, exc=None):
@@ -94,6 +95,7 @@ class Guard:
         self.since = now
         safe = self.safe
         self.safe = False
+        gc.collect()  # the new app goes where the old one was, not among the fault's garbage
         try:
             app = self.make(now, safe)
             app.wdt = self.wdt
@@ -102,6 +104,22 @@ class Guard:
             self.app = app
         except Exception as e:  # noqa: BLE001 - a box that cannot start still must not freeze
             self._fault(e, now)
+
+    def forever(self):
+        """Poll the box forever (the Pico's main loop: shutbox.app.main, shutbox.rescue).
+
+        A developer's Ctrl-C (mpremote) stops the watchdog before the REPL takes over: it
+        cannot be stopped through machine.WDT and would reboot the Pico mid-session.
+        """
+        import time
+
+        try:
+            while True:
+                self.step(time.ticks_ms())
+                time.sleep_ms(_POLL_MS)
+        except KeyboardInterrupt:
+            self.board.watchdog_stop()
+            raise
 
     def step(self, now):
         """One poll: the app's, or the fault pattern's (Roll pressed, or 10 s: a restart)."""

@@ -346,3 +346,45 @@ def test_the_hardware_guides_switch_reading_command_works_on_a_flashed_box(vp):
     args = shlex.split(line)[1:]
     out = mpremote(vp.path, *args).stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"0b1{9} False", out), out  # nine tiles up, Roll not pressed
+def test_after_a_flash_the_box_starts_with_no_notice(vp):
+    """Issue 17: the flash resets the board with machine.reset(), which on rp2 restarts the
+    chip through its watchdog (reset_cause() WDT_RESET, as after a hang; REASON FORCE); the
+    flash also leaves the box's mark of a reset on purpose in SCRATCH3. The box starts its
+    game with no boot notice and writes nothing to /error.log."""
+    from shutbox import board
+
+    flash.flash(vp.path, out=quiet)
+    assert vp.boots[-1] == "hard"
+    assert vp.watchdog[0] == 2  # REASON.FORCE
+    assert vp.watchdog[1 + 3] == board._RESET_MARK  # SCRATCH3
+
+    def out():
+        return bytes(vp.outputs[-1])
+
+    wait_for(lambda: b'"ev": "turn"' in out(), out, timeout=30)
+    assert b'"ev": "settings"' in out()  # everything the box printed since it started
+    assert b'"notice"' not in out() and b'"fault"' not in out(), out()
+    assert not (vp.flash / "error.log").exists()
+
+
+def test_the_flashs_reset_leaves_its_mark(vp):
+    """The reset shutbox flash makes (flash.Board.reset) writes the mark into SCRATCH3 before
+    machine.reset(), on an RP2040: a main.py of the maker's reads it at boot."""
+    from shutbox import board
+
+    (vp.flash / "main.py").write_text(
+        "import machine\nwith open('/regs.log', 'a') as f:\n"
+        "    f.write('%d %d\\n' % (machine.mem32[0x40058008], machine.mem32[0x40058018]))\n")
+    log = vp.flash / "regs.log"
+
+    def lines():  # one a boot of main.py (a soft reboot runs it too: REASON unchanged)
+        return log.read_text().splitlines() if log.exists() else []
+
+    b = flash.Board(vp.path)
+    try:
+        n = len(lines())
+        b.reset()
+    finally:
+        b.close()
+    wait_for(lambda: len(lines()) > n, lines)
+    assert lines()[-1] == "2 %d" % board._RESET_MARK  # REASON.FORCE, the mark

@@ -232,3 +232,39 @@ def test_cli_prints_the_path_and_stops_on_sigterm(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+REGS = ("import machine, os\n"
+        "with open('/regs.log', 'a') as f:\n"
+        "    f.write('%d %d %d\\n' % (machine.reset_cause(), machine.mem32[0x40058008],\n"
+        "                             machine.mem32[0x40058018]))\n"
+        "if 'hang' in os.listdir('/'):\n"
+        "    os.remove('/hang')\n"
+        "    machine.WDT(timeout=300)\n"
+        "    while True:\n"
+        "        pass\n")
+
+
+def test_the_watchdogs_registers_as_an_rp2040_keeps_them(vp):
+    """machine.reset() restarts the chip through its watchdog (reset_cause WDT_RESET, REASON
+    FORCE), an unfed watchdog restarts it too (REASON TIMER); SCRATCH3 survives both and a
+    soft reset; a power cycle clears them (PWRON_RESET, 0, 0). main.py logs them at boot."""
+    (vp.flash / "main.py").write_text(REGS)
+    log = vp.flash / "regs.log"
+
+    def lines():
+        return log.read_text().splitlines() if log.exists() else []
+
+    vp.power_cycle()
+    wait_for(lambda: len(lines()) == 1, lines)
+    mpremote(vp.path, "exec", "import machine; machine.mem32[0x40058018] = 77")  # soft reset
+    mpremote(vp.path, "reset")
+    wait_for(lambda: len(lines()) == 2, lines)
+    (vp.flash / "hang").write_text("")
+    mpremote(vp.path, "reset")  # main.py starts the watchdog and hangs: it resets the chip
+    wait_for(lambda: len(lines()) == 4, lines, timeout=20)
+    vp.power_cycle()
+    wait_for(lambda: len(lines()) == 5, lines)
+    assert lines() == ["1 0 0", "3 2 77", "3 2 77", "3 1 77", "1 0 0"]
+    assert vp.watchdog == [0] * 9
+

@@ -50,6 +50,11 @@ def resets(r: boxsim.Run) -> list[tuple[int, int]]:
     return [(int(x.split()[1]), int(x.split()[2])) for x in r.lines if x.startswith("RESET ")]
 
 
+def reasons(r: boxsim.Run) -> list[int]:
+    """The watchdog's REASON after each reset: 1 it expired, 2 machine.reset(), 0 a power cut."""
+    return [int(x.split()[3]) for x in r.lines if x.startswith("RESET ")]
+
+
 def test_a_hang_is_ended_by_the_watchdog_and_the_game_resumes(tmp_path):
     s = a_move(Script())
     t = s.ms
@@ -57,7 +62,7 @@ def test_a_hang_is_ended_by_the_watchdog_and_the_game_resumes(tmp_path):
     s.dice(2, 2).click(120).wait(800).state()
     r = run(s, "--wdt", "2000", flash=tmp_path)
     (cause, at), = resets(r)
-    assert cause == 3  # machine.WDT_RESET
+    assert cause == 3 and reasons(r) == [1]  # machine.WDT_RESET, REASON.TIMER
     assert t + 2000 < at <= t + 2010  # the hang began at the first poll after t
     rec = r.events("resume")[0]
     assert rec["state"] == "ready" and rec["open"] == list(range(1, 9))
@@ -207,9 +212,52 @@ def test_watchdog_stop_does_nothing_elsewhere(monkeypatch):
     assert mem == {}
 
 
-def test_watchdog_reset_reads_the_reset_cause(monkeypatch):
+def test_watchdog_reset_reads_the_reset_cause_off_the_rp2040(monkeypatch):
     assert board_with(FakeMachine(reset_cause=lambda: 3), monkeypatch, "").watchdog_reset()
     assert not board_with(FakeMachine(reset_cause=lambda: 1), monkeypatch, "").watchdog_reset()
+    mem: dict[int, int] = {}  # an RP2350: its watchdog is elsewhere, reset_cause() decides
+    assert board_with(FakeMachine(mem32=mem, reset_cause=lambda: 3), monkeypatch,
+                      "Raspberry Pi Pico 2 with RP2350").watchdog_reset()
+    assert mem == {}
+
+
+RP2040 = "Raspberry Pi Pico with RP2040"
+REASON, SCRATCH3 = 0x40058000 + 0x08, 0x40058000 + 0x18  # WATCHDOG_BASE + REASON, SCRATCH3
+
+
+def reset_mark(monkeypatch) -> int:
+    """The mark Board.reset() leaves on an RP2040: SCRATCH3, written before machine.reset()."""
+    mem: dict[int, int] = {}
+    seen = []
+    board_with(FakeMachine(mem32=mem, reset=lambda: seen.append(dict(mem))), monkeypatch,
+               RP2040).reset()
+    (before,) = seen  # machine.reset() called once, the mark written before it
+    assert list(before) == [SCRATCH3] and before[SCRATCH3] != 0
+    return before[SCRATCH3]
+
+
+@pytest.mark.parametrize("reason,marked,hung", [
+    (1, False, True),  # TIMER: the watchdog expired
+    (2, False, False),  # FORCE: machine.reset() (a flash, mpremote reset)
+    (0, False, False),  # a power-on or RUN pin reset
+    (1, True, False),  # expired, but after a reset made on purpose (its mark in SCRATCH3)
+    (3, False, True),
+])
+def test_on_the_rp2040_only_the_watchdogs_expiry_is_a_hang(monkeypatch, reason, marked, hung):
+    mem = {REASON: reason, SCRATCH3: reset_mark(monkeypatch) if marked else 0}
+    b = board_with(FakeMachine(mem32=mem, reset_cause=lambda: 3), monkeypatch, RP2040)
+    assert b.watchdog_reset() is hung
+    assert mem[SCRATCH3] == 0  # the mark is read once
+
+
+def test_a_reset_on_purpose_marks_scratch3_on_the_rp2040_only(monkeypatch):
+    assert 0 < reset_mark(monkeypatch) < 1 << 30  # a small int on the Pico: no allocation
+    mem: dict[int, int] = {}
+    seen = []
+    b = board_with(FakeMachine(mem32=mem, reset=lambda: seen.append(1)), monkeypatch,
+                   "Raspberry Pi Pico 2 with RP2350")
+    b.reset()
+    assert seen == [1] and mem == {}
 
 
 def test_the_fault_and_notice_patterns_are_distinct():
@@ -247,3 +295,49 @@ def test_a_box_flashed_without_its_tables_names_the_file_and_shows_the_fault(tmp
     assert "moves.bin" in faults[0]["text"], faults[0]
     assert "missing table file" in (tmp_path / "flash" / "error.log").read_text()
     assert any(f[2] == f[3] == "RR.R.RR" for f in frames), "the fault pattern was never drawn"
+# ----- a reset made on purpose is no hang (issue 17): rp2's machine.reset() is the watchdog's ---
+
+
+def test_a_reset_on_purpose_is_no_hang(tmp_path):
+    """machine.reset() (a flash, mpremote reset) restarts the chip through its watchdog: the
+    reset cause reads WDT_RESET as after a hang, REASON FORCE; the box resumes with no notice
+    and logs nothing."""
+    s = a_move(Script()).reset().wait(500).state()
+    r = run(s, "--wdt", "2000", flash=tmp_path)
+    (cause, _at), = resets(r)
+    assert cause == 3 and reasons(r) == [2]  # machine.WDT_RESET, REASON.FORCE
+    assert r.events("resume") and not r.events("notice")
+    assert not (tmp_path / "error.log").exists()
+    assert r.states()[0]["state"] == READY and r.states()[0]["open"] == 0xFF
+
+
+def test_after_a_hang_a_reset_on_purpose_and_a_power_cut_are_no_hangs(tmp_path):
+    """The hang is logged once: REASON says FORCE after machine.reset(), 0 after a power cut."""
+    s = a_move(Script())
+    inject(s, HANG).wait(3000)
+    s.reset().wait(500).power_cut().wait(500).state()
+    r = run(s, "--wdt", "2000", flash=tmp_path)
+    assert [c for c, _ in resets(r)] == [3, 3, 0] and reasons(r) == [1, 2, 0]
+    assert [e["tiles"] for e in r.events("notice")] == [[4]]  # after the hang only
+    assert (tmp_path / "error.log").read_text().count("watchdog reset") == 1
+    assert r.states()[0]["state"] == READY
+
+
+def _booted(flash, script):
+    """The box booted as the Pico boots it (boxrun --main), the watchdog at 2 s."""
+    from shutbox_host.bench import game as bench_game
+
+    return bench_game.boot_run(flash, None, script, HEAP)
+
+
+def test_booted_as_the_pico_a_reset_on_purpose_is_no_hang_and_a_hang_is(tmp_path):
+    """Through firmware/main.py and app.main: machine.reset() gives no notice and no log line;
+    a hang (its 8 s watchdog) gives both; the rescue's restart of a box that cannot start
+    is a reset on purpose (Board.reset: its mark in SCRATCH3)."""
+    s = a_move(Script()).reset().wait(1000)
+    inject(s, HANG).wait(9000).state()
+    r = _booted(tmp_path / "a", s)
+    assert reasons(r) == [2, 1]
+    assert [e["tiles"] for e in r.events("notice")] == [[4]]
+    assert r.log.index(r.events("notice")[0]) > r.log.index(r.events("resume")[1])
+    assert (tmp_path / "a" / "error.log").read_text().count("watchdog reset") == 1

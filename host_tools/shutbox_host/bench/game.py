@@ -70,28 +70,172 @@ def all_features_script() -> boxsim.Script:
     return s.click(120).wait(3000).heap()
 
 
-def _all_features_run(flash: str, heap: str, *args: str) -> boxsim.Run:
-    """Write the all-features settings to a fresh flash folder, then play the game."""
-    import os
+def boot_run(flash, settings: dict | None, script: boxsim.Script, heap: int | str,
+             *args: str, source: bool = False) -> boxsim.Run:
+    """Boot the box as the Pico does and run *script*: a fresh flash folder *flash* laid out
+    as ``shutbox flash`` leaves it (boxsim.pico_flash; *source*: the .py fallback) holding
+    the settings file the menu writes for *settings* (Settings attributes; None: no file),
+    then ``boxrun --main``: the launcher, firmware/main.py, the power-up, app.main (the guard
+    and its 8 s watchdog)."""
     import shutil
+    from pathlib import Path
 
+    from shutbox import setfile
+    from shutbox.settings import Settings
+    from shutbox.store import Store
+
+    flash = Path(flash)
     shutil.rmtree(flash, ignore_errors=True)
-    os.makedirs(flash + "/data")
-    setup = mp.run("from shutbox.settings import Settings\nfrom shutbox.store import Store\n"
-                   "from shutbox import setfile\n"
-                   "print(setfile.save(Settings(**%r), Store(%r)))" % (ALL_FEATURES,
-                                                                     flash + "/data"),
-                   heapsize="1m", extra_path=[boxsim.build()])
-    if setup.returncode != 0 or setup.stdout.strip() != "0":
-        raise RuntimeError("cannot write the settings: " + setup.stderr.strip()[-300:])
-    return boxsim.run(all_features_script(), "--powerup", "--flash", flash, "--wdt", "8000",
-                      *args, heapsize=heap)
+    (flash / "data").mkdir(parents=True)
+    if settings is not None and setfile.save(Settings(**settings), Store(str(flash / "data"))):
+        raise RuntimeError("cannot write the settings in " + str(flash))
+    with boxsim.pico_flash(flash, source=source) as pico:
+        return boxsim.run(script, *pico, *args, heapsize=str(heap))
+
+
+def trouble(r: boxsim.Run) -> list[str]:
+    """What went wrong in a run booted with boot_run: faults, resets, a dark box (main.py
+    failed outside the guard), a hang, an interpreter that died; [] for none."""
+    out = ["fault %s: %s" % (e["error"], e["text"]) for e in r.events("fault")]
+    out += [x for x in r.lines if x.startswith(("RESET", "HUNG", "DARK", "?"))]
+    if r.returncode != 0:
+        out.append("exit %d: %s" % (r.returncode, r.stderr.strip()[-300:]))
+    return out
+
+
+def boot_base() -> int:
+    """The heap boxrun --main holds before the first firmware module (its BASE): the
+    simulated board, the harness and its stand-ins for the Pico's time and os."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="shutbox-base-") as d:
+        r = boot_run(d, None, boxsim.Script().wait(10), "1m", "--peak")
+    return r.answer("BASE")[0]
+
+
+def boot_cap(base: int | None = None) -> int:
+    """-X heapsize that leaves the firmware 64 KB booting as the Pico does: 64 KB plus the
+    base (boot_base) to the next KB, as soak.firmware_cap and tests/test_memory.py count."""
+    base = boot_base() if base is None else base
+    return 64 * 1024 + (base + 1023) // 1024 * 1024
+
+
+def _all_features_run(flash: str, heap: str, *args: str) -> boxsim.Run:
+    """The all-features game, booted as the Pico does from the settings file (boot_run)."""
+    return boot_run(flash, ALL_FEATURES, all_features_script(), heap, *args)
 
 
 def _all_features_completes(flash: str, heap: int) -> bool:
     r = _all_features_run(flash, str(heap))
-    return (r.returncode == 0 and bool(r.events("winner"))
-            and not any(line.startswith(("RESET", "HUNG")) for line in r.lines))
+    return bool(r.events("winner")) and not trouble(r)
+
+
+# ----- the scenarios of issue 11 item 6, booted as the Pico does (tests/test_memory.py) -----
+
+HARD_BEST = {"computer": 3, "hints": 2}  # the hard computer (a third seat), best-move hints
+RECOVERIES = 10  # fault points over the all-features game
+_FAULT_MEMORY = 3  # simbus.FAULT_MEMORY: a MemoryError out of a pin read
+
+
+def hard_best_run(flash, heap) -> boxsim.Run:
+    """(a) Boot with the hard computer and best hints; the first player throws 6 6 and shuts
+    9 and 3."""
+    s = boxsim.Script().wait(300).dice(6, 6).click(120).wait(boxsim.ROLL_MS).shut(9, 3)
+    return boot_run(flash, HARD_BEST, s.wait(300), heap)
+
+
+def hard_best_starts(r: boxsim.Run) -> bool:
+    return not trouble(r) and [e["shut"] for e in r.events("move")] == [[3, 9]]
+
+
+def fault_points() -> list[int]:
+    """RECOVERIES points spread over the all-features game's script: after one of its waits."""
+    lines = all_features_script().lines
+    waits = [i + 1 for i, x in enumerate(lines) if x.startswith("w ")]
+    return [waits[(len(waits) - 1) * k // (RECOVERIES - 1)] for k in range(RECOVERIES)]
+
+
+def recovery_run(flash, heap, at: int) -> boxsim.Run:
+    """(c) The all-features game up to line *at* of its script, a MemoryError, then Roll (let
+    go first: a press under way at the fault does not restart), then 2 s."""
+    s = boxsim.Script()
+    s.lines = all_features_script().lines[:at]
+    s.lines.append("x %d 0" % _FAULT_MEMORY)
+    s.wait(500).release().wait(100).click(120).wait(2000)
+    return boot_run(flash, ALL_FEATURES, s, heap)
+
+
+def recovered(r: boxsim.Run) -> bool:
+    """One fault (the injected one), then the box running again: the notice of a restart."""
+    if trouble(r) != ["fault MemoryError: injected fault"]:
+        return False
+    after = r.log[r.log.index(r.events("fault")[0]) + 1:]
+    return any(e["ev"] == "notice" and 4 in e["tiles"] for e in after)
+
+
+def recoveries(heap: int) -> int:
+    """How many of the RECOVERIES fault points the box recovers from on *heap*."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="shutbox-recover-") as d:
+        return sum(recovered(recovery_run(d, heap, at)) for at in fault_points())
+
+
+def py_fallback_run(flash, heap) -> boxsim.Run:
+    """(d) Boot from the .py files (the flash's fallback when the board's bytecode version
+    differs): compiling them needs far more heap than the bytecode; 12 s."""
+    return boot_run(flash, None, boxsim.Script().wait(12000), heap, source=True)
+
+
+def shows_the_fault(r: boxsim.Run, flash) -> bool:
+    """The fault pattern blinking on the LEDs, the MemoryError in /error.log, and a restart
+    (a reset) 10 s later."""
+    from pathlib import Path
+
+    shown = [f for f in r.frames if f[2] == f[3] == "RR.R.RR"]
+    log = Path(flash) / "error.log"
+    resets = [x for x in r.lines if x.startswith("RESET ")]
+    return (bool(shown) and {f[1][0] for f in shown} == {"R", "."} and log.exists()
+            and "MemoryError" in log.read_text()
+            and bool(resets) and 10000 <= int(resets[0].split()[2]) < 11000)
+
+
+def scenarios() -> dict:
+    """The smallest -X heapsize (to 256 bytes) for each scenario, booted as the Pico does:
+
+    - hard_best_min_heapsize_bytes: (a) the hard computer and best hints start, a turn plays;
+    - recovery_min_heapsize_bytes: (c) Roll recovers from a fault at each of the RECOVERIES
+      points of the all-features game;
+    - py_fallback_fault_min_heapsize_bytes: (d) the .py firmware, which cannot fit, shows the
+      fault pattern, logs and restarts; py_fallback_plays_min_heapsize_bytes: the .py firmware
+      starts and plays a turn (a Pico's heap is about 240 KB);
+    - boot_harness_heap_bytes: boxrun --main's base (the firmware's heap is a -X heapsize
+      minus it), boot_cap_heapsize_bytes: the cap of the tests (64 KB + the base).
+    """
+    import tempfile
+
+    base = boot_base()
+    cap = boot_cap(base)
+    with tempfile.TemporaryDirectory(prefix="shutbox-scenario-") as d:
+        hard = mp.smallest_heap(lambda h: hard_best_starts(hard_best_run(d, h)), 32 * 1024,
+                                512 * 1024, what="the hard computer with best hints")
+        rec = mp.smallest_heap(lambda h: recoveries(h) == RECOVERIES, hard - 8 * 1024,
+                               cap + 16 * 1024, what="the recoveries")
+        py = mp.smallest_heap(lambda h: shows_the_fault(py_fallback_run(d, h), d), base,
+                              cap, what="the .py fallback's fault")
+        plays = mp.smallest_heap(lambda h: py_fallback_plays(d, h), cap, 512 * 1024,
+                                 what="the .py fallback")
+    return {"hard_best_min_heapsize_bytes": hard, "recovery_min_heapsize_bytes": rec,
+            "py_fallback_fault_min_heapsize_bytes": py,
+            "py_fallback_plays_min_heapsize_bytes": plays, "boot_harness_heap_bytes": base,
+            "boot_cap_heapsize_bytes": cap}
+
+
+def py_fallback_plays(flash, heap) -> bool:
+    """The .py firmware boots (default settings) and plays the first turn's throw."""
+    s = boxsim.Script().wait(300).dice(6, 6).click(120).wait(boxsim.ROLL_MS).shut(9, 3)
+    r = boot_run(flash, None, s.wait(300), heap, source=True)
+    return not trouble(r) and [e["shut"] for e in r.events("move")] == [[3, 9]]
 
 
 def all_features(min_heap: bool = True) -> dict:
@@ -121,9 +265,10 @@ def all_features(min_heap: bool = True) -> dict:
             "all_features_log_records": len(r.log),
         }
         if min_heap:
-            out["all_features_min_heapsize_bytes"] = mp.smallest_heap(
-                lambda heap: _all_features_completes(flash, heap), 32 * 1024, 512 * 1024,
-                what="the all-features game")
+            least = mp.smallest_heap(lambda heap: _all_features_completes(flash, heap),
+                                     32 * 1024, 512 * 1024, what="the all-features game")
+            out["all_features_min_heapsize_bytes"] = least
+            out["all_features_firmware_min_heap_bytes"] = least - base
         return out
     finally:
         import shutil
@@ -147,4 +292,5 @@ def figures(soak: bool = False) -> dict:
         "game_log_records": len(r.log),
         "game_throws": len(r.events("throw")),
         **all_features(),
+        **scenarios(),
     }

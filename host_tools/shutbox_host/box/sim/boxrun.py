@@ -17,20 +17,31 @@ progress in DIR/data, errors in DIR/error.log), --wdt MS (start the watchdog at 
 Power-up (shutbox.powerup): --powerup (with --flash: boot as main.py does, with the button
 combinations held at power-up, the self-test among them, and the settings and records in
 DIR/data; the options that set Settings attributes are then ignored).
+As the Pico boots: --main FW (with --flash DIR laid out by boxsim.pico_flash): DIR becomes
+the filesystem's root, the firmware folder FW is mounted where its launcher (DIR/main.py)
+finds it, and the launcher runs firmware/main.py (the power-up, then app.main) with a
+virtual ``time`` whose sleep_ms obeys the commands; the commands before the first w set
+the pins at power-up; b, k, a and m are not available; DARK <ms> <error>: main.py ended or
+failed outside the guard (the box is dark until the watchdog, if started, resets it).
+The board is an RP2040 for the firmware (simbus.rp2040): its sys says so, and
+machine.mem32 reads the watchdog's REASON and SCRATCH registers.
 
 Commands:  p GPIO LEVEL   drive an input        w MS     let MS ms pass (virtual clock)
            d F..          next dice faces       s        print the game state
            h              print the live heap   k N      N idle polls under heap_lock
+           i              print the qstr pool and the heap's block map (micropython.mem_info)
            e TEXT         echo                  q        quit
            r              power cut, power on   x KIND N fault on the pin read after N more
            o              power off (dark and still until r)
+           R              machine.reset() (as mpremote reset, a flash): the board restarts
            m              print the power-up screen (M kind page values-hex, or M -)
            z              print the box state   b NAME=INT ..  a new box: Settings attributes
                                                 (players, one_die, ...; seed=N: the dice),
                                                 the flash wiped, the clock back to its start
 Output:    F <ms> <hex>   LED bytes as written  T <ms> <Hz>  the buzzer changed
            the firmware's JSON log lines, and the answers (S ..., H ..., LOCK ..., PEAK ..., BASE).
-           RESET <cause> <ms>: the board reset (3: the watchdog) and booted again;
+           RESET <cause> <ms> <reason>: the board reset and booted again: cause 3 (a
+           watchdog reset) with reason 1 (it expired) or 2 (machine.reset), 0 0 (a power cut);
            HUNG <ms>: a hang no watchdog ended (the run stops).
 The scripted clock starts 3 s before the 2**30 ms tick wrap, so every run crosses it. A
 reset or power cut rebuilds the board and the app as a reboot does; the firmware's modules
@@ -47,6 +58,11 @@ import simbus
 
 import micropython
 
+simbus.rp2040()  # the firmware's sys names the board as a Pico's does
+
+ticks_add = time.ticks_add
+ticks_diff = time.ticks_diff
+
 
 def load_firmware():
     """Load the firmware module by module, collecting the loader's garbage in between: the
@@ -62,14 +78,14 @@ POLL_MS = 2  # shutbox.app.POLL_MS
 
 opts = {"players": 2, "seed": 0, "poll": POLL_MS, "levels": -1, "wdt": 0, "hints": -1,
         "computer": -1,
-        "flash": "", "rules": ""}
+        "flash": "", "rules": "", "main": ""}
 flags = []
 _i = 1
 while _i < len(sys.argv):
     _a = sys.argv[_i][2:]
     if _a in opts:
         _i += 1
-        opts[_a] = sys.argv[_i] if _a in ("flash", "rules") else int(sys.argv[_i])
+        opts[_a] = sys.argv[_i] if _a in ("flash", "rules", "main") else int(sys.argv[_i])
     else:
         flags.append(_a)
     _i += 1
@@ -173,13 +189,18 @@ def make(t, safe):
                resume=not safe)
 
 
-def boot(cause):
-    """Power the box on (again): a new board and app, the watchdog stopped by the reset."""
+def boot(power_cut):
+    """Power the box on (again): a new board and app, the watchdog stopped by the reset.
+
+    After a power cut the watchdog's REASON and SCRATCH registers read 0; after a reset by
+    the watchdog (simbus.Reset: it expired, or machine.reset) they are as it left them.
+    """
     global app, guard
     app = guard = None
     on[0] = 1
     gc.collect()
-    simbus.reset_cause = cause
+    if power_cut:
+        simbus.power_on()
     simbus.wdt[0] = 0
     if "powerup" in flags:  # as main.py: the screen of a combination held at power-up first
         from shutbox import powerup
@@ -288,8 +309,8 @@ def poll_once():
         print("HUNG %d" % ticks_diff(now[0], t0))
         raise SystemExit(0) from e
     except simbus.Reset as e:
-        print("RESET %d %d" % (e.args[0], ticks_diff(now[0], t0)))
-        boot(e.args[0])
+        print("RESET %d %d %d" % (e.args[0], ticks_diff(now[0], t0), simbus.reason))
+        boot(False)
 
 
 def step():
@@ -355,10 +376,16 @@ def command(line):
             game.err, 1 if game.locked else 0, rs.expect if rs else -1, game.played,
             guard.faults if guard else 0))
     elif c == "r":
-        print("RESET 0 %d" % ticks_diff(now[0], t0))
-        boot(1)
+        print("RESET 0 %d 0" % ticks_diff(now[0], t0))
+        boot(True)
     elif c == "o":
         power_off()
+    elif c == "R":  # machine.reset() between two polls, as mpremote reset or a flash does
+        try:
+            machine.reset()
+        except simbus.Reset as e:
+            print("RESET %d %d %d" % (e.args[0], ticks_diff(now[0], t0), simbus.reason))
+            boot(False)
     elif c == "x":
         simbus.inject(int(w[1]), int(w[2]) if len(w) > 2 else 0)
     elif c == "b":  # a new box: the clock back 3 s before the wrap, the dice reseeded
@@ -376,10 +403,14 @@ def command(line):
         simbus.inject(0)
         now[0] = t0
         wipe()
-        boot(1)
+        boot(True)
     elif c == "h":
         gc.collect()
         print("H %d %d" % (gc.mem_alloc(), gc.mem_free()))
+    elif c == "i":  # the heap's block map, for finding what fragments it
+        gc.collect()
+        micropython.qstr_info()
+        micropython.mem_info(1)
     elif c == "k":
         lockcheck(int(w[1]))
     elif c == "m":  # the power-up screen in front of the game (--powerup)
@@ -402,8 +433,200 @@ def command(line):
     return True
 
 
+# ----- --main FW: boot as the Pico does, through the launcher and firmware/main.py -----
+
+class PowerCut(SystemExit):
+    """Command r in --main: the power goes, out of whatever the firmware was doing."""
+
+
+class Quit(SystemExit):
+    """Command q in --main."""
+
+
+until = [0]  # --main: the script's commands are read again at this time
+
+
+class VTime:
+    """The firmware's ``time`` in --main: a virtual clock that runs only in sleep_ms, where
+    the script's commands are obeyed when their time comes (the firmware computes in no
+    time, as a poll loop that never misses its pace)."""
+
+    ticks_add = time.ticks_add
+    ticks_diff = time.ticks_diff
+
+    @staticmethod
+    def ticks_ms():
+        return now[0]
+
+    @staticmethod
+    def ticks_us():
+        return now[0] * 1000
+
+    @staticmethod
+    def sleep_ms(ms):
+        report()
+        left = ms
+        while True:
+            dt = time.ticks_diff(until[0], now[0])
+            if dt <= 0:
+                obey()
+                continue
+            if left <= 0:
+                return
+            dt = dt if dt < left else left
+            now[0] = time.ticks_add(now[0], dt)
+            left -= dt
+            simbus.check_wdt(now[0])
+            simbus.run_timers(now[0])
+
+    @staticmethod
+    def sleep(s):
+        VTime.sleep_ms(int(s * 1000))
+
+
+_step = [None]  # shutbox.guard.Guard.step, wrapped once the guard's module is loaded
+
+
+def _guard_step(self, t):
+    """Guard.step, recording the guard for the s, z and d commands (--main)."""
+    global guard, app
+    guard = self
+    _step[0](self, t)
+    app = self.app
+
+
+def obey():
+    """--main: obey the script's commands up to its next wait (w), or stop (r, q)."""
+    global guard, app
+    if _step[0] is None and "shutbox.guard" in sys.modules:
+        cls = sys.modules["shutbox.guard"].Guard
+        _step[0] = cls.step
+        cls.step = _guard_step
+    while True:
+        line = sys.stdin.readline()
+        w = line.split()
+        if not line or w and w[0] == "q":
+            raise Quit(0)
+        if not w:
+            continue
+        if w[0] == "w":
+            until[0] = time.ticks_add(now[0], int(w[1]))
+            return
+        if w[0] == "r":
+            raise PowerCut(0)
+        if w[0] == "R":  # out of the firmware as the chip's reset, to main_mode
+            machine.reset()
+        if w[0] in ("b", "k", "a", "m"):
+            print("? " + w[0])  # not in --main
+        else:
+            command(line)
+
+
+def _mount_flash():
+    """--main: the flash folder becomes '/', as the Pico's littlefs; the firmware folder FW
+    (the .mpy build, or firmware/ itself: the .py fallback) is mounted where the launcher
+    finds it, /.shutbox/<the name in /.shutbox/current>. The host's root stays at /.host,
+    for rename (os below)."""
+    import os
+
+    host = opts["flash"]
+    fw = opts["main"]
+    os.umount("/")
+    os.mount(os.VfsPosix(host), "/")
+    os.mount(os.VfsPosix(), "/.host")
+    with open("/.shutbox/current") as f:
+        os.mount(os.VfsPosix(fw), "/.shutbox/" + f.read().strip())
+    os.chdir("/")
+
+    def rename(old, new):  # VfsPosix with a root folder sees the new path twice
+        os.rename("/.host" + host + old, "/.host" + host + new)
+
+    class Os:
+        """The firmware's ``os``: the real one, with the dice's urandom and that rename."""
+
+    for k in dir(os):
+        if not k.startswith("__"):
+            setattr(Os, k, getattr(os, k))
+    Os.urandom = urandom
+    Os.rename = rename
+    return Os
+
+
+def _reboot(power_cut, keep):
+    """--main: what a reset leaves: no module of the firmware, the watchdog stopped (its
+    registers cleared by a power cut, kept by a watchdog reset)."""
+    global app, guard
+    app = guard = None
+    _step[0] = None
+    for k in list(sys.modules):
+        if k not in keep:
+            del sys.modules[k]
+    sys.path[:] = ["", ".frozen", "/lib"]
+    if power_cut:
+        simbus.power_on()
+    simbus.wdt[0] = 0
+    simbus.irq.clear()
+    del simbus.timers[:]
+    gc.collect()
+
+
+def main_mode():
+    """--main FW: the box boots as a Pico with the firmware as a flash lays it out: /main.py
+    (the launcher) starts firmware/main.py, which runs the power-up screens, then app.main.
+    The commands before the first w set the pins it powers up with; a reset (the watchdog,
+    machine.reset, a power cut r) boots it again from a heap without the firmware. Without
+    the firmware running (main.py ended, or failed), the box is dark: DARK <ms> <error>."""
+    global t0, BASE
+    now[0] = t0 = ticks_add(0, -3000)
+    until[0] = now[0]
+    simbus.clock = _clock
+    simbus.advance = _advance
+    sys.modules["os"] = _mount_flash()
+    sys.modules["time"] = VTime
+    keep = set(sys.modules)
+    keep.add("boxrun")
+    with open("/main.py") as f:
+        launcher = f.read()
+    cut = True  # the first boot: power-on
+    gc.collect()
+    BASE = gc.mem_alloc()
+    try:
+        obey()  # the pins at power-up
+        while True:
+            try:
+                try:
+                    exec(launcher, {"__name__": "__main__"})
+                    print("DARK %d -" % ticks_diff(now[0], t0))
+                except (simbus.Reset, PowerCut, Quit, simbus.Hung):
+                    raise
+                except Exception as e:  # noqa: BLE001 - the Pico's REPL reports it, then waits
+                    print("DARK %d %s" % (ticks_diff(now[0], t0), type(e).__name__))
+                    sys.print_exception(e)
+                while True:  # dark: time passes; only the watchdog (if started) resets
+                    VTime.sleep_ms(1000)
+            except simbus.Reset as e:
+                print("RESET %d %d %d" % (e.args[0], ticks_diff(now[0], t0), simbus.reason))
+                cut = False
+            except PowerCut:
+                print("RESET 0 %d 0" % ticks_diff(now[0], t0))
+                cut = True
+            _reboot(cut, keep)
+    except simbus.Hung:
+        print("HUNG %d" % ticks_diff(now[0], t0))
+    except Quit:
+        pass
+    report()
+    if peak_mode:
+        print("PEAK %d" % seen[2])
+        print("BASE %d" % BASE)
+    raise SystemExit(0)
+
+
+
 gc.collect()
 BASE = gc.mem_alloc()  # the simulated board and this harness, before any firmware (--peak)
+if opts["main"]:
+    main_mode()
 
 # --powerup: the game's modules load only after the power-up screen, as on the box (main.py)
 if "--powerup" not in sys.argv:
@@ -412,7 +635,6 @@ if "--powerup" not in sys.argv:
 from shutbox import pins  # noqa: E402
 from shutbox.board import Board  # noqa: E402
 from shutbox.settings import Settings  # noqa: E402
-from shutbox.ticks import ticks_add, ticks_diff  # noqa: E402
 
 now[0] = time.ticks_ms() if realtime else ticks_add(0, -3000)
 t0 = now[0]
@@ -434,7 +656,7 @@ if opts["flash"]:
     except OSError:
         pass  # there already
 gc.collect()
-boot(1)  # machine.PWRON_RESET
+boot(True)  # machine.PWRON_RESET
 
 step()
 if realtime:

@@ -153,13 +153,46 @@ def freq(hz=None):
 
 
 def reset_cause():
-    return simbus.reset_cause
+    """WDT_RESET when the watchdog reset the chip (REASON != 0: it expired, or machine.reset()
+    triggered it), else PWRON_RESET: rp2's watchdog_caused_reboot()."""
+    return WDT_RESET if simbus.reason else PWRON_RESET
 
 
 def reset():
-    """The simulated board stops the program (simbus.Reset); a harness restarts it."""
+    """Restart the chip as rp2 does, through the watchdog (REASON.FORCE): the simulated board
+    stops the program (simbus.Reset); a harness restarts it."""
     simbus.resets += 1
-    raise simbus.Reset(PWRON_RESET)
+    simbus.watchdog_reset(2)
+
+
+class _Mem32:
+    """machine.mem32 for the RP2040 watchdog's registers (WATCHDOG_BASE 0x40058000): CTRL
+    (+0x00: its ENABLE bit, and the atomic clear alias +0x3000, which stops the watchdog),
+    REASON (+0x08, read-only) and SCRATCH0..7 (+0x0C..+0x28). Other addresses: ValueError,
+    so a firmware reaching for a register the board does not model fails loudly."""
+
+    def __getitem__(self, addr):
+        k = (addr - 0x4005800C) >> 2
+        if addr == 0x40058008:
+            return simbus.reason
+        if addr & 3 == 0 and 0 <= k < 8:
+            return simbus.scratch[k]
+        if addr == 0x40058000:
+            return 0x40000000 if simbus.wdt[0] else 0
+        raise ValueError("no register at 0x%08x on the simulated board" % addr)
+
+    def __setitem__(self, addr, value):
+        k = (addr - 0x4005800C) >> 2
+        if addr & 3 == 0 and 0 <= k < 8:
+            simbus.scratch[k] = value & 0xFFFFFFFF
+        elif addr == 0x4005B000:  # CTRL's clear alias: ENABLE cleared stops the watchdog
+            if value & 0x40000000:
+                simbus.wdt[0] = 0
+        elif addr != 0x40058008:  # REASON is read-only: a write does nothing
+            raise ValueError("no register at 0x%08x on the simulated board" % addr)
+
+
+mem32 = _Mem32()
 
 
 soft_reset = reset

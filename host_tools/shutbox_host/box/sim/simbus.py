@@ -14,6 +14,14 @@ Resets and faults: ``Reset`` (a SystemExit) is raised by machine.reset() and by 
 biting; a harness catches it and boots the firmware again, like the Pico's reset. ``inject``
 arms a fault on a later pin read: a hang (the CPU spins while virtual time passes, until the
 watchdog resets the board, or for HANG_LIMIT_MS without one: ``Hung``), or an exception.
+
+The reset cause as the RP2040 reports it (MicroPython's rp2 port): machine.reset() restarts the
+chip through its watchdog (pico-sdk watchdog_reboot: CTRL.TRIGGER), so the watchdog's REASON
+register reads FORCE (2) after it and TIMER (1) after the watchdog expired, and
+machine.reset_cause() is WDT_RESET after either (watchdog_caused_reboot(): REASON != 0;
+MicroPython issue #19409). REASON and the SCRATCH0..7 registers (``reason``, ``scratch``; read
+and written through machine.mem32) survive a watchdog reset and read 0 after a power cut
+(``power_on``). ``rp2040()`` makes ``import sys`` name the board as rp2 does on a Pico.
 """
 
 import time
@@ -30,7 +38,8 @@ writes = 0
 pwm = {}
 buzzer_pin = 15  # the PWM pin tone() reports; a harness sets it from shutbox.pins
 wdt = [0, 0, 0]
-reset_cause = 1  # machine.PWRON_RESET
+reason = 0  # the watchdog's REASON: 1 TIMER (it expired), 2 FORCE (machine.reset); 0 power-on
+scratch = [0] * 8  # the watchdog's SCRATCH0..7
 resets = 0
 timers = []
 clock = time.ticks_ms
@@ -46,7 +55,8 @@ fault_after = 0  # pin reads to let through before it trips
 
 
 class Reset(SystemExit):
-    """The board resets; args[0] is the cause for machine.reset_cause() after the reboot."""
+    """The board resets; args[0] is machine.reset_cause() after the reboot (``reason``: why the
+    watchdog reset it)."""
 
 
 class Hung(SystemExit):
@@ -86,7 +96,48 @@ def _trip():
 def check_wdt(now=None):
     """Reset the board (raise Reset(WDT_RESET)) if a started watchdog has gone unfed."""
     if wdt_expired(now):
-        raise Reset(3)  # machine.WDT_RESET
+        watchdog_reset(1)  # REASON.TIMER
+
+
+def watchdog_reset(why):
+    """The watchdog resets the chip: REASON becomes *why* (1 TIMER, 2 FORCE), the watchdog
+    stops, SCRATCH0..7 stay; raise Reset(WDT_RESET) for the harness to boot again."""
+    global reason
+    reason = why
+    wdt[0] = 0
+    raise Reset(3)  # machine.WDT_RESET
+
+
+def power_on():
+    """The power was off: the watchdog is stopped, its REASON and SCRATCH registers read 0."""
+    global reason
+    reason = 0
+    wdt[0] = 0
+    for i in range(8):
+        scratch[i] = 0
+
+
+def rp2040():
+    """Make ``import sys`` give the firmware a sys that names this board as rp2 does on a
+    Pico (sys.implementation._machine "Raspberry Pi Pico with RP2040"), so that it takes its
+    RP2040 paths (the watchdog's registers through machine.mem32). The caller keeps the real
+    sys; call it before the firmware is imported."""
+    import sys
+
+    class Impl:
+        _machine = "Raspberry Pi Pico with RP2040"
+
+    class Sys:
+        implementation = Impl
+
+    real = sys.implementation
+    for k in ("name", "version", "_mpy", "_build", "_thread"):
+        if hasattr(real, k):
+            setattr(Impl, k, getattr(real, k))
+    for k in dir(sys):
+        if not k.startswith("__") and k != "implementation":
+            setattr(Sys, k, getattr(sys, k))
+    sys.modules["sys"] = Sys
 
 
 def read(gpio):
