@@ -59,7 +59,13 @@ class App:
             tables_dir = _NO_TABLES
         # the beat-target buffer (1 KB a layer) only for best-move hints (shutbox.coach)
         self.engine = Engine(rules, tables_dir, hints=settings.hints == _HINT_BEST)
-        self.dice = Dice(urandom)
+        if settings.code >= 0:  # a challenge code: the dice follow it
+            from shutbox.challenge import Challenge, variant_key
+
+            self.dice = Challenge(settings.code, variant_key(settings, rules.tiles))
+        else:
+            self.dice = Dice(urandom)  # type: ignore[assignment]  # Challenge is a Dice
+        board.adjust(settings.sound, settings.brightness)  # the box's own settings
         self.game = Game(self.engine, self.dice, settings, self.deb.levels, now)
         self.out = out if out is not None else print
         self.wdt = wdt
@@ -190,12 +196,15 @@ class App:
 def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=None):
     """Return the App for the box's *boot* list (shutbox.powerup.read), with a new tally of
     the records for its game; *safe*: start a new game rather than the saved one (the guard,
-    after a fault). The boot notice's reasons are shown at the first start only."""
+    after a fault). The boot notice's reasons are shown at the first start only; a boot
+    list's log record (None from shutbox.powerup.read, which prints it) too."""
     settings, rules, notices, log, tally = boot
     boot[2] = 0
+    boot[3] = None
     app = App(board, urandom, now, settings=settings, rules=rules, out=out,
               tables_dir=tables_dir, store=store, resume=not safe)
-    app.out(log)
+    if log is not None:
+        app.out(log)
     app.tally = tally = list(tally)
     cpu = getattr(app.game, "cpu", None)
     if cpu is not None:  # the computer's turns are not the box's records

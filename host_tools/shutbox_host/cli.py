@@ -26,6 +26,10 @@ COMMANDS = {
     "vpico": ("shutbox_host.pico.vpico", "start a virtual Pico behind a pseudo-terminal"),
     "card": ("shutbox_host.hardware.cardgen",
              "write the printable reference card and README's table"),
+    "daily": ("shutbox_host.box.daily",
+              "print the challenge code of a date (UTC): the same on every PC"),
+    "log": ("shutbox_host.analysis.log",
+            "record the box's game log from USB, with this PC's timestamps"),
 }
 
 

@@ -9,7 +9,6 @@ measured by ``shutbox bench`` and tests/test_scenarios.py.
 
 from __future__ import annotations
 
-import json
 import struct
 
 from shutbox import setfile, setnames
@@ -36,8 +35,14 @@ def store(flash):
 
 
 def settings_of(r):
-    """The values of every ``settings`` record the box logged at boot."""
-    return [e["values"] for e in r.events("settings")]
+    """The value indexes (page order) of every ``settings`` record the box logged at boot,
+    from its names (the box's own vocabulary: shutbox.setnames)."""
+    out = []
+    for e in r.events("settings"):
+        assert e["v"] == 1 and sorted(e["settings"]) == sorted(setnames.OPTIONS + ("code",))
+        out.append([setnames.CHOICES[i].index(e["settings"][setnames.OPTIONS[i]])
+                    for i in range(len(ATTRS))])
+    return out
 
 
 def number_shown(frame) -> int:
@@ -110,9 +115,15 @@ def test_every_setting_through_the_menu_survives_a_power_cut(tmp_path):
     assert got == want + [want[-1]]
     assert [e["status"] for e in r.events("settings")][:2] == [1, 0]  # missing, then saved
     games = r.events("game")
-    assert len(games) == len(want)  # the last boot resumes the game saved in progress
+    # a new game at every boot whose settings change a game; sound and brightness do not
+    # (the saved game resumes), nor the last boot, with the same settings
+    box = {ATTRS.index("sound"), ATTRS.index("brightness")}
+    fresh = [want[0]] + [w for w, before in zip(want[1:], want, strict=False)
+                         if any(w[i] != before[i] for i in range(len(ATTRS)) if i not in box)]
+    assert len(games) == len(fresh) == len(want) - 6
+    assert len(r.events("resume")) == 6 + 1
     # the game plays what the settings say: players, and the rules of a turn
-    for g, vals in zip(games, want, strict=True):
+    for g, vals in zip(games, fresh, strict=True):
         rules = [setnames.CHOICES[i][vals[i]] for i in range(3, 8)]
         if vals[ATTRS.index("same_throws")]:
             rules[0] = "never"  # one die is not offered with the same throws
@@ -207,7 +218,7 @@ def test_factory_reset(tmp_path):
     r = run(tmp_path, s, "--roll-held", "--levels", str(levels))
     assert r.events("game")[-1]["players"] == 2
     assert store(tmp_path).load(RECORDS, 1) is None
-    assert store(tmp_path).load(setfile.NAME, 1) is None
+    assert store(tmp_path).load(setfile.NAME, setfile.VERSION) is None
 
 
 def test_the_self_test_combination_is_not_a_menu(tmp_path):
@@ -314,7 +325,7 @@ def test_hints_and_computer_reach_the_game(tmp_path):
     r = run(tmp_path, s)
     tiles = r.frames[-1][1]
     assert "C" in tiles  # the best move in cyan
-    assert json.dumps(r.events("settings")[-1]["values"])
+    assert r.events("settings")[-1]["settings"]["hints"] == "best"
 
 
 # ----- the box's own entry point (firmware/main.py: booted on a virtual Pico by test_flash) -----
