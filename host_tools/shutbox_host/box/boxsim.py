@@ -400,13 +400,16 @@ def tiles_lit(tiles: str, letter: str = "W") -> list[int]:
 # ----- whole games -----
 
 
-def plan_game(players: int, seed: int = 1, strategy: str = "best") -> tuple[Script, dict]:
+def plan_game(players: int, seed: int = 1, strategy: str = "best",
+              code: int | None = None) -> tuple[Script, dict]:
     """Plan a whole game as a careful family would play it on the box.
 
-    The dice come from a seeded generator and are fed to the box; the moves come from the
-    CPython engine (``best``, ``greedy`` or ``random`` legal moves, one die where the rules
-    allow it and the strategy prefers it). Returns the script and what the box must log:
-    ``{"scores": [...], "throws": [[a, b], ...], "moves": [[tiles], ...]}``.
+    The dice come from a seeded generator and are fed to the box, or with a challenge *code*
+    (the box's settings ``code``, the other settings the defaults) they are the code's
+    (shutbox_host.box.daily.throws: what the box must throw) and are not fed; the moves come
+    from the CPython engine (``best``, ``greedy`` or ``random`` legal moves, one die where
+    the rules allow it and the strategy prefers it). Returns the script and what the box must
+    log: ``{"scores": [...], "throws": [[a, b], ...], "moves": [[tiles], ...]}``.
     """
     from shutbox.engine import MAX_MOVES as _MAX
     from shutbox.engine import Engine, Rules
@@ -417,9 +420,14 @@ def plan_game(players: int, seed: int = 1, strategy: str = "best") -> tuple[Scri
     s = Script().wait(100)
     expect: dict = {"scores": [], "throws": [], "moves": []}
     buf = [0] * _MAX
-    for _player in range(players):
+    for player in range(players):
         s.open(*all_tiles).wait(150)
         open_, locked = eng.start_open, False
+        if code is not None:
+            from shutbox_host.box import daily
+
+            coded = daily.throws(code, None, pins.TILES, player)
+        j = 0  # the turn's throws so far
         while True:
             if eng.one_die_allowed(open_):
                 if strategy == "random":
@@ -428,8 +436,13 @@ def plan_game(players: int, seed: int = 1, strategy: str = "best") -> tuple[Scri
                     one = eng.choose_one_die(open_, locked)
             else:
                 one = False
-            a, b = rng.randint(1, 6), (0 if one else rng.randint(1, 6))
-            s.dice(*([a] if one else [a, b]))
+            if code is None:
+                a, b = rng.randint(1, 6), (0 if one else rng.randint(1, 6))
+                s.dice(*([a] if one else [a, b]))
+            else:  # the code's throw j (one die: its die A)
+                a, b = coded[j]
+                b = 0 if one else b
+            j += 1
             (s.hold(900) if one else s.click(120)).wait(ROLL_MS)
             locked = locked or (one and eng.rules.one_die_mode == 1)
             expect["throws"].append([a, b] if b else [a])
