@@ -16,6 +16,7 @@ from shutbox.records import _FORMAT as FORMAT  # private: no name in the box's R
 from shutbox.records import NAME as RECORDS
 from shutbox.settings import ATTRS, COUNTS, Settings
 from shutbox.store import Store
+from shutbox_host.analysis import log
 from shutbox_host.box import boxsim
 from shutbox_host.box.boxsim import Script, face
 
@@ -35,13 +36,15 @@ def store(flash):
 
 
 def settings_of(r):
-    """The value indexes (page order) of every ``settings`` record the box logged at boot,
-    from its names (the box's own vocabulary: shutbox.setnames)."""
+    """The value indexes (page order) of every ``settings`` record the box logged at boot;
+    their names, as the host gives them (docs/log-format.md), are the same settings."""
     out = []
     for e in r.events("settings"):
-        assert e["v"] == 1 and sorted(e["settings"]) == sorted(setnames.OPTIONS + ("code",))
-        out.append([setnames.CHOICES[i].index(e["settings"][setnames.OPTIONS[i]])
-                    for i in range(len(ATTRS))])
+        assert e["v"] == 1 and len(e["values"]) == len(ATTRS)
+        names = log.settings_names(e)
+        assert names == {o: setnames.CHOICES[i][e["values"][i]]
+                         for i, o in enumerate(setnames.OPTIONS)} | {"code": e["code"]}
+        out.append(e["values"])
     return out
 
 
@@ -325,7 +328,7 @@ def test_hints_and_computer_reach_the_game(tmp_path):
     r = run(tmp_path, s)
     tiles = r.frames[-1][1]
     assert "C" in tiles  # the best move in cyan
-    assert r.events("settings")[-1]["settings"]["hints"] == "best"
+    assert log.settings_names(r.events("settings")[-1])["hints"] == "best"
 
 
 # ----- the box's own entry point (firmware/main.py: booted on a virtual Pico by test_flash) -----

@@ -59,6 +59,7 @@ import subprocess
 import tempfile
 import time
 
+import logschema  # tests/: the log's JSON Schema
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -276,6 +277,9 @@ class Checker:
     def check(self, rec: dict):
         self.log.append(rec)
         STATS["records"] += 1
+        why = logschema.problem(rec)  # docs/log.schema.json
+        if why is not None:
+            self.fail("a record against the log's schema (%s)" % why, rec)
         ev = rec.get("ev")
         r = self.rules
         if ev == "fault":

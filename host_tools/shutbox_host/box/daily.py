@@ -86,7 +86,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the daily code (and, with --throws, what it throws)."""
-    date = parse_date(args.date) if args.date else today()
+    date = parse_date(args.date) if args.date is not None else today()
     code = code_of(date)
     print("daily code for %s (UTC): %04d" % (date.isoformat(), code))
     if args.throws:
