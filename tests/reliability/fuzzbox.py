@@ -275,11 +275,15 @@ class Checker:
             why, json.dumps(rec), describe(self.cfg), tail))
 
     def check(self, rec: dict):
+        """Check one record against the rules, then against the log's schema."""
         self.log.append(rec)
         STATS["records"] += 1
+        self.rules_check(rec)
         why = logschema.problem(rec)  # docs/log.schema.json
         if why is not None:
             self.fail("a record against the log's schema (%s)" % why, rec)
+
+    def rules_check(self, rec: dict):
         ev = rec.get("ev")
         r = self.rules
         if ev == "fault":

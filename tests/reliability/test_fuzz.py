@@ -103,8 +103,12 @@ def test_the_settings_drawn_take_the_turn_variants(attr, value):
 # ----- the checker can fail -----
 
 
+# The fields of a whole record (docs/log.schema.json) that the checker's tests leave out.
+WHOLE = {"game": {"v": 1, "tiles": 9}, "settings": {"v": 1}, "score": {"throws": 1}}
+
+
 def rec(ev, **kw):
-    return dict(ev=ev, **kw)
+    return dict(ev=ev, **{**WHOLE.get(ev, {}), **kw})
 
 
 def started(players=2, **options):
@@ -168,6 +172,7 @@ BAD = {
         rec("move", player=1, dice=[2, 1], shut=[1, 2], open=[4, 5, 6, 7, 8, 9])],
         "no throw to play"),
     "a throw out of range": ({}, [throw([7, 1], moves=1)], "out of range"),
+    "a record off the log's schema": ({}, [dict(throw([2, 1], moves=2), hats=1)], "schema"),
     "a total that is not the dice": ({}, [rec("throw", player=1, dice=[2, 1], total=4,
                                               open=FULL, moves=2)], "total"),
     "one die not allowed": ({}, [throw([4], moves=1)], "one die"),
