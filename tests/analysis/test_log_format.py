@@ -88,7 +88,7 @@ def test_real_runs_print_every_kind_and_each_follows_the_schema(tmp_path):
         assert r.returncode == 0, r.stderr
         for rec in r.log:
             seen[rec["ev"]] = seen.get(rec["ev"], 0) + 1
-            logschema.check(rec)
+            assert logschema.problem(rec, whole=True) is None, rec  # the whole schema too
     assert set(seen) == firmware_kinds(), sorted(firmware_kinds() - set(seen))
     assert sum(seen.values()) > 100, seen
 
@@ -128,9 +128,9 @@ BAD = [
 
 @pytest.mark.parametrize("rec", GOOD)
 def test_the_schema_takes_records(rec):
-    assert logschema.problem(rec) is None
+    assert logschema.problem(rec) is None and logschema.problem(rec, whole=True) is None
 
 
 @pytest.mark.parametrize("rec", BAD)
 def test_the_schema_refuses_what_is_not_a_record_of_this_version(rec):
-    assert logschema.problem(rec) is not None
+    assert logschema.problem(rec) is not None and logschema.problem(rec, whole=True)
