@@ -41,3 +41,23 @@ def micropython():
 def run_mp():
     """Return shutbox_host.mp.run: run a script under micropython with the firmware on its path."""
     return mp.run
+
+
+@pytest.fixture(autouse=True)
+def _box_records_follow_the_log_schema(monkeypatch):
+    """Every record the firmware prints that a test reads through boxsim.parse (scenario
+    tests, whole games, the virtual Pico's game...) must follow docs/log.schema.json
+    (docs/log-format.md): a test whose box prints another fails there."""
+    import logschema
+
+    from shutbox_host.box import boxsim
+
+    parse = boxsim.parse
+
+    def checked(stdout, *args, **kwargs):
+        out = parse(stdout, *args, **kwargs)
+        for rec in out[2]:
+            logschema.check(rec)
+        return out
+
+    monkeypatch.setattr(boxsim, "parse", checked)

@@ -58,7 +58,13 @@ class App:
             settings = Settings()
         self.engine = engine if engine is not None else make_engine(settings, rules,
                                                                     tables_dir)
-        self.dice = Dice(urandom)
+        if settings.code >= 0:  # a challenge code: the dice follow it
+            from shutbox.challenge import Challenge, variant_key
+
+            self.dice = Challenge(settings.code, variant_key(settings, rules.tiles))
+        else:
+            self.dice = Dice(urandom)  # type: ignore[assignment]  # Challenge is a Dice
+        board.adjust(settings.sound, settings.brightness)  # the box's own settings
         self.game = Game(self.engine, self.dice, settings, self.deb.levels, now)
         self.out = out if out is not None else print
         self.wdt = wdt
@@ -204,7 +210,8 @@ def make_engine(settings, rules, tables_dir=None):
 def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=None):
     """Return the App for the box's *boot* list (shutbox.powerup.read), with a new tally of
     the records for its game; *safe*: start a new game rather than the saved one (the guard,
-    after a fault). The boot notice's reasons are shown at the first start only.
+    after a fault). The boot notice's reasons are shown at the first start only; a boot
+    list's log record (None from shutbox.powerup.read, which prints it) too.
 
     The engine (its tables: the largest blocks the game holds) is made at the first start
     and kept in the boot list for every start after it (main() makes it before the first):
@@ -212,11 +219,13 @@ def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=Non
     """
     settings, rules, notices, log, tally = boot[:5]
     boot[2] = 0
+    boot[3] = None
     if len(boot) == 5:
         boot.append(make_engine(settings, rules, tables_dir))
     app = App(board, urandom, now, settings=settings, rules=rules, out=out, store=store,
               resume=not safe, engine=boot[5])
-    app.out(log)
+    if log is not None:
+        app.out(log)
     app.tally = tally = list(tally)
     cpu = getattr(app.game, "cpu", None)
     if cpu is not None:  # the computer's turns are not the box's records

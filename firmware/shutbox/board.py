@@ -4,8 +4,12 @@
 Tile switches and Roll close to GND through pull-ups: a shut tile or a pressed Roll reads
 ``SWITCH_ACTIVE``. One WS2812 chain carries the tile LEDs, then die A's 7 pips, then die B's.
 ``show`` writes palette codes straight into the NeoPixel buffer in the chain's byte order, so
-updating the LEDs allocates nothing. The palette is dim on purpose: the whole chain lit white
-stays around 100 mA, well inside what USB gives the Pico.
+updating the LEDs allocates nothing. ``adjust(sound, brightness)`` applies the box's settings:
+the palette is dim on purpose and the brightness scales it in quarter steps (low 1/4, medium
+1, high 3 times ``_PALETTE_RGB``: channels up to 10, 40 or 120 of 255; the budget of each
+level is in hardware/README.md); the sound sets the buzzer's PWM duty: off, soft (1/16: the
+note's fundamental about 14 dB below loud's) or loud (1/2, the loudest square wave for a
+piezo).
 """
 
 from micropython import const
@@ -14,9 +18,9 @@ from shutbox import pins
 _COLOURS = const(8)  # shutbox.frame.COLOURS: palette codes (private copies: see test_memory)
 _PIPS = const(7)  # shutbox.frame._PIPS: LEDs per die
 
-# Colours as (red, green, blue) at full brightness, per palette code of shutbox.frame
+# Colours as (red, green, blue) at medium brightness, per palette code of shutbox.frame
 # (OFF, WHITE, GREEN, RED, AMBER, BLUE, MAGENTA, CYAN). Max channel 40 of 255. The host's
-# simulator (shutbox_host.box.boxsim.palette) reads it to decode the LEDs.
+# simulator (shutbox_host.box.boxsim.palette) reads it and _SCALE to decode the LEDs.
 _PALETTE_RGB = const(
     b"\x00\x00\x00"
     b"\x14\x14\x14"
@@ -27,7 +31,16 @@ _PALETTE_RGB = const(
     b"\x1e\x00\x1e"
     b"\x00\x18\x18"
 )
-_DUTY_ON = const(32768)  # 50 % duty: the loudest square wave for a piezo
+_DUTY_ON = const(32768)  # 50 % duty: the loudest square wave for a piezo (volume loud)
+# volume soft: 1/16 duty. A pulse wave of duty d has its fundamental at sin(pi d) of a square
+# wave's: sin(pi / 16) = 0.195, 14 dB down
+_DUTY_SOFT = const(4096)
+_LOUD = const(2)  # volume(): 0 off, 1 soft, 2 loud
+_MEDIUM = const(1)  # brightness(): 0 low, 1 medium, 2 high
+_SCALE = const(b"\x01\x04\x0c")  # per brightness: the palette times this / 4
+# The duty is kept / 256 in the palette's buffer, after the colours: one byte, not one more
+# attribute of the board (an attribute more grows its dict: 96 bytes of heap measured)
+_DUTY = const(24)  # 3 * _COLOURS
 # The RP2040's watchdog (datasheet 4.7; pico-sdk hardware/regs/watchdog.h), WATCHDOG_BASE
 # 0x40058000: CTRL +0x00 (ENABLE bit 30; +0x3000 is its atomic clear alias), REASON +0x08
 # (bit 0 TIMER: the watchdog expired; bit 1 FORCE: CTRL.TRIGGER, which machine.reset() uses;
@@ -66,12 +79,22 @@ class Board:
         self._tile_pins = tp
         self._roll_pin = Pin(pins.ROLL_PIN, Pin.IN, Pin.PULL_UP)
         self._np = neopixel.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), pins.TILES + 2 * _PIPS)
-        pal = self._pal = bytearray(3 * _COLOURS)
-        for code in range(_COLOURS):
-            for j in range(3):
-                pal[3 * code + j] = _PALETTE_RGB[3 * code + "RGB".index(pins.LED_ORDER[j])]
+        self._pal = bytearray(3 * _COLOURS + 1)  # and the buzzer's duty / 256 (adjust)
+        self.adjust(_LOUD, _MEDIUM)
         self._pwm = machine_module.PWM(Pin(pins.BUZZER_PIN, Pin.OUT))
         self._pwm.duty_u16(0)
+
+    def adjust(self, sound, brightness):
+        """Set the buzzer's volume (*sound*: 0 off, 1 soft, 2 loud) for the next notes and
+        scale the palette for LED *brightness* (0 low, 1 medium, 2 high) from the next
+        ``show`` on: integer quarter steps, computed here once, not per frame."""
+        pal = self._pal
+        pal[_DUTY] = (_DUTY_ON if sound == _LOUD else _DUTY_SOFT if sound else 0) >> 8
+        k = _SCALE[brightness]
+        for code in range(_COLOURS):
+            for j in range(3):
+                v = _PALETTE_RGB[3 * code + "RGB".index(pins.LED_ORDER[j])]
+                pal[3 * code + j] = v * k >> 2
 
     def switches(self):
         """Return the raw tile levels: bit k set = tile k+1 open (up)."""
@@ -101,16 +124,18 @@ class Board:
         self._np.write()
 
     def tone(self, freq_hz, ms=0):
-        """Start a square wave of *freq_hz* on the buzzer (0 = silence).
+        """Start a square wave of *freq_hz* on the buzzer at the volume set (``adjust``; 0 =
+        silence).
 
         The buzzer cannot time itself without an interrupt; the app stops the note after
         *ms* by calling tone(0).
         """
-        if freq_hz <= 0:
+        duty = self._pal[_DUTY] << 8
+        if freq_hz <= 0 or not duty:
             self._pwm.duty_u16(0)
         else:
             self._pwm.freq(freq_hz)
-            self._pwm.duty_u16(_DUTY_ON)
+            self._pwm.duty_u16(duty)
 
     def watchdog(self, timeout_ms):
         """Start the hardware watchdog (it cannot be stopped) and return it; feed() it."""

@@ -4,6 +4,9 @@
 A byte b in 0..251 gives the face b % 6 + 1; bytes 252..255 are thrown away, since 256 is not
 a multiple of 6 and keeping them would make faces 1 to 4 slightly likelier. Bytes are drawn
 32 at a time, so the random source is asked rarely and nothing is allocated per throw.
+
+With a challenge code the box throws shutbox.challenge.Challenge dice instead: the same
+sampling from a byte stream that the code decides (that module's doc); ``code`` is -1 here.
 """
 
 from micropython import const
@@ -13,6 +16,8 @@ _POOL = const(32)  # bytes drawn from the source at a time
 
 class Dice:
     """Six-sided dice drawing from ``urandom(n) -> n random bytes``."""
+
+    code = -1  # no challenge code (shutbox.challenge.Challenge has one)
 
     def __init__(self, urandom, size=_POOL):
         """Keep the source; the first throw fills the pool (so nothing is drawn at import)."""

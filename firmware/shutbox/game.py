@@ -92,8 +92,11 @@ _SETTLE_MS = const(1500)  # an extendable legal move is accepted after this paus
 _LABEL_MS = const(1000)  # in a score view: the player's number ...
 _CYCLE_MS = const(3000)  # ... then the number, repeating
 _CYCLE2_MS = const(5000)  # ... or the number, then a second one (a total, a balance)
+_CODE_CYCLE_MS = const(7500)  # the winner, the score, then a challenge's code (4.5 s)
 _CELEBRATE_MS = const(3000)  # shut-the-box celebration before the score
 _MIN_SHOW_MS = const(700)  # a score stays at least this long before Roll passes the box
+
+_LOG_VERSION = const(1)  # the log format's "v" (docs/log-format.md): on game and settings
 
 # Melodies: (frequency / 10 Hz, duration / 10 ms) pairs; frequency 0 is a rest.
 _SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")
@@ -206,8 +209,10 @@ class Game:
         for i in range(5):  # each option: its name, then its values' names
             w = names[i].split()
             rules[w[0]] = w[1 + vals[i]]
-        self.log.append({"ev": "game", "players": self.players, "tiles": self.engine.tiles,
-                         "rules": rules})
+        self.log.append({"ev": "game", "v": _LOG_VERSION, "players": self.players,
+                         "tiles": self.engine.tiles, "rules": rules})
+        if self.dice.code >= 0:  # a challenge (shutbox.challenge): its code, logged
+            self.log[-1]["code"] = "%04d" % self.dice.code
         if self.cpu is not None:  # the seats the computer plays
             self.log[-1]["computer"] = tiles_of(self.cpu.seats)
         if self.match is not None:
@@ -349,6 +354,8 @@ class Game:
         one = choice == 2 or (choice == 1 and long)
         if one and self.engine.rules.one_die_mode == _MODE_LOCKED:
             self.locked = True
+        if self.dice.code >= 0:  # a challenge code: this throw's own bytes
+            self.dice.seek(self)
         if self.settings.same_throws and self.match is not None:
             self.match.replay(one)
         else:
@@ -526,7 +533,9 @@ class Game:
         elif st == GAME_END:
             p = self.page - 1
             if p < 0:  # who won: the winners' tiles, the first two winners' numbers on the dice
-                if ticks_diff(now, self.t_state) % _CYCLE_MS < _LABEL_MS:
+                t = ticks_diff(now, self.t_state) % (_CYCLE_MS if self.dice.code < 0
+                                                     else _CODE_CYCLE_MS)
+                if t < _LABEL_MS:
                     fr.tiles_mask(f, self.winners, _GREEN if fr.blink(
                         now, self.t_state, _FAST_MS) else _OFF)
                     which = 0
@@ -534,8 +543,10 @@ class Game:
                         if self.winners & (1 << q) and which < 2:
                             fr.die(f, n, which, q + 1, _GREEN)
                             which += 1
-                else:
+                elif t < _CYCLE_MS:
                     fr.number(f, n, self.best_score, _GREEN, now, self.t_state)
+                else:  # then a challenge's code (shutbox.challenge)
+                    self.dice.draw(f, n, t - _CYCLE_MS)
             else:  # a player's score: green if they won; with stakes, green won, red owes
                 who = p + 1
                 score = self.scores[p]

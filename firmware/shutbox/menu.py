@@ -11,7 +11,20 @@
 * hold Roll to save and play: the tiles flash green. If two settings do not fit together
   (2-to-go needs the 2 in play at the start), the box buzzes and shows the page to change,
   its value blinking red. If the flash refuses the save, the tiles flash red (the box plays
-  with the settings it has). New settings end a game saved in progress.
+  with the settings it has). New settings end a game saved in progress (sound and
+  brightness do not: they change no game).
+* sound and brightness (5.1, 5.2) take effect as their value is chosen: the beep sounds at
+  the new volume, the LEDs show the new brightness.
+
+**The challenge code** (the last page, 5.3: tile 1 off, tile 2 a code; with a code set, the
+page shows its four digits in turn after its label, as the game end does:
+``shutbox.challenge.show``).
+Flip tile 2 to enter a new code, four digits from the left. For each digit die A shows which
+(1-4, cyan): flip as many tiles as the digit (any tiles, up or down; a tile flipped back
+counts no more), the count lighting as a cyan bar, then a short Roll enters it (at once: 0).
+More than 9 tiles flipped buzz and blink red. After the fourth digit the code is set (a
+chirp) and shown; hold Roll to save it as ever. A long Roll before the fourth digit leaves
+the code as it was. Tile 1 sets no code (the dice are random).
 
 **Records** (tile 2 shut): four pages, each the page number (die A and that tile, magenta),
 then the number: 1 the best turn score (blue), 2 boxes shut (green), 3 games played (white),
@@ -42,6 +55,20 @@ _RESET_RECORDS = const(4)
 _FACTORY = const(5)
 _GAME = const("game")  # shutbox.resume's file: the game in progress
 _UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always shown
+_SOUND = const(17)  # the pages of sound and brightness (settings.ATTRS)
+_BRIGHTNESS = const(18)
+_GAME_OPTIONS = const(17)  # settings._GAME_OPTIONS: the options that shape a game
+_DIGITS = const(4)  # a code's digits
+_CODE_VIEW_MS = const(4500)  # shutbox.frame.code without a game number: 5 steps of 900 ms
+
+
+def _count(m):
+    """Return the number of bits set in *m*."""
+    n = 0
+    while m:
+        n += m & 1
+        m >>= 1
+    return n
 
 
 def screen(mode, board, settings, store, recs, now):
@@ -75,6 +102,7 @@ class Screen:
         self.leaving = 0  # 0: running; fr.GREEN or fr.RED: the flash before the game
         self.leave_at = now
         self._tone_off = -1  # when the beep ends (-1: silent)
+        board.adjust(settings.sound, settings.brightness)  # the saved ones, from the first beep
 
     def step(self, now):
         """One poll; return True when the screen is done."""
@@ -120,37 +148,70 @@ class Menu(Screen):
         self.vals = bytearray(len(COUNTS))
         for i in range(len(COUNTS)):
             self.vals[i] = setfile.index(settings, i)
-        self.page = 0
+        self.code = settings.code  # the challenge code chosen (-1: none)
+        self.page = 0  # ATTRS pages, then the code's (len(COUNTS))
         self.bad = -1  # the page of a conflict found when saving
         self.levels = self.deb.levels
+        self.entry = -1  # entering a code: the digit being entered (0..3); -1: not
+        self.digits = 0  # the digits entered so far, as a number
+        self.base = 0  # the tile levels when the digit began
 
     def event(self, ev, now):
         """Tiles choose values, a short Roll turns the page, a long Roll saves."""
-        pages = len(COUNTS)
+        pages = len(COUNTS) + 1
         if ev & EV_TILES:
             flipped = self.deb.levels ^ self.levels
             self.levels = self.deb.levels
             k = 0
             while flipped and not flipped >> k & 1:
                 k += 1
-            if not flipped:
+            if self.entry >= 0:  # a digit: the tiles flipped since it began
+                self.beep(_BEEP if _count(self.levels ^ self.base) <= 9 else _BUZZ, 40, now)
+            elif not flipped:
                 pass
             elif k == (self.tiles if self.tiles < 9 else 9) - 1 and k >= 5:  # tile 9: back
                 self.page = (self.page - 1) % pages
+                self.t0 = now
                 self.beep(_BEEP, 40, now)
-            elif k < COUNTS[self.page]:
+            elif self.page == len(COUNTS) and k < 2:  # the code: off, or enter a new one
+                self.code = -1 if k == 0 else self.code
+                if k == 1:
+                    self.entry = 0
+                    self.digits = 0
+                    self.base = self.levels
+                self.t0 = now
+                self.beep(_BEEP, 60, now)
+            elif self.page < len(COUNTS) and k < COUNTS[self.page]:
                 self.vals[self.page] = k
                 self.bad = -1
+                if self.page == _SOUND or self.page == _BRIGHTNESS:  # heard and seen at once
+                    self.board.adjust(self.vals[_SOUND], self.vals[_BRIGHTNESS])
                 self.beep(_BEEP, 60, now)
             else:
                 self.beep(_BUZZ, 150, now)  # no such value on this page
         if ev & EV_SHORT:
-            self.page = (self.page + 1) % pages
-            self.t0 = now
-            self.beep(_BEEP, 40, now)
+            if self.entry >= 0:
+                d = _count(self.levels ^ self.base)
+                if d > 9:
+                    self.beep(_BUZZ, 150, now)
+                else:
+                    self.digits = self.digits * 10 + d
+                    self.entry += 1
+                    self.base = self.levels
+                    self.beep(_BEEP, 60, now)
+                    if self.entry == _DIGITS:  # the code is set: shown from its first digit
+                        self.code = self.digits
+                        self.entry = -1
+                        self.t0 = ticks_add(now, -_LABEL_MS)
+                        self.beep(_BEEP, 200, now)
+            else:
+                self.page = (self.page + 1) % pages
+                self.t0 = now
+                self.beep(_BEEP, 40, now)
         if ev & EV_LONG:
-            opts = {}
-            for i in range(pages):
+            self.entry = -1  # a code not finished: the one before stays
+            opts = {"code": self.code}
+            for i in range(len(COUNTS)):
                 v = self.vals[i]
                 opts[ATTRS[i]] = v + 1 if i == 0 else v
             s = Settings(**opts)
@@ -161,17 +222,37 @@ class Menu(Screen):
                 self.t0 = now
                 self.beep(_BUZZ, 400, now)
                 return
-            self.changed = setfile.pack(s) != setfile.pack(self.settings)
+            old = self.settings
+            self.changed = setfile.pack(s) != setfile.pack(old)
+            game = s.code != old.code  # a game saved under other game options is over
+            for i in range(_GAME_OPTIONS):
+                game = game or setfile.index(s, i) != setfile.index(old, i)
             self.settings = s
             ok = True
             if self.changed:
                 ok = setfile.save(s, self.store) == 0
-                self.store.remove(_GAME)  # a game saved under the old settings is over
+                if game:
+                    self.store.remove(_GAME)
             self.leave(fr.GREEN if ok else fr.RED, now)
 
     def draw(self, f, now):
-        """Die A the section, die B the page; the values on the tiles."""
+        """Die A the section, die B the page; the values on the tiles (the code's page: see
+        the module doc)."""
         n = self.tiles
+        if self.entry >= 0:  # a digit of a new code: its place, and the tiles flipped
+            d = _count(self.levels ^ self.base)
+            fr.die(f, n, 0, self.entry + 1, fr.CYAN)
+            if d > 9:
+                fr.bar(f, n, n, fr.RED if fr.blink(now, self.t0) else fr.OFF)
+            else:
+                fr.bar(f, n, d, fr.CYAN)
+            return
+        t = ticks_diff(now, self.t0) % (_LABEL_MS + _CODE_VIEW_MS)
+        if self.page == len(COUNTS) and self.code >= 0 and t >= _LABEL_MS:
+            from shutbox.challenge import show  # only for a code (powerup unloads it)
+
+            show(f, n, self.code, t - _LABEL_MS)
+            return
         i = self.page  # its section s and its number i in it, both from 0
         s = 0
         while i >= setfile.SECTIONS[s]:
@@ -179,10 +260,14 @@ class Menu(Screen):
             s += 1
         fr.die(f, n, 0, s + 1, fr.WHITE)
         fr.die(f, n, 1, i + 1, fr.WHITE)
-        count = COUNTS[self.page]
+        if self.page == len(COUNTS):  # tile 1 off, tile 2 a code
+            count = 2
+            v = 0 if self.code < 0 else 1
+        else:
+            count = COUNTS[self.page]
+            v = self.vals[self.page]
         for k in range(count if count <= n else n):
             f[k] = fr.WHITE
-        v = self.vals[self.page]
         if v < n:
             if self.bad == self.page:
                 f[v] = fr.RED if fr.blink(now, self.t0) else fr.OFF

@@ -11,7 +11,10 @@
    or records in RAM; a settings or records file that is damaged gives the defaults (empty
    records), is written again at once, and the boot notice says so (app's
    _NOTICE_SETTINGS, _NOTICE_RECORDS). The settings go to the log as one ``settings``
-   record at every start (value indexes in page order; names in shutbox.setnames).
+   record at every boot, printed by ``read`` before the game's modules load: the log format's
+   version ``v``, the value indexes in page order and the code. The names are the host's to
+   add (shutbox.setnames, by ``v``: docs/log-format.md): on the box they would stay interned
+   in RAM for good.
 
 Combinations (read from the raw switches; on a box of fewer than 9 tiles, tile 9 means the
 highest tile):
@@ -43,6 +46,7 @@ _FACTORY = const(5)
 _NOTICE_SETTINGS = const(1)  # app._NOTICE_SETTINGS
 _NOTICE_RECORDS = const(2)  # app._NOTICE_RECORDS
 _POLL_MS = const(2)
+_LOG_VERSION = const(1)  # game._LOG_VERSION: the log format (docs/log-format.md)
 
 
 def combination(levels, roll, tiles):
@@ -74,7 +78,7 @@ def prelude(board, store, now):
     """Return the screen (shutbox.menu) of the combination held now, or None.
 
     Call its ``step(now)`` until it returns True, then ``unload("menu", "setfile",
-    "records")``.
+    "records", "challenge")``.
     """
     tiles = board.tiles
     mode = combination(board.switches(), board.roll(), tiles)
@@ -109,7 +113,7 @@ def screens():
     if screen is not None:
         while not screen.step(time.ticks_ms()):
             time.sleep_ms(_POLL_MS)
-    unload("menu", "setfile", "records")
+    unload("menu", "setfile", "records", "challenge")
     return read(board, store)
 
 
@@ -118,9 +122,11 @@ def read(board, store):
 
     ``[settings, rules, notices, log, tally]``: the Settings, the engine's Rules for them,
     the boot notice's reasons (a settings or records file found damaged: the defaults or
-    empty records, written again at once), the ``settings`` log record, and a new tally of
-    the box's records (Records.tally). shutbox.setfile and shutbox.records are unloaded
-    before it returns: the caller unloads this module too, then loads the game's modules.
+    empty records, written again at once), None (the ``settings`` log record is printed
+    here and now, so that its string is gone before the game's modules load), and a new
+    tally of the box's records (Records.tally). shutbox.setfile and shutbox.records are
+    unloaded before it returns: the caller unloads this module too, then loads the game's
+    modules.
     """
     import json
 
@@ -138,10 +144,12 @@ def read(board, store):
     if damaged(recs.status):
         notices |= _NOTICE_RECORDS
         recs.save()
-    values = [setfile.index(settings, i) for i in range(len(setfile.ATTRS))]
-    boot = [settings, setfile.rules(settings, tiles), notices,
-            json.dumps({"ev": "settings", "status": status, "values": values}),
-            recs.tally(0)]
-    del recs, Records, setfile, values
-    unload("records", "setfile")  # shutbox.records comes back at each game's end
+    c = settings.code
+    print(json.dumps({"ev": "settings", "v": _LOG_VERSION, "status": status,
+                      "values": [setfile.index(settings, i) for i in range(len(setfile.ATTRS))],
+                      "code": "%04d" % c if c >= 0 else "off"}))
+    boot = [settings, setfile.rules(settings, tiles), notices, None, recs.tally(0)]
+    del recs, Records, setfile
+    # shutbox.records comes back at each game's end; the names are not needed again
+    unload("records", "setfile")
     return boot

@@ -9,8 +9,9 @@
     2..6    one-die, one-die-mode,   15  played (bit p: player p+1 has played)
             moves, scoring, start    16  winners (bit p)
     7..10   settings fingerprint:    17, 18  the dice a, b (b = 0: one die)
-            CRC-32 of every setting      19  throws this turn (capped at 255)
-            (settings.ATTRS order)       20  page (the game-end view)
+            CRC-32 of the settings       19  throws this turn (capped at 255)
+            that shape the game          20  page (the game-end view)
+            (settings.ATTRS order, and the code when there is one)
     11      players                  21..22  the open tiles (mask)
     12      state (MOVE is saved     23..46  scores, 4 x 6 bytes (digital scoring: 47 bits)
             as ROLLING: the throw    47..52  this turn's score
@@ -22,7 +23,9 @@ in ``game.match`` (shutbox.rounds: the round, the turn scores of the round, the 
 balances, the roll-off, the recorded throws), written from byte 60 on by ``Match.save`` and
 checked and taken back by ``Match.load`` (its docstring has the layout). A change of this
 layout, the match's included, raises VERSION: a file of another version reads as damaged and
-the box starts anew.
+the box starts anew. The fingerprint covers the options that shape a game and the challenge
+code, if any (CRC-32 chained over its two bytes): a game of the firmware before, which had no
+code, sound or brightness, still resumes; sound and brightness end no saved game.
 
 ``restore(game, data, now)`` checks the layout (the range of every field) and that the rules
 and settings are the ones the box runs now; a game saved under other settings is not resumed.
@@ -57,6 +60,7 @@ NAME = "game"  # the file in the store
 VERSION = const(2)
 _SIZE = const(60)  # the fixed part
 _EXTRA_MAX = const(84)  # the most a match adds (shutbox.rounds.Match.save: 83 bytes)
+_GAME_OPTIONS = const(17)  # settings._GAME_OPTIONS: ATTRS[:17] shape the game
 _STALE = const(8)  # restore(): a whole game, but under other settings (not damage)
 _BAD = const(2)  # restore(): the bytes are not a game this firmware can continue
 
@@ -67,6 +71,21 @@ _EV_TILES = const(1)  # shutbox.debounce's event bits (kept here: no import for 
 _EV_PRESSES = const(8 | 16)  # EV_SHORT | EV_LONG
 _EV_ROLL = const(2 | 4)  # EV_DOWN | EV_UP: passed on, so that a long hold still counts
 _SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
+
+
+def _fingerprint(game):
+    """Return the CRC-32 of the game's settings that shape it (settings.ATTRS order) and of
+    its challenge code's two bytes, if it has one. (A function of its own: snapshot's code
+    stays one small block of RAM.)"""
+    s = game.settings
+    raw = bytearray(_GAME_OPTIONS)
+    for i in range(_GAME_OPTIONS):
+        raw[i] = int(getattr(s, ATTRS[i], 0)) & 0xFF
+    crc = binascii.crc32(raw)
+    code = game.dice.code
+    if code >= 0:
+        crc = binascii.crc32(code.to_bytes(2, "little"), crc)
+    return crc & 0xFFFFFFFF
 
 
 def snapshot(game, buf=None):
@@ -85,11 +104,7 @@ def snapshot(game, buf=None):
     buf[4] = r.moves
     buf[5] = r.scoring
     buf[6] = r.start
-    s = game.settings
-    raw = bytearray(len(ATTRS))
-    for i in range(len(ATTRS)):
-        raw[i] = int(getattr(s, ATTRS[i], 0)) & 0xFF
-    buf[7:11] = (binascii.crc32(raw) & 0xFFFFFFFF).to_bytes(4, "little")
+    buf[7:11] = _fingerprint(game).to_bytes(4, "little")
     buf[11] = game.players
     st = game.state
     buf[12] = ROLLING if st == MOVE else st

@@ -1,24 +1,37 @@
-# The settings in flash: 4 packed bytes, loading with checks, conflicts, the engine's Rules.
+# The settings in flash: 6 packed bytes, loading with checks, conflicts, the engine's Rules.
 """The settings' file. Imported at power-up, by the menu and by host tools; the box unloads it
 before play (shutbox.settings is what stays in RAM; the names are in shutbox.setnames).
 
 In flash (shutbox.store, file ``NAME``, payload version ``VERSION``) the settings are
-``_SIZE`` (4) bytes: each option's value index in ``_BITS[i]`` bits, in page order, from bit 0
-of byte 0 up. A file that does not unpack to valid, consistent settings reads as
-damaged: the box uses the defaults and says so on its LEDs (``load``). The layout's sizes
-and the ``_INVALID`` status are private constants (no names kept in RAM).
+``_SIZE`` (6) bytes: each option's value index in ``_BITS[i]`` bits, in page order
+(settings.ATTRS), from bit 0 of byte 0 up, then the challenge code + 1 in 14 bits (0: none),
+47 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
+the box uses the defaults and says so on its LEDs (``load``). The layout's sizes and the
+``_INVALID`` status are private constants (no names kept in RAM).
+
+Version 1 (the firmware before sound, brightness and codes) wrote 4 bytes: the same bits for
+the first 17 options (29 bits). ``load`` still reads such a file: its values are kept, sound,
+brightness and the code get their defaults, and the next save writes version 2.
 """
 
 from micropython import const
 from shutbox.settings import ATTRS, COUNTS, Settings
 
 NAME = "settings"  # the file in the store
-VERSION = const(1)  # the payload layout; another version reads as damaged (defaults)
-_SIZE = const(4)
-_BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02\x01\x01\x03\x01\x02\x01\x01")  # 29
+VERSION = const(2)  # the payload layout; another version reads as damaged (defaults) ...
+_V1 = const(1)  # ... but version 1's, which load() reads: the first _V1_OPTIONS options
+_V1_OPTIONS = const(17)
+_V1_SIZE = const(4)
+_SIZE = const(6)
+_BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02\x01\x01\x03\x01\x02\x01\x01\x02\x02")
+_CODE_BITS = const(14)  # the code + 1: 0 (none) .. 10000
+_CODES = const(10000)
 _INVALID = const(4)  # load(): the file checks out but its values do not (store's bad version)
+_BAD_VERSION = const(4)  # shutbox.store's status for another payload version
 
-SECTIONS = b"\x03\x05\x04\x05"  # pages per menu section: who plays, turn, variants, game
+# pages per menu section: who plays, the turn, variants, the game, the box (its last page, after
+# the ATTRS pages, is the challenge code)
+SECTIONS = b"\x03\x05\x04\x05\x03"
 _TO_GO = const(9)  # page of to-go
 
 
@@ -61,7 +74,10 @@ def rules(s, tiles):
 def variant_key(s, tiles):
     """Return the records' key of the variant of a turn under *s* (shutbox.records).
 
-    One die is off in same-throws games (rules()), so they count as one-die `never`.
+    One die is off in same-throws games (rules()), so they count as one-die `never`. The
+    challenge codes key their dice with the same (shutbox.challenge.variant_key: a copy, so
+    that the box loads neither module for the other; tests/firmware/test_dice.py checks that
+    both agree).
     """
     one = 0 if s.same_throws else s.one_die
     return (tiles | one << 4 | s.one_die_mode << 6 | s.moves << 8 | s.scoring << 10
@@ -70,29 +86,39 @@ def variant_key(s, tiles):
 
 
 def pack(s):
-    """Return the settings *s* as _SIZE bytes."""
+    """Return the settings *s* as _SIZE bytes (version 2)."""
     n = 0
     shift = 0
     for i in range(len(ATTRS)):
         n |= index(s, i) << shift
         shift += _BITS[i]
+    n |= (s.code + 1) << shift
     return bytes([(n >> (8 * j)) & 0xFF for j in range(_SIZE)])
 
 
-def unpack(data, tiles=9):
-    """Return the Settings packed in *data*; ValueError unless valid and consistent."""
-    if len(data) != _SIZE:
-        raise ValueError("settings: %d bytes, not %d" % (len(data), _SIZE))
+def unpack(data, tiles=9, version=VERSION):
+    """Return the Settings packed in *data* (layout *version*: VERSION, or 1 for a file of
+    the firmware before); ValueError unless valid and consistent."""
+    old = version == _V1
+    size = _V1_SIZE if old else _SIZE
+    if len(data) != size:
+        raise ValueError("settings: %d bytes, not %d" % (len(data), size))
     n = 0
-    for j in range(_SIZE):
+    for j in range(size):
         n |= data[j] << (8 * j)
     opts = {}
-    for i in range(len(ATTRS)):
+    for i in range(_V1_OPTIONS if old else len(ATTRS)):
         v = n & ((1 << _BITS[i]) - 1)
         n >>= _BITS[i]
         if v >= COUNTS[i]:
             raise ValueError("settings: bad " + ATTRS[i])
         opts[ATTRS[i]] = v + 1 if i == 0 else v
+    if not old:
+        code = (n & ((1 << _CODE_BITS) - 1)) - 1
+        n >>= _CODE_BITS
+        if code >= _CODES:
+            raise ValueError("settings: bad code")
+        opts["code"] = code
     if n:
         raise ValueError("settings: unknown bits set")
     s = Settings(**opts)
@@ -105,13 +131,18 @@ def load(store, tiles=9):
     """Return (settings, status): the saved settings, or the defaults and why not.
 
     status is the store's: OK (0), MISSING (first boot: quiet defaults), or a damaged code
-    (shutbox.store.damaged); a whole file whose values do not check out is _INVALID.
+    (shutbox.store.damaged); a whole file whose values do not check out is _INVALID. A file
+    of version 1 loads with its values (OK); what it did not have takes the defaults.
     """
+    version = VERSION
     data = store.load(NAME, VERSION)
+    if data is None and store.status == _BAD_VERSION:  # saved by the firmware before?
+        version = _V1
+        data = store.load(NAME, _V1)
     if data is None:
         return Settings(), store.status
     try:
-        return unpack(data, tiles), 0
+        return unpack(data, tiles, version), 0
     except ValueError:
         return Settings(), _INVALID
 

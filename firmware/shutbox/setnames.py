@@ -1,7 +1,10 @@
 # The settings in words: option and value names for the docs, the card, logs and host tools.
 """Names of every option and value, in the variant vocabulary of shutbox.variants (the same
 words in README.md, on the reference card, in ``shutbox`` commands and for the game log's
-``settings`` record). Not imported during play.
+``settings`` record, which shutbox.powerup makes at boot). Not imported during play.
+
+The challenge code is ``code``: ``off`` or its four digits (``code=0042``); on the menu's
+page its values are ``CODE`` (tile 1 off, tile 2 a code).
 """
 
 from shutbox.setfile import conflict, index
@@ -16,16 +19,21 @@ TO_GO = ("off", "2-to-go", "3-to-go")
 FORMAT = ("one-round", "3-rounds", "5-rounds", "out-at-45", "to-100")
 TIE = ("share", "roll-off", "replay")
 STAKES = ("off", "canoga")
+SOUND = ("off", "soft", "loud")
+BRIGHTNESS = ("low", "medium", "high")
+CODE = ("off", "a code")  # the code page's values (the digits follow: see the module doc)
 
 # Page order, as shutbox.settings.ATTRS: option names and value names.
 OPTIONS = ("players", "computer", "hints",
            "one-die", "one-die-mode", "moves", "scoring", "start",
            "open-box", "to-go", "unlucky-7", "most-tiles",
-           "format", "shut-wins", "tie", "same-throws", "stakes")
+           "format", "shut-wins", "tie", "same-throws", "stakes",
+           "sound", "brightness")
 CHOICES = (PLAYERS, COMPUTER, HINTS,
            ONE_DIE, ONE_DIE_MODE, MOVES, SCORING, START,
            OFF_ON, TO_GO, OFF_ON, OFF_ON,
-           FORMAT, OFF_ON, TIE, OFF_ON, STAKES)
+           FORMAT, OFF_ON, TIE, OFF_ON, STAKES,
+           SOUND, BRIGHTNESS)
 
 
 def check(s, tiles=9):
@@ -36,9 +44,16 @@ def check(s, tiles=9):
     return s
 
 
+def code_name(code):
+    """Return the name of challenge *code*: ``off`` (-1) or its four digits."""
+    return "off" if code < 0 else "%04d" % code
+
+
 def names(s):
-    """Return {option: value name} for the settings *s*."""
-    return {OPTIONS[i]: CHOICES[i][index(s, i)] for i in range(len(ATTRS))}
+    """Return {option: value name} for the settings *s*, the code last."""
+    out = {OPTIONS[i]: CHOICES[i][index(s, i)] for i in range(len(ATTRS))}
+    out["code"] = code_name(s.code)
+    return out
 
 
 def parse(text, tiles=9):
@@ -55,11 +70,17 @@ def parse(text, tiles=9):
             raise ValueError("%r: write option=value" % item)
         key, value = item.split("=", 1)
         key = key.strip()
+        value = value.strip()
+        if key == "code":
+            if value != "off" and not (len(value) == 4 and value.isdigit()):
+                raise ValueError("code %r: write four digits (0000 to 9999) or off" % value)
+            opts["code"] = -1 if value == "off" else int(value)
+            continue
         if key not in OPTIONS:
-            raise ValueError("unknown option %r: choose one of %s" % (key, ", ".join(OPTIONS)))
+            raise ValueError("unknown option %r: choose one of %s" % (
+                key, ", ".join(OPTIONS + ("code",))))
         i = OPTIONS.index(key)
         names_ = CHOICES[i]
-        value = value.strip()
         if value not in names_:
             raise ValueError("unknown %s %r: choose one of %s" % (key, value, ", ".join(names_)))
         v = names_.index(value)

@@ -6,6 +6,7 @@ index + 1; on/off options are 0/1 or bools). The names, the flash layout, loadin
 the conflicts between options and the engine Rules they make live in shutbox.setfile, which
 the box imports only at power-up and in the menu: this module is what stays in RAM during
 play, so it is kept small.
+``code`` is the challenge code (-1 or 0..9999), the one setting that is not a list of values.
 The values' names and meanings are listed in README.md ("Settings and combinations") and on
 the reference card (``shutbox card``), both generated from one table.
 """
@@ -23,13 +24,18 @@ _HINT_BEST = const(2)  # also the optimal move in cyan
 # The values of format, tie, to-go and stakes (FORMAT_*, TIE_*, TO_GO_*, STAKES_*) are named
 # in shutbox.rounds, which plays them and is loaded only when one is not at its default.
 
-# Page order (the menu, the card, the packed bits). COUNTS: values per option.
+# Page order (the menu, the card, the packed bits). COUNTS: values per option. The options
+# before _GAME_OPTIONS shape the game (a saved game is resumed only under the same ones, with
+# the same code); sound and brightness are the box's own and change no game.
 ATTRS = ("players", "computer", "hints",
          "one_die", "one_die_mode", "moves", "scoring", "start",
          "open_box", "to_go", "unlucky7", "most_tiles",
-         "format", "shut_wins", "tie", "same_throws", "stakes")
-COUNTS = b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02"
+         "format", "shut_wins", "tie", "same_throws", "stakes",
+         "sound", "brightness")
+COUNTS = b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03"
 _PLAYERS = const(0)  # the page whose index is the value - 1
+_GAME_OPTIONS = const(17)  # ATTRS[:17] shape the game; shutbox.resume keeps a copy
+_CODES = const(10000)  # a challenge code is 0000..9999; -1: none (the dice are random)
 
 
 class Settings:
@@ -52,13 +58,23 @@ class Settings:
     tie = 0  # rounds.TIE_*
     same_throws = 0  # every player of a round gets the first player's throws
     stakes = 0  # rounds.STAKES_*
+    sound = 2  # the buzzer: 0 off, 1 soft, 2 loud (shutbox.board.Board.volume)
+    brightness = 1  # the LEDs: 0 low, 1 medium, 2 high (shutbox.board.Board.brightness)
+    # A challenge code (shutbox.dice.Dice.challenge): the dice follow it, the same on every
+    # box; -1: none. Not a page of values like ATTRS: the menu's last page enters it.
+    code = -1
 
     def __init__(self, **options):
-        """Set the options given by keyword (attribute names); ValueError if out of range."""
+        """Set the options given by keyword (attribute names, and ``code``); ValueError if out
+        of range."""
         for k in options:
-            if k not in ATTRS:
+            if k not in ATTRS and k != "code":
                 raise ValueError("unknown setting " + k)
-            setattr(self, k, options[k])
+            if options[k] != getattr(Settings, k):  # a default stays the class's: less RAM
+                setattr(self, k, options[k])
+        c = self.code
+        if isinstance(c, bool) or not isinstance(c, int) or not -1 <= c < _CODES:
+            raise ValueError("bad code: %r" % (c,))
         for i in range(len(ATTRS)):
             v = getattr(self, ATTRS[i])
             if isinstance(v, bool):  # not an int on MicroPython

@@ -30,6 +30,10 @@ COMMANDS = {
              "write the printable reference card and README's table"),
     "enclosure": ("shutbox_host.hardware.enclosure",
                   "generate and check the box's case, tiles and switch mounts (build123d)"),
+    "daily": ("shutbox_host.box.daily",
+              "print the challenge code of a date (UTC): the same on every PC"),
+    "log": ("shutbox_host.analysis.log",
+            "record the box's game log from USB, with this PC's timestamps"),
 }
 
 

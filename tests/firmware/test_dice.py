@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import random
 import re
 from pathlib import Path
 
 import pytest
 
+from shutbox import challenge, setfile, setnames
 from shutbox.dice import Dice
+from shutbox.settings import ATTRS, COUNTS, Settings
 from shutbox_host import mp
 from shutbox_host.bench.reliability import (
     TOTAL_WAYS,
@@ -20,7 +24,8 @@ from shutbox_host.bench.reliability import (
     p_values,
     runs_p,
 )
-from shutbox_host.box.sim.dicecount import HashBytes, throw_counts
+from shutbox_host.box import daily
+from shutbox_host.box.sim.dicecount import CodeThrows, HashBytes, throw_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 MP_DIR = ROOT / "tests" / "mp"
@@ -201,3 +206,132 @@ def test_a_million_throws_under_micropython():
     """The bench's million throws with os.urandom, as a slow test."""
     p = p_values(mp_throws(1_000_000))
     assert min(p.values()) > ALPHA / 5, p
+
+
+# --- challenge codes (shutbox.challenge): a documented stream, fair, the same everywhere --------
+
+
+def documented_throws(code, key, seat, n, round_=1, tiebreak=0):
+    """The throws of docs/design.md's algorithm, written out here from the text alone:
+    SHA-256 of b"STB1" | code | key | round | tie-break | seat | throw | block, little-endian,
+    bytes 252..255 skipped, b % 6 + 1."""
+    out = []
+    for throw in range(n):
+        faces = []
+        block = 0
+        while len(faces) < 2:
+            msg = (b"STB1" + code.to_bytes(2, "little") + key.to_bytes(4, "little")
+                   + round_.to_bytes(2, "little") + bytes([tiebreak, seat, throw, block]))
+            for b in hashlib.sha256(msg).digest():
+                if b < 252 and len(faces) < 2:
+                    faces.append(b % 6 + 1)
+            block += 1
+        out.append(tuple(faces))
+    return out
+
+
+@pytest.mark.parametrize("code", [0, 1, 42, 1234, 9999])
+@pytest.mark.parametrize("words", ["", "one-die=never,scoring=digital", "start=odd-open"])
+def test_the_firmware_throws_the_documented_sequence(code, words):
+    s = setnames.parse(words)
+    key = challenge.variant_key(s, 9)
+    for seat in range(4):
+        assert daily.throws(code, s, 9, seat, n=13) == documented_throws(code, key, seat, 13)
+    assert daily.throws(code, s, 9, 1, 3, 2, n=5) == documented_throws(code, key, 1, 5, 3, 2)
+
+
+def test_each_code_variant_seat_round_and_throw_has_its_own_dice():
+    base = daily.throws(1234, None, 9, 0, n=13)
+    assert len(set(base)) > 6  # the throws of a turn differ from each other
+    others = [daily.throws(1235, None), daily.throws(1234, setnames.parse("moves=kids")),
+              daily.throws(1234, None, 10), daily.throws(1234, None, 9, 1),
+              daily.throws(1234, None, 9, 0, 2), daily.throws(1234, None, 9, 0, 1, 1)]
+    for other in others:
+        assert other != base
+    assert daily.throws(1234, setnames.parse("players=4,format=3-rounds,sound=off")) == base
+
+
+def test_the_challenge_and_the_records_key_the_variant_alike():
+    rng = random.Random(7)
+    for _ in range(3000):
+        opts = {a: rng.randrange(c) for a, c in zip(ATTRS, COUNTS, strict=True)}
+        opts["players"] += 1
+        s = Settings(**opts)
+        for tiles in (9, 10, 12):
+            assert challenge.variant_key(s, tiles) == setfile.variant_key(s, tiles)
+
+
+def test_a_throw_is_the_same_whatever_came_before_it():
+    """Rolls drawn between throws (a computer's picks) and one die instead of two change no
+    later throw: each throw seeks its own stream."""
+    dice = challenge.Challenge(77, 25)
+    turn = _Turn(0)
+    clean = []
+    for j in range(13):
+        turn.throws = j
+        dice.seek(turn)
+        clean.append((dice.roll(), dice.roll()))
+    dice = challenge.Challenge(77, 25)
+    for j in range(13):
+        turn.throws = j
+        dice.seek(turn)
+        a = dice.roll()
+        if j % 3 == 0:
+            assert a == clean[j][0]  # one die: die A of the throw
+            dice.below(7)  # and a pick after it
+            continue
+        assert (a, dice.roll()) == clean[j]
+
+
+class _Turn:
+    def __init__(self, seat):
+        self.match = self
+        self.round, self.tiebreak, self.player = 1, 0, seat
+        self.throws = 0
+
+
+def test_code_throws_fit_the_uniform_laws_over_many_codes():
+    """60,000 throws of 1,154 codes (4 seats, 13 throws each, as the box seeks them): each die,
+    the totals, the pairs and the runs pass at p > 1e-4."""
+    counts = throw_counts(CodeThrows(0), THROWS)
+    p = p_values(counts)
+    assert min(p.values()) > ALPHA, p
+
+
+def test_micropython_throws_the_same_codes_as_cpython():
+    """The same codes give the very same counts (and so throws) under micropython."""
+    host = throw_counts(CodeThrows(5000), THROWS)
+    board = mp_throws(THROWS, "code:5000")
+    for key in host:
+        assert board[key] == host[key], key
+
+
+def test_micropython_throws_a_code_s_sequence_exactly(run_mp):
+    """Throw for throw: the box's interpreter and this PC's, for a few codes and variants."""
+    cases = [(0, 25, 0), (1234, 25, 3), (9999, challenge.variant_key(
+        setnames.parse("one-die=never,moves=kids"), 12), 1)]
+    code = ("from shutbox.challenge import Challenge\n"
+            "class T:\n    pass\n"
+            "t = T()\nt.match = t\nt.round = 1\nt.tiebreak = 0\n"
+            "for c, k, seat in %r:\n"
+            "    d = Challenge(c, k)\n    t.player = seat\n    out = []\n"
+            "    for j in range(13):\n"
+            "        t.throws = j\n        d.seek(t)\n        out.append((d.roll(), d.roll()))\n"
+            "    print(out)\n" % cases)
+    r = run_mp(code)
+    assert r.returncode == 0, r.stderr
+    got = [line.strip() for line in r.stdout.splitlines() if line.strip()]
+    want = [str(documented_throws(c, k, seat, 13)).replace(" ", "") for c, k, seat in cases]
+    assert [g.replace(" ", "") for g in got] == want
+
+
+def test_the_fit_tests_catch_codes_that_forget_the_throw():
+    """Control: a stream that ignores the throw number (every throw of a turn the same) fails."""
+
+    class Stuck(_Turn):
+        throws = property(lambda self: 0, lambda self, v: None)  # the bug: always the first
+
+    forgetful = CodeThrows(0)
+    forgetful.turn = Stuck(0)
+    p = p_values(throw_counts(forgetful, THROWS))
+    assert p["runs"] < ALPHA or min(p.values()) < ALPHA, p

@@ -44,7 +44,14 @@ class Board:
         self.frames.append("".join(NAMES[c] for c in frame))
 
     def tone(self, hz, ms=0):
-        self.tones.append(hz)
+        self.tones.append(hz if self.sound else 0)
+
+    sound = 2  # Board.adjust: the levels set last
+    light = 1
+
+    def adjust(self, sound, brightness):
+        self.sound = sound
+        self.light = brightness
 
 
 class Run:
@@ -141,7 +148,7 @@ def test_the_menu_pages_and_values(tmp_path):
     assert r.shown()[1:] == (1, 3)
     r.flip(5)  # hints has three values: refused
     assert r.screen.vals[2] == 1 and r.board.tones[-1] == 200
-    for _ in range(16):
+    for _ in range(19):
         r.click()
     assert r.screen.page == 1  # round the pages
     assert not r.done
@@ -151,13 +158,153 @@ def test_every_page_shows_its_section_and_number(tmp_path):
     r = Run(tmp_path)
     r.release()
     seen = []
-    for page in range(17):
+    for page in range(20):
         assert r.screen.page == page
         _, a, b = r.shown()
         seen.append((a, b))
         r.click()
     assert seen == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5),
-                    (3, 1), (3, 2), (3, 3), (3, 4), (4, 1), (4, 2), (4, 3), (4, 4), (4, 5)]
+                    (3, 1), (3, 2), (3, 3), (3, 4), (4, 1), (4, 2), (4, 3), (4, 4), (4, 5),
+                    (5, 1), (5, 2), (5, 3)]
+    assert r.screen.page == 0
+
+
+SOUND, BRIGHTNESS, CODE = 17, 18, 19  # the pages
+
+
+def test_sound_and_brightness_take_effect_as_they_are_chosen(tmp_path):
+    st = Store(str(tmp_path / "data"))
+    st.save("game", b"a game in progress", 1)
+    r = Run(tmp_path, st=st)
+    assert (r.board.sound, r.board.light) == (2, 1)  # the defaults: loud, medium
+    r.release()
+    _to_page(r, SOUND)
+    assert r.shown() == ("WWG......", 5, 1)
+    n = len(r.board.tones)
+    r.flip(1)  # off: the chirp of the choice is silent
+    assert r.board.sound == 0 and not any(r.board.tones[n:])
+    n = len(r.board.tones)
+    r.flip(2)  # soft
+    assert r.board.sound == 1 and 1320 in r.board.tones[n:]
+    r.click()
+    assert r.shown() == ("WGW......", 5, 2)
+    r.flip(3)  # high
+    assert r.board.light == 2
+    r.hold()
+    r.wait(700)
+    assert r.done and r.screen.changed
+    s, _ = setfile.load(st)
+    assert (s.sound, s.brightness) == (1, 2)
+    assert st.load("game", 1) == b"a game in progress"  # they change no game: it goes on
+
+
+def test_the_saved_sound_and_brightness_apply_from_power_up(tmp_path):
+    st = Store(str(tmp_path / "data"))
+    setfile.save(setnames.parse("sound=off,brightness=low"), st)
+    r = Run(tmp_path, FULL & ~bits(2), st=st)  # the records: any screen
+    assert (r.board.sound, r.board.light) == (0, 0)
+
+
+def _enter(r, *digits):
+    """Enter a code digit by digit: flip as many tiles as the digit (the next ones in turn,
+    so that some go up and some down), then a short Roll."""
+    k = 0
+    for d in digits:
+        for _ in range(d):
+            r.flip(k % 9 + 1)
+            k += 1
+        r.click()
+
+
+def test_a_code_entered_on_the_tiles(tmp_path):
+    st = Store(str(tmp_path / "data"))
+    st.save("game", b"a game in progress", 1)
+    r = Run(tmp_path, st=st)
+    r.release()
+    _to_page(r, CODE)
+    r.wait(200)
+    assert r.shown() == ("GW.......", 5, 3)  # tile 1: no code
+    r.flip(2)  # enter one
+    assert r.screen.entry == 0
+    assert r.shown() == (".........", 1, 0) and "C" in r.board.frames[-1][9:16]
+    r.flip(5)
+    r.flip(6)
+    assert r.shown()[0] == "CC......."  # two tiles flipped: a 2 so far
+    r.flip(6)  # flipped back: no more
+    assert r.shown()[0] == "C........"
+    r.click()  # the first digit: 1
+    assert r.screen.entry == 1 and r.shown()[1] == 2
+    r.click()  # 0
+    _enter(r, 9, 7)
+    assert r.screen.entry == -1 and r.screen.code == 1097
+    # the code shows at once, digit by digit: die A the place, the tiles the digit (cyan)
+    seen = []
+    for _ in range(4):
+        f = r.board.frames[-1]
+        seen.append((face(f[9:16]), f[:9].count("C"), set(f[:9]) <= {"C", "."}))
+        r.wait(900)
+    assert seen == [(1, 1, True), (2, 0, True), (3, 9, True), (4, 7, True)]
+    r.hold()
+    r.wait(700)
+    assert r.done and r.screen.changed
+    s, _ = setfile.load(st)
+    assert s.code == 1097 and setnames.names(s)["code"] == "1097"
+    assert st.load("game", 1) is None  # a new code: the saved game is over
+
+
+def test_more_than_nine_tiles_is_no_digit_and_a_long_roll_keeps_the_old_code(tmp_path):
+    st = Store(str(tmp_path / "data"))
+    setfile.save(Settings(code=4321), st)
+    r = Run(tmp_path, st=st)
+    r.release()
+    _to_page(r, CODE)
+    r.wait(100)
+    assert r.shown() == ("WG.......", 5, 3)  # tile 2: a code
+    r.wait(1000)
+    f = r.board.frames[-1]
+    assert face(f[9:16]) == 1 and f[:9] == "CCCC....."  # its first digit, 4
+    r.flip(2)
+    _enter(r, 3)
+    assert r.screen.entry == 1
+    r.hold()  # before the fourth digit: the old code stays
+    r.wait(700)
+    assert r.done and not r.screen.changed and r.screen.settings.code == 4321
+    assert setfile.load(st)[0].code == 4321
+
+
+def test_ten_tiles_flipped_blink_red_and_roll_enters_nothing(tmp_path):
+    class Big(Board):
+        tiles = 12
+
+    r = Run(tmp_path)
+    r.board = Big((1 << 12) - 1, True)
+    r.screen = powerup.prelude(r.board, r.store, r.now)
+    r.release()
+    _to_page(r, CODE)
+    r.flip(2)
+    for k in range(1, 11):
+        r.flip(k)
+    r.wait(150)
+    assert r.board.frames[-1][:12] in ("RRRRRRRRRRRR", "............")
+    n = len(r.board.tones)
+    r.click()
+    assert r.screen.entry == 0 and r.board.tones[n:][0] == 200  # a buzz, still digit 1
+    r.flip(10)
+    r.click()  # 9
+    assert r.screen.entry == 1 and r.screen.digits == 9
+
+
+def test_tile_1_on_the_code_page_turns_the_code_off(tmp_path):
+    st = Store(str(tmp_path / "data"))
+    setfile.save(Settings(code=7), st)
+    r = Run(tmp_path, st=st)
+    r.release()
+    _to_page(r, CODE)
+    r.flip(1)
+    assert r.screen.code == -1 and r.shown() == ("GW.......", 5, 3)
+    r.hold()
+    r.wait(700)
+    assert setfile.load(st)[0].code == -1
 
 
 def _to_page(r, page):
@@ -208,7 +355,7 @@ def test_settings_that_do_not_fit_are_not_saved(tmp_path):
     r.flip(1)  # to-go: off
     r.hold()
     r.wait(700)
-    assert r.done and Store(str(tmp_path / "data")).load(setfile.NAME, 1) is not None
+    assert r.done and Store(str(tmp_path / "data")).load(setfile.NAME, setfile.VERSION) is not None
 
 
 def test_a_failed_save_flashes_red(tmp_path):
@@ -295,7 +442,7 @@ def test_factory_reset_erases_settings_and_records(tmp_path):
     r.hold()
     r.wait(700)
     assert r.done and r.screen.changed and r.screen.settings.players == 2
-    assert st.load(records.NAME, 1) is None and st.load(setfile.NAME, 1) is None
+    assert st.load(records.NAME, 1) is None and st.load(setfile.NAME, setfile.VERSION) is None
 
 
 @pytest.mark.parametrize("how", ["click", "flip"])

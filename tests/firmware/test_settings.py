@@ -10,8 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from shutbox import menu, resume, rounds, setfile, setnames, settings
 from shutbox import records as rec_mod
-from shutbox import rounds, setfile, setnames, settings
 from shutbox.app import App
 from shutbox.records import Records
 from shutbox.settings import _HINT_BEST as HINT_BEST
@@ -38,19 +38,26 @@ def test_defaults():
         "one-die-mode": "optional", "moves": "any", "scoring": "sum", "start": "all-open",
         "open-box": "off", "to-go": "off", "unlucky-7": "off", "most-tiles": "off",
         "format": "one-round", "shut-wins": "off", "tie": "share", "same-throws": "off",
-        "stakes": "off"}
+        "stakes": "off", "sound": "loud", "brightness": "medium", "code": "off"}
     assert not s.needs_table()
 
 
 def test_the_tables_agree():
     assert len(ATTRS) == len(COUNTS) == len(setnames.OPTIONS) == len(setnames.CHOICES)
-    assert len(setfile._BITS) == len(ATTRS) and sum(setfile.SECTIONS) == len(ATTRS)
+    # the menu's pages: every option, then the challenge code
+    assert len(setfile._BITS) == len(ATTRS) and sum(setfile.SECTIONS) == len(ATTRS) + 1
+    assert ATTRS[:settings._GAME_OPTIONS][-1] == "stakes"  # then the box's own
+    assert ATTRS.index("sound") == menu._SOUND and ATTRS.index("brightness") == menu._BRIGHTNESS
+    assert settings._GAME_OPTIONS == resume._GAME_OPTIONS == menu._GAME_OPTIONS
+    assert setfile._V1_OPTIONS == settings._GAME_OPTIONS  # version 1 had every game option
     for i, names in enumerate(setnames.CHOICES):
         assert COUNTS[i] == len(names) and len(set(names)) == len(names)
         assert 1 << setfile._BITS[i] >= COUNTS[i]
         assert setnames.OPTIONS[i].replace("-", "_").replace("unlucky_7", "unlucky7") \
             == ATTRS[i]
-    assert sum(setfile._BITS) <= 8 * setfile._SIZE
+    assert sum(setfile._BITS) + setfile._CODE_BITS <= 8 * setfile._SIZE
+    assert 1 << setfile._CODE_BITS > setfile._CODES == settings._CODES == 10000
+    assert sum(setfile._BITS[:setfile._V1_OPTIONS]) <= 8 * setfile._V1_SIZE
     assert setnames.COMPUTER == LEVELS
     assert (setnames.HINTS[HINT_OFF], setnames.HINTS[HINT_LEGAL],
             setnames.HINTS[HINT_BEST]) == ("off", "legal", "best")
@@ -84,6 +91,17 @@ def test_every_value_is_accepted_and_the_next_refused(i):
         Settings(**{ATTRS[i]: 0 if i == 0 else -1})
     with pytest.raises(ValueError):
         Settings(**{ATTRS[i]: "1"})
+
+
+@pytest.mark.parametrize("code", [-2, 10000, "1234", True, 12.0])
+def test_a_code_out_of_range_is_refused(code):
+    with pytest.raises(ValueError, match="code"):
+        Settings(code=code)
+
+
+def test_codes_from_none_to_9999():
+    assert Settings().code == -1
+    assert Settings(code=0).code == 0 and Settings(code=9999).code == 9999
 
 
 def test_unknown_options_and_bools():
@@ -127,11 +145,19 @@ def test_pack_unpack_every_value():
     assert len(seen) == sum(COUNTS) - len(COUNTS) + 1  # every change packs differently
 
 
+@pytest.mark.parametrize("code", [-1, 0, 1, 42, 1000, 9998, 9999])
+def test_pack_unpack_codes(code):
+    s = Settings(code=code, players=4, brightness=2)
+    back = setfile.unpack(setfile.pack(s))
+    assert back.code == code and setnames.names(back) == setnames.names(s)
+
+
 def test_pack_unpack_random_combinations():
     rng = random.Random(4)
     for _ in range(2000):
         opts = {a: rng.randrange(c) for a, c in zip(ATTRS, COUNTS, strict=True)}
         opts["players"] += 1
+        opts["code"] = rng.choice((-1, rng.randrange(10000)))
         s = Settings(**opts)
         if setfile.conflict(s) >= 0:
             with pytest.raises(ValueError):
@@ -144,23 +170,42 @@ def test_the_bit_layout():
     offsets = [sum(setfile._BITS[:i]) for i in range(len(ATTRS))]
     assert offsets[ATTRS.index("start")] == 14 and offsets[ATTRS.index("to_go")] == 17
     assert offsets[ATTRS.index("format")] == 21 and offsets[ATTRS.index("stakes")] == 28
-    assert setfile.pack(Settings()) == bytes([0x51, 0, 0, 0])  # players 2, hints, high-shut
-    s = Settings(players=4, stakes=1)
+    assert offsets[ATTRS.index("sound")] == 29 and offsets[ATTRS.index("brightness")] == 31
+    # players 2, hints legal, one-die high-shut; sound loud (bits 29-30), brightness medium
+    # (31-32); no code (0 at bits 33-46)
+    assert setfile.pack(Settings()) == (0x51 | 2 << 29 | 1 << 31).to_bytes(6, "little")
+    s = Settings(players=4, stakes=1, code=1234)
     n = int.from_bytes(setfile.pack(s), "little")
-    assert n & 3 == 3 and n >> 28 & 1 == 1
+    assert n & 3 == 3 and n >> 28 & 1 == 1 and n >> 33 == 1235
+
+
+DEFAULTS = 0x51 | 2 << 29 | 1 << 31
 
 
 @pytest.mark.parametrize("data,why", [
-    (b"\x51\x00\x00", "bytes"),
-    (b"\x51\x00\x00\x00\x00", "bytes"),
-    (bytes([0x51 | 0x30, 0, 0, 0]), "hints"),  # hints = 3
-    (bytes([0x51, 0, 0, 0x20]), "unknown bits"),  # bit 29
-    ((0x51 | 2 << 14 | 1 << 17).to_bytes(4, "little"), "fit"),  # odd-open, 2-to-go
-    ((0x51 | 7 << 21).to_bytes(4, "little"), "format"),  # format 7
+    (DEFAULTS.to_bytes(5, "little"), "bytes"),
+    (DEFAULTS.to_bytes(7, "little"), "bytes"),
+    ((DEFAULTS | 0x30).to_bytes(6, "little"), "hints"),  # hints = 3
+    ((DEFAULTS | 1 << 47).to_bytes(6, "little"), "unknown bits"),  # bit 47
+    ((DEFAULTS | 2 << 14 | 1 << 17).to_bytes(6, "little"), "fit"),  # odd-open, 2-to-go
+    ((DEFAULTS | 7 << 21).to_bytes(6, "little"), "format"),  # format 7
+    ((DEFAULTS | 3 << 29).to_bytes(6, "little"), "sound"),  # sound 3
+    ((DEFAULTS & ~(3 << 31) | 3 << 31).to_bytes(6, "little"), "brightness"),
+    ((DEFAULTS | 10001 << 33).to_bytes(6, "little"), "code"),  # code 10000
 ])
 def test_unpack_refuses(data, why):
     with pytest.raises(ValueError, match=why if why != "fit" else "fit together"):
         setfile.unpack(data)
+
+
+@pytest.mark.parametrize("data,why", [
+    (b"\x51\x00\x00", "bytes"),
+    (bytes([0x51, 0, 0, 0x20]), "unknown bits"),  # bit 29: nothing in version 1
+    ((0x51 | 7 << 21).to_bytes(4, "little"), "format"),
+])
+def test_unpack_of_version_1_refuses(data, why):
+    with pytest.raises(ValueError, match=why):
+        setfile.unpack(data, version=1)
 
 
 # ----- the settings file -----
@@ -199,11 +244,53 @@ def test_a_whole_file_with_bad_values_gives_defaults_and_says_so(tmp_path):
     assert status == setfile._INVALID and damaged(status) and s.players == 2
 
 
-def test_an_older_layout_reads_as_damaged(tmp_path):
+def test_a_newer_layout_reads_as_damaged(tmp_path):
     st = store(tmp_path)
     st.save(setfile.NAME, setfile.pack(Settings(players=4)), setfile.VERSION + 1)
     s, status = setfile.load(st)
     assert damaged(status) and s.players == 2
+
+
+# Settings files as the firmware before sound, brightness and codes wrote them (commit
+# 0b24a5c, setfile VERSION 1: 4 bytes of settings), whole: the store's 12-byte header and the
+# payload, bytes as they were on its flash. Made by that commit's
+# setfile.save(setnames.parse(...), Store(...)) with the words given.
+V1_FILES = {
+    "players=3,computer=hard,hints=best,one-die=sum-le-6,one-die-mode=locked,"
+    "moves=dice-or-total,scoring=count,start=odd-open,to-go=3-to-go,unlucky-7=on,"
+    "most-tiles=on,format=to-100,shut-wins=on,tie=replay,same-throws=on,stakes=canoga":
+        "53484258010104008493c732aea59c1d",
+    "open-box=on": "53484258010104007092989451000100",
+}
+
+
+@pytest.mark.parametrize("words", sorted(V1_FILES))
+def test_a_file_of_the_version_before_loads_with_its_values(tmp_path, words):
+    """Every value the old file held is kept; sound, brightness and the code: defaults."""
+    path = tmp_path / "data" / "settings"
+    path.parent.mkdir()
+    path.write_bytes(bytes.fromhex(V1_FILES[words]))
+    st = store(tmp_path)
+    s, status = setfile.load(st)
+    assert status == OK
+    got = setnames.names(s)
+    want = setnames.names(setnames.parse(words))
+    assert got == want
+    assert (got["sound"], got["brightness"], got["code"]) == ("loud", "medium", "off")
+    # the next save writes the new layout, which reads back the same
+    assert setfile.save(s, st) == OK
+    assert path.read_bytes()[5] == setfile.VERSION == 2
+    assert setnames.names(setfile.load(st)[0]) == want
+
+
+def test_a_damaged_file_of_the_version_before_still_reads_as_damaged(tmp_path):
+    path = tmp_path / "data" / "settings"
+    path.parent.mkdir()
+    raw = bytearray(bytes.fromhex(V1_FILES["open-box=on"]))
+    raw[-2] ^= 0x04
+    path.write_bytes(bytes(raw))
+    s, status = setfile.load(store(tmp_path))
+    assert damaged(status) and s.open_box == 0
 
 
 # ----- names for people -----
@@ -215,7 +302,18 @@ def test_parse_in_words():
     assert setfile.pack(setnames.parse("")) == setfile.pack(Settings())
 
 
+def test_parse_codes_and_the_box_options():
+    s = setnames.parse("code=0042, sound=soft, brightness=high")
+    assert (s.code, s.sound, s.brightness) == (42, 1, 2)
+    assert setnames.names(s)["code"] == "0042"
+    assert setnames.parse("code=1234,code=off").code == -1
+
+
 @pytest.mark.parametrize("text,msg", [
+    ("code=42", "four digits"),
+    ("code=12345", "four digits"),
+    ("code=on", "four digits"),
+    ("sound=max", "unknown sound 'max': choose one of off, soft, loud"),
     ("colour=red", "unknown option 'colour'"),
     ("format=forever", "unknown format 'forever': choose one of one-round"),
     ("players", "write option=value"),
@@ -232,7 +330,7 @@ def test_parse_mistakes_in_words(text, msg):
 def test_variant_keys():
     keys = {setfile.variant_key(Settings(**o), 9) for o in _every_single_change()
             if not set(o) & {"players", "computer", "hints", "format", "shut_wins", "tie",
-                             "stakes", "same_throws"}}
+                             "stakes", "same_throws", "sound", "brightness"}}
     assert len(keys) == sum(COUNTS[3:12]) - 9 + 1  # each turn rule its own variant
     same = {setfile.variant_key(Settings(format=f, tie=t, stakes=k), 9)
             for f, t, k in itertools.product(range(5), range(3), range(2))}
@@ -334,15 +432,20 @@ def test_packing_is_the_same_under_micropython(run_mp):
         opts = {a: rng.randrange(c) for a, c in zip(ATTRS, COUNTS, strict=True)}
         opts["players"] += 1
         opts["to_go"] = 0
+        opts["code"] = rng.randrange(-1, 10000)
         cases.append(opts)
+    n = len(ATTRS)
     code = ("from shutbox.settings import Settings\nfrom shutbox import setfile\n"
             "for o in %r:\n    d = setfile.pack(Settings(**o))\n"
             "    s = setfile.unpack(d)\n"
-            "    print(d.hex(), [setfile.index(s, i) for i in range(17)])\n" % cases)
+            "    print(d.hex(), [setfile.index(s, i) for i in range(%d)], s.code)\n"
+            "print(setfile.unpack(bytes.fromhex('51000100'), 9, 1).open_box)\n" % (cases, n))
     out = run_mp(code, heapsize="256k")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.split("\n")
     for opts, line in zip(cases, lines, strict=False):
         s = Settings(**opts)
-        want = "%s %s" % (setfile.pack(s).hex(), [setfile.index(s, i) for i in range(17)])
+        want = "%s %s %d" % (setfile.pack(s).hex(), [setfile.index(s, i) for i in range(n)],
+                             s.code)
         assert line.strip() == want
+    assert lines[len(cases)].strip() == "1"  # a version 1 file, as on CPython

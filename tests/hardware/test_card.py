@@ -34,12 +34,16 @@ def test_the_combinations_are_the_firmwares():
 
 
 def test_every_setting_and_value_is_on_the_card_and_in_the_readme():
-    assert set(cardgen.MEANINGS) == set(setnames.OPTIONS)
+    assert set(cardgen.MEANINGS) == set(setnames.OPTIONS) | {"code"}
     svg = cardgen.SVG.read_text()
     readme = cardgen.README.read_text()
     section = readme.split(cardgen.BEGIN)[1].split(cardgen.END)[0]
     texts = {t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")}
-    for option, values in zip(setnames.OPTIONS, setnames.CHOICES, strict=True):
+    # every option, and the challenge code's page last (5.3: off, a code)
+    assert [r[2] for r in cardgen.rows()] == list(setnames.OPTIONS) + ["code"]
+    assert cardgen.rows()[-1][:2] == (5, 3) and "5.3" in texts
+    for option, values in zip(setnames.OPTIONS + ("code",), setnames.CHOICES + (setnames.CODE,),
+                              strict=True):
         assert option in texts and "`%s`" % option in section
         row = next(line for line in section.splitlines() if "`%s`" % option in line)
         for v in values:
@@ -80,10 +84,12 @@ def test_the_card_says_how_to_play_and_what_the_leds_mean():
         assert colour in texts
     for word in ("Roll", "lowest score wins", "hold Roll", "23: die A shows 2"):
         assert word in texts, word
-    for option in setnames.OPTIONS:  # every setting's meaning is on the card, not only its name
+    for option in setnames.OPTIONS + ("code",):  # every meaning is on it, not only the name
         assert cardgen._wrap(cardgen.MEANINGS[option], 6.6, 1e9)[0] in texts or \
             cardgen.MEANINGS[option].split()[0] in texts
     assert "seed 001" not in texts  # the rule pages' file names mean nothing to a player
+    for word in ("Challenge codes", "flip tile 2", "shutbox daily"):  # how to enter a code
+        assert word in texts, word
 
 
 def test_the_card_is_reproducible():

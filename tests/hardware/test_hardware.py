@@ -333,6 +333,17 @@ def test_guide_states_the_firmware_led_budget():
     assert "%d LEDs × %d.%d mA = %d mA" % (leds, per_led_ua // 1000, per_led_ua % 1000 // 100,
                                           leds * per_led_ua // 1000) in guide
     assert "%d LEDs × 60 mA = %d mA" % (leds, leds * 60) in guide
+    # the table per brightness (setting brightness): the palette as Board.adjust scales it
+    assert leds == 23
+    for level, name in enumerate(("low", "medium", "high")):
+        k = board._SCALE[level]
+        top = max(sum(c * k >> 2 for c in pal[i:i + 3]) for i in range(0, len(pal), 3))
+        ua = top * 20000 // 255
+        row = "| %s | %d | %d.%d mA | %d mA | about %d mA | %d mA | about %d mA |" % (
+            name, top, ua // 1000, ua % 1000 // 100, 23 * ua // 1000, 23 * ua // 1000 + 53,
+            26 * ua // 1000, 26 * ua // 1000 + 56)
+        assert row in guide, row
+        assert 26 * ua // 1000 + 56 < 500  # every level within USB's 500 mA on 12 tiles
 
 
 def test_guide_pin_table_matches_the_pin_map():

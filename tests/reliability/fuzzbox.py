@@ -59,6 +59,7 @@ import subprocess
 import tempfile
 import time
 
+import logschema  # tests/: the log's JSON Schema
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -120,6 +121,7 @@ def ntiles(mask: int) -> int:
 def settings_of(**options) -> dict:
     """Return every setting as {attribute: int}: the box's defaults, then *options*."""
     cfg = {a: int(getattr(Settings, a)) for a in ATTRS}
+    cfg["code"] = -1  # no challenge code: the dice are the box's random ones
     for k, v in options.items():
         if k not in cfg:
             raise ValueError("unknown setting " + k)
@@ -150,8 +152,11 @@ def values_of(cfg: dict) -> list[int]:
 def describe(cfg: dict) -> str:
     """The settings in words, the ones off their defaults only (for failure messages)."""
     want, base = values_of(cfg), values_of(settings_of())
-    return " ".join("%s=%s" % (setnames.OPTIONS[i], setnames.CHOICES[i][want[i]])
-                    for i in range(len(ATTRS)) if want[i] != base[i]) or "defaults"
+    words = ["%s=%s" % (setnames.OPTIONS[i], setnames.CHOICES[i][want[i]])
+             for i in range(len(ATTRS)) if want[i] != base[i]]
+    if cfg.get("code", -1) >= 0:
+        words.append("code=" + setnames.code_name(cfg["code"]))
+    return " ".join(words) or "defaults"
 
 
 def save_settings(flash: str, cfg: dict):
@@ -270,8 +275,15 @@ class Checker:
             why, json.dumps(rec), describe(self.cfg), tail))
 
     def check(self, rec: dict):
+        """Check one record against the rules, then against the log's schema."""
         self.log.append(rec)
         STATS["records"] += 1
+        self.rules_check(rec)
+        why = logschema.problem(rec)  # docs/log.schema.json
+        if why is not None:
+            self.fail("a record against the log's schema (%s)" % why, rec)
+
+    def rules_check(self, rec: dict):
         ev = rec.get("ev")
         r = self.rules
         if ev == "fault":
@@ -280,7 +292,8 @@ class Checker:
             self.fail("the box reports a damaged file or a fault at power-up", rec)
         elif ev == "settings":
             STATS["boots"] += 1
-            if rec.get("status") != 0 or rec.get("values") != values_of(self.cfg):
+            if rec.get("status") != 0 or rec.get("values") != values_of(self.cfg) \
+                    or rec.get("code") != setnames.code_name(self.cfg["code"]):
                 self.fail("the box runs other settings than the ones saved", rec)
         elif ev == "game":
             STATS["games"] += 1
@@ -290,6 +303,8 @@ class Checker:
                 self.fail("the computer in the wrong seat", rec)
             if rec.get("rules") != rule_names(r):
                 self.fail("a game under other rules than the settings make", rec)
+            if rec.get("code", "off") != setnames.code_name(self.cfg["code"]):
+                self.fail("a game under another challenge code than the settings'", rec)
             self.open = None
             self.totals, self.played, self.tiebreak, self.seq = [0] * 4, set(), False, []
         elif ev == "round":
@@ -566,6 +581,7 @@ def box_settings(draw) -> dict:
             cfg[a] = draw(st.sampled_from(ok))
         else:
             cfg[a] = draw(_DRAW.get(a, st.integers(0, COUNTS[i] - 1)))
+    cfg["code"] = draw(st.one_of(st.just(-1), st.integers(0, 9999)))  # a challenge, or not
     return cfg
 
 
@@ -579,13 +595,13 @@ def plan() -> list[dict]:
         settings_of(players=1),
         settings_of(players=2, computer=1, one_die=1, one_die_mode=1, moves=1, scoring=1,
                     start=1, open_box=1, unlucky7=1, most_tiles=1, format=1, shut_wins=1,
-                    tie=1, stakes=1),
+                    tie=1, stakes=1, sound=0, brightness=0, code=1234),
         settings_of(players=3, computer=2, hints=2, one_die=2, one_die_mode=2, moves=2,
-                    scoring=2, start=2, to_go=2, format=2, tie=2),
+                    scoring=2, start=2, to_go=2, format=2, tie=2, sound=1, brightness=2),
         settings_of(players=4, computer=3, hints=0, one_die=3, moves=3, start=3, open_box=1,
-                    to_go=1, unlucky7=1, format=3, shut_wins=1, stakes=1),
+                    to_go=1, unlucky7=1, format=3, shut_wins=1, stakes=1, code=0),
         settings_of(players=2, one_die=0, scoring=1, to_go=1, most_tiles=1, format=4, tie=1,
-                    same_throws=1),
+                    same_throws=1, code=9999),
     ]
 
 

@@ -83,7 +83,7 @@ def test_the_settings_drawn_fit_together():
     @given(fuzzbox.box_settings())
     @settings(max_examples=100, database=None, deadline=None)
     def draw(cfg):
-        assert set(cfg) == set(fuzzbox.ATTRS) and fuzzbox.fits(cfg)
+        assert set(cfg) == set(fuzzbox.ATTRS) | {"code"} and fuzzbox.fits(cfg)
         fuzzbox.Settings(**cfg)  # in range
 
     draw()
@@ -103,8 +103,12 @@ def test_the_settings_drawn_take_the_turn_variants(attr, value):
 # ----- the checker can fail -----
 
 
+# The fields of a whole record (docs/log.schema.json) that the checker's tests leave out.
+WHOLE = {"game": {"v": 1, "tiles": 9}, "settings": {"v": 1}, "score": {"throws": 1}}
+
+
 def rec(ev, **kw):
-    return dict(ev=ev, **kw)
+    return dict(ev=ev, **{**WHOLE.get(ev, {}), **kw})
 
 
 def started(players=2, **options):
@@ -168,6 +172,7 @@ BAD = {
         rec("move", player=1, dice=[2, 1], shut=[1, 2], open=[4, 5, 6, 7, 8, 9])],
         "no throw to play"),
     "a throw out of range": ({}, [throw([7, 1], moves=1)], "out of range"),
+    "a record off the log's schema": ({}, [dict(throw([2, 1], moves=2), hats=1)], "schema"),
     "a total that is not the dice": ({}, [rec("throw", player=1, dice=[2, 1], total=4,
                                               open=FULL, moves=2)], "total"),
     "one die not allowed": ({}, [throw([4], moves=1)], "one die"),
@@ -184,7 +189,11 @@ BAD = {
                 "raised"),
     "a damaged file at boot": ({}, [rec("notice", tiles=[1])], "damaged"),
     "other settings than the saved ones": (
-        {}, [rec("settings", status=0, values=[1] * 17)], "other settings"),
+        {}, [rec("settings", status=0, values=[1] * 19, code="off")], "other settings"),
+    "another code than the saved one": (
+        {}, [rec("settings", status=0, values=fuzzbox.values_of(fuzzbox.settings_of()),
+                 code="0001")], "other settings"),
+
     "a wrong running total": ({"format": 1}, [
         throw([1, 1], moves=1),
         rec("move", player=1, dice=[1, 1], shut=[2], open=[1, 3, 4, 5, 6, 7, 8, 9]),
@@ -226,6 +235,16 @@ BAD = {
         rec("turn", player=2, open=FULL),
         throw([6, 6], moves=12, player=2)], "round.s"),
 }
+
+
+def test_the_checker_knows_the_challenge_code():
+    c = fuzzbox.Checker(settings_of(code=12))
+    rules = fuzzbox.rule_names(c.rules)
+    c.check(rec("settings", status=0, values=fuzzbox.values_of(c.cfg), code="0012"))
+    c.check(rec("game", players=c.seats, rules=rules, code="0012"))
+    for wrong in ({}, {"code": "0013"}):
+        with pytest.raises(AssertionError, match="challenge code"):
+            c.check(rec("game", players=c.seats, rules=rules, **wrong))
 
 
 @pytest.mark.parametrize("what", sorted(BAD))

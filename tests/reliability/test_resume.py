@@ -256,14 +256,19 @@ def test_a_game_of_other_settings_is_not_resumed(what):
     assert untouched(b) == before
 
 
-def fingerprint(settings):
+def fingerprint(settings, code=-1):
+    """The settings that shape a game (the first 17 of ATTRS: not sound, not brightness), a
+    byte each, and a challenge code's two bytes (little-endian) after them, if any."""
     from shutbox.settings import ATTRS
 
-    return zlib.crc32(bytes(int(getattr(settings, a, 0)) & 0xFF for a in ATTRS))
+    raw = bytes(int(getattr(settings, a, 0)) & 0xFF for a in ATTRS[:17])
+    return zlib.crc32(raw + (code.to_bytes(2, "little") if code >= 0 else b""))
 
 
-def test_every_setting_is_in_the_fingerprint():
-    """Any setting changed (in the settings menu, say) makes the saved game stale."""
+def test_every_game_setting_and_the_code_are_in_the_fingerprint():
+    """Any setting of the game changed (in the settings menu, say), or another challenge
+    code, makes the saved game stale; sound and brightness do not (they change no game)."""
+    from shutbox.challenge import Challenge
     from shutbox.settings import ATTRS
 
     eng = Engine(Rules())
@@ -278,7 +283,15 @@ def test_every_setting_is_in_the_fingerprint():
         other = Settings(players=2)
         setattr(other, attr, int(getattr(other, attr)) ^ 1)
         b = Game(eng, Dice(Stream(1), 1), other, eng.full, T0)
-        assert resume.restore(b, snap, T0) == resume._STALE, attr
+        want = resume.OK if attr in ("sound", "brightness") else resume._STALE
+        assert resume.restore(b, snap, T0) == want, attr
+    coded = Game(eng, Challenge(42, 25), Settings(players=2, code=42), eng.full, T0)
+    snap42 = resume.snapshot(coded)
+    assert int.from_bytes(snap42[7:11], "little") == fingerprint(coded.settings, 42)
+    for dice, want in ((Dice(Stream(1), 1), resume._STALE), (Challenge(43, 25), resume._STALE),
+                       (Challenge(42, 25), resume.OK)):
+        b = Game(eng, dice, Settings(players=2, code=dice.code), eng.full, T0)
+        assert resume.restore(b, snap42, T0) == want, dice.code
 
 
 BAD_FIELDS = [(0, 1), (12, 3), (12, 6), (12, 9), (13, 2), (14, 8), (15, 4), (16, 8), (17, 7),

@@ -177,9 +177,9 @@ def long_runs(soak: bool = False) -> dict:
     tests/reliability/: fuzzbox.py, soak.py), and flash wear (soak)."""
     import sys
 
-    here = str(mp.ROOT / "tests" / "reliability")
-    if here not in sys.path:
-        sys.path.insert(0, here)
+    for here in (str(mp.ROOT / "tests"), str(mp.ROOT / "tests" / "reliability")):
+        if here not in sys.path:  # tests/: logschema, which the fuzzer checks records with
+            sys.path.insert(0, here)
     import fuzzbox
     import soak as soaking
 

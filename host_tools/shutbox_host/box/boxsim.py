@@ -324,6 +324,7 @@ class Run:
     stderr: str
     frames: list = field(default_factory=list)  # (ms, tiles, die_a, die_b) as letters
     tones: list = field(default_factory=list)  # (ms, hz)
+    volume: list = field(default_factory=list)  # (ms, duty_u16) of each tone: how loud
     log: list = field(default_factory=list)  # the firmware's JSON records
     lines: list = field(default_factory=list)  # everything else (answers to commands)
 
@@ -359,20 +360,29 @@ class Run:
                                                                     self.stderr))
 
 
-def palette(order: str = pins.LED_ORDER) -> bytes:
+BRIGHTNESS = ("low", "medium", "high")  # shutbox.board.Board.brightness levels (setnames)
+
+
+def palette(order: str = pins.LED_ORDER, level: int = 1) -> bytes:
     """Return the box's palette in the chain's wire *order*, 3 bytes per palette code, as
-    shutbox.board.Board builds it (full brightness) from its private RGB table."""
+    shutbox.board.Board builds it for brightness *level* (0 low, 1 medium, 2 high) from its
+    private RGB table and scale."""
     rgb = _board._PALETTE_RGB
-    return bytes(rgb[3 * code + "RGB".index(order[j])]
+    k = _board._SCALE[level]
+    return bytes(rgb[3 * code + "RGB".index(order[j])] * k >> 2
                  for code in range(len(rgb) // 3) for j in range(3))
 
 
-def decoder(order: str = pins.LED_ORDER):
-    """Return a function from LED bytes to one palette letter per LED ('?' off-palette)."""
-    pal = palette(order)
-    table = {}
-    for code in range(len(NAMES)):
-        table.setdefault(bytes(pal[3 * code:3 * code + 3]), chr(NAMES[code]))
+def decoder(order: str = pins.LED_ORDER, levels=(0, 1, 2)):
+    """Return a function from LED bytes to one palette letter per LED ('?' off-palette), at
+    any of the brightness *levels* (their palettes share no colour but off)."""
+    table: dict = {}
+    for level in levels:
+        pal = palette(order, level)
+        for code in range(len(NAMES)):
+            rgb = bytes(pal[3 * code:3 * code + 3])
+            if table.setdefault(rgb, chr(NAMES[code])) != chr(NAMES[code]):
+                raise AssertionError("two colours share %s" % rgb.hex())
 
     def decode(data: bytes) -> str:
         return "".join(table.get(data[i:i + 3], "?") for i in range(0, len(data), 3))
@@ -380,19 +390,32 @@ def decoder(order: str = pins.LED_ORDER):
     return decode
 
 
-def parse(stdout: str) -> tuple[list, list, list, list]:
-    """Split boxrun output into frames, tones, log records and other lines."""
+def brightness_of(data: bytes, order: str = pins.LED_ORDER) -> int:
+    """Return the brightness level (0..2) of the LED bytes *data*, -1 if every LED is off or
+    they mix levels."""
+    lit = {data[i:i + 3] for i in range(0, len(data), 3)} - {b"\0\0\0"}
+    found = {level for level in range(3) for rgb in lit
+             if rgb in {palette(order, level)[3 * c:3 * c + 3] for c in range(1, len(NAMES))}}
+    return found.pop() if len(found) == 1 else -1
+
+
+def parse(stdout: str, volume: list | None = None) -> tuple[list, list, list, list]:
+    """Split boxrun output into frames, tones, log records and other lines (and the tones'
+    duties, (ms, duty_u16), into *volume* when given)."""
     decode = decoder()
     t = pins.TILES
     frames, tones, log, lines = [], [], [], []
+    volume = [] if volume is None else volume
     for line in stdout.splitlines():
         if line.startswith("F "):
             _, ms, hexdata = line.split(" ")
             leds = decode(bytes.fromhex(hexdata))
             frames.append((int(ms), leds[:t], leds[t:t + 7], leds[t + 7:t + 14]))
         elif line.startswith("T "):
-            _, ms, hz = line.split(" ")
+            _, ms, hz, *duty = line.split(" ")  # the duty (how loud): boxrun prints it
             tones.append((int(ms), int(hz)))
+            if duty:
+                volume.append((int(ms), int(duty[0])))
         elif line.startswith("{"):
             log.append(json.loads(line))
         else:
@@ -408,7 +431,7 @@ def run(script: Script | str, *args: str, heapsize: str = "64k", timeout: float 
     p = subprocess.run(argv, input=script.text(), capture_output=True, text=True, env=env,
                        timeout=timeout)
     r = Run(p.returncode, p.stdout, p.stderr)
-    r.frames, r.tones, r.log, r.lines = parse(p.stdout)
+    r.frames, r.tones, r.log, r.lines = parse(p.stdout, r.volume)
     return r
 
 
@@ -426,13 +449,16 @@ def tiles_lit(tiles: str, letter: str = "W") -> list[int]:
 # ----- whole games -----
 
 
-def plan_game(players: int, seed: int = 1, strategy: str = "best") -> tuple[Script, dict]:
+def plan_game(players: int, seed: int = 1, strategy: str = "best",
+              code: int | None = None) -> tuple[Script, dict]:
     """Plan a whole game as a careful family would play it on the box.
 
-    The dice come from a seeded generator and are fed to the box; the moves come from the
-    CPython engine (``best``, ``greedy`` or ``random`` legal moves, one die where the rules
-    allow it and the strategy prefers it). Returns the script and what the box must log:
-    ``{"scores": [...], "throws": [[a, b], ...], "moves": [[tiles], ...]}``.
+    The dice come from a seeded generator and are fed to the box, or with a challenge *code*
+    (the box's settings ``code``, the other settings the defaults) they are the code's
+    (shutbox_host.box.daily.throws: what the box must throw) and are not fed; the moves come
+    from the CPython engine (``best``, ``greedy`` or ``random`` legal moves, one die where
+    the rules allow it and the strategy prefers it). Returns the script and what the box must
+    log: ``{"scores": [...], "throws": [[a, b], ...], "moves": [[tiles], ...]}``.
     """
     from shutbox.engine import MAX_MOVES as _MAX
     from shutbox.engine import Engine, Rules
@@ -443,9 +469,14 @@ def plan_game(players: int, seed: int = 1, strategy: str = "best") -> tuple[Scri
     s = Script().wait(100)
     expect: dict = {"scores": [], "throws": [], "moves": []}
     buf = [0] * _MAX
-    for _player in range(players):
+    for player in range(players):
         s.open(*all_tiles).wait(150)
         open_, locked = eng.start_open, False
+        if code is not None:
+            from shutbox_host.box import daily
+
+            coded = daily.throws(code, None, pins.TILES, player)
+        j = 0  # the turn's throws so far
         while True:
             if eng.one_die_allowed(open_):
                 if strategy == "random":
@@ -454,8 +485,13 @@ def plan_game(players: int, seed: int = 1, strategy: str = "best") -> tuple[Scri
                     one = eng.choose_one_die(open_, locked)
             else:
                 one = False
-            a, b = rng.randint(1, 6), (0 if one else rng.randint(1, 6))
-            s.dice(*([a] if one else [a, b]))
+            if code is None:
+                a, b = rng.randint(1, 6), (0 if one else rng.randint(1, 6))
+                s.dice(*([a] if one else [a, b]))
+            else:  # the code's throw j (one die: its die A)
+                a, b = coded[j]
+                b = 0 if one else b
+            j += 1
             (s.hold(900) if one else s.click(120)).wait(ROLL_MS)
             locked = locked or (one and eng.rules.one_die_mode == 1)
             expect["throws"].append([a, b] if b else [a])

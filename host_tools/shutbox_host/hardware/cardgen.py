@@ -60,7 +60,7 @@ NOTICES = (
     "the game.",
 )
 
-SECTIONS = ("who plays", "the turn", "variants of a turn", "the game")
+SECTIONS = ("who plays", "the turn", "variants of a turn", "the game", "the box")
 
 HOW_TO_PLAY = (
     "Die A shows whose turn it is (magenta). Open every tile (a shut one blinks amber), "
@@ -85,7 +85,20 @@ LEDS = (
     ("amber, blinking", "open this tile before the turn; one die allowed (die B's centre)"),
     ("magenta", "a player's number"),
     ("blue", "a score"),
-    ("cyan", "hints: the best move, one die is better, choices short; the computer"),
+    ("cyan", "hints: the best move, one die is better, choices short; the computer; "
+             "a challenge code"),
+)
+
+# Challenge codes (settings menu, the code's page): how to enter one, what it does.
+CHALLENGE = (
+    "Two boxes with the same code (and the same rules of a turn) throw the same dice: the "
+    "same throws for each player in each round, whatever was played before. Play it again: "
+    "the same dice again. No code: random dice.",
+    "To enter one, on the code's page (5.3) flip tile 2. For each digit, from the left, die "
+    "A shows which (cyan): flip as many tiles as the digit (any tiles), then a short Roll "
+    "(for a 0, Roll at once). The code then shows, as at the game's end: die A which digit, "
+    "the tiles the digit. Hold Roll to save it.",
+    "On a PC, shutbox daily prints the code of the day: the same on every PC.",
 )
 
 READING = (
@@ -126,18 +139,27 @@ MEANINGS = {
                    "not offered)",
     "stakes": "Canoga: each round every loser pays the winner the difference, twice if the "
               "box was shut; the balance shows at the end",
+    "sound": "the buzzer: silent / quiet / as loud as it goes",
+    "brightness": "the LEDs: for a dark room / the standard box / for daylight",
+    "code": "random dice / a challenge code's dice: the same on every box with the code "
+            "(enter it: see the other side)",
 }
 
 
 def rows():
-    """Return the settings table: (section, page, option, [values], default index)."""
+    """Return the settings table: (section, page, option, [values], default index); the
+    menu's last page is the challenge code's (tile 1 off, tile 2 a code)."""
     defaults = Settings()
     out = []
     page = 0
     for sec, count in enumerate(setfile.SECTIONS):
         for k in range(count):
-            out.append((sec + 1, k + 1, setnames.OPTIONS[page],
-                        list(setnames.CHOICES[page]), setfile.index(defaults, page)))
+            if page < len(setnames.OPTIONS):
+                out.append((sec + 1, k + 1, setnames.OPTIONS[page],
+                            list(setnames.CHOICES[page]), setfile.index(defaults, page)))
+            else:
+                out.append((sec + 1, k + 1, "code", list(setnames.CODE),
+                            0 if defaults.code < 0 else 1))
             page += 1
     return out
 
@@ -222,6 +244,9 @@ def _front() -> list[tuple]:
     y += 12
     shapes.append(("text", x0, y, 8, True, "If something was wrong"))
     y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, NOTICES)
+    y += 12
+    shapes.append(("text", x0, y, 8, True, "Challenge codes"))
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, CHALLENGE)
     return shapes
 
 
@@ -236,19 +261,19 @@ def _back() -> list[tuple]:
     # the grid: section.page, option, then one column per tile
     cell = (right - x0 - 92) / 5
     cols = [x0, x0 + 24] + [x0 + 92 + cell * k for k in range(5)] + [right]
-    row_h = 11.5
+    row_h = 10.5
     shapes.append(("rect", x0, y, right - x0, row_h, 0.85))
     head = ["dice", "setting"] + ["tile %d" % (k + 1) for k in range(5)]
     for i, t in enumerate(head):
         if text_width(t, 7, True) * FALLBACK > cols[i + 1] - cols[i] - 3:
             raise RuntimeError("%r does not fit its column on the card" % t)
-        shapes.append(("text", cols[i] + 2, y + 8.3, 7, True, t))
+        shapes.append(("text", cols[i] + 2, y + 7.6, 7, True, t))
     y += row_h
     last_section = 0
     for sec, page, option, values, default in rows():
         if sec != last_section:
             shapes.append(("rect", x0, y, right - x0, row_h - 1.5, 0.94))
-            shapes.append(("text", x0 + 2, y + 7.6, 7, True,
+            shapes.append(("text", x0 + 2, y + 6.9, 7, True,
                            "%d  %s" % (sec, SECTIONS[sec - 1])))
             y += row_h - 1.5
             last_section = sec
@@ -257,17 +282,17 @@ def _back() -> list[tuple]:
         for i, (t, bold) in enumerate(cells):
             if text_width(t, 7, bold) * FALLBACK > cols[i + 1] - cols[i] - 3:
                 raise RuntimeError("%r does not fit its column on the card" % t)
-            shapes.append(("text", cols[i] + 2, y + 8.3, 7, bold, t))
+            shapes.append(("text", cols[i] + 2, y + 7.6, 7, bold, t))
         y += row_h
         shapes.append(("line", x0, y, right, y))
     y += 10
     shapes.append(("text", x0, y, 7, False, "Bold: the value the box starts with "
                    "(and after a factory reset). What each setting means, value by value:"))
     y += 2
-    for option in setnames.OPTIONS:
+    for option in setnames.OPTIONS + ("code",):
         lines = _wrap(MEANINGS[option], 6.6, right - x0 - 64)
         for j, part in enumerate(lines):
-            y += 8.4
+            y += 7.6
             if j == 0:
                 shapes.append(("text", x0 + 2, y, 6.6, True, option))
             shapes.append(("text", x0 + 64, y, 6.6, False, part))
@@ -395,7 +420,7 @@ def readme_tables() -> str:
     out += ["", "Sections (die A): " + ", ".join(
         "%d %s" % (i + 1, s) for i, s in enumerate(SECTIONS)) + ". Bold: the value the box "
         "starts with (and after a factory reset).", ""]
-    out += [" ".join(NOTICES)]
+    out += [" ".join(NOTICES), "", "**Challenge codes.** " + " ".join(CHALLENGE)]
     return "\n".join(out) + "\n"
 
 

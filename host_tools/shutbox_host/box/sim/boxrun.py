@@ -38,7 +38,7 @@ Commands:  p GPIO LEVEL   drive an input        w MS     let MS ms pass (virtual
            z              print the box state   b NAME=INT ..  a new box: Settings attributes
                                                 (players, one_die, ...; seed=N: the dice),
                                                 the flash wiped, the clock back to its start
-Output:    F <ms> <hex>   LED bytes as written  T <ms> <Hz>  the buzzer changed
+Output:    F <ms> <hex>   LED bytes as written  T <ms> <Hz> <duty>  the buzzer changed
            the firmware's JSON log lines, and the answers (S ..., H ..., LOCK ..., PEAK ..., BASE).
            RESET <cause> <ms> <reason>: the board reset and booted again: cause 3 (a
            watchdog reset) with reason 1 (it expired) or 2 (machine.reset), 0 0 (a power cut);
@@ -149,7 +149,7 @@ app = None  # the running App (None while the guard shows a fault)
 pre = [None]  # --powerup: the power-up screen (shutbox.menu, or the self-test) before the game
 on = [1]  # the power switch (o: off; r: on again)
 guard = None
-seen = [-1, 0, 0]  # LED writes, tone, peak heap
+seen = [-1, 0, 0, 0]  # LED writes, tone, peak heap, the tone's duty
 saved = [None]  # --powerup: the boot list (shutbox.powerup.read) app.start builds from
 
 
@@ -280,9 +280,11 @@ def report():
             gc.collect()
             seen[2] = max(seen[2], gc.mem_alloc())
     tone = simbus.tone()
-    if tone != seen[1]:
+    duty = simbus.duty() if tone else 0
+    if tone != seen[1] or duty != seen[3]:
         seen[1] = tone
-        print("T %d %d" % (ms, tone))
+        seen[3] = duty
+        print("T %d %d %d" % (ms, tone, duty))
 
 
 def poll_once():
@@ -296,7 +298,7 @@ def poll_once():
                 pre[0] = None
                 from shutbox import powerup
 
-                powerup.unload("menu", "setfile")
+                powerup.unload("menu", "setfile", "records", "challenge")
                 read_saved()
                 game_on()
         elif guard is not None:

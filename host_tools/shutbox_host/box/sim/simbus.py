@@ -181,6 +181,12 @@ def tone():
     return st[0] if st is not None and st[2] and st[1] else 0
 
 
+def duty():
+    """Return the buzzer's duty (duty_u16) while it sounds, else 0: how loud."""
+    st = pwm.get(buzzer_pin)
+    return st[1] if st is not None and st[2] else 0
+
+
 def wdt_expired(now=None):
     """Return True if a started watchdog has gone unfed for longer than its timeout."""
     now = clock() if now is None else now

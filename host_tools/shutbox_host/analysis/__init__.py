@@ -1,0 +1,1 @@
+"""The box's game log on the PC: recording it from USB (log), reading and explaining it."""
