@@ -354,18 +354,18 @@ def test_the_computer_is_called_computer_and_never_told_to_press_roll():
     assert not [x for x in log if "computer" in x and "press Roll" in x], text
 
 
-def test_sound_rings_the_terminal_bell(term, tmp_path):
-    """Roll with a tile down at the start of a turn is refused with a buzz: with --sound, the
-    terminal bell rings; without, it does not."""
-    for sound in (True, False):
-        t = term("--flash", str(tmp_path / ("f%d" % sound)), "--fresh",
-                 *(["--sound"] if sound else []))
+def test_the_buzzer_rings_the_terminal_bell(term, tmp_path):
+    """Roll with a tile down at the start of a turn is refused with a buzz: with --bell, the
+    terminal bell rings; without it, or with the box's sound setting off, it does not."""
+    for n, (args, rings) in enumerate(((["--bell"], True), ([], False),
+                                       (["--bell", "--sound", "off"], False))):
+        t = term("--flash", str(tmp_path / ("f%d" % n)), "--fresh", *args)
         t.wait("player 1: your turn")
         t.keys("9 ")
         t.wait("Roll refused: open the blinking tiles first")
         t.settle()
         assert t.quit() == 0
-        assert (b"\x07" in t.raw) == sound
+        assert (b"\x07" in t.raw) == rings, args
 
 
 def test_play_keys_without_a_terminal():

@@ -68,8 +68,9 @@ def configure(parser):
     parser.add_argument("--dice", default="", help="faces the dice throw first, e.g. 5,4,6,6")
     parser.add_argument("--seed", type=int, default=0,
                         help="repeatable dice from this seed (default: real randomness)")
-    parser.add_argument("--sound", action="store_true",
-                        help="ring the terminal bell when the buzzer sounds")
+    parser.add_argument("--bell", action="store_true",
+                        help="ring the terminal bell when the buzzer sounds (the box's own "
+                        "--sound setting off: silent)")
     parser.add_argument("--flash", metavar="DIR", help="the box's flash: settings, records "
                         "and the game in progress (default %s)" % default_flash())
     parser.add_argument("--fresh", action="store_true",
@@ -272,7 +273,7 @@ def run_keys(args, flash: Path, persistent: bool) -> int:
     view.open_, view.roll_down = box.open_, box.roll_down
     if persistent:
         save_tiles(flash, box.open_)
-    if args.sound:
+    if args.bell:
         sys.stdout.write("\a" * view.tones)
     sys.stdout.write(view.text())
     return 0
@@ -506,7 +507,7 @@ def run_terminal(args, flash: Path) -> int:
                 dirty = True
             box.tick()
             now = time.monotonic()
-            if args.sound and view.tones > bells:
+            if args.bell and view.tones > bells:
                 bells = view.tones
                 if now - last_bell >= _BELL_S:
                     term.write("\a")

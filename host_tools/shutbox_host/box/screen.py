@@ -179,7 +179,7 @@ class Screen:
         self.power = True
         self.mode = GAME
         self.tone = 0
-        self.tones = 0  # buzzer onsets seen (the terminal bell with --sound)
+        self.tones = 0  # buzzer onsets heard (the terminal bell with --bell)
         self.computer = 0  # the computer's seats (bit p-1), from the game record
         self.settings: list[int] = []  # the values of the last settings record
         self.log: list[str] = []
@@ -196,7 +196,12 @@ class Screen:
                 chunk.append(line)
                 continue
             if chunk:  # decoded in one go (the self-test writes the LEDs every 2 ms)
-                changed |= self._apply(*boxsim.parse("\n".join(chunk))[:3])
+                volume: list = []
+                frames, tones, log, _ = boxsim.parse("\n".join(chunk), volume=volume)
+                if len(volume) == len(tones):  # a silent buzzer (sound off) rings no bell
+                    tones = [(ms, hz if duty else 0)
+                             for (ms, hz), (_, duty) in zip(tones, volume, strict=True)]
+                changed |= self._apply(frames, tones, log)
                 chunk = []
             w = line.split()
             if w[1] != "-":
