@@ -9,10 +9,12 @@ STUBS       ?= $(VENV)/mpstubs
 PYTEST_ARGS ?=
 JOBS        ?= 2
 STAMP       := $(VENV)/.installed
+NPM         ?= npm
+NODE_STAMP  := node_modules/.installed
 
 export MICROPYTHON
 
-.PHONY: all venv test lint typecheck pytest play bench soak flash tables mpy clean help
+.PHONY: all venv node test lint typecheck pytest play bench soak flash tables mpy clean help
 
 all: test
 
@@ -36,6 +38,17 @@ $(STAMP): requirements.txt requirements-stubs.txt pyproject.toml
 
 venv: $(STAMP)
 
+# rp2040js for the emulated Pico (shutbox emu, tests/pico): exactly package-lock.json, by npm ci.
+# Without npm this says so and goes on: the emulator's tests then skip, saying what is missing.
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v $(NPM) >/dev/null 2>&1; then \
+		$(NPM) ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else \
+		echo "make: npm not found: the emulated Pico's tests will skip (Debian: apt-get install nodejs npm)"; \
+	fi
+
+node: $(NODE_STAMP)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
@@ -44,7 +57,7 @@ typecheck: $(STAMP)
 	MYPYPATH=$(STUBS) $(BIN)/mypy --custom-typeshed-dir $(STUBS) \
 		--config-file firmware/mypy.ini firmware
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(NODE_STAMP)
 	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
@@ -52,10 +65,10 @@ test: lint typecheck pytest
 play: $(STAMP)
 	$(BIN)/shutbox play
 
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json
 
-soak: $(STAMP)
+soak: $(STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --soak
 
 tables: $(STAMP)
@@ -69,4 +82,4 @@ flash: $(STAMP)
 	$(MPY_CROSS) -o $@ $<
 
 clean:
-	rm -rf build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build .pytest_cache .mypy_cache .ruff_cache node_modules

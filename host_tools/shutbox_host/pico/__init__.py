@@ -1,0 +1,1 @@
+"""The Raspberry Pi Pico from the host: the emulated RP2040, littlefs images."""
