@@ -230,6 +230,7 @@ class Emulator:
         self.tones: list[tuple[float, float, float]] = []  # (ms, Hz, duty 0..1)
         self.resets: list[tuple[float, str]] = []
         self.connects: list[float] = []
+        self.reads: list[tuple[str, float, int]] = []  # trace(): ("T", ms, us) / ("G", ms, levels)
         self.errors: list[str] = []
         self.console = bytearray()  # every byte the device sent
         self._partial = bytearray()
@@ -385,6 +386,10 @@ class Emulator:
                 self.errors.append("a WS2812 frame of %d bytes, not %d (%d LEDs)"
                                    % (len(raw), 3 * (n + 14), n + 14))
             self.frames.append(Frame(t, leds[:n], leds[n:n + 7], leds[n + 7:n + 14], raw))
+        elif kind == "trace":
+            for tok in ev["d"].split():
+                t_ns, _, v = tok[1:].partition(":")
+                self.reads.append((tok[0], int(t_ns) / 1e6, int(v)))
         elif kind == "tone":
             self.tones.append((t, ev["hz"], ev["duty"]))
         elif kind == "reset":
@@ -550,6 +555,15 @@ class Emulator:
         """The buzzer now: (Hz, duty 0..1); (0, 0) when silent."""
         b = self.stats()["buzzer"]
         return b["hz"], b["duty"]
+
+    def trace(self, on: bool = True) -> None:
+        """Record what the firmware reads (``reads``): the timer before each read of the GPIO
+        inputs (its ticks_ms before a poll) and the tile and Roll levels each read returned."""
+        mask = 0
+        if on:
+            for g in [pins.TILE_PINS[k] for k in range(pins.TILES)] + [pins.ROLL_PIN]:
+                mask |= 1 << g
+        self._call("trace", mask=mask)
 
     def count_entries(self, addrs: list[int]) -> None:
         """Count from now on how often the core starts executing at each address."""

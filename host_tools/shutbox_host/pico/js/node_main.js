@@ -9,6 +9,7 @@
  *   run {ns | until_ns, match (a RegExp source, one console line), frames (stop after n)}
  *   input {levels: {gpio: 0|1}}     write {b64}     line {dtr, rts}
  *   flash_get {path}   flash_set {path}   power_cycle   watchdog_reset   stats
+ *   trace {mask}: report timer and GPIO_IN reads (trace events, "T<ns>:<us>"/"G<ns>:<levels>")
  *   count {addrs: [pc]}: count entries at these addresses (bench: gc_alloc)
  *   bltrace {on, r0}: report BL targets entered with r0 == the given value (finding gc_alloc)
  *   go {lag_ms}: run freely at about real time (the pty bridge) until pause
@@ -32,6 +33,14 @@ let framesWanted = 0;
 let framesSeen = 0;
 let failed = null;
 const out = [];
+const traceBuf = [];
+
+function flushTrace() {
+  if (traceBuf.length) {
+    emit({ ev: 'trace', d: traceBuf.join(' ') });
+    traceBuf.length = 0;
+  }
+}
 
 function emit(obj) {
   out.push(JSON.stringify(obj));
@@ -81,6 +90,10 @@ function make(cmd) {
     onTone: (t, hz, duty) => emit({ ev: 'tone', t, hz, duty }),
     onReset: (t, why) => emit({ ev: 'reset', t, why }),
     onConnect: (t) => emit({ ev: 'connect', t }),
+    onTrace: (t, kind, v) => {
+      traceBuf.push(`${kind}${Math.round(t)}:${v}`);
+      if (traceBuf.length >= 512) flushTrace();
+    },
     onError: (t, msg) => {
       emit({ ev: 'error', t, msg });
       failed = msg;
@@ -104,6 +117,7 @@ function run(cmd) {
   framesSeen = 0;
   failed = null;
   pico.runUntil(target);
+  flushTrace();
   matchRe = null;
   let why = 'time';
   if (failed) why = 'error';
@@ -198,6 +212,7 @@ const handlers = {
   power_cycle: () => (pico.powerCycle(), {}),
   watchdog_reset: () => (pico.watchdogReset('force'), {}),
   stats,
+  trace: (c) => (pico.trace(c.mask), {}),
   count: (c) => (setCount(c.addrs), {}),
   bltrace: blTrace,
   go: (c) => {

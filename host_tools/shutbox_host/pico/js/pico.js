@@ -197,7 +197,7 @@ export class Pico {
     this.hooks = null; // {pc: Set of addresses, hit(pc)} counted entries (bench)
     this.blHook = null; // (core) => void after each BL/BLX
     this.halted = null; // why the core stopped for good (a breakpoint, a fault)
-    this.romPatched = false;
+    this.traceMask = 0; // GPIOs whose reads are traced (0: no trace)
     this.build({ reason: 0, scratch: new Uint32Array(8) });
   }
 
@@ -222,6 +222,7 @@ export class Pico {
     wd.scratchData.set(watchdog.scratch);
     wd.onWatchdogTrigger = () => {
       this.pendingReset = wd.reason & 2 ? 'force' : 'watchdog';
+      this.brk = true;
     };
     this.watchdog = wd;
     this.pendingReset = null;
@@ -268,7 +269,47 @@ export class Pico {
     };
     this.cdc = cdc;
     this.connected = false;
+    if (this.traceMask) this.hookTrace(chip);
     chip.core.PC = FLASH_BASE; // boot2 at the start of flash, the ROM mapped at 0
+  }
+
+  /**
+   * Trace what the firmware reads: onTrace(t, 'T', us) for the last timer read before a
+   * GPIO_IN read (time.ticks_ms() before a poll), onTrace(t, 'G', levels & mask) for each
+   * GPIO_IN read. A replay of the firmware's polls on the host takes exactly these inputs.
+   */
+  trace(mask) {
+    this.traceMask = mask >>> 0;
+    if (mask) this.hookTrace(this.chip);
+  }
+
+  hookTrace(chip) {
+    if (chip.traced) return;
+    chip.traced = true;
+    const sio = chip.sio;
+    const sioRead = sio.readUint32.bind(sio);
+    let timerUs = -1;
+    let fresh = false;
+    sio.readUint32 = (offset) => {
+      const v = sioRead(offset);
+      if (offset === 4 && this.traceMask && this.opts.onTrace) {
+        const t = this.now;
+        if (fresh) this.opts.onTrace(t, 'T', timerUs);
+        fresh = false;
+        this.opts.onTrace(t, 'G', v & this.traceMask);
+      }
+      return v;
+    };
+    const timer = chip.peripherals[0x40054];
+    const timerRead = timer.readUint32.bind(timer);
+    timer.readUint32 = (offset) => {
+      const v = timerRead(offset);
+      if (offset === 0x28 || offset === 0x0c) {
+        timerUs = Math.floor(chip.clock.nanos / 1000);
+        fresh = true;
+      }
+      return v;
+    };
   }
 
   /** Replace the ROM's flash erase and program by breakpoint stubs. */
@@ -309,10 +350,12 @@ export class Pico {
         return;
       }
       this.stall = { erase, addr, count, data, t0, t1: t0 + dt };
+      this.brk = true;
       if (erase) this.erases += Math.ceil(count / 4096);
       else this.programs += Math.ceil(count / 256);
       return;
     }
+    this.brk = true;
     this.halted = `the core hit a breakpoint (bkpt #${code}) at 0x${(this.chip.core.PC - 2).toString(16)}`;
     this.error(this.halted);
   }
@@ -414,12 +457,19 @@ export class Pico {
    */
   runUntil(target, stop = null) {
     this.stopFlag = false;
-    let core = this.chip.core;
-    let clock = this.chip.clock;
+    this.brk = false;
     let n = 0;
     while (!this.stopFlag && !this.halted) {
-      const now = this.base + clock.nanos;
+      const chip = this.chip;
+      const core = chip.core;
+      const clock = chip.clock;
+      const base = this.base;
+      const now = base + clock.nanos;
       if (now >= target) break;
+      if (this.pendingReset) {
+        this.watchdogReset(this.pendingReset);
+        continue;
+      }
       if (this.stall) {
         const until = Math.min(this.stall.t1, target);
         clock.tick(until - now);
@@ -427,26 +477,39 @@ export class Pico {
         if (until >= this.stall.t1) this.finishStall(until);
         continue;
       }
+      this.brk = false;
       if (core.waiting) {
         let dt = clock.nanosToNextAlarm;
         if (dt <= 0 || now + dt > target) dt = target - now;
         clock.tick(dt);
         this.waitNs += dt;
+        n += 2000;
       } else {
+        // a burst of instructions: at most 100 us, checks only where something happened
+        const limit = Math.min(target - base, clock.nanos + 100000);
+        let busy = 0;
         const hooks = this.hooks;
-        if (hooks !== null && hooks.pc.has(core.PC)) hooks.hit(core.PC, core);
-        const cycles = core.executeInstruction();
-        clock.tick(cycles * CYCLE_NS);
-        this.busyNs += cycles * CYCLE_NS;
+        if (hooks === null) {
+          while (!this.brk && !core.waiting && clock.nanos < limit) {
+            const cycles = core.executeInstruction();
+            clock.tick(cycles * CYCLE_NS);
+            busy += cycles;
+          }
+        } else {
+          const pcs = hooks.pc;
+          while (!this.brk && !core.waiting && clock.nanos < limit) {
+            if (pcs.has(core.PC)) hooks.hit(core.PC, core);
+            const cycles = core.executeInstruction();
+            clock.tick(cycles * CYCLE_NS);
+            busy += cycles;
+          }
+        }
+        this.busyNs += busy * CYCLE_NS;
+        n += busy;
       }
-      if (this.pendingReset) {
-        this.watchdogReset(this.pendingReset);
-        core = this.chip.core;
-        clock = this.chip.clock;
-      }
-      if (++n >= 4096) {
+      if (n >= 50000) {
         n = 0;
-        if (this.ws) this.ws.idle(this.base + clock.nanos);
+        if (this.ws) this.ws.idle(this.base + this.chip.clock.nanos);
         if (stop && stop()) break;
       }
     }
@@ -457,6 +520,7 @@ export class Pico {
   /** Ask a runUntil under way to return (from a callback). */
   requestStop() {
     this.stopFlag = true;
+    this.brk = true;
   }
 
   /** The buzzer now: {hz, duty} (hz 0: silent). */
