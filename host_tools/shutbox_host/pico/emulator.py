@@ -230,6 +230,9 @@ class Emulator:
         self.tones: list[tuple[float, float, float]] = []  # (ms, Hz, duty 0..1)
         self.resets: list[tuple[float, str]] = []
         self.connects: list[float] = []
+        self.flash_ops: list[tuple[int, int, bool, int, int]] = []  # (t0 ns, t1 ns, erase, ..)
+        self.inputs: list[tuple[int, dict]] = []  # (ns, levels) every set_levels, to replay
+        self.now_ns = 0
         self.reads: list[tuple[str, float, int]] = []  # trace(): ("T", ms, us) / ("G", ms, levels)
         self.errors: list[str] = []
         self.console = bytearray()  # every byte the device sent
@@ -348,6 +351,7 @@ class Emulator:
                                     % " | ".join(self._stderr[-5:]))
             if kind in ("done", "fail") and ev.get("id") == want:
                 if "t" in ev:
+                    self.now_ns = ev["t"]
                     self.now_ms = ev["t"] / 1e6
                 if kind == "fail":
                     raise EmulatorError("%s failed: %s" % (op, ev.get("msg")))
@@ -394,6 +398,8 @@ class Emulator:
             self.tones.append((t, ev["hz"], ev["duty"]))
         elif kind == "reset":
             self.resets.append((t, ev["why"]))
+        elif kind == "flash":
+            self.flash_ops.append((ev["t"], ev["t1"], bool(ev["erase"]), ev["addr"], ev["count"]))
         elif kind == "connect":
             self.connects.append(t)
         elif kind == "error":
@@ -404,7 +410,7 @@ class Emulator:
     # ---- running ----
 
     def run(self, ms: float | None = None, until: str | None = None, until_ms: float | None = None,
-            frames: int = 0, timeout_ms: float | None = None) -> str:
+            frames: int = 0, timeout_ms: float | None = None, until_ns: int | None = None) -> str:
         """Run for *ms* (or to *until_ms*, or at most *timeout_ms* when waiting for *until*, a
         regular expression one console line must match; *frames*: stop after that many LED
         frames). Returns why it stopped: "time", "match", "frames", "halted". Waiting for a
@@ -412,7 +418,7 @@ class Emulator:
         if until_ms is None:
             span = ms if ms is not None else (timeout_ms if timeout_ms is not None else 60000)
             until_ms = self.now_ms + span
-        kw: dict = {"until_ns": int(until_ms * 1e6)}
+        kw: dict = {"until_ns": until_ns if until_ns is not None else int(until_ms * 1e6)}
         if until:
             kw["match"] = until
         if frames:
@@ -420,31 +426,40 @@ class Emulator:
         why = self._call("run", **kw).get("why", "time")
         if why == "halted":
             raise EmulatorError("the emulated core halted: %s" % " | ".join(self._stderr[-3:]))
-        if until and why != "match" and ms is None:
+        if until and why != "match" and ms is None and timeout_ms is not None:
             raise EmulatorError("no console line matched %r by %.0f ms; last lines: %s"
                                 % (until, self.now_ms, [x for _, x in self.lines[-5:]]))
         return why
 
-    def wait_for(self, pattern: str, timeout_ms: float = 60000) -> dict | str:
-        """Run until a console line matches *pattern*; return it (parsed when it is JSON)."""
-        n = len(self.lines)
-        self.run(until=pattern, timeout_ms=timeout_ms)
+    def wait_for(self, pattern: str, timeout_ms: float = 60000, since: int | None = None):
+        """Return the first console line from index *since* (None: from now) that matches
+        *pattern*, running until it comes (parsed when it is JSON)."""
         rx = re.compile(pattern)
-        for _, text in self.lines[n:]:
-            if rx.search(text):
-                if text.startswith("{"):
-                    try:
-                        return json.loads(text)
-                    except ValueError:
-                        pass
-                return text
-        raise EmulatorError("matched %r but the line was not seen" % pattern)
+        i = len(self.lines) if since is None else since
+        deadline = self.now_ms + timeout_ms
+        while True:
+            for ms, text in self.lines[i:]:
+                if rx.search(text):
+                    if text.startswith("{"):
+                        try:
+                            rec = json.loads(text)
+                            rec["_ms"] = ms
+                            return rec
+                        except ValueError:
+                            pass
+                    return text
+            i = len(self.lines)
+            if self.now_ms >= deadline:
+                raise EmulatorError("no console line matched %r by %.0f ms; last lines: %s"
+                                    % (pattern, self.now_ms, [x for _, x in self.lines[-5:]]))
+            self.run(until_ms=deadline, until=pattern)
 
     # ---- the pins ----
 
     def set_levels(self, levels: dict[int, int]) -> None:
         """Drive GPIOs (number -> 0/1) from now on."""
         self.levels.update(levels)
+        self.inputs.append((self.now_ns, dict(levels)))
         self._call("input", levels={str(g): int(v) for g, v in levels.items()})
 
     def _tile_levels(self, tiles, is_open: bool) -> dict[int, int]:
@@ -505,19 +520,30 @@ class Emulator:
         """The log records whose "ev" is *kind* (from *since_ms* on)."""
         return [r for r in self.log if r.get("ev") == kind and r["_ms"] >= since_ms]
 
-    def repl(self, code: str, timeout_ms: float = 30000) -> str:
-        """Interrupt the firmware (Ctrl-C), run *code* at the REPL in paste mode, return what
-        it printed (the firmware stops its watchdog on Ctrl-C)."""
-        self.write(b"\x03\x03")
-        self.run(until=r">>> ?$", timeout_ms=timeout_ms)
+    def prompt(self, timeout_ms: float = 10000) -> None:
+        """Run until the console ends with the REPL's prompt."""
+        deadline = self.now_ms + timeout_ms
+        while not self.console.rstrip(b" ").endswith(b">>>"):
+            if self.now_ms >= deadline:
+                raise EmulatorError("no REPL prompt by %.0f ms: %r"
+                                    % (self.now_ms, bytes(self.console[-200:])))
+            self.run(ms=20)
+
+    def repl(self, code: str, wait: bool = True, timeout_ms: float = 30000) -> str:
+        """Interrupt the firmware (Ctrl-C: it stops its watchdog), paste *code* at the REPL
+        and run it; with *wait*, until the next prompt, returning what it printed."""
+        self.write(b"\x03")
+        self.run(ms=50)
+        self.write(b"\x03")
+        self.prompt(timeout_ms)
         n = len(self.console)
         self.write(b"\x05" + code.replace("\n", "\r").encode() + b"\x04")
-        self.run(until=r"^=== ?$|>>> ?$", timeout_ms=timeout_ms)
-        # the paste echo, then the output up to the next prompt
-        while not self.console.rstrip().endswith(b">>>"):
+        if not wait:
             self.run(ms=50)
-        text = self.console[n:].decode("utf-8", "replace").replace("\r\n", "\n")
-        return text
+            return ""
+        self.run(ms=50)
+        self.prompt(timeout_ms)
+        return self.console[n:].decode("utf-8", "replace").replace("\r\n", "\n")
 
     # ---- flash, power, the clock ----
 
@@ -540,11 +566,24 @@ class Emulator:
         erase or a program under way is left half done), the input levels kept."""
         self._call("power_cycle")
 
-    def power_cut(self, at_ms: float) -> None:
-        """Run up to *at_ms* on the emulated clock, then cut the power there and power up."""
-        if at_ms > self.now_ms:
-            self.run(until_ms=at_ms)
+    def power_cut(self, at_ns: int) -> None:
+        """Run up to *at_ns* on the emulated clock (ns: 8 a cycle), then cut the power there
+        (an erase or a program under way stays half done) and power up again."""
+        if at_ns > self.now_ns:
+            self.run(until_ns=at_ns)
         self.power_cycle()
+
+    def replay_inputs(self, inputs: list[tuple[int, dict]], until_ns: int) -> None:
+        """Drive the pins as another run of the same image did (the chip is deterministic:
+        the same inputs at the same times give the same run), up to *until_ns*."""
+        for t, levels in inputs:
+            if t > until_ns:
+                break
+            if t > self.now_ns:
+                self.run(until_ns=t)
+            self.set_levels(levels)
+        if until_ns > self.now_ns:
+            self.run(until_ns=until_ns)
 
     def stats(self) -> dict:
         """Counters: busy/wait/stall ns, resets, erases, programs, entry counts, the buzzer."""

@@ -15,7 +15,7 @@
  *   go {lag_ms}: run freely at about real time (the pty bridge) until pause
  *   pause   quit
  * Events: console {t, b64}, frame {t, hex}, tone {t, hz, duty}, reset {t, why},
- *   connect {t}, error {t, msg}.
+ *   connect {t}, error {t, msg}, flash {t, t1, erase, addr, count}.
  * stdin closing (the Python side gone) ends the process.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -71,6 +71,11 @@ function onConsole(t, bytes) {
       lineText += String.fromCharCode(c);
     }
   }
+  if (matchRe && lineText && matchRe.test(lineText)) {
+    // a line still under way (a prompt) matches too
+    matched = true;
+    pico.requestStop();
+  }
 }
 
 function onFrame(t, bytes) {
@@ -90,6 +95,7 @@ function make(cmd) {
     onTone: (t, hz, duty) => emit({ ev: 'tone', t, hz, duty }),
     onReset: (t, why) => emit({ ev: 'reset', t, why }),
     onConnect: (t) => emit({ ev: 'connect', t }),
+    onFlash: (t0, t1, erase, addr, count) => emit({ ev: 'flash', t: t0, t1, erase, addr, count }),
     onTrace: (t, kind, v) => {
       traceBuf.push(`${kind}${Math.round(t)}:${v}`);
       if (traceBuf.length >= 512) flushTrace();

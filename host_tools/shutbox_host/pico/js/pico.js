@@ -172,7 +172,8 @@ class WS2812Decoder {
  * The emulated Pico. `options`: bootrom (Uint8Array, 16 KB), uf2 (Uint8Array) or flash
  * (a whole 2 MB image), fsImage + fsOffset (a littlefs image), ledPin, buzzerPin, pullups
  * (GPIOs that read high unless driven), and callbacks: onConsole(t, bytes), onFrame(t, bytes),
- * onTone(t, hz, duty), onReset(t, why), onError(t, message), onConnect(t).
+ * onTone(t, hz, duty), onReset(t, why), onError(t, message), onConnect(t),
+ * onFlash(t0, t1, erase, addr, count) (a flash operation and the time it takes).
  */
 export class Pico {
   constructor(options) {
@@ -221,6 +222,9 @@ export class Pico {
     wd.reason = watchdog.reason;
     wd.scratchData.set(watchdog.scratch);
     wd.onWatchdogTrigger = () => {
+      // rp2040js would fire the expired alarm again at once, forever: stop it, then reset
+      wd.alarm.enable = false;
+      wd.timer.enable = false;
       this.pendingReset = wd.reason & 2 ? 'force' : 'watchdog';
       this.brk = true;
     };
@@ -351,6 +355,7 @@ export class Pico {
       }
       this.stall = { erase, addr, count, data, t0, t1: t0 + dt };
       this.brk = true;
+      if (this.opts.onFlash) this.opts.onFlash(t0, t0 + dt, erase, addr, count);
       if (erase) this.erases += Math.ceil(count / 4096);
       else this.programs += Math.ceil(count / 256);
       return;
