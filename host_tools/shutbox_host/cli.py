@@ -19,6 +19,7 @@ COMMANDS = {
     "board": ("shutbox_host.boardgen", "generate the pin module and documents from the pin map"),
     "flash": ("shutbox_host.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
     "vpico": ("shutbox_host.vpico", "start a virtual Pico behind a pseudo-terminal"),
+    "emu": ("shutbox_host.pico.emu_cli", "run the firmware on an emulated RP2040 (rp2040js)"),
     "card": ("shutbox_host.cardgen", "write the printable reference card and README's table"),
 }
 

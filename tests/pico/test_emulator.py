@@ -141,8 +141,10 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
     reset_at = emu.resets[0][0]
     assert 8000 <= reset_at - t0 <= 10000  # the 8 s timeout, from the last feed
     assert notice["_ms"] > reset_at and 4 in notice["tiles"]  # the notice: a watchdog reset
-    # the saved game resumes: the same throw is shown, its move is still to play
-    emu.run(ms=300)
+    # the saved game resumes: the throw saved before it was shown lands again, the same
+    again = emu.wait_for(r'"ev": "throw"', timeout_ms=2000)
+    assert again["dice"] == throw["dice"] and again["_ms"] > reset_at
+    emu.run(ms=100)
     a, b = (throw["dice"] + [0])[:2]
     f = emu.frames[-1]
     assert (face(f.die_a), face(f.die_b)) == (a, b)

@@ -20,8 +20,9 @@ def engine(rules: Rules | None = None) -> Engine:
 
 
 def play_turn(emu, eng: Engine, strategy: str = "best", gap_ms: float = 60,
-              checks: list | None = None) -> dict:
-    """Play one whole turn from SETUP (tiles open) to its score; return the score record."""
+              checks: list | None = None, after=None) -> dict:
+    """Play one whole turn from SETUP (tiles open) to its score; return the score record.
+    *after*: called after each throw and each accepted move (the saves' safe points)."""
     full = (1 << pins.TILES) - 1
     open_ = eng.start_open
     locked = False
@@ -40,6 +41,8 @@ def play_turn(emu, eng: Engine, strategy: str = "best", gap_ms: float = 60,
         n = eng.legal_into(open_, a, b, buf)
         assert throw["moves"] == n, (throw, n)
         assert throw["open"] == [k for k in range(1, pins.TILES + 1) if open_ >> (k - 1) & 1]
+        if after is not None:
+            after()
         if n == 0:
             break
         move = eng.best_move(open_, a, b, locked) if strategy == "best" else \
@@ -55,6 +58,8 @@ def play_turn(emu, eng: Engine, strategy: str = "best", gap_ms: float = 60,
         assert rec["open"] == [k for k in range(1, pins.TILES + 1) if open_ >> (k - 1) & 1]
         if checks is not None:
             checks.append((throw, rec))
+        if after is not None:
+            after()
         if open_ == 0:
             break
         emu.run(ms=gap_ms)
