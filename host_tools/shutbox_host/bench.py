@@ -14,6 +14,7 @@ PARTS = (
     "shutbox_host.bench_flash",
     "shutbox_host.bench_reliability",
     "shutbox_host.bench_settings",
+    "shutbox_host.bench_rp2",
 )
 
 

@@ -44,6 +44,13 @@ class Bridge:
         self._thread: threading.Thread | None = None
 
     def start(self) -> str:
+        """Power the chip up until its USB enumerates (a Pico's port appears only then), open
+        the pty and let the chip run freely; return the device path."""
+        emu = self.emu
+        deadline = emu.now_ms + 3000
+        while not emu.connects and emu.now_ms < deadline:
+            emu.run(ms=20)
+        emu.run(ms=50)
         self._master, slave = pty.openpty()
         tty.setraw(slave)  # before any byte flows: no echo of the device's output as input
         self.path = os.ttyname(slave)

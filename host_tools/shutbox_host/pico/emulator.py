@@ -533,30 +533,38 @@ class Emulator:
         """The log records whose "ev" is *kind* (from *since_ms* on)."""
         return [r for r in self.log if r.get("ev") == kind and r["_ms"] >= since_ms]
 
-    def prompt(self, timeout_ms: float = 10000) -> None:
-        """Run until the console ends with the REPL's prompt."""
+    def prompt(self, timeout_ms: float = 10000, since: int | None = None) -> None:
+        """Run until the console ends with the REPL's prompt, printed after byte *since* of
+        the console (None: from now on)."""
+        start = len(self.console) if since is None else since
         deadline = self.now_ms + timeout_ms
-        while not self.console.rstrip(b" ").endswith(b">>>"):
+        while not (len(self.console) > start and self.console.rstrip(b" ").endswith(b">>>")):
             if self.now_ms >= deadline:
                 raise EmulatorError("no REPL prompt by %.0f ms: %r"
                                     % (self.now_ms, bytes(self.console[-200:])))
             self.run(ms=20)
 
+    def exec(self, code: str, timeout_ms: float = 30000) -> str:
+        """At the REPL's prompt: paste *code*, run it, return what it printed."""
+        n = len(self.console)
+        self.write(b"\x05" + code.replace("\n", "\r").encode() + b"\x04")
+        self.prompt(timeout_ms, since=n)
+        text = self.console[n:].decode("utf-8", "replace").replace("\r\n", "\n")
+        return text.split("=== ", 1)[-1] if "===" in text else text
+
     def repl(self, code: str, wait: bool = True, timeout_ms: float = 30000) -> str:
         """Interrupt the firmware (Ctrl-C: it stops its watchdog), paste *code* at the REPL
         and run it; with *wait*, until the next prompt, returning what it printed."""
+        n = len(self.console)
         self.write(b"\x03")
         self.run(ms=50)
         self.write(b"\x03")
-        self.prompt(timeout_ms)
-        n = len(self.console)
-        self.write(b"\x05" + code.replace("\n", "\r").encode() + b"\x04")
+        self.prompt(timeout_ms, since=n)
         if not wait:
+            self.write(b"\x05" + code.replace("\n", "\r").encode() + b"\x04")
             self.run(ms=50)
             return ""
-        self.run(ms=50)
-        self.prompt(timeout_ms)
-        return self.console[n:].decode("utf-8", "replace").replace("\r\n", "\n")
+        return self.exec(code, timeout_ms)
 
     # ---- flash, power, the clock ----
 
@@ -617,13 +625,23 @@ class Emulator:
                 mask |= 1 << g
         self._call("trace", mask=mask)
 
+    def spans(self, on: bool) -> list[tuple[int, int]]:
+        """Start recording the core's busy spans (from a wake-up to its next WFI/WFE), or
+        stop; returns the spans recorded so far as (start ns, end ns)."""
+        flat = self._call("spans", on=on).get("spans", [])
+        return list(zip(flat[0::2], flat[1::2], strict=False))
+
     def count_entries(self, addrs: list[int]) -> None:
         """Count from now on how often the core starts executing at each address."""
         self._call("count", addrs=[int(a) for a in addrs])
 
-    def bl_trace(self, on: bool, r0: int = 0) -> dict:
-        """Record BL/BLX targets entered with r0 == *r0* (on); return them (off)."""
-        return self._call("bltrace", on=on, r0=r0).get("targets", {})
+    def bl_trace(self, on: bool, r0: int = 0, pcs: list[int] | None = None) -> dict:
+        """Record BL/BLX targets entered with r0 == *r0*, or those in *pcs* (on); return
+        {"<target hex>:<r1>": calls} (off)."""
+        kw: dict = {"on": on, "r0": r0}
+        if pcs:
+            kw["pcs"] = list(pcs)
+        return self._call("bltrace", **kw).get("targets", {})
 
     # ---- reading what was shown ----
 

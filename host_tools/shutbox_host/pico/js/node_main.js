@@ -10,8 +10,10 @@
  *   input {levels: {gpio: 0|1}}     write {b64}     line {dtr, rts}
  *   flash_get {path}   flash_set {path}   power_cycle   watchdog_reset   stats
  *   trace {mask}: report timer and GPIO_IN reads (trace events, "T<ns>:<us>"/"G<ns>:<levels>")
+ *   spans {on}: start (or stop) recording the core's busy spans; returns those recorded
  *   count {addrs: [pc]}: count entries at these addresses (bench: gc_alloc)
- *   bltrace {on, r0}: report BL targets entered with r0 == the given value (finding gc_alloc)
+ *   bltrace {on, r0 | pcs}: report BL targets (with r1) entered with r0 == the given value,
+ *     or of the given addresses (finding gc_alloc)
  *   go {lag_ms}: run freely at about real time (the pty bridge) until pause
  *   pause   quit
  * Events: console {t, b64}, frame {t, hex}, tone {t, hz, duty}, reset {t, why},
@@ -166,9 +168,10 @@ function blTrace(cmd) {
     return { targets: found };
   }
   const want = cmd.r0 >>> 0;
+  const pcs = cmd.pcs ? new Set(cmd.pcs) : null;
   pico.blFound = {};
   pico.blHook = (core) => {
-    if (core.registers[0] === want) {
+    if (pcs ? pcs.has(core.PC) : core.registers[0] === want) {
       const key = core.PC.toString(16) + ':' + (core.registers[1] >>> 0);
       pico.blFound[key] = (pico.blFound[key] || 0) + 1;
     }
@@ -219,6 +222,12 @@ const handlers = {
   watchdog_reset: () => (pico.watchdogReset('force'), {}),
   stats,
   trace: (c) => (pico.trace(c.mask), {}),
+  spans: (c) => {
+    const got = pico.spans || [];
+    pico.spans = c.on ? [] : null;
+    pico.spanStart = -1;
+    return { spans: got };
+  },
   count: (c) => (setCount(c.addrs), {}),
   bltrace: blTrace,
   go: (c) => {

@@ -199,6 +199,8 @@ export class Pico {
     this.blHook = null; // (core) => void after each BL/BLX
     this.halted = null; // why the core stopped for good (a breakpoint, a fault)
     this.traceMask = 0; // GPIOs whose reads are traced (0: no trace)
+    this.spans = null; // [start, end, ...] of the core's busy spans between WFI/WFE (bench)
+    this.spanStart = -1;
     this.build({ reason: 0, scratch: new Uint32Array(8) });
   }
 
@@ -490,6 +492,7 @@ export class Pico {
         this.waitNs += dt;
         n += 2000;
       } else {
+        if (this.spans !== null && this.spanStart < 0) this.spanStart = now;
         // a burst of instructions: at most 100 us, checks only where something happened
         const limit = Math.min(target - base, clock.nanos + 100000);
         let busy = 0;
@@ -511,6 +514,10 @@ export class Pico {
         }
         this.busyNs += busy * CYCLE_NS;
         n += busy;
+        if (this.spans !== null && core.waiting) {
+          this.spans.push(this.spanStart, this.base + clock.nanos);
+          this.spanStart = -1;
+        }
       }
       if (n >= 50000) {
         n = 0;
