@@ -173,6 +173,10 @@ def configure(parser):
 
 def run(args):
     """Boot the emulated Pico; print its console (or bridge it) until Ctrl-C or --ms."""
+    uf2, bootrom = emulator.resolve_inputs(args.uf2, args.bootrom)  # bad input: fail first
+    emulator.check_uf2(uf2)
+    emulator.check_bootrom(bootrom)
+    emulator.node_exe()
     flash, fs = flash_for(args)
     emu = emulator.Emulator(args.uf2, args.bootrom, flash=flash, fs=fs, pinmap=args.pinmap,
                             echo=None if args.pty else _echo)

@@ -123,9 +123,10 @@ def node_exe() -> str:
     if not exe:
         raise UserError("node not found: install Node.js (Debian: apt-get install nodejs npm), "
                         "then run `make` (npm ci) for rp2040js")
-    if not (NODE_MODULES / "rp2040js" / "package.json").is_file():
-        raise UserError("rp2040js is not installed (no %s): run `make node_modules` (npm ci)"
-                        % (NODE_MODULES / "rp2040js"))
+    mods = Path(os.environ.get("SHUTBOX_NODE_MODULES") or NODE_MODULES)
+    if not (mods / "rp2040js" / "package.json").is_file():
+        raise UserError("rp2040js is not installed (no %s): run `make node` (npm ci)"
+                        % (mods / "rp2040js"))
     return exe
 
 
