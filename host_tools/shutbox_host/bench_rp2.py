@@ -51,8 +51,8 @@ def find_gc_alloc(emu: Emulator) -> int:
     found = emu.bl_trace(False)
     cands = sorted({int(k.split(":")[0], 16) for k, v in found.items() if v == 100})
     emu.bl_trace(True, pcs=cands)
-    emu.exec("class _C:\n    def __del__(self): pass\n"
-             "for i in range(10):\n    _C()\n")
+    emu.exec("import os\nfor i in range(10):\n    open('/_gc', 'w').close()\n"
+             "os.remove('/_gc')\n")
     flags: dict[int, set] = {c: set() for c in cands}
     for k in emu.bl_trace(False):
         pc, r1 = k.split(":")
@@ -182,8 +182,9 @@ def _heap(uf2, bootrom) -> dict:
     fs = fsimage.build(extra={"/data/settings": data})
     with Emulator(uf2, bootrom, fs=fs) as emu:
         emu.wait_for(_TURN, timeout_ms=5000)
+        n = len(emu.lines)
         emu.repl(_PROBE, wait=False)
-        emu.wait_for(_TURN, timeout_ms=5000)
+        emu.wait_for(r'"ev": "(turn|resume)"', timeout_ms=5000, since=n)
         emu.run(ms=100)
         autoplay.play_turn(emu, autoplay.engine())
         emu.run(ms=2500)  # the score, then the analysis count
