@@ -80,6 +80,7 @@ def test_flash_and_mpremote_through_the_pty_bridge(tmp_path):
         # flashes of version B cut at random moments: the emulator stopped there
         rng = random.Random(11)
         seen = set()
+        cut_outputs = []
         for _ in range(3):
             bridge = emu_cli.Bridge(emu)
             port = bridge.start()
@@ -90,14 +91,14 @@ def test_flash_and_mpremote_through_the_pty_bridge(tmp_path):
             finally:
                 bridge.pause()  # the power goes here: nothing more runs
                 proc.kill()
-                proc.communicate(timeout=30)
+                cut_outputs.append(proc.communicate(timeout=30)[0])
             seen.add(_version(emu))
             assert _plays(emu)["player"] == 1  # the box plays whatever version it starts
         bridge = emu_cli.Bridge(emu)
         port = bridge.start()
         done = subprocess.run(_flash_cmd(port, fw_b), capture_output=True, text=True,
                               timeout=400, env=env)
-        assert done.returncode == 0, done.stdout + done.stderr
+        assert done.returncode == 0, (done.stdout + done.stderr, cut_outputs)
         bridge.pause()
         tree = fsimage.read_tree(emu.flash_image())
         version_b = tree["/.shutbox/current"].decode()

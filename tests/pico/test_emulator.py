@@ -144,10 +144,10 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
     # the saved game resumes: the throw saved before it was shown lands again, the same
     again = emu.wait_for(r'"ev": "throw"', timeout_ms=2000)
     assert again["dice"] == throw["dice"] and again["_ms"] > reset_at
-    emu.run(ms=100)
+    emu.run(until_ms=notice["_ms"] + 2100)  # the boot notice (dice an amber X) lasts 2 s
     a, b = (throw["dice"] + [0])[:2]
     f = emu.frames[-1]
-    assert (face(f.die_a), face(f.die_b)) == (a, b)
+    assert (face(f.die_a), face(f.die_b)) == (a, b) and "Y" not in f.die_a + f.die_b
     move = eng.best_move(eng.start_open, a, b)
     n = len(emu.lines)
     for k in range(pins.TILES, 0, -1):

@@ -190,7 +190,13 @@ _LIVE: weakref.WeakSet = weakref.WeakSet()
 
 def _die_with_parent() -> None:
     """In the child before exec: on Linux, SIGKILL it when this process dies (even killed
-    with SIGKILL, when neither atexit nor a closed stdin can help: Node mid-run reads no stdin)."""
+    with SIGKILL, when neither atexit nor a closed stdin can help: Node mid-run reads no stdin).
+    Also a lower priority: the emulator's figures come from its own clock, while the programs
+    it talks to (mpremote, the tests' other interpreters) have real timeouts."""
+    try:
+        os.nice(5)
+    except OSError:
+        pass
     try:
         import ctypes
         import signal
