@@ -88,17 +88,10 @@ class Bridge:
         poller = select.poll()
         poller.register(self._master, select.POLLIN | select.POLLHUP)
         while not self._stop.is_set():
-            hup = False
-            for _fd, mask in poller.poll(10):
-                if mask & select.POLLHUP:
-                    hup = True
-                elif mask & select.POLLIN:
-                    try:
-                        data = os.read(self._master, 4096)
-                    except OSError:
-                        data = b""
-                    if data:
-                        emu._send("write", b64=base64.b64encode(data).decode())
+            events = poller.poll(10)
+            hup = any(mask & select.POLLHUP for _fd, mask in events)
+            # the line state first: what the host sends right after opening the port is
+            # answered with DTR up, or the device (which drops output without DTR) says nothing
             if hup and self.is_open:
                 self.is_open = False
                 emu._send("line", dtr=0, rts=0)
@@ -108,6 +101,13 @@ class Bridge:
                 self.opens += 1
                 emu._send("line", dtr=1, rts=1)
                 self.log("emu: port opened")
+            if not hup and any(mask & select.POLLIN for _fd, mask in events):
+                try:
+                    data = os.read(self._master, 4096)
+                except OSError:
+                    data = b""
+                if data:
+                    emu._send("write", b64=base64.b64encode(data).decode())
             self._pump()
             if hup:
                 time.sleep(0.01)
