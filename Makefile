@@ -11,11 +11,13 @@ JOBS        ?= 2
 STAMP       := $(VENV)/.installed
 DEV_STAMP   := $(VENV)/.installed-dev
 ENC_STAMP   := $(VENV)/.installed-enclosure
+NPM         ?= npm
+NODE_STAMP  := node_modules/.installed
 
 export MICROPYTHON
 
-.PHONY: all venv venv-enclosure test lint typecheck pytest play bench soak flash tables enclosure \
-	mpy clean help
+.PHONY: all venv venv-enclosure node test lint typecheck pytest play bench soak flash tables \
+	enclosure mpy clean help
 
 all: test
 
@@ -51,6 +53,17 @@ $(ENC_STAMP): $(STAMP) requirements-enclosure.txt
 
 venv-enclosure: $(ENC_STAMP)
 
+# rp2040js for the emulated Pico (shutbox emu, tests/pico): exactly package-lock.json, by npm ci.
+# Without npm this says so and goes on: the emulator's tests then skip, saying what is missing.
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v $(NPM) >/dev/null 2>&1; then \
+		$(NPM) ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else \
+		echo "make: npm not found: the emulated Pico's tests will skip (Debian: apt-get install nodejs npm)"; \
+	fi
+
+node: $(NODE_STAMP)
+
 venv: $(DEV_STAMP)
 
 lint: $(DEV_STAMP)
@@ -61,7 +74,7 @@ typecheck: $(DEV_STAMP)
 	MYPYPATH=$(STUBS) $(BIN)/mypy --custom-typeshed-dir $(STUBS) \
 		--config-file firmware/mypy.ini firmware
 
-pytest: $(DEV_STAMP) $(ENC_STAMP)
+pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
@@ -69,10 +82,10 @@ test: lint typecheck pytest
 play: $(STAMP)
 	$(BIN)/shutbox play
 
-bench: $(DEV_STAMP)
+bench: $(DEV_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json
 
-soak: $(DEV_STAMP)
+soak: $(DEV_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --soak
 
 tables: $(STAMP)
@@ -89,4 +102,4 @@ flash: $(STAMP)
 	$(MPY_CROSS) -o $@ $<
 
 clean:
-	rm -rf build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build .pytest_cache .mypy_cache .ruff_cache node_modules

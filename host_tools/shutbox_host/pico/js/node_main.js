@@ -1,0 +1,275 @@
+// The Node side of shutbox_host.pico.emulator: the emulated Pico behind a line protocol.
+/**
+ * One JSON object a line on stdin (commands), one a line on stdout (events). The core is
+ * pico.js; this file only adds files, the clock of the wall and the pipes.
+ *
+ * Commands ({"op": ...}; every one is answered by {"ev": "done", "id": ..., "t": ns} after
+ * its events, or {"ev": "fail", "id": ..., "msg": ...}):
+ *   init {bootrom, uf2 | flash, fs, fs_offset, led, buzzer, pullups}
+ *   run {ns | until_ns, match (a RegExp source, one console line), frames (stop after n)}
+ *   input {levels: {gpio: 0|1}}     write {b64}     line {dtr, rts}
+ *   flash_get {path}   flash_set {path}   power_cycle   watchdog_reset   stats
+ *   trace {mask}: report timer and GPIO_IN reads (trace events, "T<ns>:<us>"/"G<ns>:<levels>")
+ *   spans {on}: start (or stop) recording the core's busy spans; returns those recorded
+ *   count {addrs: [pc]}: count entries at these addresses (bench: gc_alloc)
+ *   bltrace {on, r0 | pcs}: report BL targets (with r1) entered with r0 == the given value,
+ *     or of the given addresses (finding gc_alloc)
+ *   go {lag_ms}: run freely at about real time (the pty bridge) until pause
+ *   pause   quit
+ * Events: console {t, b64}, frame {t, hex}, tone {t, hz, duty}, reset {t, why},
+ *   connect {t}, error {t, msg}, flash {t, t1, erase, addr, count}.
+ * stdin closing (the Python side gone) ends the process.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { FS_OFFSET, Pico } from './pico.js';
+
+// rp2040js and its users may print: keep stdout for the protocol only
+console.log = console.info = console.debug = (...a) => process.stderr.write(a.join(' ') + '\n');
+
+let pico = null;
+let going = null; // the free-running state of `go`
+let lineText = ''; // the console line under way (for run's match)
+let matchRe = null;
+let matched = false;
+let framesWanted = 0;
+let framesSeen = 0;
+let failed = null;
+const out = [];
+const traceBuf = [];
+
+function flushTrace() {
+  if (traceBuf.length) {
+    emit({ ev: 'trace', d: traceBuf.join(' ') });
+    traceBuf.length = 0;
+  }
+}
+
+function emit(obj) {
+  out.push(JSON.stringify(obj));
+  if (out.length >= 64) flush();
+}
+
+function flush() {
+  if (out.length) {
+    process.stdout.write(out.join('\n') + '\n');
+    out.length = 0;
+  }
+}
+
+function b64(bytes) {
+  return Buffer.from(bytes).toString('base64');
+}
+
+function onConsole(t, bytes) {
+  emit({ ev: 'console', t, b64: b64(bytes) });
+  for (const c of bytes) {
+    if (c === 10) {
+      if (matchRe && matchRe.test(lineText)) {
+        matched = true;
+        pico.requestStop();
+      }
+      lineText = '';
+    } else if (c !== 13) {
+      lineText += String.fromCharCode(c);
+    }
+  }
+  if (matchRe && lineText && matchRe.test(lineText)) {
+    // a line still under way (a prompt) matches too
+    matched = true;
+    pico.requestStop();
+  }
+}
+
+function onFrame(t, bytes) {
+  emit({ ev: 'frame', t, hex: Buffer.from(bytes).toString('hex') });
+  framesSeen += 1;
+  if (framesWanted && framesSeen >= framesWanted) pico.requestStop();
+}
+
+function make(cmd) {
+  const opts = {
+    bootrom: readFileSync(cmd.bootrom),
+    ledPin: cmd.led,
+    buzzerPin: cmd.buzzer,
+    pullups: cmd.pullups || [],
+    onConsole,
+    onFrame,
+    onTone: (t, hz, duty) => emit({ ev: 'tone', t, hz, duty }),
+    onReset: (t, why) => emit({ ev: 'reset', t, why }),
+    onConnect: (t) => emit({ ev: 'connect', t }),
+    onFlash: (t0, t1, erase, addr, count) => emit({ ev: 'flash', t: t0, t1, erase, addr, count }),
+    onTrace: (t, kind, v) => {
+      traceBuf.push(`${kind}${Math.round(t)}:${v}`);
+      if (traceBuf.length >= 512) flushTrace();
+    },
+    onError: (t, msg) => {
+      emit({ ev: 'error', t, msg });
+      failed = msg;
+      if (pico) pico.requestStop();
+    },
+  };
+  if (cmd.flash) opts.flash = readFileSync(cmd.flash);
+  else opts.uf2 = readFileSync(cmd.uf2);
+  if (cmd.fs) {
+    opts.fsImage = readFileSync(cmd.fs);
+    opts.fsOffset = cmd.fs_offset ?? FS_OFFSET;
+  }
+  pico = new Pico(opts);
+}
+
+function run(cmd) {
+  const target = cmd.until_ns ?? pico.now + cmd.ns;
+  matchRe = cmd.match ? new RegExp(cmd.match) : null;
+  matched = false;
+  framesWanted = cmd.frames || 0;
+  framesSeen = 0;
+  failed = null;
+  pico.runUntil(target);
+  flushTrace();
+  matchRe = null;
+  let why = 'time';
+  if (failed) why = 'error';
+  else if (pico.halted) why = 'halted';
+  else if (matched) why = 'match';
+  else if (framesWanted && framesSeen >= framesWanted) why = 'frames';
+  return { why };
+}
+
+function stats() {
+  return {
+    now: pico.now,
+    busy_ns: pico.busyNs,
+    wait_ns: pico.waitNs,
+    stall_ns: pico.stallNs,
+    resets: pico.resets,
+    erases: pico.erases,
+    programs: pico.programs,
+    counts: pico.hooks ? Object.fromEntries(pico.hooks.counts) : {},
+    connected: pico.connected,
+    buzzer: pico.buzzer(),
+  };
+}
+
+function setCount(addrs) {
+  const counts = new Map(addrs.map((a) => [a, 0]));
+  pico.hooks = {
+    pc: new Set(addrs),
+    counts,
+    hit: (pc) => counts.set(pc, counts.get(pc) + 1),
+  };
+}
+
+function blTrace(cmd) {
+  if (!cmd.on) {
+    pico.blHook = null;
+    pico.chip.core.blTaken = () => {};
+    const found = pico.blFound || {};
+    pico.blFound = null;
+    return { targets: found };
+  }
+  const want = cmd.r0 >>> 0;
+  const pcs = cmd.pcs ? new Set(cmd.pcs) : null;
+  pico.blFound = {};
+  pico.blHook = (core) => {
+    if (pcs ? pcs.has(core.PC) : core.registers[0] === want) {
+      const key = core.PC.toString(16) + ':' + (core.registers[1] >>> 0);
+      pico.blFound[key] = (pico.blFound[key] || 0) + 1;
+    }
+  };
+  pico.chip.core.blTaken = pico.blHook;
+  return {};
+}
+
+// ---- go: run freely at about the wall's pace, the lag bounded ----
+
+function goStep() {
+  if (!going) return;
+  const wall = performance.now();
+  let target = going.emu0 + (wall - going.wall0) * 1e6;
+  if (target - pico.now > going.lag) {
+    // behind by more than the bound (busy code runs slower than a real chip): do not race
+    going.emu0 = pico.now;
+    going.wall0 = wall;
+    target = pico.now + 1e6;
+  }
+  const deadline = wall + 20;
+  pico.runUntil(Math.max(target, pico.now + 1000), () => performance.now() > deadline);
+  flush();
+  going.timer = setTimeout(goStep, pico.now >= target ? 2 : 0);
+}
+
+const handlers = {
+  init: (c) => (make(c), {}),
+  run,
+  input: (c) => {
+    for (const [g, level] of Object.entries(c.levels)) pico.setInput(Number(g), level);
+    return {};
+  },
+  write: (c) => (pico.write(Buffer.from(c.b64, 'base64')), {}),
+  line: (c) => (pico.setLineState(c.dtr, c.rts), {}),
+  flash_get: (c) => {
+    if (pico.stall) pico.finishStall(pico.now);
+    writeFileSync(c.path, pico.flash);
+    return {};
+  },
+  flash_set: (c) => {
+    const data = readFileSync(c.path);
+    pico.flash.fill(0xff);
+    pico.flash.set(data.subarray(0, pico.flash.length));
+    return {};
+  },
+  power_cycle: () => (pico.powerCycle(), {}),
+  watchdog_reset: () => (pico.watchdogReset('force'), {}),
+  stats,
+  trace: (c) => (pico.trace(c.mask), {}),
+  spans: (c) => {
+    const got = pico.spans || [];
+    pico.spans = c.on ? [] : null;
+    pico.spanStart = -1;
+    return { spans: got };
+  },
+  count: (c) => (setCount(c.addrs), {}),
+  bltrace: blTrace,
+  go: (c) => {
+    going = { emu0: pico.now, wall0: performance.now(), lag: (c.lag_ms ?? 500) * 1e6 };
+    setTimeout(goStep, 0);
+    return {};
+  },
+  pause: () => {
+    if (going) clearTimeout(going.timer);
+    going = null;
+    return {};
+  },
+  quit: () => {
+    flush();
+    process.exit(0);
+  },
+};
+
+let pending = '';
+process.stdin.on('data', (chunk) => {
+  pending += chunk.toString('utf8');
+  let i;
+  while ((i = pending.indexOf('\n')) >= 0) {
+    const line = pending.slice(0, i);
+    pending = pending.slice(i + 1);
+    if (!line.trim()) continue;
+    let cmd;
+    try {
+      cmd = JSON.parse(line);
+      const h = handlers[cmd.op];
+      if (!h) throw new Error(`unknown op ${cmd.op}`);
+      if (!pico && cmd.op !== 'init') throw new Error('init first');
+      const res = h(cmd);
+      emit({ ev: 'done', id: cmd.id, t: pico ? pico.now : 0, ...res });
+    } catch (err) {
+      emit({ ev: 'fail', id: cmd && cmd.id, msg: String(err && err.message ? err.message : err) });
+    }
+    flush();
+  }
+});
+process.stdin.on('end', () => {
+  flush();
+  process.exit(0);
+});
+process.stdout.on('error', () => process.exit(0));

@@ -1,0 +1,121 @@
+# The firmware's polls on the emulated chip replayed on CPython: the frames and log they must give.
+"""Replay what the firmware read on the emulated RP2040 through ``shutbox.app.App`` on CPython.
+
+``Emulator.trace()`` records every read of the GPIO inputs and the timer read before it (the
+``time.ticks_ms()`` that ``app.main`` passes to each poll). Fed the same reads, the same
+``now`` values and dice giving the throws the chip logged, a CPython ``App`` on a stand-in
+board takes exactly the firmware's path, so its ``Board.show`` calls are the frames the chip
+must have sent down the LED chain, one for one, and its log the chip's log. The tests compare
+both with what the emulator decoded and read.
+"""
+
+from __future__ import annotations
+
+import json
+
+from shutbox import pins
+from shutbox.frame import NAMES
+
+
+class _Reads:
+    """The trace as a queue: T tokens (timer, us) and G tokens (GPIO levels)."""
+
+    def __init__(self, reads, start: int):
+        self.reads = reads
+        self.i = start
+
+    def next_timer(self) -> int | None:
+        while self.i < len(self.reads):
+            kind, _ms, v = self.reads[self.i]
+            self.i += 1
+            if kind == "T":
+                return v
+        return None
+
+    def next_gpio(self) -> int:
+        while self.i < len(self.reads):
+            kind, _ms, v = self.reads[self.i]
+            self.i += 1
+            if kind == "G":
+                return v
+        raise EOFError
+
+
+class _Board:
+    """The box's board on CPython, its inputs taken from the trace, its LEDs recorded."""
+
+    def __init__(self, reads: _Reads):
+        self.tiles = pins.TILES
+        self.reads = reads
+        self.frames: list[str] = []
+        self.tones: list[int] = []
+
+    def _level(self, gpio: int) -> int:
+        return self.reads.next_gpio() >> gpio & 1
+
+    def switches(self) -> int:
+        m = 0
+        for k in range(self.tiles):
+            if self._level(pins.TILE_PINS[k]) != pins.SWITCH_ACTIVE:
+                m |= 1 << k
+        return m
+
+    def roll(self) -> bool:
+        return self._level(pins.ROLL_PIN) == pins.SWITCH_ACTIVE
+
+    def show(self, frame) -> None:
+        self.frames.append("".join(chr(NAMES[c & 7]) for c in frame))
+
+    def tone(self, hz, ms=0) -> None:
+        self.tones.append(hz)
+
+
+def throws_of(log: list[dict]) -> list[int]:
+    """The dice faces the chip threw, in order, from its log's throw records."""
+    faces: list[int] = []
+    for rec in log:
+        if rec.get("ev") == "throw":
+            faces += rec["dice"]
+    return faces
+
+
+def replay(reads, log: list[dict], start_ms: float, settings=None) -> tuple[list[str], list[dict]]:
+    """Replay the polls from the App built just before *start_ms* (its settings line).
+
+    Returns (frames as palette letters, one string per LED chain write; log records).
+    """
+    from shutbox import setfile
+    from shutbox.app import App
+    from shutbox.settings import Settings
+
+    start = max(i for i, (k, ms, _) in enumerate(reads) if k == "T" and ms <= start_ms)
+    q = _Reads(reads, start)
+    board = _Board(q)
+    faces = throws_of(log)
+    pool = [f - 1 for f in faces]
+
+    def urandom(n: int) -> bytes:
+        out = bytes(pool[:n]) + bytes(max(0, n - len(pool)))
+        del pool[:n]
+        return out
+
+    settings = settings if settings is not None else Settings()
+    rules = setfile.rules(settings, pins.TILES)
+    out: list[dict] = []
+
+    def emit(line):
+        out.append(json.loads(line) if isinstance(line, str) else line)
+
+    t0 = q.next_timer()
+    assert t0 is not None
+    app = App(board, urandom, (t0 // 1000) & 0x3FFFFFFF, settings=settings, rules=rules,
+              out=emit)
+    while True:
+        t = q.next_timer()
+        if t is None:
+            break
+        try:
+            app.step((t // 1000) & 0x3FFFFFFF)
+        except EOFError:
+            break
+    return board.frames, out

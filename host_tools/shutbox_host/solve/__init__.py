@@ -1,0 +1,1 @@
+"""The exact solver of every variant, its command, the generated tables and move advice."""

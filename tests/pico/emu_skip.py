@@ -1,0 +1,24 @@
+# Skipping the emulated Pico's tests cleanly where it cannot run (and never on CI).
+"""The emulated RP2040 needs Node, rp2040js (make: npm ci), the uf2 and the bootrom.
+
+Without them these tests skip with one line saying what is missing; with
+SHUTBOX_REQUIRE_EMU=1 (.ci/run) that is a failure instead, so CI never skips them.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from shutbox_host.pico import emulator
+
+
+def require_emulator() -> None:
+    """Skip the calling test module (or fail on CI) when the emulator cannot run here."""
+    why = emulator.missing()
+    if why is None:
+        return
+    if os.environ.get("SHUTBOX_REQUIRE_EMU") == "1":
+        pytest.fail("the emulated Pico cannot run: %s" % why, pytrace=False)
+    pytest.skip("emulated Pico: %s" % why, allow_module_level=True)

@@ -1,0 +1,188 @@
+# The box's firmware on the real MicroPython rp2 build, on an emulated RP2040 (rp2040js).
+"""Boot, a whole game, the power-up screens, the watchdog and a fault, through the chip's pins.
+
+The firmware is laid out on the emulated flash's littlefs as `shutbox flash` leaves it
+(shutbox_host.pico.fsimage); inputs are GPIO levels, outputs the WS2812 frames decoded from
+the LED pin, the buzzer's PWM and the firmware's JSON log on the USB console.
+"""
+
+from __future__ import annotations
+
+import pytest
+from emu_skip import require_emulator
+
+require_emulator()
+
+from shutbox import pins  # noqa: E402
+from shutbox_host.box.boxsim import face, tiles_lit  # noqa: E402
+from shutbox_host.pico import autoplay, replay  # noqa: E402
+from shutbox_host.pico.emulator import Emulator  # noqa: E402
+
+TURN = r'"ev": "turn"'
+SETTINGS = r'"ev": "settings"'
+
+
+@pytest.fixture
+def emu(fw_image):
+    with Emulator(fs=fw_image) as e:
+        yield e
+
+
+def booted(emu: Emulator) -> dict:
+    """Run from power-up to the first turn's prompt; return the turn record."""
+    return emu.wait_for(TURN, timeout_ms=5000)
+
+
+def test_boot_and_a_whole_game_checked_against_the_engine_and_game_render(emu):
+    emu.trace(True)
+    turn = booted(emu)
+    assert turn["player"] == 1 and turn["open"] == list(range(1, pins.TILES + 1))
+    assert emu.connects and emu.connects[0] < 100  # USB enumerated soon after reset
+    emu.run(ms=100)
+    win = autoplay.play_game(emu, players=2, strategy="best")
+    emu.run(ms=1500)
+    # the LEDs: every frame the chip sent is what Game.render gave for the same polls, in order
+    start = next(ms for ms, line in emu.lines if '"ev": "settings"' in line)
+    frames, log = replay.replay(emu.reads, emu.log, start)
+    shown = [f.tiles + f.die_a + f.die_b for f in emu.frames]
+    assert len(shown) > 50
+    assert shown[:len(frames)] == frames[:len(shown)]
+    assert abs(len(shown) - len(frames)) <= 1
+    fw_log = [{k: v for k, v in r.items() if k != "_ms"} for r in emu.log
+              if r["_ms"] >= start and r["ev"] != "settings"]
+    assert fw_log[:len(log)] == log and len(log) >= len(fw_log) - 1
+    # the winner shows: their tile blinks green, die A their number
+    label = [f for f in emu.frames_since(win["_ms"]) if "G" in f.tiles]
+    assert label and set(tiles_lit(label[0].tiles, "G")) <= set(win["players"])
+    assert face(label[0].die_a) == win["players"][0]
+    # the buzzer played the roll sound (1 kHz, half duty) at each throw
+    notes = [hz for _, hz, duty in emu.tones if hz]
+    assert notes.count(1000) >= 2 * len(emu.events("throw"))
+
+
+def test_the_settings_menu_and_a_setting_kept_through_a_power_cycle(emu):
+    emu.press()  # Roll held at power-up: the settings menu
+    emu.run(ms=600)
+    emu.release()
+    emu.run(ms=200)
+    menu = emu.frames[-1]
+    assert face(menu.die_a) == 1 and face(menu.die_b) == 1  # page 1.1: players
+    assert tiles_lit(menu.tiles, "G") == [2]  # 2 players, the default
+    emu.shut(3)  # tile 3: 3 players
+    emu.run(ms=200)
+    assert tiles_lit(emu.frames[-1].tiles, "G") == [3]
+    n = len(emu.lines)
+    emu.press()
+    emu.run(ms=1000)  # hold: save and play
+    emu.release()
+    st = emu.wait_for(SETTINGS, timeout_ms=3000, since=n)
+    assert st["values"][0] == 2  # players: index 2 = 3 players
+    emu.open(3)
+    game = emu.wait_for(r'"ev": "game"', timeout_ms=3000, since=n)
+    assert game["players"] == 3
+    emu.run(ms=300)
+    n = len(emu.lines)
+    emu.power_cycle()
+    st = emu.wait_for(SETTINGS, timeout_ms=5000, since=n)
+    assert st["values"][0] == 2 and st["status"] == 0  # read back from flash (1: missing)
+    rec = emu.wait_for(r'"ev": "resume"', timeout_ms=3000, since=n)  # the game in progress
+    assert len(rec["scores"]) == 3 and rec["state"] == "setup"
+
+
+def test_the_self_test_by_its_power_up_combination(emu):
+    emu.shut(1)
+    emu.press()  # Roll + tile 1 at power-up: the self-test
+    emu.run(ms=2000)
+    emu.release()
+    sweep = [f for f in emu.frames if (f.tiles + f.die_a + f.die_b).count("W") == 1]
+    lit = []
+    for f in sweep:  # each LED lit for 80 ms: several frames
+        i = (f.tiles + f.die_a + f.die_b).index("W")
+        if not lit or lit[-1] != i:
+            lit.append(i)
+    assert lit[:pins.TILES + 8] == list(range(pins.TILES + 8))  # one LED at a time, in order
+    emu.run(ms=3000)
+    colours = {f.tiles + f.die_a + f.die_b for f in emu.frames}
+    for c in "RGB":  # the whole chain red, green, blue: the byte order decodes
+        assert c * (pins.TILES + 14) in colours
+    emu.run(ms=3500)  # the dice faces, then echo
+    emu.shut(5)
+    emu.run(ms=200)
+    assert tiles_lit(emu.frames[-1].tiles, "G") == [1, 5]
+    emu.press()
+    emu.run(ms=200)
+    assert emu.frames[-1].die_a == "G" * 7 and emu.buzzer()[0] == pytest.approx(660, rel=0.02)
+    assert not emu.events("game")  # the game never started
+
+
+def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
+    booted(emu)
+    emu.run(ms=100)
+    eng = autoplay.engine()
+    n = len(emu.lines)
+    emu.click(100)
+    throw = emu.wait_for(r'"ev": "throw"', timeout_ms=3000, since=n)
+    # a poll that never returns: Ctrl-C (the firmware stops its watchdog), then the
+    # firmware's own main again with a switch read that blocks, the 8 s watchdog running
+    emu.repl("import shutbox.board as B\n"
+                   "_s = B.Board.switches\n"
+                   "_n = [0]\n"
+                   "def _hang(self):\n"
+                   "    _n[0] += 1\n"
+                   "    if _n[0] > 50:\n"
+                   "        import time\n"
+                   "        time.sleep(60)\n"
+                   "    return _s(self)\n"
+                   "B.Board.switches = _hang\n"
+                   "import main\n", wait=False)
+    t0 = emu.now_ms
+    notice = emu.wait_for(r'"ev": "notice"', timeout_ms=12000)
+    assert [why for _, why in emu.resets] == ["watchdog"]
+    reset_at = emu.resets[0][0]
+    assert 8000 <= reset_at - t0 <= 10000  # the 8 s timeout, from the last feed
+    assert notice["_ms"] > reset_at and 4 in notice["tiles"]  # the notice: a watchdog reset
+    # the saved game resumes: the throw saved before it was shown lands again, the same
+    again = emu.wait_for(r'"ev": "throw"', timeout_ms=2000)
+    assert again["dice"] == throw["dice"] and again["_ms"] > reset_at
+    emu.run(until_ms=notice["_ms"] + 2100)  # the boot notice (dice an amber X) lasts 2 s
+    a, b = (throw["dice"] + [0])[:2]
+    f = emu.frames[-1]
+    assert (face(f.die_a), face(f.die_b)) == (a, b) and "Y" not in f.die_a + f.die_b
+    move = eng.best_move(eng.start_open, a, b)
+    n = len(emu.lines)
+    for k in range(pins.TILES, 0, -1):
+        if move >> (k - 1) & 1:
+            emu.shut(k)
+            emu.run(ms=60)
+    rec = emu.wait_for(r'"ev": "move"', timeout_ms=2000, since=n)
+    assert rec["dice"] == throw["dice"]
+
+
+def test_an_injected_fault_shows_the_pattern_and_roll_recovers(emu):
+    booted(emu)
+    emu.run(ms=100)
+    emu.repl("import shutbox.game as G\n"
+                   "_t = G.Game.tick\n"
+                   "_n = [0]\n"
+                   "def _tick(self, now):\n"
+                   "    _n[0] += 1\n"
+                   "    if _n[0] == 100:\n"
+                   "        raise RuntimeError('injected')\n"
+                   "    _t(self, now)\n"
+                   "G.Game.tick = _tick\n"
+                   "import main\n", wait=False)
+    fault = emu.wait_for(r'"ev": "fault"', timeout_ms=5000)
+    assert fault["error"] == "RuntimeError" and fault["text"] == "injected"
+    emu.run(ms=300)
+    pattern = {f.tiles for f in emu.frames_since(fault["_ms"])}
+    assert {"R.R.R.R.R", ".R.R.R.R."} <= pattern  # every other tile red, alternating
+    n = len(emu.lines)
+    emu.click(100)
+    turn = emu.wait_for(TURN, timeout_ms=3000, since=n)
+    assert turn["player"] == 1
+    assert 4 in emu.wait_for(r'"ev": "notice"', timeout_ms=1000, since=n)["tiles"]
+    assert not emu.resets  # recovered without a reboot
+    # and the game plays on
+    score = autoplay.play_turn(emu, autoplay.engine())
+    assert score["player"] == 1
+
