@@ -24,9 +24,8 @@ from emu_skip import require_emulator
 
 require_emulator()
 
-from shutbox_host.pico import flash
 from shutbox_host import mp  # noqa: E402
-from shutbox_host.pico import emu_cli, fsimage  # noqa: E402
+from shutbox_host.pico import emu_cli, flash, fsimage  # noqa: E402
 from shutbox_host.pico.emulator import Emulator  # noqa: E402
 
 SHUTBOX = Path(sys.executable).with_name("shutbox")

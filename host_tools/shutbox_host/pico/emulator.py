@@ -146,8 +146,7 @@ def check_pins(flash_or_fs: bytes, pinmap: Path | None = None) -> None:
     import littlefs
 
     from shutbox_host.hardware import boardgen
-    from shutbox_host.pico import flash
-    from shutbox_host.pico import fsimage
+    from shutbox_host.pico import flash, fsimage
 
     path = Path(pinmap) if pinmap else mp.ROOT / "hardware" / "pinmap.json"
     want_py = boardgen.render_pins(boardgen.parse(json.loads(path.read_text())))

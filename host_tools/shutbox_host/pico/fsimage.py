@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shutbox_host.pico import flash
 from shutbox_host import mp
+from shutbox_host.pico import flash
 
 BLOCK_SIZE = 4096
 BLOCK_COUNT = 352
