@@ -69,6 +69,11 @@ class _Board:
     def tone(self, hz, ms=0) -> None:
         self.tones.append(hz)
 
+    def adjust(self, sound, brightness) -> None:
+        """The settings' volume and brightness: the frames are palette codes, which they
+        do not change."""
+        self.sound, self.brightness = sound, brightness
+
 
 def throws_of(log: list[dict]) -> list[int]:
     """The dice faces the chip threw, in order, from its log's throw records."""
