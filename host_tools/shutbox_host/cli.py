@@ -28,7 +28,7 @@ COMMANDS = {
     "vpico": ("shutbox_host.pico.vpico", "start a virtual Pico behind a pseudo-terminal"),
     "emu": ("shutbox_host.pico.emu_cli", "run the firmware on an emulated RP2040 (rp2040js)"),
     "card": ("shutbox_host.hardware.cardgen",
-             "write the printable reference card and README's table"),
+             "write the printable reference card and the docs' settings table"),
     "enclosure": ("shutbox_host.hardware.enclosure",
                   "generate and check the box's case, tiles and switch mounts (build123d)"),
     "daily": ("shutbox_host.box.daily",
