@@ -82,11 +82,12 @@ test: lint typecheck pytest
 play: $(STAMP)
 	$(BIN)/shutbox play
 
+# The figures the docs quote: docs/figures.json (tests/test_docs.py checks the docs against it).
 bench: $(DEV_STAMP) $(NODE_STAMP)
-	$(BIN)/shutbox bench --json
+	$(BIN)/shutbox bench --json --save docs/figures.json
 
 soak: $(DEV_STAMP) $(NODE_STAMP)
-	$(BIN)/shutbox bench --json --soak
+	$(BIN)/shutbox bench --json --soak --save docs/figures.json
 
 tables: $(STAMP)
 	$(BIN)/shutbox tables

@@ -1,4 +1,4 @@
-# The printable reference card and the docs' settings table: generated from one table, and up to date.
+# The printable reference card and the docs' settings table: from one table, and up to date.
 """shutbox card: hardware/card.svg, hardware/card.pdf and docs/playing.md's settings table."""
 
 from __future__ import annotations

@@ -437,7 +437,8 @@ def readme_with_tables(text: str) -> str:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `shutbox card`."""
     parser.add_argument("--check", action="store_true",
-                        help="write nothing; fail if the card or the settings table of docs/playing.md is out of date")
+                        help="write nothing; fail if the card or the settings table of "
+                        "docs/playing.md is out of date")
 
 
 def run(args: argparse.Namespace) -> int:
