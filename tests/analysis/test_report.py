@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -455,3 +456,15 @@ def test_the_bench_part_runs_and_names_its_figures(monkeypatch):
                 "report_html_cli_s_100_games", "report_read_ms_100_games",
                 "report_log_records_100_games"):
         assert out[key] > 0, key
+
+
+def test_without_matplotlib_the_plots_say_how_to_get_it(tmp_path, capsys, monkeypatch):
+    log = write(tmp_path, games.play(1, 1, "best", seed=9))
+    for name in ("matplotlib", "matplotlib.figure", "matplotlib.backends.backend_agg"):
+        monkeypatch.setitem(sys.modules, name, None)  # import fails, as where it is missing
+    rc, out, err = shutbox(["report", log, "--html"], capsys)
+    assert rc == 2 and not out
+    assert "need matplotlib, which `make venv` installs (requirements-plots.txt)" in _one_line(
+        err)
+    rc, out, err = shutbox(["report", log], capsys)  # the text needs none of it
+    assert rc == 0 and "1 whole turn" in out

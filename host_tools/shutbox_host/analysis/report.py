@@ -657,7 +657,7 @@ def text(report: Report, top: int = TOP) -> str:
             100 * float(v["p_shut"])))
     ps = players(report)
     lines += ["", "Players (per turn: the average score, optimal play's expectation from the same "
-              "starts, what the decisions gave away, luck)"]
+              "starts,", "what the decisions gave away, luck; shut: turns that shut the box)"]
     rows = [["who", "games", "turns", "avg score", "optimal E", "given away", "luck",
              "shut"]]
     for p in ps:
@@ -693,14 +693,24 @@ def text(report: Report, top: int = TOP) -> str:
 # ----- the plots -----
 
 
+def matplotlib():
+    """(Figure, FigureCanvasAgg) of matplotlib, the plotting stack; UserError without it."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise UserError("the plots (-o OUT.png, --html) need matplotlib, which `make venv` "
+                        "installs (requirements-plots.txt); without -o and --html the report "
+                        "is text") from None
+    return Figure, FigureCanvasAgg
+
+
 def figure_png(report: Report) -> bytes:
     """The plots as one PNG: per variant, each player's final scores over optimal play's
     exact distribution; then each player's expected score given away, turn by turn."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
     from shutbox_host.solve import solver
 
+    Figure, FigureCanvasAgg = matplotlib()
     variants = report.variants()
     names = report.players()
     colours = {w: "C%d" % i for i, w in enumerate(names)}
@@ -870,6 +880,8 @@ def run(args) -> int:
                         "--html for the page" % out)
     if args.top < 0:
         raise UserError("--top %d: give 0 or more" % args.top)
+    if out or args.html:
+        matplotlib()  # said before anything is read or written
     report = read_logs(args.logs)
     if not report.turns:
         why = report.left_out[0][2] if report.left_out else "no turn in it"
