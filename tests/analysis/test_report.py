@@ -17,6 +17,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shutbox import pins
 from shutbox import variants as V
@@ -25,6 +27,7 @@ from shutbox_host import cli
 from shutbox_host.analysis import games, report
 from shutbox_host.box import boxsim, play
 from shutbox_host.box.boxsim import Script
+from shutbox_host.errors import UserError
 from shutbox_host.solve import solver
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -468,3 +471,46 @@ def test_without_matplotlib_the_plots_say_how_to_get_it(tmp_path, capsys, monkey
         err)
     rc, out, err = shutbox(["report", log], capsys)  # the text needs none of it
     assert rc == 0 and "1 whole turn" in out
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_damage_to_a_log_is_a_report_or_one_line(tmp_path_factory, data):
+    """Fields of a real log's records changed at random (values of other types, out of
+    range, removed), lines cut or dropped: the report is made or refused in one line,
+    never a traceback, and a turn it counts still adds up."""
+    recs = _FUZZ_LOG
+    lines = [json.dumps(x) for x in recs]
+    for _ in range(data.draw(st.integers(1, 6))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        how = data.draw(st.sampled_from(["field", "drop", "cut", "remove"]))
+        rec = json.loads(lines[i]) if lines[i].startswith("{") and lines[i].endswith("}") \
+            else None
+        if how == "drop":
+            del lines[i]
+        elif how == "cut":
+            lines[i] = lines[i][:data.draw(st.integers(0, max(0, len(lines[i]) - 1)))]
+        elif rec is not None:
+            key = data.draw(st.sampled_from(sorted(rec)))
+            if how == "remove":
+                del rec[key]
+            else:
+                rec[key] = data.draw(_VALUES)
+            lines[i] = json.dumps(rec)
+    path = tmp_path_factory.mktemp("fuzz") / "games.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    try:
+        r = report.read_logs([path])
+    except UserError as exc:
+        assert "\n" not in str(exc)
+        return
+    for t in r.turns:
+        assert t.score == t.optimal + t.given - t.luck and t.given >= 0
+    if r.turns:
+        report.text(r)
+
+
+_FUZZ_LOG = games.play(2, 2, ["best", "random"], seed=6, computer=2)
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.text(max_size=4),
+                    st.lists(st.integers(-1, 13), max_size=4),
+                    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))

@@ -242,6 +242,7 @@ class _Reader:
         self.orphan: tuple[str, int] | None = None  # a turn whose start is not in the log
         self.ngames = 0
         self.line = 0
+        self.damaged_game: str | None = None  # where the game record was that could not be read
 
     def where(self) -> str:
         return "%s:%d" % (self.name, self.line)
@@ -303,6 +304,7 @@ class _Reader:
 
         self.end_game("a new game began before its score")
         self.game = None
+        self.damaged_game = self.where()  # until the record is read
         self.ngames += 1
         gid = "%s#%d" % (self.name, self.ngames)
         tiles = _int(rec, "tiles", 2, 12)
@@ -320,13 +322,14 @@ class _Reader:
         on = [r for r in TURN_RULES if s.get(r, "off") not in ("off", None)]
         if on:
             why = "played with %s, which the solver does not model" % " and ".join(on)
-        computer = set()
-        for seat in rec.get("computer", []):
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 4:
-                raise _Bad("computer %r is not a list of seats" % (rec.get("computer"),))
-            computer.add(seat)
+        seats = rec.get("computer", [])
+        if not isinstance(seats, list) or any(
+                isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 4 for x in seats):
+            raise _Bad("computer %r is not a list of seats" % (seats,))
+        computer = set(seats)
         level = s.get("computer") if s.get("computer") not in (None, "off") else None
         self.game = _Game(gid, var, why, computer, level)
+        self.damaged_game = None
         self.report.games[gid] = var
 
     def end_game(self, why: str) -> None:
@@ -337,6 +340,7 @@ class _Reader:
     def on_winner(self, rec: dict) -> None:
         self.end_game("the game ended before its score")
         self.game = None
+        self.damaged_game = None
 
     def on_turn(self, rec: dict) -> None:
         if self.turn is not None:
@@ -348,7 +352,8 @@ class _Reader:
         g = self.game
         seat = _int(rec, "player", 1, 4)
         if g is None:  # its throws and moves are skipped: no turn is being read
-            self.leave(self.where(), "player %d" % seat, "its game's start is not in this log")
+            self.leave(self.where(), "player %d" % seat, "its game record is damaged (%s)" % (
+                self.damaged_game) if self.damaged_game else "its game's start is not in this log")
             return
         start = _mask(rec, "open", g.var.tiles)
         self.turn = _TurnState(g, seat, self.where(), start)
