@@ -23,6 +23,7 @@ all: test
 
 help:
 	@echo "make play    the box, simulated, in this terminal (keys flip tiles and press Roll)"
+	@echo "make play LOG=games.jsonl   ... and append its game log there (shutbox report)"
 	@echo "make test    lint, type-check against the rp2 stubs, and the whole test suite"
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
 	@echo "make soak    the long runs: 10,000 games, a million throws"
@@ -40,14 +41,14 @@ $(STAMP): requirements.txt pyproject.toml
 		--no-build-isolation -e .
 	touch $@
 
-$(DEV_STAMP): $(STAMP) requirements-dev.txt requirements-stubs.txt
+$(DEV_STAMP): $(STAMP) requirements-dev.txt requirements-plots.txt requirements-stubs.txt
 	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps \
 		--target $(STUBS) --upgrade -r requirements-stubs.txt
 	touch $@
 
 # The enclosure's CAD toolchain (build123d, OpenCascade, matplotlib: about 1 GB) kept apart.
-$(ENC_STAMP): $(STAMP) requirements-enclosure.txt
+$(ENC_STAMP): $(STAMP) requirements-enclosure.txt requirements-plots.txt
 	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-enclosure.txt
 	touch $@
 
@@ -80,7 +81,7 @@ pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 test: lint typecheck pytest
 
 play: $(STAMP)
-	$(BIN)/shutbox play
+	$(BIN)/shutbox play $(if $(LOG),--log $(LOG))
 
 # The figures the docs quote: docs/figures.json (tests/test_docs.py checks the docs against it).
 bench: $(DEV_STAMP) $(NODE_STAMP)

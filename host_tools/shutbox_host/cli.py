@@ -35,6 +35,8 @@ COMMANDS = {
               "print the challenge code of a date (UTC): the same on every PC"),
     "log": ("shutbox_host.analysis.log",
             "record the box's game log from USB, with this PC's timestamps"),
+    "report": ("shutbox_host.analysis.report",
+               "report on recorded games: each player's decisions and luck against the optimum"),
 }
 
 
