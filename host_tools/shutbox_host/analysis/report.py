@@ -9,8 +9,8 @@ lines. The text report goes to stdout; ``-o OUT.png`` also writes the plots (mat
 ``--html`` makes one self-contained page instead (the plots embedded as data URIs), on
 stdout or in OUT.
 
-Definitions (all exact, from shutbox_host.solve.solver's min-expected play; the README's
-section on `shutbox report` says the same in words):
+Definitions (all exact, from shutbox_host.solve.solver's min-expected play; docs/analysis.md
+says the same in words):
 
 - A turn's *optimal expectation* E0 is the expected final score of optimal play from the
   turn's start. V(x) below is that expectation from any position x (the open tiles, and in
