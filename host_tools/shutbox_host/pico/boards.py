@@ -52,14 +52,11 @@ FAMILY_NAMES = {RP2040_FAMILY: "rp2040", RP2350_ARM_S_FAMILY: "rp2350-arm-s",
                 ABSOLUTE_FAMILY: "absolute", 0xE48BFF58: "data"}
 HEADER_GPIOS = tuple(range(0, 23)) + (26, 27, 28)  # on the 40-pin header of all four boards
 
-_PLAIN_RESERVED = {23: "the power supply's mode control (PICO_SMPS_MODE_PIN)",
-                   24: "VBUS sense (PICO_VBUS_PIN)",
-                   25: "the on-board LED (PICO_DEFAULT_LED_PIN)",
-                   29: "VSYS sense, ADC3 (PICO_VSYS_PIN)"}
-_WIRELESS_RESERVED = {23: "the wireless chip's power (CYW43 WL_REG_ON)",
-                      24: "the wireless chip's SPI data and interrupt (CYW43 WL_DATA)",
-                      25: "the wireless chip's SPI chip select (CYW43 WL_CS)",
-                      29: "the wireless chip's SPI clock, shared with VSYS sense (CYW43 WL_CLOCK)"}
+_PLAIN_RESERVED = {23: "the power supply's mode control", 24: "VBUS sense",
+                   25: "the on-board LED", 29: "VSYS sense, ADC3"}
+_WIRELESS_RESERVED = {23: "the wireless chip's power", 24: "the wireless chip's data line",
+                      25: "the wireless chip's chip select",
+                      29: "the wireless chip's clock, and VSYS sense"}
 
 
 @dataclass(frozen=True)
@@ -146,13 +143,12 @@ def identify(machine: str, build: str = "") -> Board | None:
 
 
 def reserved_why(board: Board, gpio: int) -> str | None:
-    """Why *gpio* cannot be wired on *board* (one phrase), or None when it can."""
+    """Why *gpio* cannot be wired on *board* (one phrase naming it), or None when it can."""
     if gpio in board.reserved:
-        return "on the %s GP%d is %s, not on the header" % (board.short, gpio,
-                                                            board.reserved[gpio])
+        return "GP%d is wired inside the %s (%s); use GP0-GP22 or GP26-GP28" % (
+            gpio, board.short, board.reserved[gpio])
     if gpio not in HEADER_GPIOS:
-        return "the %s has no GP%d (its header has GP0-GP22 and GP26-GP28)" % (board.short,
-                                                                            gpio)
+        return "the %s has no GP%d; use GP0-GP22 or GP26-GP28" % (board.short, gpio)
     return None
 
 

@@ -65,10 +65,16 @@ def build(firmware: Path | None = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
           overrides: dict[str, bytes] | None = None) -> bytes:
     """Return the filesystem image (*blocks* x 4 KB) of a Pico flashed with *firmware* (None:
     an empty filesystem), plus *extra* files {absolute path: content}."""
-    fs = new_fs(blocks=blocks)
     tree = firmware_tree(firmware, mpy, overrides) if firmware is not None else {}
     tree.update(extra or {})
-    dirs = {"/data"} if firmware is not None else set()
+    return image_of(tree, blocks, data_dir=firmware is not None)
+
+
+def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool = True) -> bytes:
+    """Return the filesystem image (*blocks* x 4 KB) holding *tree* ({absolute path:
+    content}), and an empty /data (where the box keeps its settings) with *data_dir*."""
+    fs = new_fs(blocks=blocks)
+    dirs = {"/data"} if data_dir else set()
     for path in tree:
         parts = path.strip("/").split("/")[:-1]
         for i in range(1, len(parts) + 1):
