@@ -148,6 +148,12 @@ def _rm(p):
     for e in es:
         _rm(p + '/' + e[0])
     os.rmdir(p)
+def _ndirs(d):
+    n = 0
+    for e in os.ilistdir(d):
+        if e[1] & 0x4000:
+            n += 1 + _ndirs(d.rstrip('/') + '/' + e[0])
+    return n
 def _fin(v):
     try:
         with open(v + '/finish.py') as f:
@@ -203,6 +209,7 @@ try:
     s = os.statvfs('/')
     r['free'] = s[0] * s[3]
     r['bsize'] = s[0]
+    r['dirs'] = _ndirs('/')
 except (OSError, AttributeError):
     pass
 print()
@@ -827,9 +834,15 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
                 if not _dir_exists(d, versions, have_tables)]
     need = sum(lfs_blocks(n) for n in sizes) + 2 * len(new_dirs) + _SLACK_BLOCKS
     freed = sum(lfs_blocks(n) for _, n in removals)
+    bsize = state["bsize"] or boards.BLOCK_SIZE
+    summary["need_bytes"] = need * bsize
     if state["free"] is not None:
-        bsize = state["bsize"] or boards.BLOCK_SIZE
-        free = state["free"] // bsize + freed
+        # MicroPython's statvfs counts blocks with lfs2_fs_traverse, which visits each
+        # folder's first metadata pair twice (the metadata thread, and as the folder's entry:
+        # includeorphans; extmod/vfs_lfsx.c, lib/littlefs/lfs2.c v2.11): 2 blocks a folder
+        # more than littlefs uses, and 4 for the 2 folders a cut-off flash created
+        free = state["free"] // bsize + 2 * state.get("dirs", 0) + freed
+        summary["free_bytes"] = free * bsize
         if need > free:
             raise UserError("not enough room on the board: this version needs %s more, %s "
                             "free (remove your own files you no longer need)"
