@@ -156,8 +156,8 @@ class Engine:
 
     def __init__(self, rules=None, tables_dir=None, hints=True):
         """Load the variant's tables from *tables_dir* (default: where the version's
-        ``tables.idx`` says, else ``tables`` beside this module). *hints* False skips the beat-target buffer (1 KB a layer on nine tiles):
-        set_target then returns False."""
+        ``tables.idx`` says, else ``tables`` beside this module). *hints* False skips the
+        beat-target buffer (1 KB a layer on nine tiles): set_target then returns False."""
         if rules is None:
             rules = Rules()
         self.rules = rules
@@ -175,28 +175,26 @@ class Engine:
         else:
             self.start_open = full
         # where the tables are: a box flashed by `shutbox flash` keeps each one once, shared
-        # by its firmware versions under a name of its content, and the version's
-        # tables.idx beside this module says where ("name path" lines); without an index
-        # (the repository's layout) they are in tables/ beside this module
+        # by its firmware versions under a name of its content, and the version's tables.idx
+        # beside this module gives the paths of moves.bin, nN.bin and tN.bin, a line each
+        # ("-": none); without an index (the repository's layout) they are in tables/ here
         try:
             here = __file__
         except NameError:  # frozen into the firmware: no __file__
             here = "shutbox/"
         here = here[:here.rfind("/") + 1]
         try:
-            with open(here + "tables.idx") as f:
-                idx = "\n" + f.read()
+            f = open(here + "tables.idx")
         except OSError:
-            idx = ""
+            f = None
         paths = []
-        for name in ("moves.bin", "n%d.bin" % n, "t%d.bin" % n):
-            i = idx.find("\n" + name + " ")
-            paths.append(idx[i + len(name) + 2:idx.find("\n", i + 1)] if i >= 0
-                         else here + "tables/" + name)
+        for name in ("moves", "n%d" % n, "t%d" % n):
+            paths.append(f.readline().rstrip() if f else here + "tables/" + name + ".bin")
+        if f:
+            f.close()
         if tables_dir is not None:  # the packs from there (moves.bin is always the index's)
             paths[1] = "%s/n%d.bin" % (tables_dir, n)
             paths[2] = "%s/t%d.bin" % (tables_dir, n)
-        del idx
         # the candidate moves (moves.bin: the rules need it, with or without packs): words
         # r and r + 1 bound this rule's block, read straight into its array (no module to
         # import, no temporary copy)

@@ -115,11 +115,14 @@ def test_full_flash_then_unchanged_then_update(vp, fw):
     assert (vp.flash / ".shutbox" / "current").read_text() == current
     stage = vp.flash / ".shutbox" / current
     assert (stage / "shutbox" / "ver.mpy").exists() and not (stage / "shutbox" / "ver.py").exists()
-    # the table is stored once, by content, and the version's index says where
+    # the table is stored once, by content, and the version's manifest says where (this
+    # firmware has no pins.py: no tile count, so every table and no index for the engine)
     n9 = "n9-%s.bin" % hashlib.sha256(TABLE).hexdigest()[:12]
     assert stored_tables(vp.flash) == {n9: TABLE}
     assert not (stage / "shutbox" / "tables").exists()
-    assert (stage / "shutbox" / "tables.idx").read_text() == "n9.bin /.shutbox/tables/%s\n" % n9
+    manifest = json.loads((stage / flash.MANIFEST).read_text())
+    assert manifest["tables"] == {"n9.bin": ["/.shutbox/tables/" + n9, len(TABLE),
+                                             hashlib.sha256(TABLE).hexdigest()]}
     assert (vp.flash / "main.py").read_text().startswith(flash.LAUNCHER_MARK)
     assert_untouched(vp.flash, mine)
 
@@ -133,11 +136,11 @@ def test_full_flash_then_unchanged_then_update(vp, fw):
     assert stamps() == before
     assert boot(vp) == "A"
 
-    # A new version: only new content is uploaded (ver.mpy, the index, n10.bin); the
-    # unchanged modules move from the old version's folder after the switch (main, the
-    # package's __init__, app), nothing is copied, the shared table stays where it is.
+    # A new version: only new content is uploaded (ver.mpy, n10.bin); the unchanged modules
+    # move from the old version's folder after the switch (main, the package's __init__,
+    # app), nothing is copied, the shared table stays where it is.
     up = flash.flash(vp.path, firmware=fw_b, out=quiet)
-    assert (up["uploaded"], up["moved"], up["copied"], up["kept"]) == (3, 3, 0, 1), up
+    assert (up["uploaded"], up["moved"], up["copied"], up["kept"]) == (2, 3, 0, 1), up
     assert up["previous"] == current and up["removed"] == [current]
     assert set(stored_tables(vp.flash)) == {n9, "n10-%s.bin" % hashlib.sha256(
         (fw_b / "shutbox" / "tables" / "n10.bin").read_bytes()).hexdigest()[:12]}

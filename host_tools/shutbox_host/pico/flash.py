@@ -16,7 +16,7 @@ every setting of an N-tile box reads no other), listed with their paths in the v
 version in its own folder holding only what changed: new content crosses the cable (tables as
 ``.part`` files renamed into place when whole), content already on the board is moved or
 copied there, and each unchanged file of the running version is listed in the new version's
-``finish.py``, the journal of renames that completes it. The board hashes every file and
+``shutbox_finish.py``, the journal of renames that completes it. The board hashes every file and
 compares with what was meant, the manifest is written, then the switch: ``current.tmp``
 renamed over ``current`` (littlefs renames atomically). After it the journal runs (the unchanged
 files move from the old folder into the new one, a rename each), and the launcher runs it at
@@ -66,8 +66,8 @@ LAUNCHER_PATH = "/main.py"
 LAUNCHER_MARK = "# shutbox launcher"
 MAKER_MAIN_KEPT = "/main_before_shutbox.py"
 MANIFEST = "manifest.json"
-FINISH = "finish.py"  # a staged version's journal: the renames that complete it after the switch
-TABLE_INDEX = "shutbox/tables.idx"  # the version's tables: "name path" lines (shutbox.engine)
+FINISH = "shutbox_finish.py"  # a version's journal: the renames that complete it (the launcher)
+TABLE_INDEX = "shutbox/tables.idx"  # paths of moves.bin, nN.bin, tN.bin, a line each (engine)
 TABLE_SOURCES = "shutbox/tables/"  # where the tables are in firmware/
 CACHE = mp.ROOT / "build" / "mpy-cache"
 CONNECT_TIMEOUT = 10  # seconds to get a raw REPL (mpremote's own limit)
@@ -89,14 +89,11 @@ try:
 except OSError:
     _v = None
 if _v:
-    try:  # an update cut off after its switch: move the unchanged files in (shutbox flash)
-        with open(_v + "/finish.py") as f:
-            _f = f.read()
-        exec(_f, {})
-        del _f
-    except Exception:  # no journal (the usual case): nothing to finish
-        pass
     sys.path.insert(0, _v)
+    try:  # an update cut off after its switch: its journal moves the unchanged files in
+        import shutbox_finish
+    except ImportError:  # no journal (the usual case)
+        pass
     import main  # the firmware's own main, from that version
 else:
     print("shutbox: no firmware on this board yet: run `make flash`")
@@ -156,7 +153,7 @@ def _ndirs(d):
     return n
 def _fin(v):
     try:
-        with open(v + '/finish.py') as f:
+        with open(v + '/shutbox_finish.py') as f:
             c = f.read()
     except OSError:
         return False
@@ -260,9 +257,9 @@ with open('/.shutbox/current') as f:
     print(repr(f.read()))
 """
 
-# The journal of a staged version (its finish.py): run by exec() with fresh globals, by the
-# flash right after the switch and by the launcher at boot when that was cut off. A rename
-# already done fails (its source is gone) and is skipped; the journal removes itself last.
+# The journal of a staged version (its shutbox_finish.py): run by the flash right after the
+# switch (exec, fresh globals) and imported by the launcher at boot when that was cut off. A
+# rename already done fails (its source is gone) and is skipped; it removes itself last.
 _JOURNAL = """\
 import os
 for s, d in %r:
@@ -508,9 +505,10 @@ def prepare(firmware: Path = mp.FIRMWARE, mpy: int | None = None,
         index[name] = store_name(name, data)
         tables[index[name]] = data
         listing[name] = ["%s/%s" % (TABLES_DIR, index[name]), len(data), _sha(data)]
-    if index:
-        files[TABLE_INDEX] = "".join("%s %s/%s\n" % (n, TABLES_DIR, index[n])
-                                     for n in sorted(index)).encode()
+    if tiles is not None:  # the engine's order: moves.bin, nN.bin, tN.bin ("-": none)
+        files[TABLE_INDEX] = "".join(
+            ("%s/%s\n" % (TABLES_DIR, index[n])) if n in index else "-\n"
+            for n in ("moves.bin", "n%d.bin" % tiles, "t%d.bin" % tiles)).encode()
     files = dict(sorted(files.items()))
     version, manifest = manifest_for(files, fmt, listing)
     files[MANIFEST] = manifest
@@ -942,6 +940,7 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
                    % (stage, ", ".join(sorted(set(want) ^ set(got))[:3]) or "content"))
     summary["removed"] = _clean(board, stage, versions, state["other"], have_tables,
                                 set(tables))
+    _kill_point("done", 0, board)
     board.reset()
     summary["seconds"] = time.monotonic() - t0
     out("switched to %s%s; verified %d files and %d tables; board reset: the box starts "
