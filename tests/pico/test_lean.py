@@ -220,3 +220,52 @@ def test_flash_names_the_board_and_refuses_firmware_it_cannot_hold(picow, tmp_pa
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     time.sleep(0.1)
+
+
+# The launcher of the flash before lean updates (commit 93a66d8), as boxes out there have it.
+_OLD_LAUNCHER = flash.LAUNCHER_MARK + (": starts the last complete firmware (written by "
+                                       "`shutbox flash`).") + """
+import sys
+try:
+    with open("/.shutbox/current") as f:
+        _v = "/.shutbox/" + f.read().strip()
+except OSError:
+    _v = None
+if _v:
+    sys.path.insert(0, _v)
+    import main  # the firmware's own main, from that version
+else:
+    print("shutbox: no firmware on this board yet: run `make flash`")
+"""
+
+
+def test_a_box_flashed_before_lean_updates_is_updated_in_place(tmp_path):
+    """A Pico W flashed the old way (every table inside the version folder: 565 KB, no room
+    for a second copy) takes the lean firmware: the tables it reads move into the store, the
+    modules into the new version, and the 10- and 12-tile packs go."""
+    from shutbox_host.pico import fsimage
+
+    files, fmt, _ = flash.firmware_files(mp.FIRMWARE, 4870)
+    name, manifest = flash.manifest_for(files, fmt)
+    files[flash.MANIFEST] = manifest
+    old = {flash.LAUNCHER_PATH: _OLD_LAUNCHER.encode(), "/.shutbox/current": name.encode()}
+    old.update({"/.shutbox/%s/%s" % (name, rel): data for rel, data in files.items()})
+    assert sum(len(d) for d in old.values()) > 550 * 1024
+    image = tmp_path / "picow-fs.img"
+    image.write_bytes(fsimage.image_of(old, 212))
+    vp = vpico.VirtualPico(tmp_path / "flash", board="RPI_PICO_W", fs_image=image)
+    vp.start()
+    try:
+        assert boots(vp) == name  # the old box plays
+        done = flash.flash(vp.path, out=quiet)
+        # only the index is new (the old layout had none); every module but the manifest
+        # and the index, and the 3 tables it reads, are renamed into place; nothing copied
+        assert (done["uploaded"], done["copied"]) == (1, 0), done
+        assert done["moved"] == done["files"] - 2 + done["tables"], done
+        assert boots(vp) == done["version"]
+        tree = vp.fs_tree()
+        assert sum(len(d) for p, d in tree.items() if not p.startswith("/data")) == \
+            done["deployed_bytes"]
+        assert not [p for p in tree if "n10" in p or "n12" in p]
+    finally:
+        vp.stop()
