@@ -412,7 +412,10 @@ class VirtualPico:
                 if i + 1 >= len(buf):
                     break
                 self._running = False
-                os.write(self._ack_w, buf[i + 1:i + 2])
+                try:
+                    os.write(self._ack_w, buf[i + 1:i + 2])
+                except OSError:  # it died meanwhile (a power cut): its successor needs none
+                    pass
                 i += 1
             elif m == b"I":
                 self._kbd_intr = True
