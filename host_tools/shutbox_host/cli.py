@@ -25,6 +25,8 @@ COMMANDS = {
     "board": ("shutbox_host.hardware.boardgen",
               "generate the pin module and documents from the pin map"),
     "flash": ("shutbox_host.pico.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
+    "uf2": ("shutbox_host.pico.uf2",
+            "write one .uf2 for a Pico: MicroPython and the box's firmware (drag it on RPI-RP2)"),
     "vpico": ("shutbox_host.pico.vpico", "start a virtual Pico behind a pseudo-terminal"),
     "emu": ("shutbox_host.pico.emu_cli", "run the firmware on an emulated RP2040 (rp2040js)"),
     "card": ("shutbox_host.hardware.cardgen",
