@@ -184,3 +184,26 @@ def test_the_solvers_examples_print_what_their_comments_say():
                 assert line == "..." or line in out, line
             checked += 1
     assert checked >= 6
+
+
+def rewrite(text: str, figures: dict) -> str:
+    """*text* with every marked figure written afresh from *figures* (after a bench --save)."""
+    return re.sub(r"(-?[\d,]*\.?\d+)(<!--fig ([\w:\-]+(?:\[[^\]]+\])*)(?: ([\w.]+))?-->)",
+                  lambda m: fmt(lookup(figures, m.group(3)), m.group(4)) + m.group(2), text)
+
+
+def test_rewrite_writes_what_the_check_wants(figures):
+    text = "a 1<!--fig deployed_bytes--> b, 9.9<!--fig solve_ms_9 .3f-->"
+    out = rewrite(text, figures)
+    assert out == "a %s<!--fig deployed_bytes--> b, %s<!--fig solve_ms_9 .3f-->" % (
+        fmt(figures["deployed_bytes"], None), fmt(figures["solve_ms_9"], ".3f"))
+
+
+if __name__ == "__main__":  # python tests/test_docs.py: the docs' figures from the snapshot
+    snap = json.loads(SNAPSHOT.read_text())["figures"]
+    for doc in DOCS:
+        old = doc.read_text()
+        new = rewrite(old, snap)
+        if new != old:
+            doc.write_text(new)
+            print("rewrote", doc.relative_to(ROOT))

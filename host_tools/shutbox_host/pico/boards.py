@@ -162,7 +162,7 @@ def _size(n: int) -> str:
 
 
 def docs_table() -> str:
-    """The table of docs/flashing.md of the boards (generated here; tests/pico/test_uf2.py compares)."""
+    """docs/flashing.md's table of the boards (made here; tests/pico/test_uf2.py compares)."""
     rows = ["| board (MicroPython download) | chip | flash | filesystem (flash offset) | "
             "4 KB blocks | uf2 family | on-board LED | GPIOs the board keeps |",
             "|---|---|---|---|---|---|---|---|"]
