@@ -16,13 +16,14 @@ NODE_STAMP  := node_modules/.installed
 
 export MICROPYTHON
 
-.PHONY: all venv venv-enclosure node test lint typecheck pytest play bench soak flash tables \
-	enclosure mpy clean help
+.PHONY: all venv venv-enclosure node test lint typecheck pytest play web bench soak flash \
+	tables enclosure mpy clean help
 
 all: test
 
 help:
 	@echo "make play    the box, simulated, in this terminal (keys flip tiles and press Roll)"
+	@echo "make web     build/web/: the box in a web page (shutbox web serves it on 127.0.0.1)"
 	@echo "make test    lint, type-check against the rp2 stubs, and the whole test suite"
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
 	@echo "make soak    the long runs: 10,000 games, a million throws"
@@ -81,6 +82,11 @@ test: lint typecheck pytest
 
 play: $(STAMP)
 	$(BIN)/shutbox play
+
+# The box in a web page (build/web/: static files, works offline): the real MicroPython rp2
+# build on rp2040js, bundled by esbuild (package.json); `shutbox web` also serves it.
+web: $(STAMP) $(NODE_STAMP)
+	$(BIN)/shutbox web --build-only
 
 bench: $(DEV_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json

@@ -1,4 +1,4 @@
-# Builds build/web/: the page, its worker bundled with rp2040js, MicroPython, the bootrom, the firmware.
+# Builds build/web/: the page, its worker bundled with rp2040js, MicroPython, bootrom, firmware.
 """The static files of the box in a web page (``make web``, ``shutbox web``).
 
 ``build()`` writes ``build/web/``:
@@ -96,7 +96,6 @@ def config(fs_image: bytes, uf2: bytes) -> dict:
     """Return box.json: the board as the page drives it."""
     from shutbox import pins
     from shutbox.frame import NAMES
-
     from shutbox_host.box import boxsim
     from shutbox_host.pico import fsimage
 

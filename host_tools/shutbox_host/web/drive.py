@@ -1,4 +1,4 @@
-# The box's web page in headless Chromium, driven by Playwright: for the browser test and the bench.
+# The box's web page in headless Chromium, driven by Playwright: for the browser test and bench.
 """Play the web page (shutbox_host.web) as a person would, in a real browser.
 
 ``Browser`` builds build/web/, serves it on 127.0.0.1 and starts Debian's Chromium
@@ -176,6 +176,16 @@ class BoxPage:
     def flip(self, k: int) -> None:
         self.page.click("#tile-%d" % k)
 
+    def open_all(self, gap_s: float = 0.1) -> None:
+        """Flip every shut tile up (before a new turn)."""
+        from shutbox import pins
+
+        mask = self.js("() => shutbox.tiles")
+        for k in range(1, pins.TILES + 1):
+            if not mask >> (k - 1) & 1:
+                self.flip(k)
+                time.sleep(gap_s)
+
     def press(self) -> None:
         self.page.hover("#roll")
         self.page.mouse.down()
@@ -224,7 +234,6 @@ def play_turn(bp: BoxPage, eng, gap_s: float = 0.15, at_throw=None) -> dict:
     log. *at_throw*: called once the first throw shows (a screenshot)."""
     from shutbox import pins
     from shutbox.engine import MAX_MOVES
-
     from shutbox_host.box.boxsim import face, tiles_lit
 
     open_ = eng.start_open
@@ -248,9 +257,11 @@ def play_turn(bp: BoxPage, eng, gap_s: float = 0.15, at_throw=None) -> dict:
         for i in range(n):
             union |= buf[i]
         want = _tiles(union)
-        bp.wait_leds(lambda t, da, db: face(da) == a and face(db) == b
-                     and tiles_lit(t, "W") == want and set(t) <= {"W", "."},
-                     "the throw %d+%d and its tiles %s lit white" % (a, b, want))
+        def thrown(t, da, db, a=a, b=b, want=want):
+            return (face(da) == a and face(db) == b and tiles_lit(t, "W") == want
+                    and set(t) <= {"W", "."})
+
+        bp.wait_leds(thrown, "the throw %d+%d and its tiles %s lit white" % (a, b, want))
         if at_throw is not None:
             at_throw()
             at_throw = None
