@@ -17,7 +17,15 @@ from shutbox_host.web import drive
 
 def require_browser() -> None:
     """Skip the calling test module (or fail on CI) when the page cannot be tested here."""
-    why = drive.missing()
+    _require(drive.missing())
+
+
+def require_build() -> None:
+    """Skip (or fail on CI) when build/web cannot be built here (no browser needed)."""
+    _require(drive.missing(browser=False))
+
+
+def _require(why: str | None) -> None:
     if why is None:
         return
     if os.environ.get("SHUTBOX_REQUIRE_EMU") == "1":

@@ -31,14 +31,21 @@ def chromium() -> str:
     return os.environ.get("SHUTBOX_CHROMIUM") or CHROMIUM
 
 
-def missing() -> str | None:
-    """Why the page cannot be tested here (one line), or None."""
+def missing(browser: bool = True) -> str | None:
+    """Why the page cannot be tested here (one line), or None; *browser* False: why it
+    cannot be built."""
     from shutbox_host.pico import emulator
     from shutbox_host.web import build
 
     why = emulator.missing()
     if why:
         return why
+    if not browser:
+        try:
+            build.esbuild_cmd()
+        except UserError as exc:
+            return str(exc)
+        return None
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
