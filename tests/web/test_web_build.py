@@ -47,7 +47,8 @@ def test_the_folder_holds_the_page_the_chip_and_the_board(out):
     assert cfg["build"] == want[:16]
     # rp2040js is bundled into the worker: nothing imported at run time
     worker = (out / "worker.js").read_text()
-    assert "node_modules/rp2040js/dist/esm/rp2040.js" in worker and not re.search(r"^\s*import\s", worker, re.M)
+    assert "node_modules/rp2040js/dist/esm/rp2040.js" in worker
+    assert not re.search(r"^\s*import\s", worker, re.M)
 
 
 def test_nothing_is_fetched_from_elsewhere(out):
@@ -80,8 +81,9 @@ def test_up_to_date_is_not_rebuilt_and_a_change_is(out, tmp_path):
 
 
 def test_shutbox_web_serves_on_loopback_and_prints_the_address(out):
-    p = subprocess.Popen([*SHUTBOX, "web", "--out", str(out)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, cwd=str(mp.ROOT))
+    p = subprocess.Popen([*SHUTBOX, "web", "--out", str(out), "--port", "0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=str(mp.ROOT))
     try:
         line = p.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -109,3 +111,17 @@ def test_bad_options_are_one_line_and_exit_2(args, says, tmp_path):
                        capture_output=True, text=True, cwd=str(mp.ROOT), timeout=60)
     assert p.returncode == 2, p
     assert says in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def test_a_port_taken_is_one_line_and_exit_2(out):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        p = subprocess.run([*SHUTBOX, "web", "--out", str(out), "--port", str(port)],
+                           capture_output=True, text=True, cwd=str(mp.ROOT), timeout=60)
+    assert p.returncode == 2, p
+    assert "cannot serve on 127.0.0.1:%d" % port in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr

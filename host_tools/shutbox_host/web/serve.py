@@ -2,9 +2,11 @@
 """Serve build/web/ (shutbox_host.web.build) on 127.0.0.1 and print its address.
 
 A plain static server from the standard library: the page needs nothing else (no CDN, no
-network). It serves on the loopback address only, on a free port unless ``--port`` is given,
-and sends ``Cache-Control: no-cache`` so a rebuilt page is picked up by a reload.
-``--build-only`` (``make web``) builds the folder and exits.
+network). It serves on the loopback address only and sends ``Cache-Control: no-cache`` so a
+rebuilt page is picked up by a reload. The browser keeps the box (IndexedDB, localStorage)
+per address, port included: so the port is PORT (8940) when it is free, the same box every
+time, else a free one (a box of its own, and it says so); ``--port N`` insists on N, ``--port
+0`` takes any free port. ``--build-only`` (``make web``) builds the folder and exits.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import webbrowser
 from pathlib import Path
 
 from shutbox_host.errors import UserError
+
+PORT = 8940  # the usual port: a browser keeps a box per address
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -74,8 +78,9 @@ class Served:
 
 def configure(parser):
     """Add the web flags."""
-    parser.add_argument("--port", type=int, default=0,
-                        help="serve on this port of 127.0.0.1 (default: a free one)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="serve on this port of 127.0.0.1 (default: %d if free, else any "
+                             "free one; 0: any free one)" % PORT)
     parser.add_argument("--uf2", help="MicroPython uf2 for RPI_PICO (env SHUTBOX_UF2; default "
                                       "../shared/rp2040/RPI_PICO-v1.28.0.uf2)")
     parser.add_argument("--bootrom", help="RP2040 B1 bootrom (env SHUTBOX_BOOTROM; default "
@@ -91,7 +96,7 @@ def run(args):
     """Build the page if needed; serve it until Ctrl-C."""
     from shutbox_host.web import build
 
-    if not 0 <= args.port <= 65535:
+    if args.port is not None and not 0 <= args.port <= 65535:
         raise UserError("--port %d: a port is 0 to 65535" % args.port)
     out = Path(args.out) if args.out else build.OUT
     build.build(out, args.uf2, args.bootrom, force=args.rebuild,
@@ -99,7 +104,15 @@ def run(args):
     if args.build_only:
         print(out)
         return 0
-    srv = server(out, args.port)
+    if args.port is None:
+        try:
+            srv = server(out, PORT)
+        except UserError:
+            srv = server(out, 0)
+            print("shutbox web: port %d is taken: on another port the browser keeps another "
+                  "box (its settings, records and game)" % PORT, file=sys.stderr)
+    else:
+        srv = server(out, args.port)
     url = "http://127.0.0.1:%d/" % srv.server_address[1]
     print("the box is at %s (Ctrl-C stops it)" % url, flush=True)
     if args.open:
