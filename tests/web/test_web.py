@@ -7,7 +7,8 @@ throw's LEDs are checked against the game log (the dice show the throw, exactly 
 its legal moves lit white) and the score view against the score; each tile clicked must
 change its LED (the click-to-LED times are measured here; `shutbox bench --json` reports
 them as web_click_to_led_ms). The settings menu is entered through the page's power switch
-with Roll held, a setting changed and found again after a reload (the flash in IndexedDB).
+with Roll held, a setting changed and found again after a reload (the flash in IndexedDB),
+and again when the page is another build's (the box's files carried over to the new flash).
 No test may leave a console error. The screenshot of the turn goes to docs/img/web.png when
 that file is missing or SHUTBOX_WEB_SHOT=1 (so `make test` does not rewrite a committed file
 on every run), else beside build/web.
@@ -83,12 +84,13 @@ def test_a_whole_turn_by_clicks_with_the_leds_checked_against_the_log(box):
     assert box.errors == []
 
 
-def _wait_saved(box, quiet_s=1.0, timeout_s=20):
-    """Wait until the page has saved every flash write and none came for *quiet_s*."""
+def _wait_saved(box, quiet_s=1.0, timeout_s=20, saves=1):
+    """Wait until the page has saved every flash write (at least *saves* times since it
+    loaded) and none came for *quiet_s*."""
     deadline = time.monotonic() + timeout_s
     quiet_since = None
     while time.monotonic() < deadline:
-        if box.js("() => !shutbox.unsaved && shutbox.saves > 0"):
+        if box.js("(n) => !shutbox.unsaved && shutbox.saves >= n", saves):
             quiet_since = quiet_since or time.monotonic()
             if time.monotonic() - quiet_since >= quiet_s:
                 return
@@ -126,4 +128,32 @@ def test_the_settings_menu_by_the_power_switch_and_a_setting_kept_through_a_relo
     assert st["values"][0] == 2 and st["status"] == 0  # read back from the flash (1: missing)
     rec = box.wait_log("resume|game", 0)
     assert len(rec.get("scores", [0] * rec.get("players", 0))) == 3, rec
+    # a new build of the page (another firmware or uf2): the box's files go with it
+    _wait_saved(box, saves=0)
+    box.js(RELABEL)
+    box.reload()
+    assert box.js("() => shutbox.carried") >= 1, box.js("() => shutbox.notice")
+    st = box.wait_log("settings", 0, timeout_s=60)
+    assert st["values"][0] == 2 and st["status"] == 0
     assert box.errors == []
+
+
+# The saved box, relabelled as another build's (its firmware is the same: what is tested is
+# that its /data reaches the box laid out anew)
+RELABEL = """async () => {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open('shutbox-box', 1);
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+  });
+  const tx = db.transaction('box', 'readwrite');
+  const store = tx.objectStore('box');
+  const rec = await new Promise((ok) => {
+    const r = store.get('flash');
+    r.onsuccess = () => ok(r.result);
+  });
+  rec.build = 'another build';
+  store.put(rec, 'flash');
+  await new Promise((ok) => { tx.oncomplete = ok; });
+  db.close();
+}"""

@@ -42,6 +42,7 @@
     tones: [], // every note the buzzer played: {hz, duty, w}
     audio: null, // the Web Audio context's state, once a click or a key started it
     notice: null,
+    carried: null, // a new build: the files carried over from the old one's box (or why not)
     build: null,
   };
   window.shutbox = state;
@@ -144,6 +145,12 @@
         saveTimer = setTimeout(saveFlash, SAVE_SETTLE_MS);
       }
     } else if (m.ev === 'ready') {
+      if (typeof m.carried === 'number') {
+        state.notice = `a new build of the box: its ${m.carried} saved files carried over`;
+      } else if (m.carried) {
+        state.notice = `a new build of the box: a new box (the old one's files: ${m.carried})`;
+      }
+      state.carried = m.carried;
       if (m.image) {
         mirror = m.image;
         state.dirty = true;
@@ -537,13 +544,14 @@
     $('#mute').classList.toggle('on', state.muted);
     $('#mute').textContent = state.muted ? 'sound: muted' : 'sound: on';
     let flash = null;
+    let migrate = null;
     try {
       db = await openDb();
       const saved = await dbGet('flash');
       if (saved && saved.build === cfg.build && saved.flash && saved.flash.length === cfg.flashSize) {
         flash = saved.flash;
-      } else if (saved) {
-        state.notice = 'the saved box was made by another build of this page: a new box';
+      } else if (saved && saved.flash && saved.flash.length === cfg.flashSize) {
+        migrate = saved.flash; // another build's box: its /data goes to the new one
       }
     } catch (err) {
       state.notice = `no IndexedDB (${err}): nothing survives a reload`;
@@ -552,7 +560,9 @@
     worker = new Worker(cfg.files.worker);
     worker.onmessage = onWorker;
     worker.onerror = (e) => fail(`the emulator's worker failed: ${e.message}`);
-    worker.postMessage({ op: 'start', config: cfg, flash, levels: levelsOf(), powered: state.powered });
+    worker.postMessage({
+      op: 'start', config: cfg, flash, migrate, levels: levelsOf(), powered: state.powered,
+    });
     window.addEventListener('pagehide', () => {
       keepLocal();
       saveFlash();

@@ -7,12 +7,14 @@
  * LAG_NS behind it (past that the debt is dropped: the box runs in slow motion rather than
  * racing to catch up).
  *
- * Messages from the page: {op: 'start', config, flash, levels, powered}, {op: 'input', levels,
+ * Messages from the page: {op: 'start', config, flash, migrate, levels, powered} (migrate: the
+ * flash of a box made by another build, whose /data is carried over), {op: 'input', levels,
  * w} (GPIO -> level, w: the wall time of the user's action, ms since the epoch), {op: 'power',
  * on}. Inputs apply as they come, in order, except that Roll's release keeps the time it was
  * held: when the chip runs slower than real time, a release waits until the chip has been
  * held as long as the user held it (a long press stays long).
- * To the page: {ev: 'ready', image} (the whole flash when built here), 'frame' {t, data},
+ * To the page: {ev: 'ready', image, carried} (the whole flash when built here; carried: the
+ * files moved from the old build's box, or why they could not be), 'frame' {t, data},
  * 'console' {text}, 'tone' {hz, duty}, 'flash' {addr, data} (the bytes a finished erase or
  * program left: the page mirrors the flash from these), 'reset' {why}, 'stats' {...},
  * 'error' {msg}.
@@ -32,6 +34,7 @@ let timer = null;
 const queue = []; // inputs waiting for their emulated time: {e, levels}
 let rollDown = null; // {e, w} of the Roll press under way
 let stats = null;
+const decoder = new TextDecoder();
 
 function wallMs() {
   return performance.timeOrigin + performance.now();
@@ -58,23 +61,116 @@ async function start(msg) {
     onError: (t, m) => postMessage({ ev: 'error', msg: `emulated chip at ${(t / 1e6).toFixed(1)} ms: ${m}` }),
   };
   let built = false;
+  let carried = null;
   if (msg.flash) {
     opts.flash = msg.flash;
   } else {
     const [uf2, fs] = await Promise.all([fetchBytes(cfg.files.uf2), fetchBytes(cfg.files.fs)]);
-    opts.uf2 = uf2;
-    opts.fsImage = fs;
-    opts.fsOffset = cfg.fsOffset ?? FS_OFFSET;
+    if (msg.migrate) {
+      try {
+        const moved = migrate(bootrom, msg.migrate, uf2, fs);
+        opts.flash = moved.flash;
+        carried = moved.files;
+      } catch (err) {
+        carried = String(err && err.message ? err.message : err);
+      }
+    }
+    if (!opts.flash) {
+      opts.uf2 = uf2;
+      opts.fsImage = fs;
+      opts.fsOffset = cfg.fsOffset ?? FS_OFFSET;
+    }
     built = true;
   }
   pico = new Pico(opts);
   for (const [g, level] of Object.entries(msg.levels)) pico.setInput(Number(g), level);
   mirrorFlash(pico);
-  postMessage({ ev: 'ready', image: built ? pico.flash.slice() : null });
+  postMessage({ ev: 'ready', image: built ? pico.flash.slice() : null, carried });
   if (msg.powered) powerOn(false);
 }
 
-const decoder = new TextDecoder();
+// ---- a new build: the box's /data carried over, as `shutbox flash` keeps it ----
+
+const MIGRATE_MS = 20000; // emulated time each REPL step may take
+
+/** Run *p* until the console (collected in out.text) matches *re*; throw at the timeout. */
+function runFor(p, out, re, what) {
+  const end = p.now + MIGRATE_MS * 1e6;
+  while (!re.test(out.text)) {
+    if (p.now >= end || p.halted) throw new Error(`no ${what} from the box's REPL`);
+    p.runUntil(p.now + 5e6);
+  }
+}
+
+/** Stop the firmware by Ctrl-C (it stops its watchdog) and wait for the REPL's prompt. */
+function toRepl(p, out) {
+  const end = p.now + MIGRATE_MS * 1e6;
+  while (!p.connected && p.now < end) p.runUntil(p.now + 5e6);
+  p.runUntil(p.now + 300e6); // the firmware under way
+  out.text = '';
+  p.write([3]);
+  p.runUntil(p.now + 50e6);
+  p.write([3]);
+  runFor(p, out, />>> $/, 'prompt');
+}
+
+/** Paste *code* at the prompt (paste mode), run it, return what it printed. */
+function paste(p, out, code) {
+  out.text = '';
+  p.write([5, ...new TextEncoder().encode(code.replace(/\n/g, '\r')), 4]);
+  runFor(p, out, /=== [\s\S]*>>> $/, 'answer');
+  return out.text;
+}
+
+const DUMP = `import os, binascii
+def _w(d):
+    for n in os.listdir(d):
+        q = d + '/' + n
+        if os.stat(q)[0] & 0x4000:
+            _w(q)
+        else:
+            with open(q, 'rb') as f:
+                print('F', q, binascii.hexlify(f.read()).decode())
+_w('/data')
+print('END')
+`;
+
+/**
+ * Copy every file under /data of the box's old flash (another build's firmware) to a flash
+ * laid out anew (*uf2*, the new firmware's *fs* image), through each chip's USB console as a
+ * developer would with mpremote; return {flash, files}. The settings, records and the game
+ * in progress go with them (a game the new firmware cannot take up is replaced, as on a box).
+ */
+function migrate(bootrom, oldFlash, uf2, fs) {
+  const out = { text: '' };
+  const onConsole = (t, bytes) => { out.text += decoder.decode(bytes, { stream: true }); };
+  const base = { bootrom, ledPin: cfg.pins.led, buzzerPin: cfg.pins.buzzer, onConsole };
+  const pull = [...cfg.pins.tiles, cfg.pins.roll]; // every switch open, Roll up
+  const old = new Pico({ ...base, flash: oldFlash, pullups: pull });
+  toRepl(old, out);
+  const text = paste(old, out, DUMP);
+  if (!/\bEND\r?\n/.test(text)) throw new Error("the old box's files could not be read");
+  const files = [...text.matchAll(/^F (\S+) ([0-9a-f]*)\r?$/gm)].map((m) => [m[1], m[2]]);
+  const fresh = new Pico({ ...base, uf2, fsImage: fs, fsOffset: cfg.fsOffset ?? FS_OFFSET, pullups: pull });
+  toRepl(fresh, out);
+  for (const [path, hex] of files) {
+    const dirs = path.split('/').slice(1, -1);
+    const code = [
+      'import os, binascii',
+      ...dirs.map((_, i) => {
+        const d = '/' + dirs.slice(0, i + 1).join('/');
+        return `try:\n    os.mkdir('${d}')\nexcept OSError:\n    pass`;
+      }),
+      `with open('${path}', 'wb') as f:\n    f.write(binascii.unhexlify('${hex}'))`,
+      "print('OK')",
+      '',
+    ].join('\n');
+    if (!/\bOK\r?\n/.test(paste(fresh, out, code))) throw new Error(`${path} could not be written`);
+  }
+  fresh.runUntil(fresh.now + 100e6); // the last writes done
+  if (fresh.stall) fresh.finishStall(fresh.stall.t1);
+  return { flash: fresh.flash.slice(), files: files.length };
+}
 
 /** Report the bytes each finished flash operation left (the page keeps the flash). */
 function mirrorFlash(p) {
