@@ -16,12 +16,15 @@ time; these are wall-clock times on this machine, so they depend on what else ru
   and 20 flips (10 tiles down and up again) in the second player's setup (a tile flipped
   down blinks amber, flipped up it is white again).
   ``web_click_samples`` counts them; ``web_click_unanswered`` the flips whose LED did not
-  change within 2 s (0 expected).
+  change within 2 s or before the same tile was flipped again (0 expected).
 - web_idle_speed: emulated time / wall time over 5 s of an idle box (1.0: real time), and
   web_idle_worker_load: the share of that wall time the worker spent emulating; their ratio,
   web_idle_headroom, is how much faster than real time it could have run.
 - web_idle_busy_fraction: the emulated core's busy share over the same 5 s (the firmware's
   idle loop; rp2_idle_busy_fraction measures it in Node from the same clock).
+- web_idle_emulated_s_per_cpu_s: emulated seconds per CPU second of all of the browser's
+  processes over the same 5 s (Linux /proc): what the page could do with a core of its own,
+  whatever else runs (above 1: real time with room to spare).
 """
 
 from __future__ import annotations
@@ -40,10 +43,40 @@ def _pct(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def _browser_cpu_s() -> float:
+    """CPU seconds used so far by the Chromium processes this process started (Linux /proc;
+    0 elsewhere)."""
+    procs: dict[int, tuple[int, str, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        rest = stat[stat.rindex(")") + 2:].split()
+        procs[int(d)] = (int(rest[1]), name, (int(rest[11]) + int(rest[12])) / tick)
+    mine = {os.getpid()}
+    grew = True
+    while grew:
+        grew = False
+        for pid, (ppid, _name, _cpu) in procs.items():
+            if ppid in mine and pid not in mine:
+                mine.add(pid)
+                grew = True
+    return sum(cpu for pid, (_pp, name, cpu) in procs.items()
+               if pid in mine and "chrom" in name)
+
+
 def _idle(bp, seconds: float = 5.0) -> dict:
     """Average the worker's stats over *seconds* of an idle box."""
     samples = []
     last = None
+    cpu0 = _browser_cpu_s()
+    emu0 = bp.js("() => shutbox.stats ? shutbox.stats.emuMs : 0")
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         st = bp.js("() => shutbox.stats")
@@ -51,6 +84,8 @@ def _idle(bp, seconds: float = 5.0) -> dict:
             samples.append(st)
             last = st
         time.sleep(0.25)
+    cpu = _browser_cpu_s() - cpu0
+    emu = bp.js("() => shutbox.stats.emuMs") - emu0
     samples = samples[1:] or samples  # the first window may hold a burst before idling
     speed = statistics.mean(s["speed"] for s in samples)
     load = statistics.mean(s["load"] for s in samples)
@@ -59,6 +94,7 @@ def _idle(bp, seconds: float = 5.0) -> dict:
         "web_idle_worker_load": round(load, 3),
         "web_idle_headroom": round(speed / load, 2) if load else None,
         "web_idle_busy_fraction": round(statistics.mean(s["busy"] for s in samples), 4),
+        "web_idle_emulated_s_per_cpu_s": round(emu / 1000 / cpu, 2) if cpu > 0 else None,
     }
 
 
@@ -93,7 +129,7 @@ def figures(soak=False) -> dict:
                     time.sleep(0.5)
                     for i in range(_FLIPS):
                         bp.flip(1 + (i // 2) % pins.TILES)
-                        time.sleep(0.3)
+                        time.sleep(0.5)
                     time.sleep(0.3)
             time.sleep(2.2)  # the last flips: answered or given up
             lat = bp.latencies()
@@ -103,7 +139,7 @@ def figures(soak=False) -> dict:
                 "web_click_to_led_ms_p95": round(_pct(lat, 0.95), 1),
                 "web_click_to_led_ms_max": round(max(lat), 1),
                 "web_click_samples": len(lat),
-                "web_click_unanswered": bp.js("() => shutbox.unanswered"),
+                "web_click_unanswered": bp.js("() => shutbox.unanswered + shutbox.superseded"),
             })
             bp.page.wait_for_function("() => !shutbox.unsaved", timeout=20000)
             bp.page.evaluate("() => { shutbox.firstLitMs = null; }")
