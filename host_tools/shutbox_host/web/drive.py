@@ -139,7 +139,7 @@ class BoxPage:
     def log_len(self) -> int:
         return self.js("() => shutbox.log.length")
 
-    def wait_log(self, ev: str, since: int, timeout_s: float = 10) -> dict:
+    def wait_log(self, ev: str, since: int, timeout_s: float = 20) -> dict:
         """Return the first game-log record from index *since* whose "ev" matches the regular
         expression *ev* (whole), waiting for it."""
         find = ("([n, ev]) => shutbox.log.slice(n).find(r => new RegExp('^(' + ev + ')$')"
@@ -163,7 +163,7 @@ class BoxPage:
         n = pins.TILES
         return letters[:n], letters[n:n + 7], letters[n + 7:n + 14]
 
-    def wait_leds(self, ok, what: str, timeout_s: float = 5):
+    def wait_leds(self, ok, what: str, timeout_s: float = 15):
         """Poll the LEDs until ok(tiles, die_a, die_b); AssertionError naming *what*."""
         deadline = time.monotonic() + timeout_s
         while True:
