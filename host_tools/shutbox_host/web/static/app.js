@@ -457,7 +457,10 @@
       e.preventDefault();
     });
     window.addEventListener('keyup', (e) => {
-      if (e.key === ' ') roll(false);
+      if (e.key === ' ') {
+        e.preventDefault(); // not also a click of the button that has the focus
+        roll(false);
+      }
     });
   }
 
