@@ -184,14 +184,19 @@ class BoxPage:
         self.page.click("#tile-%d" % k)
 
     def open_all(self, gap_s: float = 0.1) -> None:
-        """Flip every shut tile up (before a new turn)."""
+        """Flip every shut tile up (before a new turn, while the score shows: the box does
+        not show them, so they are not timed)."""
         from shutbox import pins
 
         mask = self.js("() => shutbox.tiles")
-        for k in range(1, pins.TILES + 1):
-            if not mask >> (k - 1) & 1:
-                self.flip(k)
-                time.sleep(gap_s)
+        self.js("() => { shutbox.measure = false; }")
+        try:
+            for k in range(1, pins.TILES + 1):
+                if not mask >> (k - 1) & 1:
+                    self.flip(k)
+                    time.sleep(gap_s)
+        finally:
+            self.js("() => { shutbox.measure = true; }")
 
     def press(self) -> None:
         self.page.hover("#roll")

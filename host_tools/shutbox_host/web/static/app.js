@@ -33,6 +33,7 @@
     latencies: [], // {tile, ms}
     unanswered: 0, // flips whose LED did not change within PENDING_MS
     superseded: 0, // flips followed by another of the same tile before the LED changed
+    measure: true, // time the flips (false: flips the box ignores, as its tiles during a score)
     firstLitMs: null,
     saves: 0,
     dirty: false, // flash writes not yet handed to IndexedDB
@@ -356,8 +357,10 @@
 
   function flip(k, event) {
     if (k >= cfg.tiles) return;
-    if (pending.has(k)) state.superseded += 1; // flipped again before its LED changed
-    pending.set(k, { t: event && event.timeStamp ? event.timeStamp : performance.now(), key: ledKey(k) });
+    if (state.measure) {
+      if (pending.has(k)) state.superseded += 1; // flipped again before its LED changed
+      pending.set(k, { t: event && event.timeStamp ? event.timeStamp : performance.now(), key: ledKey(k) });
+    }
     state.tiles ^= 1 << k;
     drawTiles();
     keepLocal();
