@@ -21,7 +21,7 @@
  */
 import { FS_OFFSET, Pico } from '../../pico/js/pico.js';
 
-const SLICE_MS = 10; // wall time of one slice of emulation before the worker reads messages
+const SLICE_MS = 5; // wall time of one slice of emulation before the worker reads messages (inputs)
 const LAG_NS = 100e6; // the chip may fall this far behind the wall before the debt is dropped
 const STATS_MS = 500;
 
