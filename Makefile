@@ -18,14 +18,15 @@ NODE_STAMP  := node_modules/.installed
 
 export MICROPYTHON
 
-.PHONY: all venv venv-enclosure node test lint typecheck pytest play bench soak flash uf2 tables \
-	enclosure mpy clean help
+.PHONY: all venv venv-enclosure node test lint typecheck pytest play web bench soak flash uf2 \
+	tables enclosure mpy clean help
 
 all: test
 
 help:
 	@echo "make play    the box, simulated, in this terminal (keys flip tiles and press Roll)"
 	@echo "make play LOG=games.jsonl   ... and append its game log there (shutbox report)"
+	@echo "make web     build/web/: the box in a web page (shutbox web serves it on 127.0.0.1)"
 	@echo "make test    lint, type-check against the rp2 stubs, and the whole test suite"
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
 	@echo "make soak    the long runs: 10,000 games, a million throws"
@@ -85,6 +86,11 @@ test: lint typecheck pytest
 
 play: $(STAMP)
 	$(BIN)/shutbox play $(if $(LOG),--log $(LOG))
+
+# The box in a web page (build/web/: static files, works offline): the real MicroPython rp2
+# build on rp2040js, bundled by esbuild (package.json); `shutbox web` also serves it.
+web: $(STAMP) $(NODE_STAMP)
+	$(BIN)/shutbox web --build-only
 
 # The figures the docs quote: docs/figures.json (tests/test_docs.py checks the docs against it).
 bench: $(DEV_STAMP) $(NODE_STAMP)

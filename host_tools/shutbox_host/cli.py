@@ -29,6 +29,8 @@ COMMANDS = {
             "write one .uf2 for a Pico: MicroPython and the box's firmware (drag it on RPI-RP2)"),
     "vpico": ("shutbox_host.pico.vpico", "start a virtual Pico behind a pseudo-terminal"),
     "emu": ("shutbox_host.pico.emu_cli", "run the firmware on an emulated RP2040 (rp2040js)"),
+    "web": ("shutbox_host.web.serve",
+            "serve the box in a web page: the real firmware on an emulated Pico, in the browser"),
     "card": ("shutbox_host.hardware.cardgen",
              "write the printable reference card and the docs' settings table"),
     "enclosure": ("shutbox_host.hardware.enclosure",
