@@ -124,16 +124,20 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
     throw = emu.wait_for(r'"ev": "throw"', timeout_ms=3000, since=n)
     # a poll that never returns: Ctrl-C (the firmware stops its watchdog), then the
     # firmware's own main again with a switch read that blocks, the 8 s watchdog running
+    # (the loop's read of the switches, Board.reader's: the box polls them every 2 ms)
     emu.repl("import shutbox.board as B\n"
-                   "_s = B.Board.switches\n"
+                   "_r = B.Board.reader\n"
                    "_n = [0]\n"
-                   "def _hang(self):\n"
-                   "    _n[0] += 1\n"
-                   "    if _n[0] > 50:\n"
-                   "        import time\n"
-                   "        time.sleep(60)\n"
-                   "    return _s(self)\n"
-                   "B.Board.switches = _hang\n"
+                   "def _reader(self):\n"
+                   "    read = _r(self)\n"
+                   "    def _hang():\n"
+                   "        _n[0] += 1\n"
+                   "        if _n[0] > 50:\n"
+                   "            import time\n"
+                   "            time.sleep(60)\n"
+                   "        return read()\n"
+                   "    return _hang\n"
+                   "B.Board.reader = _reader\n"
                    "import main\n", wait=False)
     t0 = emu.now_ms
     notice = emu.wait_for(r'"ev": "notice"', timeout_ms=12000)
@@ -161,12 +165,14 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
 def test_an_injected_fault_shows_the_pattern_and_roll_recovers(emu):
     booted(emu)
     emu.run(ms=100)
+    # (the first poll's: a waiting box polls its app only when a switch changes or
+    # something is due, and at its start)
     emu.repl("import shutbox.game as G\n"
                    "_t = G.Game.tick\n"
                    "_n = [0]\n"
                    "def _tick(self, now):\n"
                    "    _n[0] += 1\n"
-                   "    if _n[0] == 100:\n"
+                   "    if _n[0] == 1:\n"
                    "        raise RuntimeError('injected')\n"
                    "    _t(self, now)\n"
                    "G.Game.tick = _tick\n"
