@@ -15,7 +15,7 @@ require_emulator()
 
 from shutbox import pins  # noqa: E402
 from shutbox_host.box.boxsim import face, tiles_lit  # noqa: E402
-from shutbox_host.pico import autoplay, replay  # noqa: E402
+from shutbox_host.pico import autoplay, flash, fsimage, replay  # noqa: E402
 from shutbox_host.pico.emulator import Emulator  # noqa: E402
 
 TURN = r'"ev": "turn"'
@@ -145,6 +145,8 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
     reset_at = emu.resets[0][0]
     assert 8000 <= reset_at - t0 <= 10000  # the 8 s timeout, from the last feed
     assert notice["_ms"] > reset_at and 4 in notice["tiles"]  # the notice: a watchdog reset
+    log = fsimage.read_tree(emu.flash_image()).get("/error.log", b"")
+    assert log.count(b"watchdog reset: the box hung and was restarted") == 1, log
     # the saved game resumes: the throw saved before it was shown lands again, the same
     again = emu.wait_for(r'"ev": "throw"', timeout_ms=2000)
     assert again["dice"] == throw["dice"] and again["_ms"] > reset_at
@@ -160,6 +162,23 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
             emu.run(ms=60)
     rec = emu.wait_for(r'"ev": "move"', timeout_ms=2000, since=n)
     assert rec["dice"] == throw["dice"]
+
+
+def test_a_reset_as_a_flash_makes_it_boots_with_no_notice_and_logs_nothing(emu):
+    """Issue 17: on rp2 machine.reset() goes through the watchdog (REASON FORCE, reset_cause
+    WDT_RESET); after the reset `shutbox flash` makes (its own code, the mark in SCRATCH3
+    first) the box starts its game with no fault notice and writes no /error.log."""
+    booted(emu)
+    emu.run(ms=100)
+    n = len(emu.lines)
+    emu.repl(flash._RESET + "\n", wait=False)
+    turn = emu.wait_for(r'"ev": "(turn|resume)"', timeout_ms=5000, since=n)  # (saved: resumes)
+    emu.run(ms=2500)  # the boot notice would show (and be logged) for 2 s from the start
+    assert [why for _, why in emu.resets] == ["force"], emu.resets
+    assert turn["_ms"] > emu.resets[0][0]
+    assert not [r for r in emu.log if r["_ms"] > emu.resets[0][0]
+                and r["ev"] in ("notice", "fault")], emu.log
+    assert "/error.log" not in fsimage.read_tree(emu.flash_image())
 
 
 def test_an_injected_fault_shows_the_pattern_and_roll_recovers(emu):
