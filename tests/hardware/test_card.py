@@ -1,5 +1,5 @@
-# The printable reference card and README's table: generated from one table, and up to date.
-"""shutbox card: hardware/card.svg, hardware/card.pdf and README.md's settings table."""
+# The printable reference card and the docs' settings table: from one table, and up to date.
+"""shutbox card: hardware/card.svg, hardware/card.pdf and docs/playing.md's settings table."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_the_combinations_are_the_firmwares():
 def test_every_setting_and_value_is_on_the_card_and_in_the_readme():
     assert set(cardgen.MEANINGS) == set(setnames.OPTIONS) | {"code"}
     svg = cardgen.SVG.read_text()
-    readme = cardgen.README.read_text()
+    readme = cardgen.DOC.read_text()
     section = readme.split(cardgen.BEGIN)[1].split(cardgen.END)[0]
     texts = {t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")}
     # every option, and the challenge code's page last (5.3: off, a code)
@@ -136,7 +136,7 @@ def test_write_then_check_then_stale(tmp_path, monkeypatch, capsys):
     readme.write_text("# x\n\n%s\nSTALE TEXT\n%s\n\nafter\n" % (cardgen.BEGIN, cardgen.END))
     monkeypatch.setattr(cardgen, "SVG", tmp_path / "card.svg")
     monkeypatch.setattr(cardgen, "PDF", tmp_path / "card.pdf")
-    monkeypatch.setattr(cardgen, "README", readme)
+    monkeypatch.setattr(cardgen, "DOC", readme)
     monkeypatch.setattr(cardgen, "ROOT", tmp_path)
     check = argparse.Namespace(check=True)
     with pytest.raises(UserError, match="out of date: card.svg, card.pdf, README.md"):

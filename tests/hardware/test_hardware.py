@@ -21,6 +21,7 @@ import pytest
 
 from shutbox_host import mp
 from shutbox_host.hardware import boardgen
+from shutbox_host.pico import boards
 
 ROOT = Path(__file__).resolve().parents[2]
 PINMAP = json.loads((ROOT / "hardware" / "pinmap.json").read_text())
@@ -131,6 +132,12 @@ BAD = [
     (_map(led_order="GRX"), "led_order must be an order of R, G and B"),
     ({k: v for k, v in PINMAP.items() if k != "led_pin"}, "missing key 'led_pin'"),
     (_map(roll_pin=True), "roll_pin: True is not a GPIO number"),
+    # the board the map names: on a Pico W the wireless chip has GP23-GP25 and GP29
+    (_map(board="RPI_PICO_W", led_pin=25), "led_pin: GP25 is wired inside the Pico W (the "
+                                           "wireless chip's chip select)"),
+    (_map(board="Pico 2 W", buzzer_pin=29), "buzzer_pin: GP29 is wired inside the Pico 2 W "
+                                            "(the wireless chip's clock, and VSYS sense)"),
+    (_map(board="Pico 3"), "unknown board 'Pico 3': choose one of RPI_PICO, RPI_PICO_W"),
 ]
 
 
@@ -145,6 +152,23 @@ def test_bad_pin_map_is_one_line_exit_2(tmp_path, data, message):
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("shutbox board: error: %s: " % path)
     assert message in lines[0]
+
+
+@pytest.mark.parametrize("board", [b.name for b in boards.BOARDS])
+def test_board_flag_checks_the_pins_against_that_board(tmp_path, board):
+    """--board names the board (over the map's own "board"): a 12-tile map whose tiles 10-12
+    went to GP23-GP25 is refused on every Pico, each saying what that pin is there; the
+    repository's map (GP2-GP16) passes on all four."""
+    path = tmp_path / "pinmap.json"
+    path.write_text(json.dumps(_map(tiles=12, tile_pins=list(range(2, 11)) + [23, 24, 25])))
+    result = _shutbox("board", "--check", "--root", str(tmp_path), "--pinmap", str(path),
+                      "--board", board)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    b = boards.BY_NAME[board]
+    assert ("tile_pins[9]: GP23 is wired inside the %s (%s)" % (b.short, b.reserved[23])
+            in result.stderr)
+    same = _shutbox("board", "--check", "--board", board)
+    assert same.returncode == 0, same.stderr
 
 
 def test_broken_json_is_one_line(tmp_path):

@@ -56,7 +56,13 @@ def assert_untouched(flash_dir: Path, files: dict[str, bytes]):
 
 
 def versions(flash_dir: Path) -> list[str]:
-    return sorted(p.name for p in (flash_dir / ".shutbox").iterdir() if p.is_dir())
+    return sorted(p.name for p in (flash_dir / ".shutbox").iterdir()
+                  if p.is_dir() and p.name.startswith("fw-"))
+
+
+def stored_tables(flash_dir: Path) -> dict[str, bytes]:
+    """The table store: {file name: content}."""
+    return {p.name: p.read_bytes() for p in (flash_dir / ".shutbox" / "tables").iterdir()}
 
 
 def boot(vp) -> str:
@@ -109,7 +115,14 @@ def test_full_flash_then_unchanged_then_update(vp, fw):
     assert (vp.flash / ".shutbox" / "current").read_text() == current
     stage = vp.flash / ".shutbox" / current
     assert (stage / "shutbox" / "ver.mpy").exists() and not (stage / "shutbox" / "ver.py").exists()
-    assert (stage / "shutbox" / "tables" / "n9.bin").read_bytes() == TABLE
+    # the table is stored once, by content, and the version's manifest says where (this
+    # firmware has no pins.py: no tile count, so every table and no index for the engine)
+    n9 = "n9-%s.bin" % hashlib.sha256(TABLE).hexdigest()[:12]
+    assert stored_tables(vp.flash) == {n9: TABLE}
+    assert not (stage / "shutbox" / "tables").exists()
+    manifest = json.loads((stage / flash.MANIFEST).read_text())
+    assert manifest["tables"] == {"n9.bin": ["/.shutbox/tables/" + n9, len(TABLE),
+                                             hashlib.sha256(TABLE).hexdigest()]}
     assert (vp.flash / "main.py").read_text().startswith(flash.LAUNCHER_MARK)
     assert_untouched(vp.flash, mine)
 
@@ -123,10 +136,15 @@ def test_full_flash_then_unchanged_then_update(vp, fw):
     assert stamps() == before
     assert boot(vp) == "A"
 
-    # A new version: only new content is uploaded; the rest is copied on the board.
+    # A new version: only new content is uploaded (ver.mpy, n10.bin); the unchanged modules
+    # move from the old version's folder after the switch (main, the package's __init__,
+    # app), nothing is copied, the shared table stays where it is.
     up = flash.flash(vp.path, firmware=fw_b, out=quiet)
-    assert up["uploaded"] == 2 and up["copied"] == 4, up  # ver.mpy, n10.bin / main, app...
+    assert (up["uploaded"], up["moved"], up["copied"], up["kept"]) == (2, 3, 0, 1), up
     assert up["previous"] == current and up["removed"] == [current]
+    assert set(stored_tables(vp.flash)) == {n9, "n10-%s.bin" % hashlib.sha256(
+        (fw_b / "shutbox" / "tables" / "n10.bin").read_bytes()).hexdigest()[:12]}
+    assert not (vp.flash / ".shutbox" / up["version"] / flash.FINISH).exists()
     assert versions(vp.flash) == [up["version"]]
     assert boot(vp) == "B"
     assert_untouched(vp.flash, mine)
@@ -141,7 +159,8 @@ def test_full_flash_then_unchanged_then_update(vp, fw):
 # Where the flash process dies (SIGKILL) while going from version A to B, and which version
 # the board must start afterwards: the switch is one rename, so before it A, after it B.
 KILL_POINTS = [("staged-dirs", "A"), ("copied", "A"), ("chunk:3", "A"), ("uploaded:1", "A"),
-               ("verified", "A"), ("launcher", "A"), ("switched", "B"), ("removed", "B")]
+               ("verified", "A"), ("launcher", "A"), ("switched", "B"), ("moved", "B"),
+               ("removed", "B")]
 
 
 @pytest.mark.parametrize("point,runs", KILL_POINTS)
@@ -159,6 +178,8 @@ def test_flash_killed_part_way_never_bricks_and_the_next_flash_finishes(vp, fw, 
     assert_untouched(vp.flash, mine)
     if point in ("verified", "launcher"):  # everything was staged: nothing is sent again
         assert (done["uploaded"], done["copied"]) == (0, 0)
+    if point == "switched":  # the launcher finished the switch at boot: nothing left to do
+        assert (done["uploaded"], done["copied"], done["moved"]) == (0, 0, 0)
 
 
 def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path, monkeypatch):
@@ -167,7 +188,7 @@ def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path, monke
     fw_b = make_firmware(tmp_path / "b", "B", extra=os.urandom(50_000))
     flash.flash(vp.path, firmware=fw_a, out=quiet)
 
-    def pull_cable(phase, n=0):  # at the 5th chunk of the upload, the board restarts
+    def pull_cable(phase, n=0, board=None):  # at the 5th chunk of the upload, it restarts
         if (phase, n) == ("chunk", 5):
             vp.power_cycle()
             time.sleep(0.3)
@@ -187,7 +208,7 @@ def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path, monke
 def test_a_damaged_version_on_the_board_is_rebuilt_aside(vp, fw):
     first = flash.flash(vp.path, firmware=fw[0], out=quiet)
     live = vp.flash / ".shutbox" / first["version"]
-    (live / "shutbox" / "tables" / "n9.bin").write_bytes(b"bit rot")
+    (live / "shutbox" / "ver.mpy").write_bytes(b"bit rot")
     repair = flash.flash(vp.path, firmware=fw[0], out=quiet)
     assert repair["version"] == first["version"]  # same firmware, staged beside the live one
     assert repair["uploaded"] == 1 and repair["removed"] == [first["version"]]
@@ -195,6 +216,15 @@ def test_a_damaged_version_on_the_board_is_rebuilt_aside(vp, fw):
     assert boot(vp) == "A"
     again = flash.flash(vp.path, firmware=fw[0], out=quiet)
     assert (again["uploaded"], again["copied"]) == (0, 0)
+    # a damaged table is replaced in place (a rename over it): every version naming it
+    # wants that content; the version folder stays
+    (name,) = stored_tables(vp.flash)
+    (vp.flash / ".shutbox" / "tables" / name).write_bytes(b"bit rot")
+    fixed = flash.flash(vp.path, firmware=fw[0], out=quiet)
+    assert (fixed["uploaded"], fixed["moved"], fixed["removed"]) == (1, 0, [])
+    assert stored_tables(vp.flash) == {name: TABLE}
+    assert versions(vp.flash) == [first["version"] + "b"]
+    assert boot(vp) == "A"
 
 
 def test_first_flash_killed_then_finished(vp, fw):
@@ -243,7 +273,7 @@ def test_dry_run_changes_nothing(vp, fw):
     mine = maker_files(vp.flash)
     result = cli_flash(vp.path, fw[0], "--dry-run")
     assert result.returncode == 0, result.stderr
-    assert "would upload shutbox/tables/n9.bin" in result.stdout
+    assert "would upload n9-%s.bin" % hashlib.sha256(TABLE).hexdigest()[:12] in result.stdout
     assert not (vp.flash / ".shutbox").exists() and not (vp.flash / "main.py").exists()
     assert_untouched(vp.flash, mine)
 
@@ -296,7 +326,9 @@ def test_the_real_firmware_boots_and_plays_a_scripted_game(vp):
     from shutbox_host.box import boxsim
 
     summary = flash.flash(vp.path, out=quiet)
-    assert summary["format"].startswith("mpy") and summary["uploaded"] == summary["files"] - 1
+    assert summary["format"].startswith("mpy")
+    # every file but the manifest (written apart) and every table the 9-tile box reads
+    assert (summary["uploaded"], summary["tables"]) == (summary["files"] - 1 + 3, 3)
 
     # It boots: after the reset the launcher runs the flashed version's main loop.
     def running():

@@ -77,6 +77,9 @@ def configure(parser):
                         help="start from a blank box (erase the flash folder's box files)")
     parser.add_argument("--heap", default="256k",
                         help="MicroPython heap (default 256k: a Pico has about 190 KB)")
+    parser.add_argument("--log", metavar="FILE",
+                        help="append the box's game log to FILE: its JSON lines as it prints "
+                        "them (docs/log-format.md; shutbox report reads it)")
     parser.add_argument("--no-color", action="store_true", help="letters instead of colours")
     parser.add_argument("--no-mouse", action="store_true", help="do not take mouse clicks")
     group = parser.add_argument_group(
@@ -199,6 +202,26 @@ def _boxrun_args(args, flash: Path, open_: int, realtime: bool) -> list[str]:
     return out
 
 
+def open_log(path: str | None):
+    """The game log file (appended to), or None; UserError if it cannot be written."""
+    if not path:
+        return None
+    try:
+        return open(path, "a", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise UserError("--log %s: %s" % (path, exc.strerror or exc)) from None
+
+
+def write_log(out, lines) -> None:
+    """Append the box's log records among *lines* (its JSON lines) to *out*, flushed."""
+    if out is None:
+        return
+    for line in lines:
+        if line.startswith("{"):
+            out.write(line.rstrip("\r\n") + "\n")
+    out.flush()
+
+
 def firmware_error(stderr: str, heapsize: str) -> UserError:
     """The one line that says why the firmware stopped."""
     tail = stderr.strip().splitlines()
@@ -264,8 +287,14 @@ def run_keys(args, flash: Path, persistent: bool) -> int:
             break
         box.key(key)
     box.s.wait(300)
-    r = boxsim.run(box.s, *_boxrun_args(args, flash, start, realtime=False),
-                   heapsize=args.heap)
+    out = open_log(args.log)
+    try:
+        r = boxsim.run(box.s, *_boxrun_args(args, flash, start, realtime=False),
+                       heapsize=args.heap)
+        write_log(out, r.stdout.splitlines())
+    finally:
+        if out is not None:
+            out.close()
     if r.returncode != 0:
         raise firmware_error(r.stderr, args.heap)
     view = screen.Screen(color=not args.no_color and sys.stdout.isatty())
@@ -452,6 +481,7 @@ _KEY_ACTIONS = {" ": "click", "\r": "hold", "\n": "hold", "l": "hold", "L": "hol
 def run_terminal(args, flash: Path) -> int:
     """Play interactively in this terminal."""
     open_ = load_tiles(flash)
+    log = open_log(args.log)
     box = Box(args, flash, open_)
     dice = faces(args.dice)
     if dice:
@@ -473,6 +503,7 @@ def run_terminal(args, flash: Path) -> int:
                 if lines is None:
                     crashed = "stopped"
                     break
+                write_log(log, lines)
                 dirty |= view.feed("\n".join(lines))
             if term.fd in ready:
                 pending += os.read(term.fd, 1024).decode(errors="replace")
@@ -521,6 +552,8 @@ def run_terminal(args, flash: Path) -> int:
         term.close()
         err = box.close()
         save_tiles(flash, box.open_)
+        if log is not None:
+            log.close()
     if crashed:
         raise firmware_error(err, args.heap)
     return 0

@@ -38,8 +38,6 @@ PICO_PINOUT = (
 )
 PHYSICAL = {int(name[2:]): i + 1 for i, name in enumerate(PICO_PINOUT) if name.startswith("GP")}
 USER_GPIOS = tuple(sorted(PHYSICAL))  # GP0-GP22, GP26-GP28
-INTERNAL_GPIOS = {23: "the power-supply mode control", 24: "VBUS sense",
-                  25: "the on-board LED", 29: "VSYS sense (ADC3)"}
 PIN_VBUS, PIN_3V3 = 40, 36
 
 
@@ -62,6 +60,7 @@ class PinMap:
         self.buzzer_pin = buzzer_pin
         self.led_pin = led_pin
         self.led_order = led_order
+        self.board = None  # the shutbox_host.pico.boards.Board it was checked for (parse)
 
     @property
     def led_count(self) -> int:
@@ -81,24 +80,40 @@ class PinMap:
 
 # --- loading and validation -------------------------------------------------------------------
 
-def _gpio(value, where):
-    """Return *value* as a user GPIO number, or raise a one-line UserError naming *where*."""
+def _gpio(value, where, board):
+    """Return *value* as a GPIO number *board* has on its header, or raise a one-line
+    UserError naming *where*, the pin and why (shutbox_host.pico.boards: what each board
+    wires inside, the wireless chip's pins on the W boards)."""
+    from shutbox_host.pico import boards
+
     if isinstance(value, str) and value.upper().startswith("GP") and value[2:].isdigit():
         value = int(value[2:])
     if not isinstance(value, int) or isinstance(value, bool):
         raise UserError("%s: %r is not a GPIO number" % (where, value))
-    if value in INTERNAL_GPIOS:
-        raise UserError("%s: GP%d is wired inside the Pico (%s); use GP0-GP22 or GP26-GP28"
-                        % (where, value, INTERNAL_GPIOS[value]))
-    if value not in PHYSICAL:
-        raise UserError("%s: the Pico has no GP%d; use GP0-GP22 or GP26-GP28" % (where, value))
+    why = boards.reserved_why(board, value)
+    if why:
+        raise UserError("%s: %s" % (where, why))
     return value
 
 
-def parse(data, source=PINMAP) -> PinMap:
-    """Validate a pin map (the decoded JSON) and return it; errors are one-line UserErrors."""
+def board_of(data, board=None, source=PINMAP):
+    """The Pico board a pin map is for: *board* (a name, --board), else its "board" key, else
+    the Pico (shutbox_host.pico.boards.get: an unknown name is a one-line error)."""
+    from shutbox_host.pico import boards
+
+    name = board or (data.get("board") if isinstance(data, dict) else None) or boards.DEFAULT
+    try:
+        return boards.get(name)
+    except UserError as exc:
+        raise UserError("%s: %s" % (source, exc) if board is None else str(exc)) from None
+
+
+def parse(data, source=PINMAP, board=None) -> PinMap:
+    """Validate a pin map (the decoded JSON) for a Pico board (*board*, or the map's "board"
+    key, or the Pico) and return it; errors are one-line UserErrors."""
     if not isinstance(data, dict):
         raise UserError("%s: expected a JSON object" % source)
+    the_board = board_of(data, board, source)
     for key in ("tiles", "tile_pins", "roll_pin", "buzzer_pin", "led_pin"):
         if key not in data:
             raise UserError("%s: missing key %r" % (source, key))
@@ -122,7 +137,7 @@ def parse(data, source=PINMAP) -> PinMap:
               for key in ("roll_pin", "buzzer_pin", "led_pin")]
     gpios = []
     for label, key, value in named:
-        gpio = _gpio(value, "%s: %s" % (source, key))
+        gpio = _gpio(value, "%s: %s" % (source, key), the_board)
         if gpio in used:
             raise UserError("%s: duplicate pin GP%d (%s and %s)"
                             % (source, gpio, used[gpio], label))
@@ -139,11 +154,13 @@ def parse(data, source=PINMAP) -> PinMap:
         raise UserError("%s: switches must close to GND with pull-ups (switch_active_level 0, "
                         "switch_pull \"up\")" % source)
     n = len(tile_pins)
-    return PinMap(tiles, gpios[:n], gpios[n], gpios[n + 1], gpios[n + 2], order)
+    pm = PinMap(tiles, gpios[:n], gpios[n], gpios[n + 1], gpios[n + 2], order)
+    pm.board = the_board
+    return pm
 
 
-def load(path) -> PinMap:
-    """Read and validate a pin map file."""
+def load(path, board=None) -> PinMap:
+    """Read and validate a pin map file (for *board*: see parse)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -153,7 +170,7 @@ def load(path) -> PinMap:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UserError("%s: not valid JSON (line %d: %s)" % (path, exc.lineno, exc.msg)) from None
-    return parse(data, str(path))
+    return parse(data, str(path), board)
 
 
 # --- firmware/shutbox/pins.py -------------------------------------------------------------------
@@ -781,6 +798,9 @@ def configure(parser):
                         help="write nothing; fail if a generated file differs from the pin map")
     parser.add_argument("--pinmap", default=None, metavar="PATH",
                         help="pin map to read (default: hardware/pinmap.json under --root)")
+    parser.add_argument("--board", default=None,
+                        help="the Pico board to check the pins against: RPI_PICO, RPI_PICO_W, "
+                             "RPI_PICO2, RPI_PICO2_W (default: the pin map's \"board\")")
     parser.add_argument("--root", default=str(ROOT), metavar="DIR",
                         help="repository folder the files are written under (default: this one)")
 
@@ -788,7 +808,7 @@ def configure(parser):
 def run(args) -> int:
     """Generate (or check) every file derived from the pin map."""
     root = Path(args.root)
-    pm = load(args.pinmap or root / PINMAP)
+    pm = load(args.pinmap or root / PINMAP, args.board)
     if args.check:
         bad = stale(pm, root)
         for rel in bad:
@@ -801,6 +821,7 @@ def run(args) -> int:
         print("wrote %s" % rel)
     if not changed:
         print("up to date: %d files" % len(OUTPUTS))
-    print("%d tiles, %d LEDs on GP%d, Roll on GP%d, buzzer on GP%d"
-          % (pm.tiles, pm.led_count, pm.led_pin, pm.roll_pin, pm.buzzer_pin))
+    print("%s: %d tiles, %d LEDs on GP%d, Roll on GP%d, buzzer on GP%d"
+          % (pm.board.product, pm.tiles, pm.led_count, pm.led_pin, pm.roll_pin,
+             pm.buzzer_pin))
     return 0

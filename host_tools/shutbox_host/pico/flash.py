@@ -1,21 +1,36 @@
 # `shutbox flash`: put the firmware on a Raspberry Pi Pico with mpremote, atomically and safely.
-"""Deploy firmware/ to a Pico running MicroPython, so that a flash cut off never bricks the box.
+"""Deploy firmware/ to a Pico running MicroPython, lean and so that a flash cut off never bricks.
 
 Layout on the board (the project owns exactly these; nothing else is ever written or removed)::
 
-    /main.py                  a tiny launcher (first line "# shutbox launcher")
-    /.shutbox/current         the name of the version the launcher starts (one line)
-    /.shutbox/fw-<hash>/      one complete version: main, shutbox/..., manifest.json
+    /main.py                      a tiny launcher (first line "# shutbox launcher")
+    /.shutbox/current             the name of the version the launcher starts (one line)
+    /.shutbox/fw-<hash>/          one version: main, shutbox/*.mpy, shutbox/tables.idx,
+                                  manifest.json
+    /.shutbox/tables/<name>-<sha>.bin   the tables, each stored once under a name of its
+                                  content and shared by every version that reads it
 
-A flash stages the new version in its own folder (files that the board already holds in
-another version are copied on the board; only new content crosses the cable), has the board
-hash every file and compares with what was meant, writes the version's manifest, then
-switches by writing ``current.tmp`` and renaming it over ``current`` (littlefs renames
-atomically). Cut off before that rename, the board still starts the old version and the next
-flash reuses what was already staged; after it, the new one. Old versions are removed last.
+A box gets only the tables its tile count can read (pins.TILES: moves.bin, nN.bin, tN.bin;
+every setting of an N-tile box reads no other), listed with their paths in the version's
+``shutbox/tables.idx``, which the engine reads (shutbox.engine). An update stages the new
+version in its own folder holding only what changed: new content crosses the cable (tables as
+``.part`` files renamed into place when whole), content already on the board is moved or
+copied there, and each unchanged file of the running version is listed in the new version's
+``shutbox_finish.py``, the journal of renames that completes it. The board hashes every file and
+compares with what was meant, the manifest is written, then the switch: ``current.tmp``
+renamed over ``current`` (littlefs renames atomically). After it the journal runs (the unchanged
+files move from the old folder into the new one, a rename each), and the launcher runs it at
+boot if the flash was cut off before it finished; renames that were done are skipped, so it
+can run again and again. Cut off before the switch, the board starts the old version, whole,
+and the next flash reuses what was staged; after it, the new one. Old versions and tables no
+version reads are removed last. So an update needs room for what changed only (the room check
+counts littlefs blocks: what is still to be written, less what the flash removes first), and
+a code-only update writes only the changed modules.
+
 The maker's own files (boot.py, lib/, data the box saved under /data, anything else) are never
 touched, and a main.py that is not the launcher is only replaced with --force (it is kept as
-/main_before_shutbox.py).
+/main_before_shutbox.py). The board is recognised from sys.implementation (shutbox_host.pico
+.boards), and the firmware must fit its filesystem.
 
 The board is driven with mpremote's Python API: its serial transport, raw REPL and raw-paste
 mode, as `mpremote exec` uses them; files travel as base64 chunks written by the board.
@@ -33,26 +48,38 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from shutbox import board as _board
 from shutbox_host import mp
 from shutbox_host.errors import UserError
+from shutbox_host.pico import boards
 
 PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id (MicroPython on a Pico: 2E8A:0005)
 BOARD_DIR = "/.shutbox"
+TABLES_DIR = BOARD_DIR + "/tables"
 LAUNCHER_PATH = "/main.py"
 LAUNCHER_MARK = "# shutbox launcher"
 MAKER_MAIN_KEPT = "/main_before_shutbox.py"
 MANIFEST = "manifest.json"
+FINISH = "shutbox_finish.py"  # a version's journal: the renames that complete it (the launcher)
+TABLE_INDEX = "shutbox/tables.idx"  # paths of moves.bin, nN.bin, tN.bin, a line each (engine)
+TABLE_SOURCES = "shutbox/tables/"  # where the tables are in firmware/
 CACHE = mp.ROOT / "build" / "mpy-cache"
 CONNECT_TIMEOUT = 10  # seconds to get a raw REPL (mpremote's own limit)
 _ATTEMPT_S = 2  # ...asking again this often (a board mid-reset drops what it is sent)
 CHUNK = 2048  # bytes per write command; the Pico compiles each one (a few KB of heap)
 _VERSION_RE = re.compile(r"^fw-[0-9a-f]{10}b?$")
+_TABLE_RE = re.compile(r"^([nt])(\d+)\.bin$")  # nN.bin, tN.bin: read by an N-tile box only
+_TILES_RE = re.compile(rb"^TILES = const\((\d+)\)", re.M)  # in shutbox/pins.py
 _KILL_ENV = "SHUTBOX_FLASH_KILL_AT"  # fault injection for the tests: "phase[:n]"
+_SLACK_BLOCKS = 2  # littlefs metadata growth while staging (commits, a compaction)
+_INLINE_MAX = 512  # littlefs 2.11 on rp2 keeps a file this small in its directory's metadata
+on_point = None  # a callable(board, phase, n) the bench sets to look at the board at each point
 
 LAUNCHER = LAUNCHER_MARK + """: starts the last complete firmware (written by `shutbox flash`).
 import sys
@@ -63,6 +90,10 @@ except OSError:
     _v = None
 if _v:
     sys.path.insert(0, _v)
+    try:  # an update cut off after its switch: its journal moves the unchanged files in
+        import shutbox_finish
+    except ImportError:  # no journal (the usual case)
+        pass
     import main  # the firmware's own main, from that version
 else:
     print("shutbox: no firmware on this board yet: run `make flash`")
@@ -89,7 +120,7 @@ def _walk(d, out, pre):
         if e[1] & 0x4000:
             _walk(p, out, pre + e[0] + '/')
         else:
-            out[pre + e[0]] = _h(p)
+            out[pre + e[0]] = [_h(p), os.stat(p)[6]]
             print('.', end='')
 def _free(p):
     i = 0
@@ -114,17 +145,42 @@ def _rm(p):
     for e in es:
         _rm(p + '/' + e[0])
     os.rmdir(p)
+def _ndirs(d):
+    n = 0
+    for e in os.ilistdir(d):
+        if e[1] & 0x4000:
+            n += 1 + _ndirs(d.rstrip('/') + '/' + e[0])
+    return n
+def _fin(v):
+    try:
+        with open(v + '/shutbox_finish.py') as f:
+            c = f.read()
+    except OSError:
+        return False
+    exec(c, {})
+    return True
 """
 
 _IDENTIFY = """\
 import sys
 _i = sys.implementation
 print(repr((sys.platform, _i.name, tuple(_i.version[:3]), getattr(_i, '_mpy', None),
-            getattr(_i, '_machine', ''))))
+            getattr(_i, '_machine', ''), getattr(_i, '_build', ''))))
+"""
+
+# A switch that a cut-off flash made but did not finish: the launcher's own step, done now.
+_FINISH_CURRENT = """\
+try:
+    with open('/.shutbox/current') as f:
+        _c = f.read().strip()
+except OSError:
+    _c = None
+print(repr(_c if _c and _fin('/.shutbox/' + _c) else None))
 """
 
 _STATE = """\
-r = {'current': None, 'main': None, 'versions': {}, 'other': [], 'free': None}
+r = {'current': None, 'main': None, 'versions': {}, 'tables': {}, 'other': [], 'free': None,
+     'bsize': None}
 try:
     with open('/.shutbox/current') as f:
         r['current'] = f.read().strip()
@@ -140,14 +196,17 @@ try:
         if e[1] & 0x4000:
             v = {}
             _walk('/.shutbox/' + e[0], v, '')
-            r['versions'][e[0]] = v
+            r['tables' if e[0] == 'tables' else 'versions'][e[0]] = v
         else:
             r['other'].append(e[0])
 except OSError:
     pass
+r['tables'] = r['tables'].get('tables', {})
 try:
     s = os.statvfs('/')
     r['free'] = s[0] * s[3]
+    r['bsize'] = s[0]
+    r['dirs'] = _ndirs('/')
 except (OSError, AttributeError):
     pass
 print()
@@ -177,6 +236,16 @@ _HASH_DIR = """\
 _v = {}
 _walk(%r, _v, '')
 print()
+print(repr(dict((k, _v[k][0]) for k in _v)))
+"""
+
+_HASH_FILES = """\
+_v = {}
+for _p in %r:
+    try:
+        _v[_p] = _h(_p)
+    except OSError:
+        pass
 print(repr(_v))
 """
 
@@ -186,6 +255,19 @@ with open('/.shutbox/current.tmp', 'w') as f:
 os.rename('/.shutbox/current.tmp', '/.shutbox/current')
 with open('/.shutbox/current') as f:
     print(repr(f.read()))
+"""
+
+# The journal of a staged version (its shutbox_finish.py): run by the flash right after the
+# switch (exec, fresh globals) and imported by the launcher at boot when that was cut off. A
+# rename already done fails (its source is gone) and is skipped; it removes itself last.
+_JOURNAL = """\
+import os
+for s, d in %r:
+    try:
+        os.rename(s, d)
+    except OSError:
+        pass
+os.remove(%r)
 """
 
 # The board restarts into the new version; on an RP2040 the box's mark of a reset made on
@@ -201,8 +283,11 @@ class Fail(UserError):
     """A flash that stopped part way (the board still starts the version it had)."""
 
 
-def _kill_point(phase, n=0):
-    """Fault injection for the tests: SIGKILL ourselves at the named point of a flash."""
+def _kill_point(phase, n=0, board=None):
+    """Fault injection for the tests: SIGKILL ourselves at the named point of a flash; and
+    the bench's look at the board there (``on_point``)."""
+    if on_point is not None and board is not None:
+        on_point(board, phase, n)
     want = os.environ.get(_KILL_ENV)
     if not want:
         return
@@ -251,9 +336,8 @@ def firmware_sources(firmware: Path) -> list[tuple[str, Path]]:
     return files
 
 
-def _compile(exe: str, tag: str, rel: str, src: Path) -> bytes:
-    """Compile one module with mpy-cross, through a cache keyed by its content."""
-    data = src.read_bytes()
+def _compile(exe: str, tag: str, rel: str, data: bytes) -> bytes:
+    """Compile one module's source with mpy-cross, through a cache keyed by its content."""
     flags = " ".join(mp.MPY_FLAGS)
     key = hashlib.sha256(tag.encode() + b"\0" + flags.encode() + b"\0" + rel.encode() + b"\0"
                          + data).hexdigest()
@@ -263,8 +347,11 @@ def _compile(exe: str, tag: str, rel: str, src: Path) -> bytes:
         return cached.read_bytes()
     CACHE.mkdir(parents=True, exist_ok=True)
     tmp = CACHE / ("%s.%d.tmp" % (key, os.getpid()))
-    proc = subprocess.run([exe, *mp.MPY_FLAGS, "-o", str(tmp), "-s", rel, str(src)],
-                          capture_output=True, text=True, timeout=120)
+    with tempfile.TemporaryDirectory(prefix="shutbox-mpy-") as where:
+        src = Path(where) / Path(rel).name
+        src.write_bytes(data)
+        proc = subprocess.run([exe, *mp.MPY_FLAGS, "-o", str(tmp), "-s", rel, str(src)],
+                              capture_output=True, text=True, timeout=120)
     if proc.returncode != 0:
         tmp.unlink(missing_ok=True)
         msg = (proc.stderr or proc.stdout).strip().splitlines()
@@ -273,27 +360,31 @@ def _compile(exe: str, tag: str, rel: str, src: Path) -> bytes:
     return cached.read_bytes()
 
 
-def build(firmware: Path, compile_mpy: bool, exe: str | None = None,
-          tag: str = "") -> dict[str, bytes]:
-    """Return {board path relative to the version folder: content} for the whole firmware."""
-    sources = firmware_sources(firmware)
+def build(firmware: Path, compile_mpy: bool, exe: str | None = None, tag: str = "",
+          overrides: dict[str, bytes] | None = None) -> dict[str, bytes]:
+    """Return {board path relative to the version folder: content} for the whole firmware;
+    *overrides* replace sources ({relative path: content}: a pins.py made for a pin map)."""
+    sources = {rel: path.read_bytes() for rel, path in firmware_sources(firmware)}
+    sources.update(overrides or {})
     out: dict[str, bytes] = {}
     todo = []
-    for rel, path in sources:
+    for rel, data in sorted(sources.items()):
         if compile_mpy and rel.endswith(".py"):
-            todo.append((rel, path))
+            todo.append((rel, data))
         else:
-            out[rel] = path.read_bytes()
+            out[rel] = data
     if todo:
+        assert exe is not None
         with ThreadPoolExecutor(max_workers=4) as pool:
-            results = pool.map(lambda rp: _compile(exe, tag, rp[0], rp[1]), todo)
+            results = pool.map(lambda rd: _compile(exe, tag, rd[0], rd[1]), todo)
             for (rel, _), data in zip(todo, results, strict=True):
                 out[rel[:-3] + ".mpy"] = data
         _prune_cache()
     return dict(sorted(out.items()))
 
 
-def firmware_files(firmware: Path, mpy: int | None) -> tuple[dict[str, bytes], str, str]:
+def firmware_files(firmware: Path, mpy: int | None,
+                   overrides: dict[str, bytes] | None = None) -> tuple[dict[str, bytes], str, str]:
     """Return (files, format, how) for a board reporting sys.implementation._mpy == *mpy*:
     .mpy bytecode if mpy-cross emits the board's version, else the source."""
     exe = mpy_cross_exe()
@@ -301,7 +392,8 @@ def firmware_files(firmware: Path, mpy: int | None) -> tuple[dict[str, bytes], s
     wanted = board_mpy_version(mpy)
     if cross is not None and cross == wanted:
         fmt = "mpy v%d.%d" % cross
-        return build(firmware, True, exe, fmt), fmt, ".mpy bytecode (%s)" % fmt[4:]
+        return (build(firmware, True, exe, fmt, overrides), fmt,
+                ".mpy bytecode (%s)" % fmt[4:])
     if cross is None:
         why = "mpy-cross not found"
     elif wanted is None:
@@ -309,7 +401,7 @@ def firmware_files(firmware: Path, mpy: int | None) -> tuple[dict[str, bytes], s
     else:
         why = "the board runs mpy v%d.%d, mpy-cross emits v%d.%d" % (wanted + cross)
     how = ".py source (%s; set MPY_CROSS to a matching mpy-cross for faster start-up)" % why
-    return build(firmware, False), "py", how
+    return build(firmware, False, overrides=overrides), "py", how
 
 
 def _prune_cache(days: float = 14) -> None:
@@ -325,14 +417,115 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def manifest_for(files: dict[str, bytes], fmt: str) -> tuple[str, bytes]:
-    """Return (version name, manifest.json content) for a set of files."""
+def manifest_for(files: dict[str, bytes], fmt: str,
+                 tables: dict | None = None) -> tuple[str, bytes]:
+    """Return (version name, manifest.json content) for a set of files (the version folder's;
+    *tables*: {table name: [store path, size, sha256]}, named by the index among the files)."""
     listing = {rel: [len(data), _sha(data)] for rel, data in files.items()}
     digest = _sha(json.dumps([fmt, listing], sort_keys=True).encode())
     name = "fw-" + digest[:10]
-    doc = {"version": name, "format": fmt, "files": listing,
+    doc = {"version": name, "format": fmt, "files": listing, "tables": tables or {},
            "owned": [LAUNCHER_PATH, BOARD_DIR + "/"], "tool": "shutbox flash"}
     return name, (json.dumps(doc, indent=0, sort_keys=True) + "\n").encode()
+
+
+def tile_count(pins_source: bytes | None) -> int | None:
+    """The tile count a shutbox/pins.py source declares (TILES = const(N)), or None."""
+    m = _TILES_RE.search(pins_source or b"")
+    return int(m.group(1)) if m else None
+
+
+def table_needed(name: str, tiles: int | None) -> bool:
+    """Whether an *tiles*-tile box can read the table file *name*: nN.bin and tN.bin only for
+    N tiles (the tile count is the box's build, no setting changes it; every setting reads
+    moves.bin and at most these two). Without a tile count, every table."""
+    m = _TABLE_RE.match(name)
+    return not (m and tiles is not None and int(m.group(2)) != tiles)
+
+
+def store_name(name: str, data: bytes) -> str:
+    """The table's file name in /.shutbox/tables: its name and its content's hash."""
+    stem, dot, ext = name.rpartition(".")
+    return "%s-%s%s%s" % (stem or ext, _sha(data)[:12], dot, ext if stem else "")
+
+
+@dataclass
+class Release:
+    """One firmware as `shutbox flash` leaves it on a board (see the module's docstring)."""
+
+    version: str
+    fmt: str
+    how: str
+    files: dict  # the version folder: {relative path: content}, index and manifest included
+    tables: dict  # /.shutbox/tables: {store name: content}
+    index: dict  # {table name (n9.bin): store name}
+    tiles: int | None
+
+    def tree(self) -> dict[str, bytes]:
+        """{absolute board path: content} of everything the flash writes."""
+        tree = {LAUNCHER_PATH: LAUNCHER.encode(), BOARD_DIR + "/current": self.version.encode()}
+        for rel, data in self.files.items():
+            tree["%s/%s/%s" % (BOARD_DIR, self.version, rel)] = data
+        for name, data in self.tables.items():
+            tree["%s/%s" % (TABLES_DIR, name)] = data
+        return tree
+
+    @property
+    def deployed_bytes(self) -> int:
+        return sum(len(d) for d in self.tree().values())
+
+    def blocks(self) -> int:
+        """littlefs blocks the release takes on a fresh filesystem (files and directories)."""
+        dirs = {p.rsplit("/", 1)[0] for p in self.tree()} - {""}
+        for d in list(dirs):
+            while d.count("/") > 1:
+                d = d.rsplit("/", 1)[0]
+                dirs.add(d)
+        return sum(lfs_blocks(len(d)) for d in self.tree().values()) + 2 * len(dirs)
+
+
+def prepare(firmware: Path = mp.FIRMWARE, mpy: int | None = None,
+            overrides: dict[str, bytes] | None = None) -> Release:
+    """Build the release of *firmware* for a board reporting ``sys.implementation._mpy ==
+    mpy``: the modules, the tables its tile count reads (stored by content), the index."""
+    firmware = Path(firmware)
+    files, fmt, how = firmware_files(firmware, mpy, overrides)
+    pins = (overrides or {}).get("shutbox/pins.py")
+    if pins is None and (firmware / "shutbox" / "pins.py").is_file():
+        pins = (firmware / "shutbox" / "pins.py").read_bytes()
+    tiles = tile_count(pins)
+    index: dict[str, str] = {}
+    tables: dict[str, bytes] = {}
+    listing = {}
+    for rel in [r for r in files if r.startswith(TABLE_SOURCES)]:
+        data = files.pop(rel)
+        name = rel[len(TABLE_SOURCES):]
+        if "/" in name or not table_needed(name, tiles):
+            continue
+        index[name] = store_name(name, data)
+        tables[index[name]] = data
+        listing[name] = ["%s/%s" % (TABLES_DIR, index[name]), len(data), _sha(data)]
+    if tiles is not None:  # the engine's order: moves.bin, nN.bin, tN.bin ("-": none)
+        files[TABLE_INDEX] = "".join(
+            ("%s/%s\n" % (TABLES_DIR, index[n])) if n in index else "-\n"
+            for n in ("moves.bin", "n%d.bin" % tiles, "t%d.bin" % tiles)).encode()
+    files = dict(sorted(files.items()))
+    version, manifest = manifest_for(files, fmt, listing)
+    files[MANIFEST] = manifest
+    return Release(version, fmt, how, files, tables, index, tiles)
+
+
+def lfs_blocks(size: int, block: int = boards.BLOCK_SIZE) -> int:
+    """The blocks littlefs takes for a file of *size* bytes: none when it is inlined in its
+    directory, else its CTZ skip list (block i > 0 starts with ctz(i) + 1 pointers)."""
+    if size <= _INLINE_MAX:
+        return 0
+    n = 0
+    room = 0
+    while room < size:
+        room += block - (4 * ((n & -n).bit_length()) if n else 0)
+        n += 1
+    return n
 
 
 def find_port() -> str:
@@ -342,7 +535,7 @@ def find_port() -> str:
     found = [p.device for p in serial.tools.list_ports.comports() if p.vid == PICO_VID]
     if not found:
         raise UserError("no Pico found on USB (vendor 2E8A): plug it in with a data cable, "
-                        "install MicroPython first (README: Flashing a Pico), or name its "
+                        "install MicroPython first (docs/flashing.md), or name its "
                         "port: --port /dev/ttyACM0 (make flash PORT=/dev/ttyACM0)")
     if len(found) > 1:
         raise UserError("several Picos found (%s): choose one with --port (make flash PORT=...)"
@@ -480,8 +673,24 @@ def flash(port: str | None = None, force: bool = False, dry_run: bool = False,
         board.close()
 
 
-def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
-    platform, name, version, mpy, machine = board.eval(_IDENTIFY)
+def _hashes(listing: dict | None) -> dict:
+    """{path: sha} of a state listing ({path: [sha, size]})."""
+    return {k: v[0] for k, v in (listing or {}).items()}
+
+
+def _dirs_of(paths) -> list[str]:
+    """Every folder the absolute *paths* need, parents first."""
+    out = set()
+    for p in paths:
+        parts = p.strip("/").split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            out.add("/" + "/".join(parts[:i]))
+    return sorted(out, key=lambda d: (d.count("/"), d))
+
+
+def _identify(board: Board, port: str, force: bool, out):
+    """Check the board runs MicroPython on rp2; return (its _mpy, its Board or None)."""
+    platform, name, version, mpy, machine, build_name = board.eval(_IDENTIFY)
     vtext = "v%s" % ".".join(str(x) for x in version)
     if name != "micropython" or platform != "rp2":
         what = "%s %s on %s" % (name, vtext, platform)
@@ -489,18 +698,38 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
             raise UserError("the board on %s runs %s, not MicroPython on a Raspberry Pi Pico "
                             "(rp2); use --force to flash it anyway" % (port, what))
         out("warning: flashing %s (--force)" % what)
-    board.exec(_BOARD_HELPERS)
-
-    files, fmt, how = firmware_files(firmware, mpy)
-    target, manifest = manifest_for(files, fmt)
-    files[MANIFEST] = manifest
-    total = sum(len(d) for d in files.values())
     out("%s: MicroPython %s on %s (%s)" % (port, vtext, platform, machine or "?"))
-    out("firmware %s: %d files, %s as %s" % (target, len(files), _kb(total), how))
+    found = boards.identify(machine, build_name)
+    if found is not None:
+        out("board: %s (%s), a %s filesystem" % (found.product, found.name,
+                                                 boards.kb(found.fs_bytes)))
+    elif platform == "rp2":
+        out("board: %r is not one of shutbox's Pico boards (%s): the room is what its "
+            "filesystem reports" % (build_name or machine, ", ".join(boards.BY_NAME)))
+    return mpy, found
+
+
+def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
+    mpy, found = _identify(board, port, force, out)
+    board.exec(_BOARD_HELPERS)
+    rel = prepare(firmware, mpy)
+    target, files, tables = rel.version, rel.files, rel.tables
+    total = rel.deployed_bytes
+    out("firmware %s: %d files and %d tables for %s tiles, %s as %s"
+        % (target, len(files), len(tables), rel.tiles or "any", _kb(total), rel.how))
+    if found is not None and rel.blocks() + _SLACK_BLOCKS > found.fs_blocks:
+        raise UserError("this firmware takes %s on littlefs; the %s's filesystem holds %s"
+                        % (_kb(rel.blocks() * boards.BLOCK_SIZE), found.short,
+                           boards.kb(found.fs_bytes)))
+    if not dry_run:
+        finished = board.eval(_FINISH_CURRENT)
+        if finished:
+            out("finished the switch to %s that a cut-off flash made" % finished)
 
     state = board.eval(_STATE)
     current = state["current"]
     versions = state["versions"]
+    have_tables = state["tables"]
     main = state["main"]
     launcher = LAUNCHER.encode()
     main_is_ours = main is not None and main[0].startswith(LAUNCHER_MARK)
@@ -508,101 +737,183 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
         raise UserError("the board has its own /main.py (not the shutbox launcher); move it "
                         "away or use --force (it is then kept as %s)" % MAKER_MAIN_KEPT)
     launcher_ok = main is not None and main[1] == _sha(launcher)
-    want = {rel: _sha(data) for rel, data in files.items()}
+    want = {r: _sha(d) for r, d in files.items()}
+    want_tables = {n: _sha(d) for n, d in tables.items()}
+    tables_ok = all(_hashes(have_tables).get(n) == h for n, h in want_tables.items())
 
-    summary = {"port": port, "version": target, "previous": current, "format": fmt,
-               "files": len(files), "deployed_bytes": total + len(launcher),
-               "uploaded": 0, "uploaded_bytes": 0, "copied": 0, "kept": 0}
-    up_to_date = (current in (target, target + "b") and versions.get(current) == want
-                  and launcher_ok)
+    summary = {"port": port, "version": target, "previous": current, "format": rel.fmt,
+               "board": found.name if found else None, "files": len(files),
+               "tables": len(tables), "tiles": rel.tiles, "deployed_bytes": total,
+               "uploaded": 0, "uploaded_bytes": 0, "copied": 0, "moved": 0, "kept": 0}
+    up_to_date = (current in (target, target + "b")
+                  and _hashes(versions.get(current)) == want and tables_ok and launcher_ok)
     if up_to_date:
         out("the board already runs %s: nothing to copy" % current)
-        summary["kept"] = len(files)
+        summary["kept"] = len(files) + len(tables)
         if not dry_run:
-            summary["removed"] = _clean(board, current, versions, state["other"])
+            summary["removed"] = _clean(board, current, versions, state["other"],
+                                        have_tables, set(tables))
         board.reset()
         summary["seconds"] = time.monotonic() - t0
         out("board reset: the box starts (%.1f s)" % summary["seconds"])
         return summary
 
-    # Stage in a folder the launcher is not using (a damaged current version is rebuilt aside).
-    stage = target if current != target else target + "b"
+    # Stage in a folder the launcher is not using (a damaged current version is rebuilt aside;
+    # a whole one whose tables are missing or damaged only gets them again: a table file is
+    # replaced by a rename, and its content is what every version naming it reads).
+    if current in (target, target + "b") and _hashes(versions.get(current)) == want:
+        stage = current
+    else:
+        stage = target if current != target else target + "b"
     stage_dir = BOARD_DIR + "/" + stage
     have = versions.get(stage, {})
-    by_hash: dict[str, str] = {}
+    running = versions.get(current, {}) if current and current != stage else {}
+    cur_dir = "%s/%s/" % (BOARD_DIR, current)
+    # where content already on the board is: the running version's files (copied, or moved by
+    # the journal after the switch), the table store's (copied), stale versions' (moved now)
+    copy_from: dict[str, str] = {}
+    for name, (h, _n) in have_tables.items():
+        copy_from.setdefault(h, "%s/%s" % (TABLES_DIR, name))
+    for r, (h, _n) in running.items():
+        copy_from.setdefault(h, cur_dir + r)
+    move_from: dict[str, str] = {}
     for vname, listing in versions.items():
-        if _VERSION_RE.match(vname) and vname != stage:
-            for rel, h in listing.items():
-                by_hash.setdefault(h, "%s/%s/%s" % (BOARD_DIR, vname, rel))
-    keep, copy, upload = [], [], []
-    for rel, h in want.items():
-        if rel == MANIFEST:
+        if _VERSION_RE.match(vname) and vname not in (stage, current):
+            for r, (h, _n) in listing.items():
+                move_from.setdefault(h, "%s/%s/%s" % (BOARD_DIR, vname, r))
+
+    keep, journal, move, copy, upload = [], [], [], [], []  # (destination, source/content)
+    removals = []  # (path, size): stray, damaged and half-written files, removed first
+    for r, h in want.items():
+        dst = stage_dir + "/" + r
+        if r == MANIFEST:
             continue  # written last: a complete version has it
-        if have.get(rel) == h:
-            keep.append(rel)
-        elif h in by_hash:
-            copy.append(rel)
+        if have.get(r, [None])[0] == h:
+            keep.append(dst)
+            continue
+        if r in have:
+            removals.append((dst, have[r][1]))
+        if running.get(r, [None])[0] == h:
+            journal.append((dst, cur_dir + r))
+        elif h in move_from:
+            move.append((dst, move_from.pop(h)))
+        elif h in copy_from:
+            copy.append((dst, copy_from[h]))
         else:
-            upload.append(rel)
-    stray = [rel for rel in have if rel not in want]
-    need = sum(len(files[r]) + 4096 for r in upload + copy)  # littlefs: 4 KB blocks
-    summary.update(uploaded=len(upload), uploaded_bytes=sum(len(files[r]) for r in upload),
-                   copied=len(copy), kept=len(keep))
-    if state["free"] is not None and need + 8192 > state["free"]:
-        raise UserError("not enough room on the board: this version needs %s more, %s free "
-                        "(remove your own files you no longer need)"
-                        % (_kb(need + 8192), _kb(state["free"])))
-    out("%s: upload %d files (%s), copy %d on the board, keep %d already staged"
+            upload.append((dst, files[r]))
+    removals += [(stage_dir + "/" + r, v[1]) for r, v in have.items()
+                 if r not in want and r != MANIFEST]
+    for name, h in want_tables.items():
+        dst = TABLES_DIR + "/" + name
+        got = have_tables.get(name)
+        if got is not None and got[0] == h:
+            keep.append(dst)
+            continue
+        src = next((s for s in (cur_dir + r for r, v in running.items() if v[0] == h)), None)
+        if src is not None and src not in {s for _, s in journal}:
+            journal.append((dst, src))  # a table in the running version (the older layout)
+        elif h in move_from:
+            move.append((dst, move_from.pop(h)))
+        elif h in copy_from:
+            copy.append((dst, copy_from[h]))
+        else:
+            upload.append((dst, tables[name]))
+    removals += [(TABLES_DIR + "/" + n, v[1]) for n, v in have_tables.items()
+                 if n.endswith(".part")]
+    summary.update(uploaded=len(upload), uploaded_bytes=sum(len(d) for _, d in upload),
+                   copied=len(copy), moved=len(journal) + len(move), kept=len(keep))
+
+    # Room: littlefs blocks still to be written, against the free ones and those freed first.
+    journal_src = _JOURNAL % (tuple((s, d) for d, s in journal), stage_dir + "/" + FINISH)
+    sizes = ([len(d) for _, d in upload] + [_size_of(s, versions, have_tables) for _, s in copy]
+             + [len(files[MANIFEST]), len(journal_src) if journal else 0])
+    new_dirs = [d for d in _dirs_of([p for p, _ in upload + copy + move + journal]
+                                    + [stage_dir + "/" + MANIFEST])
+                if not _dir_exists(d, versions, have_tables)]
+    need = sum(lfs_blocks(n) for n in sizes) + 2 * len(new_dirs) + _SLACK_BLOCKS
+    freed = sum(lfs_blocks(n) for _, n in removals)
+    bsize = state["bsize"] or boards.BLOCK_SIZE
+    summary["need_bytes"] = need * bsize
+    if state["free"] is not None:
+        # MicroPython's statvfs counts blocks with lfs2_fs_traverse, which visits each
+        # folder's first metadata pair twice (the metadata thread, and as the folder's entry:
+        # includeorphans; extmod/vfs_lfsx.c, lib/littlefs/lfs2.c v2.11): 2 blocks a folder
+        # more than littlefs uses, and 4 for the 2 folders a cut-off flash created
+        free = state["free"] // bsize + 2 * state.get("dirs", 0) + freed
+        summary["free_bytes"] = free * bsize
+        if need > free:
+            raise UserError("not enough room on the board: this version needs %s more, %s "
+                            "free (remove your own files you no longer need)"
+                            % (_kb(need * bsize), _kb(free * bsize)))
+    out("%s: upload %d files (%s), copy %d and move %d on the board, keep %d already there"
         % ("plan" if dry_run else "staging " + stage, len(upload),
-           _kb(summary["uploaded_bytes"]), len(copy), len(keep)))
+           _kb(summary["uploaded_bytes"]), len(copy), len(journal) + len(move), len(keep)))
     if dry_run:
-        for rel in upload:
-            out("  would upload %s (%s)" % (rel, _kb(len(files[rel]))))
+        for dst, data in upload:
+            out("  would upload %s (%s)" % (_short(dst, stage_dir), _kb(len(data))))
         board.reset()
         summary["seconds"] = time.monotonic() - t0
         return summary
 
-    for rel in stray:
-        board.exec("_rm(%r)" % (stage_dir + "/" + rel))
-    dirs = sorted({stage_dir + "/" + "/".join(rel.split("/")[:i])
-                   for rel in want for i in range(1, rel.count("/") + 1)})
-    board.exec(_MKDIRS % ([BOARD_DIR, stage_dir] + dirs))
-    _kill_point("staged-dirs")
-    for rel in copy:  # one file per command: each finishes well inside mpremote's timeout
-        board.exec(_COPY % (by_hash[want[rel]], stage_dir + "/" + rel))
-    _kill_point("copied")
+    for path, _n in removals + [(stage_dir + "/" + FINISH, 0)]:
+        board.exec("_rm(%r)" % path)
+    board.exec(_MKDIRS % ([BOARD_DIR, TABLES_DIR, stage_dir] + _dirs_of(want_paths(stage_dir,
+                                                                                   want))))
+    _kill_point("staged-dirs", 0, board)
+    for dst, src in move:  # content a stale version holds: nothing reads it any more
+        board.exec("os.rename(%r, %r)" % (src, dst))
+    for dst, src in copy:  # one file per command: each finishes well inside mpremote's timeout
+        board.exec(_COPY % (src, dst))
+    _kill_point("copied", 0, board)
     n_chunks = [0]
 
     def on_chunk(done, size):
         n_chunks[0] += 1
         _kill_point("chunk", n_chunks[0])
 
-    for i, rel in enumerate(upload):
-        out("  upload %s (%s)" % (rel, _kb(len(files[rel]))))
-        board.write(stage_dir + "/" + rel, files[rel], on_chunk)
-        _kill_point("uploaded", i + 1)
+    for i, (dst, data) in enumerate(upload):
+        out("  upload %s (%s)" % (_short(dst, stage_dir), _kb(len(data))))
+        _write(board, dst, data, on_chunk)
+        _kill_point("uploaded", i + 1, board)
 
-    # Verify: the board hashes what it holds; anything wrong is sent again, once.
+    # Verify: the board hashes what it holds; anything wrong is sent again, once. What the
+    # journal will move in must be whole where it is now.
+    staged = {p: h for p, h in ((stage_dir + "/" + r, h) for r, h in want.items())
+              if p not in {d for d, _ in journal}}
+    staged.update({TABLES_DIR + "/" + n: h for n, h in want_tables.items()
+                   if TABLES_DIR + "/" + n not in {d for d, _ in journal}})
+    content = {stage_dir + "/" + r: d for r, d in files.items()}
+    content.update({TABLES_DIR + "/" + n: d for n, d in tables.items()})
+    wanted_src = {s: (want.get(d[len(stage_dir) + 1:]) or want_tables[d.rsplit("/", 1)[1]])
+                  for d, s in journal}
     for attempt in (1, 2):
-        got = board.eval(_HASH_DIR % stage_dir)
-        bad = [rel for rel in want if rel != MANIFEST and got.get(rel) != want[rel]]
-        extra = [rel for rel in got if rel not in want]
-        for rel in extra:
-            board.exec("_rm(%r)" % (stage_dir + "/" + rel))
+        got = _hash_stage(board, stage_dir, list(staged) + list(wanted_src))
+        bad = [p for p, h in staged.items() if got.get(p) != h and not p.endswith(MANIFEST)]
+        moved_bad = [s for s, h in wanted_src.items() if got.get(s) != h]
+        if moved_bad:
+            raise Fail("%s changed on the board during the flash: run the flash again"
+                       % moved_bad[0])
+        extra = [p for p in got if p.startswith(stage_dir + "/") and p not in staged]
+        for p in extra:
+            board.exec("_rm(%r)" % p)
         if not bad:
             break
         if attempt == 2:
             raise Fail("%s did not verify after writing: %s (the board still starts %s)"
-                       % (stage, ", ".join(bad[:3]), current or "nothing"))
-        for rel in bad:
-            out("  again %s (did not verify)" % rel)
-            board.write(stage_dir + "/" + rel, files[rel])
-    if got.get(MANIFEST) != want[MANIFEST]:
-        board.write(stage_dir + "/" + MANIFEST, manifest)
-    got = board.eval(_HASH_DIR % stage_dir)
-    if got != want:
+                       % (stage, ", ".join(_short(p, stage_dir) for p in bad[:3]),
+                          current or "nothing"))
+        for p in bad:
+            out("  again %s (did not verify)" % _short(p, stage_dir))
+            _write(board, p, content[p])
+    if journal:
+        board.write(stage_dir + "/" + FINISH, journal_src.encode())
+        staged[stage_dir + "/" + FINISH] = _sha(journal_src.encode())
+    if got.get(stage_dir + "/" + MANIFEST) != want[MANIFEST]:
+        board.write(stage_dir + "/" + MANIFEST, files[MANIFEST])
+    got = _hash_stage(board, stage_dir, list(staged))
+    if {p: got.get(p) for p in staged} != staged:
         raise Fail("%s did not verify after writing its manifest" % stage)
-    _kill_point("verified")
+    _kill_point("verified", 0, board)
 
     # The launcher: replaced by a rename, so /main.py is always whole.
     if not launcher_ok:
@@ -614,26 +925,92 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
         board.exec("os.rename('/.shutbox/main.tmp', '/main.py')")
         if board.eval("print(repr(_h('/main.py')))") != _sha(launcher):
             raise Fail("the launcher /main.py did not verify")
-    _kill_point("launcher")
+    _kill_point("launcher", 0, board)
 
-    # The switch: one atomic rename.
+    # The switch: one atomic rename. Then the journal moves the unchanged files in.
     if board.eval(_SWITCH % stage) != stage:
         raise Fail("the version pointer did not verify")
-    _kill_point("switched")
-    summary["removed"] = _clean(board, stage, versions, state["other"])
+    _kill_point("switched", 0, board)
+    if journal:
+        board.exec("_fin(%r)" % stage_dir)
+        _kill_point("moved", 0, board)
+    got = board.eval(_HASH_DIR % stage_dir)
+    if got != want:
+        raise Fail("%s is not whole after the switch (%s): run the flash again"
+                   % (stage, ", ".join(sorted(set(want) ^ set(got))[:3]) or "content"))
+    summary["removed"] = _clean(board, stage, versions, state["other"], have_tables,
+                                set(tables))
+    _kill_point("done", 0, board)
     board.reset()
     summary["seconds"] = time.monotonic() - t0
-    out("switched to %s%s; verified %d files; board reset: the box starts (%.1f s)"
-        % (stage, " from " + current if current else "", len(files), summary["seconds"]))
+    out("switched to %s%s; verified %d files and %d tables; board reset: the box starts "
+        "(%.1f s)" % (stage, " from " + current if current else "", len(files), len(tables),
+                      summary["seconds"]))
     return summary
 
 
-def _clean(board: Board, keep: str, versions: dict, other: list) -> list[str]:
-    """Remove every version but *keep*, and leftovers of cut-off flashes (ours only)."""
+def want_paths(stage_dir: str, want: dict) -> list[str]:
+    return [stage_dir + "/" + r for r in want]
+
+
+def _short(path: str, stage_dir: str) -> str:
+    """A staged path as the user reads it: relative to the version, or the table's name."""
+    if path.startswith(stage_dir + "/"):
+        return path[len(stage_dir) + 1:]
+    return path.rsplit("/", 1)[1]
+
+
+def _size_of(path: str, versions: dict, have_tables: dict) -> int:
+    """The size of a file on the board, from the state the board reported."""
+    if path.startswith(TABLES_DIR + "/"):
+        return have_tables[path.rsplit("/", 1)[1]][1]
+    vname, _, r = path[len(BOARD_DIR) + 1:].partition("/")
+    return versions[vname][r][1]
+
+
+def _dir_exists(d: str, versions: dict, have_tables: dict) -> bool:
+    """Whether the board has folder *d* (a folder holding files it reported, or its parents)."""
+    if d in (BOARD_DIR,):
+        return bool(versions or have_tables)
+    if d == TABLES_DIR:
+        return bool(have_tables)
+    vname, _, r = d[len(BOARD_DIR) + 1:].partition("/")
+    listing = versions.get(vname)
+    if listing is None:
+        return False
+    return not r or any(k.startswith(r + "/") for k in listing)
+
+
+def _write(board: Board, path: str, data: bytes, on_chunk=None) -> None:
+    """Upload a file; a table goes to a .part file renamed into place when whole, so a file
+    of the table store always holds its name's content."""
+    if path.startswith(TABLES_DIR + "/"):
+        board.write(path + ".part", data, on_chunk)
+        board.exec("os.rename(%r, %r)" % (path + ".part", path))
+    else:
+        board.write(path, data, on_chunk)
+
+
+def _hash_stage(board: Board, stage_dir: str, paths: list[str]) -> dict[str, str]:
+    """{path: sha} of the stage folder's files and of the other *paths* the board holds."""
+    got = {stage_dir + "/" + r: h for r, h in board.eval(_HASH_DIR % stage_dir).items()}
+    others = [p for p in paths if not p.startswith(stage_dir + "/")]
+    if others:
+        got.update(board.eval(_HASH_FILES % others))
+    return got
+
+
+def _clean(board: Board, keep: str, versions: dict, other: list, have_tables: dict,
+           tables: set) -> list[str]:
+    """Remove every version but *keep*, the tables it does not read, and leftovers of cut-off
+    flashes (ours only)."""
     removed = [v for v in versions if v != keep and _VERSION_RE.match(v)]
     for vname in removed:
         board.exec("_rm(%r)" % (BOARD_DIR + "/" + vname))
         _kill_point("removed")
+    for name in have_tables:
+        if name not in tables:
+            board.exec("_rm(%r)" % (TABLES_DIR + "/" + name))
     for leftover in ("current.tmp", "main.tmp"):
         if leftover in other:
             board.exec("_rm(%r)" % (BOARD_DIR + "/" + leftover))

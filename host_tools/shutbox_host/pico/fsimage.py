@@ -1,16 +1,15 @@
 # The Pico's littlefs built on the host, with the firmware laid out as `shutbox flash` leaves it.
-"""littlefs images of a Raspberry Pi Pico's filesystem (littlefs-python).
+"""littlefs images of a Raspberry Pi Pico's filesystem (littlefs-python), for any Pico board.
 
-Geometry of MicroPython's ``RPI_PICO`` board (v1.28): littlefs2 with 4,096-byte blocks from
-flash offset 0xA0000 to the end of the 2 MB flash, 352 blocks (``ports/rp2/rp2_flash.c``:
-``MICROPY_HW_FLASH_STORAGE_BASE`` = flash size minus ``MICROPY_HW_FLASH_STORAGE_BYTES``, 1,408 KB
-in ``ports/rp2/boards/RPI_PICO/mpconfigboard.h``), mounted at ``/`` by
-``ports/rp2/modules/_boot.py`` as ``VfsLfs2(bdev, progsize=256)`` with extmod/vfs_lfs.c's other
-defaults (read size 32, lookahead 32, block_cycles 100). The file set and the hashing are
-shutbox_host.pico.flash's own (``firmware_files``, ``manifest_for``, ``LAUNCHER``), so an image
-holds exactly what a flash writes: ``/main.py`` (the launcher), ``/.shutbox/current``,
-``/.shutbox/fw-<hash>/`` with the modules as .mpy (``mp.MPY_FLAGS``) and ``manifest.json``,
-and an empty ``/data``.
+The geometry is the board's, from shutbox_host.pico.boards (MicroPython v1.28's own
+configuration, cited there): littlefs2 with 4,096-byte blocks from the board's filesystem
+offset to the end of its flash (``RPI_PICO``: 0xA0000, 352 blocks), mounted at ``/`` by
+``ports/rp2/modules/_boot.py`` as ``VfsLfs2(bdev, progsize=256)`` with extmod/vfs_lfsx.c's
+other defaults (read size 32, lookahead 32, block_cycles 100). The file set is
+shutbox_host.pico.flash's own (``prepare``: the launcher, ``/.shutbox/current``, the version
+folder with the modules as .mpy (``mp.MPY_FLAGS``), its table index and manifest, the tables
+the box's tile count reads in ``/.shutbox/tables``), so an image holds exactly what a flash
+writes, and an empty ``/data``.
 """
 
 from __future__ import annotations
@@ -18,24 +17,26 @@ from __future__ import annotations
 from pathlib import Path
 
 from shutbox_host import mp
-from shutbox_host.pico import flash
+from shutbox_host.pico import boards, flash
 
-BLOCK_SIZE = 4096
-BLOCK_COUNT = 352
-FS_OFFSET = 0xA0000
-FLASH_SIZE = 2 * 1024 * 1024
-PROG_SIZE = 256
-READ_SIZE = 32
-LOOKAHEAD = 32
-BLOCK_CYCLES = 100
+_PICO = boards.BY_NAME["RPI_PICO"]
+BLOCK_SIZE = boards.BLOCK_SIZE
+BLOCK_COUNT = _PICO.fs_blocks  # RPI_PICO's, the default board
+FS_OFFSET = _PICO.fs_offset
+FLASH_SIZE = _PICO.flash_bytes
+PROG_SIZE = boards.PROG_SIZE
+READ_SIZE = boards.READ_SIZE
+LOOKAHEAD = boards.LOOKAHEAD
+BLOCK_CYCLES = boards.BLOCK_CYCLES
 BOARD_MPY = 4870  # sys.implementation._mpy of MicroPython v1.28 on the rp2 port: mpy v6.3
 
 
-def new_fs(image: bytearray | None = None, mount: bool = True):
-    """Return a littlefs-python LittleFS on the RPI_PICO geometry (formatted if no *image*)."""
+def new_fs(image: bytearray | None = None, mount: bool = True, blocks: int = BLOCK_COUNT):
+    """Return a littlefs-python LittleFS on the board geometry of *blocks* 4 KB blocks
+    (formatted if no *image*)."""
     import littlefs
 
-    fs = littlefs.LittleFS(block_size=BLOCK_SIZE, block_count=BLOCK_COUNT, read_size=READ_SIZE,
+    fs = littlefs.LittleFS(block_size=BLOCK_SIZE, block_count=blocks, read_size=READ_SIZE,
                            prog_size=PROG_SIZE, lookahead_size=LOOKAHEAD,
                            block_cycles=BLOCK_CYCLES, mount=False)
     if image is not None:
@@ -52,27 +53,28 @@ def _write(fs, path: str, data: bytes) -> None:
         f.write(data)
 
 
-def firmware_tree(firmware: Path = mp.FIRMWARE, mpy: int | None = BOARD_MPY) -> dict[str, bytes]:
+def firmware_tree(firmware: Path = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
+                  overrides: dict[str, bytes] | None = None) -> dict[str, bytes]:
     """Return {absolute board path: content} of everything `shutbox flash` writes for a board
-    reporting ``sys.implementation._mpy == mpy``."""
-    files, fmt, _how = flash.firmware_files(Path(firmware), mpy)
-    name, manifest = flash.manifest_for(files, fmt)
-    files[flash.MANIFEST] = manifest
-    tree = {flash.LAUNCHER_PATH: flash.LAUNCHER.encode(),
-            flash.BOARD_DIR + "/current": name.encode()}
-    for rel, data in files.items():
-        tree["%s/%s/%s" % (flash.BOARD_DIR, name, rel)] = data
-    return tree
+    reporting ``sys.implementation._mpy == mpy`` (*overrides*: sources replaced)."""
+    return flash.prepare(Path(firmware), mpy, overrides).tree()
 
 
 def build(firmware: Path | None = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
-          extra: dict[str, bytes] | None = None) -> bytes:
-    """Return the filesystem image (352 x 4 KB) of a Pico flashed with *firmware* (None: an
-    empty filesystem), plus *extra* files {absolute path: content}."""
-    fs = new_fs()
-    tree = firmware_tree(firmware, mpy) if firmware is not None else {}
+          extra: dict[str, bytes] | None = None, blocks: int = BLOCK_COUNT,
+          overrides: dict[str, bytes] | None = None) -> bytes:
+    """Return the filesystem image (*blocks* x 4 KB) of a Pico flashed with *firmware* (None:
+    an empty filesystem), plus *extra* files {absolute path: content}."""
+    tree = firmware_tree(firmware, mpy, overrides) if firmware is not None else {}
     tree.update(extra or {})
-    dirs = {"/data"} if firmware is not None else set()
+    return image_of(tree, blocks, data_dir=firmware is not None)
+
+
+def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool = True) -> bytes:
+    """Return the filesystem image (*blocks* x 4 KB) holding *tree* ({absolute path:
+    content}), and an empty /data (where the box keeps its settings) with *data_dir*."""
+    fs = new_fs(blocks=blocks)
+    dirs = {"/data"} if data_dir else set()
     for path in tree:
         parts = path.strip("/").split("/")[:-1]
         for i in range(1, len(parts) + 1):
@@ -92,17 +94,18 @@ def flash_image(fs_image: bytes, base: bytes | None = None) -> bytes:
     return bytes(out)
 
 
-def read_tree(flash_or_fs: bytes) -> dict[str, bytes]:
-    """Return {absolute path: content} of every file on a flash image (2 MB) or a filesystem
-    image; raises littlefs.LittleFSError when it does not mount."""
+def read_tree(flash_or_fs: bytes, board: boards.Board | None = None) -> dict[str, bytes]:
+    """Return {absolute path: content} of every file on a flash image (the board's whole
+    flash) or a filesystem image; raises littlefs.LittleFSError when it does not mount."""
+    b = board or _PICO
     data = flash_or_fs
-    if len(data) == FLASH_SIZE:
-        data = data[FS_OFFSET:]
-    fs = new_fs(bytearray(data[:BLOCK_SIZE * BLOCK_COUNT]))
+    if len(data) == b.flash_bytes:
+        data = data[b.fs_offset:]
+    fs = new_fs(bytearray(data[:BLOCK_SIZE * b.fs_blocks]), blocks=b.fs_blocks)
     out: dict[str, bytes] = {}
     for root, _dirs, files in fs.walk("/"):
         for name in files:
-            path = (root.rstrip("/") + "/" + name) if root != "/" else "/" + name
+            path = (root.rstrip("/") + "/") + name if root != "/" else "/" + name
             with fs.open(path, "rb") as f:
                 out[path] = f.read()
     fs.unmount()

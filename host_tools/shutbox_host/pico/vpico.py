@@ -15,6 +15,13 @@ watchdog (REASON FORCE, 2), a watchdog that expires restarts it with REASON TIME
 read WDT_RESET from machine.reset_cause(), as on rp2 (MicroPython issue #19409). A soft
 reboot changes neither; a power cycle (or a crash of the interpreter) clears them. The
 console output of each interpreter is kept (``outputs``, the last 64 KB of each).
+
+It reports the Pico board it is given (``board``, shutbox_host.pico.boards: RPI_PICO by
+default) in sys.implementation, as that board's MicroPython does. With ``fs_image`` the flash
+is not a folder but a file holding the board's littlefs, as big as that board's filesystem
+(a Pico W's 212 blocks of 4 KB): the real littlefs of MicroPython (the unix port's VfsLfs2,
+the rp2 port's code and settings), so a full filesystem refuses writes and os.statvfs tells
+the truth; ``fs_tree()`` reads it back (littlefs-python).
 """
 
 from __future__ import annotations
@@ -59,7 +66,11 @@ class VirtualPico:
     """One virtual Pico. `start()` returns the device path; `stop()` ends it (or use `with`)."""
 
     def __init__(self, flash=DEFAULT_FLASH, platform="rp2", heapsize=DEFAULT_HEAP, link=None,
-                 env=None, log=None):
+                 env=None, log=None, board="RPI_PICO", fs_image=None):
+        from shutbox_host.pico import boards
+
+        self.board = boards.get(board)
+        self.fs_image = Path(fs_image).resolve() if fs_image else None
         self.flash = Path(flash).resolve()
         self.platform = platform
         self.heapsize = heapsize
@@ -82,8 +93,12 @@ class VirtualPico:
         """Create the pty, boot the interpreter (as at power-on), return the device path."""
         try:
             self.flash.mkdir(parents=True, exist_ok=True)
+            if self.fs_image is not None:
+                size = self.board.fs_bytes
+                if not self.fs_image.exists() or self.fs_image.stat().st_size != size:
+                    self.fs_image.write_bytes(b"\xff" * size)  # erased: formatted at boot
         except OSError as exc:
-            msg = "cannot use %s as the flash: %s" % (self.flash, exc.strerror)
+            msg = "cannot use %s as the flash: %s" % (self.fs_image or self.flash, exc.strerror)
             raise UserError(msg) from None
         try:
             self._exe = mp.micropython_exe()
@@ -138,6 +153,29 @@ class VirtualPico:
     def __exit__(self, *exc):
         self.stop()
 
+    def fs_tree(self) -> dict[str, bytes]:
+        """{absolute path: content} of every file on the littlefs flash (``fs_image``)."""
+        from shutbox_host.pico import fsimage
+
+        assert self.fs_image is not None, "the flash is a folder: read it directly"
+        return fsimage.read_tree(self.fs_image.read_bytes(), self.board)
+
+    def fs_used(self) -> tuple[int, int]:
+        """(bytes in files, blocks in use) on the littlefs flash, as littlefs counts them."""
+        from shutbox_host.pico import fsimage
+
+        assert self.fs_image is not None
+        fs = fsimage.new_fs(bytearray(self.fs_image.read_bytes()), blocks=self.board.fs_blocks)
+        try:
+            used = fs.used_block_count
+            size = 0
+            for root, _dirs, files in fs.walk("/"):
+                for name in files:
+                    size += fs.stat(root.rstrip("/") + "/" + name).size
+        finally:
+            fs.unmount()
+        return size, used
+
     def power_cycle(self):
         """Pull the plug and plug it back in: the interpreter restarts as at power-on."""
         os.write(self._wake_w, b"P")
@@ -149,6 +187,12 @@ class VirtualPico:
         ack_r, ack_w = os.pipe()
         env = dict(os.environ, **self.env)
         env.pop("MICROPYPATH", None)
+        env["SHUTBOX_VPICO_BOARD"] = self.board.name
+        env["SHUTBOX_VPICO_MACHINE"] = self.board.machine
+        if self.fs_image is not None:
+            env["SHUTBOX_VPICO_LFS"] = "%s,%d" % (self.fs_image, self.board.fs_blocks)
+        else:
+            env.pop("SHUTBOX_VPICO_LFS", None)
         cmd = [self._exe, "-X", "heapsize=" + self.heapsize, str(REPL_SCRIPT), str(self.flash),
                str(mp.SIM), self.platform, boot, str(ctl_w), str(ack_r),
                ",".join(str(v) for v in self.watchdog)]
@@ -368,7 +412,10 @@ class VirtualPico:
                 if i + 1 >= len(buf):
                     break
                 self._running = False
-                os.write(self._ack_w, buf[i + 1:i + 2])
+                try:
+                    os.write(self._ack_w, buf[i + 1:i + 2])
+                except OSError:  # it died meanwhile (a power cut): its successor needs none
+                    pass
                 i += 1
             elif m == b"I":
                 self._kbd_intr = True
@@ -398,6 +445,12 @@ def configure(parser):
                         help="print only the device path (for scripts)")
     parser.add_argument("--platform", default="rp2",
                         help="sys.platform to report (default rp2; others test refusals)")
+    parser.add_argument("--board", default="RPI_PICO",
+                        help="the Pico board it reports (RPI_PICO, RPI_PICO_W, RPI_PICO2, "
+                             "RPI_PICO2_W; default %(default)s)")
+    parser.add_argument("--fs-image", metavar="FILE",
+                        help="keep the flash as the board's littlefs in FILE (its real size) "
+                             "instead of the --flash folder")
     parser.add_argument("--link", help="also make this symlink to the device")
     parser.add_argument("--heap", default=DEFAULT_HEAP, type=mp.heap_size,
                         help="heap size (default %(default)s)")
@@ -408,14 +461,16 @@ def run(args):
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: done.set())
     vp = VirtualPico(args.flash, platform=args.platform, heapsize=args.heap, link=args.link,
-                     log=lambda msg: print(msg, file=sys.stderr, flush=True))
+                     log=lambda msg: print(msg, file=sys.stderr, flush=True),
+                     board=args.board, fs_image=args.fs_image)
     path = vp.start()
     if args.print_path:
         print(path, flush=True)
     else:
-        print("virtual Pico (%s) on %s, flash %s\n  mpremote connect %s\n"
-              "  shutbox flash --port %s\nCtrl-C to stop" % (args.platform, path, vp.flash,
-                                                            path, path), flush=True)
+        print("virtual %s (%s) on %s, flash %s\n  mpremote connect %s\n"
+              "  shutbox flash --port %s\nCtrl-C to stop"
+              % (vp.board.short, args.platform, path, vp.fs_image or vp.flash, path, path),
+              flush=True)
     try:
         while not done.wait(0.5):
             if vp.error is not None:

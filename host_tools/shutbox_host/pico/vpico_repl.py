@@ -17,6 +17,14 @@ them ("reason,s0,...,s7"): the simulated board's machine.mem32 and machine.reset
 them (simbus.reason, simbus.scratch). A thread watches the simulated machine.WDT: unfed past
 its timeout, the chip resets (REASON TIMER), whatever the code is doing.
 
+Environment: SHUTBOX_VPICO_BOARD and SHUTBOX_VPICO_MACHINE, the board's
+sys.implementation._build and _machine (shutbox_host.pico.boards: "RPI_PICO_W", "Raspberry Pi
+Pico W with RP2040"); SHUTBOX_VPICO_LFS "PATH,BLOCKS": the flash is that file, a littlefs of
+BLOCKS 4 KB blocks mounted as rp2's _boot.py mounts it (VfsLfs2, progsize 256; formatted
+when it does not mount), on a block device that erases to 0xFF and programs by AND as NOR
+flash does, each operation written through to the file (a killed interpreter leaves what a
+power cut leaves between operations). Without it the FLASH folder is the flash.
+
 CTL and ACK are pipe descriptors to the relay (one byte messages on CTL):
   X       code starts running: a Ctrl-C from the host now becomes SIGINT (KeyboardInterrupt)
   N seq   code finished: no more SIGINT; the relay answers seq on ACK
@@ -46,6 +54,7 @@ _WINDOW = 128  # raw-paste flow-control window: half of the Pico's 256-byte stdi
 
 # Set by main() from the command line (nothing runs at import).
 _FLASH = _SIM = _PLATFORM = _BOOT = _WATCHDOG = ""
+_LFS = False  # the flash is a littlefs in a file (SHUTBOX_VPICO_LFS), not the FLASH folder
 _ctl = _ack = None
 _seq = 0
 _g = {"__name__": "__main__"}  # the user's globals: boot.py, main.py and the REPL share them
@@ -54,6 +63,62 @@ _g = {"__name__": "__main__"}  # the user's globals: boot.py, main.py and the RE
 _ARCH = {"rp2": 4, "esp32": 10, "esp8266": 9, "stm32": 5, "samd": 5, "nrf": 5}
 _MACHINE = {"rp2": "Raspberry Pi Pico with RP2040"}
 _BUILD = {"rp2": "RPI_PICO"}
+
+
+class _FileFlash:
+    """A flash chip in a file, with the block protocol rp2.Flash offers littlefs: 4 KB erase
+    blocks (ioctl 6), programs at an offset that clear bits only (AND, as NOR flash)."""
+
+    def __init__(self, path, blocks):
+        self._f = open(path, "r+b")
+        self._n = blocks
+        self._ff = b"\xff" * 4096
+        self._old = bytearray(256)
+
+    def readblocks(self, n, buf, off=0):
+        self._f.seek(n * 4096 + off)
+        self._f.readinto(buf)
+
+    def writeblocks(self, n, buf, off=None):
+        if off is None:  # the simple protocol: whole blocks, erased first
+            for i in range(len(buf) // 4096):
+                self.ioctl(6, n + i)
+            off = 0
+        pos = n * 4096 + off
+        for i in range(0, len(buf), 256):
+            chunk = buf[i:i + 256]
+            old = memoryview(self._old)[:len(chunk)]
+            self._f.seek(pos + i)
+            self._f.readinto(old)
+            self._f.seek(pos + i)
+            self._f.write(bytes(old[j] & chunk[j] for j in range(len(chunk))))
+        self._f.flush()
+
+    def ioctl(self, op, arg):
+        if op == 4:  # block count
+            return self._n
+        if op == 5:  # block size
+            return 4096
+        if op == 6:  # erase a block
+            self._f.seek(arg * 4096)
+            self._f.write(self._ff)
+            self._f.flush()
+        if op == 3:  # sync
+            self._f.flush()
+        return 0
+
+
+def _lfs_root(spec):
+    """The littlefs on the file of SHUTBOX_VPICO_LFS, as _boot.py mounts rp2's flash."""
+    import vfs
+
+    path, blocks = spec.rsplit(",", 1)
+    dev = _FileFlash(path, int(blocks))
+    try:
+        return vfs.VfsLfs2(dev, progsize=256)
+    except OSError:
+        vfs.VfsLfs2.mkfs(dev, progsize=256)
+        return vfs.VfsLfs2(dev, progsize=256)
 
 
 def _w(text):
@@ -238,7 +303,7 @@ def _rename(old, new):
     sees the new name twice; renames on the flash go through the host's root instead.
     """
     old, new = _abs(old), _abs(new)
-    if _on_flash(old) and _on_flash(new):
+    if _on_flash(old) and _on_flash(new) and not _LFS:
         old, new = _HOST_MOUNT + _FLASH + old, _HOST_MOUNT + _FLASH + new
     _os.rename(old, new)
 
@@ -265,18 +330,25 @@ def _setup():
     vstr = "v%d.%d.%d" % version[:3] + ("-" + version[3] if len(version) > 3 and version[3]
                                          else "")
     machine_name = _MACHINE.get(_PLATFORM, "Generic %s board" % _PLATFORM)
+    build = _BUILD.get(_PLATFORM, _PLATFORM.upper())
+    if _PLATFORM == "rp2":
+        machine_name = _os.getenv("SHUTBOX_VPICO_MACHINE") or machine_name
+        build = _os.getenv("SHUTBOX_VPICO_BOARD") or build
     mpy = (impl._mpy & 0x3FF) | (_ARCH.get(_PLATFORM, 0) << 10)
     fake_impl = _Record(("name", "version", "_machine", "_mpy", "_build"),
-                        ("micropython", version, machine_name, mpy,
-                         _BUILD.get(_PLATFORM, _PLATFORM.upper())))
+                        ("micropython", version, machine_name, mpy, build))
     uname = _Record(("sysname", "nodename", "release", "version", "machine"),
                     (_PLATFORM, _PLATFORM, vstr[1:], vstr + " (virtual Pico)", machine_name))
     global _banner
     _banner = "MicroPython %s on virtual flash; %s\nType \"help()\" for more information.\n" % (
         vstr, machine_name)
 
+    global _LFS
+    lfs = _os.getenv("SHUTBOX_VPICO_LFS")
+    root = _lfs_root(lfs) if lfs else _os.VfsPosix(_FLASH)
+    _LFS = bool(lfs)
     _os.umount("/")
-    _os.mount(_os.VfsPosix(_FLASH), "/")
+    _os.mount(root, "/")
     _os.mount(_os.VfsPosix(_SIM), _SIM_MOUNT, readonly=True)
     _os.mount(_os.VfsPosix(), _HOST_MOUNT)
     _os.chdir("/")

@@ -1,0 +1,297 @@
+# The box's web page in headless Chromium, driven by Playwright: for the browser test and bench.
+"""Play the web page (shutbox_host.web) as a person would, in a real browser.
+
+``Browser`` builds build/web/, serves it on 127.0.0.1 and starts Debian's Chromium
+(``/usr/bin/chromium``, or ``$SHUTBOX_CHROMIUM``) headless through Playwright for Python; it
+never downloads a browser. ``Browser.page()`` opens the box in a fresh browser context (an
+empty IndexedDB: a new box) as a ``BoxPage``, which clicks the tiles, presses Roll with the
+mouse (held as long as asked), works the power switch, reads the game log and the LED frames
+the page received (window.shutbox), and collects console errors. ``play_turn`` plays one
+whole turn with the CPython engine's best moves, checking each throw's LEDs against the log:
+the dice show the throw and exactly the tiles of its legal moves are lit white; and the
+score view shows the score.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from shutbox_host.errors import UserError
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1000, "height": 560}
+_HOLD_MS = 900  # a long press of Roll: the debouncer's long press is at 700 ms
+
+
+def chromium() -> str:
+    return os.environ.get("SHUTBOX_CHROMIUM") or CHROMIUM
+
+
+def missing(browser: bool = True) -> str | None:
+    """Why the page cannot be tested here (one line), or None; *browser* False: why it
+    cannot be built."""
+    from shutbox_host.pico import emulator
+    from shutbox_host.web import build
+
+    why = emulator.missing()
+    if why:
+        return why
+    if not browser:
+        try:
+            build.esbuild_cmd()
+        except UserError as exc:
+            return str(exc)
+        return None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return ("Playwright for Python is not installed: make venv (requirements-dev.txt "
+                "pins it)")
+    if not Path(chromium()).is_file():
+        return ("no Chromium at %s: apt-get install chromium (Debian's), or set "
+                "SHUTBOX_CHROMIUM" % chromium())
+    try:
+        build.esbuild_cmd()
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
+class Browser:
+    """build/web served and headless Chromium started; ``page()`` opens a new box."""
+
+    def __init__(self, out: Path | None = None):
+        self.out = out
+
+    def __enter__(self) -> Browser:
+        from playwright.sync_api import sync_playwright
+
+        from shutbox_host.web import build, serve
+
+        out = build.build(self.out or build.OUT)
+        self.served = serve.Served(out)
+        self._pw = sync_playwright().start()
+        try:
+            self.browser = self._pw.chromium.launch(executable_path=chromium(), args=ARGS,
+                                                    headless=True)
+        except Exception:
+            self._pw.stop()
+            self.served.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self.browser.close()
+        finally:
+            self._pw.stop()
+            self.served.stop()
+
+    def page(self) -> BoxPage:
+        ctx = self.browser.new_context(viewport=VIEWPORT)
+        return BoxPage(ctx.new_page(), self.served.url)
+
+
+class BoxPage:
+    """One box in one browser tab."""
+
+    def __init__(self, page, url: str):
+        from shutbox_host.box import boxsim
+
+        self.page = page
+        self.url = url
+        self.errors: list[str] = []
+        self._decode = boxsim.decoder()
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append("page error: %s" % exc))
+
+    def _console(self, msg) -> None:
+        if msg.type == "error":
+            self.errors.append("console error: %s" % msg.text)
+
+    # ---- loading ----
+
+    def open(self, timeout_s: float = 60) -> None:
+        """Load the page; wait until the emulated chip runs."""
+        self.page.goto(self.url)
+        self._ready(timeout_s)
+
+    def reload(self, timeout_s: float = 60) -> None:
+        self.page.reload()
+        self._ready(timeout_s)
+
+    def _ready(self, timeout_s: float) -> None:
+        self.page.wait_for_function("() => window.shutbox && window.shutbox.ready",
+                                    timeout=timeout_s * 1000)
+
+    def close(self) -> None:
+        self.page.context.close()
+
+    # ---- reading ----
+
+    def js(self, expr: str, arg=None):
+        return self.page.evaluate(expr, arg)
+
+    def log_len(self) -> int:
+        return self.js("() => shutbox.log.length")
+
+    def wait_log(self, ev: str, since: int, timeout_s: float = 20) -> dict:
+        """Return the first game-log record from index *since* whose "ev" matches the regular
+        expression *ev* (whole), waiting for it."""
+        find = ("([n, ev]) => shutbox.log.slice(n).find(r => new RegExp('^(' + ev + ')$')"
+                ".test(r.ev))")
+        try:
+            self.page.wait_for_function(find, arg=[since, ev], timeout=timeout_s * 1000)
+        except Exception as exc:
+            last = self.js("() => shutbox.lines.slice(-5)")
+            raise AssertionError("no %r record in %.0f s; last lines: %s; errors: %s"
+                                 % (ev, timeout_s, last, self.errors)) from exc
+        rec = self.js(find, [since, ev])
+        rec.pop("_w", None)
+        return rec
+
+    def leds(self):
+        """The LEDs as the last frame lit them: (tiles, die A, die B) palette letters."""
+        from shutbox import pins
+
+        hexdata = self.js("() => shutbox.frames.length ? shutbox.frames.at(-1).hex : ''")
+        letters = self._decode(bytes.fromhex(hexdata)) if hexdata else ""
+        n = pins.TILES
+        return letters[:n], letters[n:n + 7], letters[n + 7:n + 14]
+
+    def wait_leds(self, ok, what: str, timeout_s: float = 15):
+        """Poll the LEDs until ok(tiles, die_a, die_b); AssertionError naming *what*."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            leds = self.leds()
+            if ok(*leds):
+                return leds
+            if time.monotonic() > deadline:
+                raise AssertionError("the LEDs never showed %s: last %s" % (what, leds))
+            time.sleep(0.03)
+
+    def latencies(self) -> list[float]:
+        """ms from each tile click to that tile's LED changing on the page."""
+        return [x["ms"] for x in self.js("() => shutbox.latencies")]
+
+    # ---- the controls ----
+
+    def flip(self, k: int) -> None:
+        self.page.click("#tile-%d" % k)
+
+    def open_all(self, gap_s: float = 0.1) -> None:
+        """Flip every shut tile up (before a new turn, while the score shows: the box does
+        not show them, so they are not timed)."""
+        from shutbox import pins
+
+        mask = self.js("() => shutbox.tiles")
+        self.js("() => { shutbox.measure = false; }")
+        try:
+            for k in range(1, pins.TILES + 1):
+                if not mask >> (k - 1) & 1:
+                    self.flip(k)
+                    time.sleep(gap_s)
+        finally:
+            self.js("() => { shutbox.measure = true; }")
+
+    def press(self) -> None:
+        self.page.hover("#roll")
+        self.page.mouse.down()
+
+    def release(self) -> None:
+        self.page.mouse.up()
+
+    def click_roll(self, ms: float = 100) -> None:
+        """Press Roll with the mouse and let go after *ms* (a long press from 700 ms)."""
+        self.press()
+        time.sleep(ms / 1000)
+        self.release()
+
+    def latch(self) -> None:
+        """The page's "hold Roll" control: Roll down until it is clicked again."""
+        self.page.click("#hold")
+
+    def power(self) -> None:
+        self.page.click("#power")
+
+    def screenshot(self, path: Path) -> None:
+        self.page.screenshot(path=str(path))
+
+
+def _tiles(mask: int) -> list[int]:
+    return [k + 1 for k in range(mask.bit_length()) if mask >> k & 1]
+
+
+def shows_number(tiles: str, die_a: str, die_b: str, n: int, code: str) -> bool:
+    """True when the LEDs show *n* (0..129) as shutbox.frame.number draws it in *code*."""
+    from shutbox_host.box.boxsim import face
+
+    if n == 0:
+        return set(die_a + die_b) == {code} and set(tiles) == {"."}
+    tens, units = divmod(n, 10)
+    want_tiles = "".join(code if k < units else "." for k in range(len(tiles)))
+    fa, fb = min(tens, 6), tens - min(tens, 6)
+    lit = set((die_a if fa else "") + (die_b if fb else "")) - {"."}
+    return (tiles == want_tiles and face(die_a) == fa and face(die_b) == fb
+            and (not tens or lit == {code}))
+
+
+def play_turn(bp: BoxPage, eng, gap_s: float = 0.15, at_throw=None) -> dict:
+    """Play one whole turn from SETUP (tiles open) to its score, with the engine's best
+    moves; check every throw, move and score against the engine and the LEDs against the
+    log. *at_throw*: called once the first throw shows (a screenshot)."""
+    from shutbox import pins
+    from shutbox.engine import MAX_MOVES
+    from shutbox_host.box.boxsim import face, tiles_lit
+
+    open_ = eng.start_open
+    locked = False
+    buf = [0] * MAX_MOVES
+    while True:
+        one = eng.one_die_allowed(open_) and eng.choose_one_die(open_, locked)
+        n0 = bp.log_len()
+        bp.click_roll(_HOLD_MS if one else 100)
+        throw = bp.wait_log("throw|refused", n0)
+        assert throw["ev"] == "throw", throw
+        a, b = (throw["dice"] + [0])[:2]
+        assert bool(b == 0) == bool(one), (throw, one)
+        locked = locked or (one and eng.rules.one_die_mode == 1)
+        n = eng.legal_into(open_, a, b, buf)
+        assert throw["moves"] == n, (throw, n)
+        assert throw["open"] == _tiles(open_)
+        if n == 0:
+            break
+        union = 0
+        for i in range(n):
+            union |= buf[i]
+        want = _tiles(union)
+        def thrown(t, da, db, a=a, b=b, want=want):
+            return (face(da) == a and face(db) == b and tiles_lit(t, "W") == want
+                    and set(t) <= {"W", "."})
+
+        bp.wait_leds(thrown, "the throw %d+%d and its tiles %s lit white" % (a, b, want))
+        if at_throw is not None:
+            at_throw()
+            at_throw = None
+        move = eng.best_move(open_, a, b, locked)
+        tiles = _tiles(move)
+        n1 = bp.log_len()
+        for k in sorted(tiles, reverse=True):
+            bp.flip(k)
+            time.sleep(gap_s)
+        rec = bp.wait_log("move", n1)
+        assert rec["shut"] == tiles, (rec, tiles)
+        open_ &= ~move
+        assert rec["open"] == _tiles(open_)
+        if open_ == 0:
+            break
+        time.sleep(gap_s)
+    score = bp.wait_log("score", n0)
+    assert score["score"] == eng.score(open_ & ((1 << pins.TILES) - 1)), (score, open_)
+    bp.wait_leds(lambda t, da, db: shows_number(t, da, db, score["score"], "B"),
+                 "the score %d in blue" % score["score"])
+    return score

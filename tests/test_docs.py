@@ -1,0 +1,209 @@
+# The docs: every figure they quote comes from the bench's snapshot, and every link resolves.
+"""Figures that cannot drift, and links that cannot break.
+
+A figure in the docs is written with its source right after it, as an HTML comment that a
+reader of the rendered page never sees: ``2.4<!--fig solve_ms_9 .1f--> ms``. KEY is a name of
+``docs/figures.json`` (``shutbox bench --json --save docs/figures.json``, which ``make bench``
+runs; ``a[b]`` reaches into a figure that is an object, ``soak:`` names the long runs'
+figures), FMT how it is written (below); the number just before the comment must be exactly
+that. So a figure quoted once can only change with its source, and a new bench run that
+changes a figure fails here until the docs say the new value (the message gives it).
+
+The figures a test can recompute in seconds (file sizes, counts) are checked against the
+snapshot as well, so the snapshot itself cannot go stale for them; the rest are measurements
+(times, heaps, emulated cycles) that only a bench run makes.
+
+Formats: ``d`` (the default for ints: 12,345), ``.Nf`` (N decimals, with thousands commas),
+``kb`` / ``kb1`` (bytes as KB, 0 or 1 decimal), ``mb1``, ``pct`` / ``pct1`` / ``pct2`` (a
+fraction as a percentage), ``ms`` (seconds as whole ms), ``x`` / ``x1`` (a ratio, 0 or 1
+decimal).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAPSHOT = ROOT / "docs" / "figures.json"
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "hardware" / "README.md"]
+MARK = re.compile(r"<!--fig ([\w:\-]+(?:\[[^\]]+\])*)(?: ([\w.]+))?-->")
+NUMBER = re.compile(r"(-?[\d,]*\.?\d+)$")
+
+
+def fmt(value, how: str | None) -> str:
+    """Write *value* as the docs write it (the module docstring's formats)."""
+    if how is None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("a %s needs a format (e.g. .1f)" % type(value).__name__)
+        how = "d"
+    if how == "d":
+        return f"{int(value):,}"
+    m = re.fullmatch(r"\.(\d)f", how)
+    if m:
+        return "{:,.{}f}".format(value, int(m.group(1)))
+    scaled = {"kb": (1 / 1024, 0), "kb1": (1 / 1024, 1), "mb1": (1 / 1048576, 1),
+              "pct": (100, 0), "pct1": (100, 1), "pct2": (100, 2), "ms": (1000, 0),
+              "x": (1, 0), "x1": (1, 1)}
+    if how not in scaled:
+        raise ValueError("unknown format %r" % how)
+    k, places = scaled[how]
+    return "{:,.{}f}".format(value * k, places)
+
+
+def lookup(figures: dict, key: str):
+    """The figure *key* of the snapshot (``a[b]``: item b of figure a)."""
+    head, *items = re.split(r"\[", key)
+    value = figures[head]
+    for item in items:
+        item = item.rstrip("]")
+        value = value[int(item)] if isinstance(value, list) else value[item]
+    return value
+
+
+def quoted(text: str):
+    """Yield (line number, key, format, the number written before the comment)."""
+    for m in MARK.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        before = NUMBER.search(text[:m.start()])
+        yield line, m.group(1), m.group(2), before.group(1) if before else None
+
+
+@pytest.fixture(scope="module")
+def figures():
+    return json.loads(SNAPSHOT.read_text())["figures"]
+
+
+def test_every_quoted_figure_is_its_sources(figures):
+    wrong, seen = [], 0
+    for path in DOCS:
+        for line, key, how, written in quoted(path.read_text()):
+            seen += 1
+            where = "%s:%d" % (path.relative_to(ROOT), line)
+            try:
+                want = fmt(lookup(figures, key), how)
+            except (KeyError, IndexError):
+                wrong.append("%s: %s is no figure of docs/figures.json" % (where, key))
+                continue
+            if written != want:
+                wrong.append("%s: %s is %s, the docs say %s" % (where, key, want, written))
+    assert seen >= 40, seen  # the docs do quote their figures this way
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_format_of_a_figure_is_checked():
+    """The check can fail: a changed figure, a wrong format, a missing number."""
+    assert fmt(57408, None) == "57,408" and fmt(0.2124, "pct1") == "21.2"
+    assert fmt(2.3456, ".2f") == "2.35" and fmt(543210, "kb") == "530"
+    text = "a 57,000<!--fig heap--> b <!--fig heap--> c 2.4<!--fig t .1f-->"
+    got = list(quoted(text))
+    assert [g[3] for g in got] == ["57,000", None, "2.4"]
+    assert fmt(57408, got[0][2]) != got[0][3]
+    with pytest.raises(ValueError):
+        fmt(1.5, None)
+
+
+def test_the_snapshot_holds_what_a_test_can_recompute(figures):
+    """Figures of files in the repository: the snapshot is not older than they are."""
+    tables = ROOT / "firmware" / "shutbox" / "tables"
+    sizes = {p.name: p.stat().st_size for p in tables.glob("*.bin")}
+    if "tables_bytes" in figures:
+        assert figures["tables_bytes"] == sum(sizes.values()), "run make bench"
+
+
+# ----- links -----
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    s = re.sub(r"[`*_]", "", heading.strip().lower())
+    s = re.sub(r"[^\w\- ]", "", s)
+    return s.replace(" ", "-")
+
+
+def _anchors(path: Path) -> set:
+    text = re.sub(r"```.*?```", "", path.read_text(), flags=re.S)
+    return {_slug(m.group(1)) for m in re.finditer(r"^#+ (.+)$", text, flags=re.M)}
+
+
+def test_every_link_in_the_docs_resolves():
+    broken = []
+    for path in DOCS:
+        text = re.sub(r"```.*?```", "", path.read_text(), flags=re.S)
+        for m in re.finditer(r"\]\(([^)\s]+)\)", text):
+            target = m.group(1)
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address: not checked offline
+            file, _, anchor = target.partition("#")
+            dest = (path.parent / file).resolve() if file else path
+            if not dest.exists():
+                broken.append("%s: %s (no such file)" % (path.relative_to(ROOT), target))
+            elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+                broken.append("%s: %s (no such heading)" % (path.relative_to(ROOT), target))
+    assert not broken, "\n".join(broken)
+
+
+# ----- examples in the docs that print figures -----
+
+
+def _shutbox(*args: str) -> str:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "shutbox_host.cli", *args], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, (args, r.stderr)
+    return r.stdout
+
+
+def _blocks(path: Path) -> list[str]:
+    return re.findall(r"```[a-z]*\n(.*?)```", path.read_text(), flags=re.S)
+
+
+def test_the_solvers_examples_print_what_their_comments_say():
+    """docs/solver.md: `shutbox solve ...  # 11.1575 ...`: the first figure of each comment is
+    in that command's output; the `shutbox advise` example's lines are its output."""
+    import shlex
+
+    text = ROOT / "docs" / "solver.md"
+    checked = 0
+    for block in _blocks(text):
+        for line in block.splitlines():
+            m = re.match(r"(shutbox solve [^#]+?)\s+#\s*(.*)$", line)
+            if m:
+                figure = re.search(r"\d+\.\d+", m.group(2)).group(0)
+                assert figure in _shutbox(*shlex.split(m.group(1))[1:]), line
+                checked += 1
+        if block.startswith("$ shutbox advise"):
+            first, *shown = block.splitlines()
+            out = _shutbox(*shlex.split(first[2:])[1:]).splitlines()
+            for line in shown:
+                assert line == "..." or line in out, line
+            checked += 1
+    assert checked >= 6
+
+
+def rewrite(text: str, figures: dict) -> str:
+    """*text* with every marked figure written afresh from *figures* (after a bench --save)."""
+    return re.sub(r"(-?[\d,]*\.?\d+)(<!--fig ([\w:\-]+(?:\[[^\]]+\])*)(?: ([\w.]+))?-->)",
+                  lambda m: fmt(lookup(figures, m.group(3)), m.group(4)) + m.group(2), text)
+
+
+def test_rewrite_writes_what_the_check_wants(figures):
+    text = "a 1<!--fig deployed_bytes--> b, 9.9<!--fig solve_ms_9 .3f-->"
+    out = rewrite(text, figures)
+    assert out == "a %s<!--fig deployed_bytes--> b, %s<!--fig solve_ms_9 .3f-->" % (
+        fmt(figures["deployed_bytes"], None), fmt(figures["solve_ms_9"], ".3f"))
+
+
+if __name__ == "__main__":  # python tests/test_docs.py: the docs' figures from the snapshot
+    snap = json.loads(SNAPSHOT.read_text())["figures"]
+    for doc in DOCS:
+        old = doc.read_text()
+        new = rewrite(old, snap)
+        if new != old:
+            doc.write_text(new)
+            print("rewrote", doc.relative_to(ROOT))
