@@ -13,7 +13,10 @@ start-up's shortcuts (shutbox.boot: fewer lookups of the flash) end before the b
 
 def _start(kept):
     """shutbox.boot.start, then the module forgotten, in a frame of its own: no stale
-    reference to it may stay in run()'s frame, which lives on."""
+    reference to it may stay in run()'s frame, which lives on. Not for the .py version: its
+    shortcuts need .mpy files, and compiling shutbox/boot.py would cost its heap."""
+    if not __file__.endswith(".mpy"):
+        return
     from shutbox import boot, forget
 
     boot.start(__file__, kept)
