@@ -6,27 +6,58 @@ load; they load one at a time, each loader's garbage collected before the next, 
 packs into the heap without holes; app.main loads the rest the settings need, then makes the
 engine's tables (the largest blocks) before the first app. An exception here, outside
 app.main's guard (a MemoryError importing: the .py fallback of a flash needs far more heap),
-is logged and shown as the fault pattern, and Roll or 10 s restarts (shutbox.rescue).
+is logged and shown as the fault pattern, and Roll or 10 s restarts (shutbox.rescue). The
+start-up's shortcuts (shutbox.boot: fewer lookups of the flash) end before the box's loop.
 """
+
+
+def _start(kept):
+    """shutbox.boot.start, then the module forgotten, in a frame of its own: no stale
+    reference to it may stay in run()'s frame, which lives on. Not for the .py version: its
+    shortcuts need .mpy files, and compiling shutbox/boot.py would cost its heap."""
+    if not __file__.endswith(".mpy"):
+        return
+    from shutbox import boot, forget
+
+    boot.start(__file__, kept)
+    forget("boot")
 
 
 def run():
     """The power-up screens, the saved settings, the game's modules, then the box's loop."""
     import gc
 
-    from shutbox import powerup
+    from shutbox import forget
 
-    # Roll held at power-up: the settings menu, records, erasing (shutbox.menu); then the
-    # saved settings and the records' key are read, before the game's modules take the heap
-    saved = powerup.screens()
-    powerup.unload("powerup")
-    del powerup
-    for name in ("ticks", "engine", "frame", "debounce", "dice", "game", "app"):
-        gc.collect()
-        __import__("shutbox." + name)
-    from shutbox import app
+    kept = [None]  # made first: the start-up shortcut's mount point (shutbox.boot.start)
 
-    app.main(saved)
+    def booted():  # the shortcut ends: the plain filesystem from here on
+        if kept[0] is not None:
+            import vfs
+
+            vfs.umount(kept[0])
+            kept[0] = None
+        forget("bootfs")
+
+    _start(kept)
+
+    try:
+        from shutbox import powerup
+
+        # Roll held at power-up: the settings menu, records, erasing (shutbox.menu); then
+        # the saved settings and the records' key are read, before the game's modules take
+        # the heap
+        saved = powerup.screens()
+        powerup.unload("powerup")
+        del powerup
+        for name in ("ticks", "engine", "frame", "debounce", "dice", "game", "app"):
+            gc.collect()
+            __import__("shutbox." + name)
+        from shutbox import app
+
+        app.main(saved, booted=booted)
+    finally:
+        booted()  # (Ctrl-C, or an error before the box's loop)
 
 
 try:

@@ -29,7 +29,8 @@ _NOTICE_SETTINGS = const(1)  # the settings file was damaged: defaults
 _NOTICE_RECORDS = const(2)  # the records file was damaged: records start again
 _NOTICE_GAME = const(4)  # the saved game was damaged: a new game
 _NOTICE_FAULT = const(8)  # restarted after an error or a watchdog reset (see error.log)
-_FRAME_MS = const(20)  # LEDs redrawn at most 50 times a second
+_FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they change (and on an input)
+_IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
 _UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always drawn
 # The optimal-play table (2 KB and more) is loaded only for a feature that needs it (best-move
 # hints, the computer opponent); a folder that cannot exist makes the engine go without.
@@ -136,10 +137,23 @@ class App:
                     rs.expect = -1  # no hold for the new game
                 game.tiles_changed(deb.levels, now)
         game.tick(now)
-        if rs is not None:
-            rs.poll(game)
-        if game.log:
-            self._write_log()
+        # The LEDs first, at once on an input, then the note, the log and the flash: a save
+        # (a 45 ms erase and page programs) must not hold up the frame that shows the flip.
+        # A frame at the frame pace (while they move: wait) is sent whether it changed or not
+        paced = ticks_diff(now, self._next_frame) >= 0
+        if ev or paced:
+            self._next_frame = ticks_add(now, _FRAME_MS)
+            f = game.render(now)
+            if rs is not None and rs.expect >= 0:  # resumed: tiles unlike the saved game's blink
+                fr.tiles_mask(f, deb.levels ^ rs.expect, fr.AMBER if fr.blink(now, 0) else fr.OFF)
+            if self.notices:
+                if ticks_diff(now, self._notice_at) < _NOTICE_MS:
+                    fr.notice(f, board.tiles, self.notices, now, self._notice_at)
+                else:
+                    self.notices = 0
+            if paced or f != self._shown:
+                self._shown[:] = f
+                board.show(f)
         if game.sound_seq != self._sound_seq:  # a new melody: its first note now
             self._sound_seq = game.sound_seq
             self._note = 0
@@ -155,21 +169,34 @@ class App:
             else:
                 board.tone(0, 0)
                 self._note = -1
-        if ticks_diff(now, self._next_frame) >= 0:
-            self._next_frame = ticks_add(now, _FRAME_MS)
-            f = game.render(now)
-            if rs is not None and rs.expect >= 0:  # resumed: tiles unlike the saved game's blink
-                fr.tiles_mask(f, deb.levels ^ rs.expect, fr.AMBER if fr.blink(now, 0) else fr.OFF)
-            if self.notices:
-                if ticks_diff(now, self._notice_at) < _NOTICE_MS:
-                    fr.notice(f, board.tiles, self.notices, now, self._notice_at)
-                else:
-                    self.notices = 0
-            if f != self._shown:
-                self._shown[:] = f
-                board.show(f)
+        if game.log:
+            self._write_log()
+        if rs is not None:
+            rs.poll(game)
         if self.wdt is not None:
             self.wdt.feed()
+
+    def wait(self, now):
+        """Return the ms from *now* until the next step can change anything if no switch
+        changes (0: at once): a level settling, Roll's long press or its 5 s hold, the next
+        note, and while time alone changes the frame (Game.moving, the boot notice, a resumed
+        game's blinking tiles) the next frame at the frame pace. The Pico's loop sleeps until
+        then, or until a switch changes (shutbox.guard: Guard.forever)."""
+        ms = self.deb.wait(now, _IDLE_MS)
+        if self._down_at >= 0:
+            w = _NEW_GAME_MS - ticks_diff(now, self._down_at)
+            if w < ms:
+                ms = w
+        if self._note >= 0:
+            w = ticks_diff(self._note_end, now)
+            if w < ms:
+                ms = w
+        rs = self.resume
+        if self.notices or rs is not None and rs.expect >= 0 or self.game.moving(now):
+            w = ticks_diff(self._next_frame, now)
+            if w < ms:
+                ms = w
+        return ms if ms > 0 else 0
 
     def _write_log(self):
         """Print the game's new log records; count them for the box's records (self.tally)."""
@@ -235,7 +262,7 @@ def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=Non
     return app
 
 
-def main(boot=None, watchdog_ms=_WATCHDOG_MS):
+def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
     """Run the box on the Pico forever, under the guard, with the hardware watchdog.
 
     The game in progress is kept in /data (littlefs), errors in /error.log. A developer's
@@ -243,7 +270,7 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS):
     stopped through machine.WDT and would otherwise reboot the Pico mid-session;
     *watchdog_ms* = 0 leaves it off. The power-up screens (and the self-test) have run
     before, and the settings were read (*boot*: shutbox.powerup.read; read here if None):
-    firmware/main.py.
+    firmware/main.py. *booted()* is called once the modules are loaded, before the engine.
     """
     import gc
     import os
@@ -267,6 +294,8 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS):
     for name in ["guard", "resume"] + parts(boot[0]):
         gc.collect()
         __import__("shutbox." + name)
+    if booted is not None:  # main.py's start-up shortcuts end: collected with the rest
+        booted()
     gc.collect()
     boot.append(make_engine(boot[0], boot[1]))
 

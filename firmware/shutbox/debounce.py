@@ -7,7 +7,8 @@ change, so contact bounce (a burst of flips lasting 1 to 20 ms) or a glitch shor
 30 ms never registers as an extra flip or press. A bouncing tile does not hold up the
 others. Roll gives a short press on release, or a long press as soon as it has been held for
 700 ms (then its release is not a short press). Roll held when the debouncer is built
-(a power-up combination) gives no press until it has been released once.
+(a power-up combination) gives no press until it has been released once. ``wait`` says
+when the next poll can change anything: the box sleeps until then unless a level changes.
 """
 
 from array import array
@@ -105,3 +106,22 @@ class Debouncer:
             t[-_PRESS] = _LONG
             ev |= EV_LONG
         return ev
+
+    def wait(self, now, most):
+        """Return the ms from *now* until a raw level settles or Roll's long press is due, at
+        most *most* (0: due now): with no level changing, update() reports nothing before."""
+        t = self._t
+        diff = t[-_RAW] ^ t[-_STABLE]
+        i = 0
+        while diff:
+            if diff & 1:
+                w = _SETTLE_MS - ticks_diff(now, t[i])
+                if w < most:
+                    most = w
+            diff >>= 1
+            i += 1
+        if t[-_PRESS] == _DOWN:
+            w = _LONG_MS - ticks_diff(now, t[-_DOWN_AT])
+            if w < most:
+                most = w
+        return most if most > 0 else 0

@@ -146,15 +146,14 @@ class Game:
         # game on mirrored levels (a tile *down* is one still to play), so every rule, hint
         # and table applies unchanged and the score is the tiles still face down.
         self.inv = engine.full if settings.open_box else 0
-        self.frame = bytearray(fr.size(engine.tiles))
-        self.scores = [0] * _MAX_PLAYERS  # running totals (one round: the turn's score)
-        self.log = []
+        # The attributes new_game and the turn set, first: the instance's dict (the largest
+        # block a start makes: 40 entries) grows to its size before the game's other blocks
+        self.player = self.players = self.played = self.winners = self.page = 0
+        self.open_ = self.throws = self.score = 0
+        self.over = self.locked = self.shut_box = False
         self.sound = b""
         self.sound_seq = 0
         self.levels = (levels ^ self.inv) & engine.full
-        from array import array  # a local name: no module global for one use
-
-        self._buf = array("H", [0] * _MAX_MOVES)
         self._n = 0
         self.a = 0
         self.b = 0
@@ -176,6 +175,12 @@ class Game:
         self.coach = None  # shutbox.coach: best-move hints and the post-turn analysis
         # Rounds, formats, ties, stakes and turn variants: only when a setting needs them.
         self.match = None
+        self.frame = bytearray(fr.size(engine.tiles))
+        self.scores = [0] * _MAX_PLAYERS  # running totals (one round: the turn's score)
+        self.log = []
+        from array import array  # a local name: no module global for one use
+
+        self._buf = array("H", [0] * _MAX_MOVES)
         need = parts(settings)
         if "computer" in need:
             from shutbox.computer import Computer
@@ -467,6 +472,21 @@ class Game:
     def _sound(self, sound):
         self.sound = sound  # a melody: (Hz / 10, ms / 10) byte pairs
         self.sound_seq = (self.sound_seq + 1) & 0xFFFF
+
+    def moving(self, now):
+        """Return True while time alone changes the frame or the state (a blink, the dice
+        rolling, a view that cycles, a move accepted after a pause, the computer's turn): the
+        app then polls at its frame pace. False: nothing changes until the tiles or Roll do."""
+        st = self.state
+        if st == ROLLING or st > MOVE or self.err:  # the dice, the views, a blinking mistake
+            return True
+        if self.cpu is not None and self.cpu.playing():
+            return True
+        if st == MOVE:
+            return self._pending  # its tiles blink until it is accepted
+        # SETUP, READY: die B's centre blinks when one die is there; a move flashes green
+        return self.one_die_choice() == 1 or st == READY and ticks_diff(
+            now, self.t_state) < _FLASH_MS
 
     def render(self, now):
         """Fill and return ``frame`` for the time *now* (allocates nothing)."""

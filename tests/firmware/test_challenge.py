@@ -77,7 +77,9 @@ def test_sound_sets_the_buzzer_s_duty(level, duty):
     r = last_box(run(s))
     notes = [d for _ms, d in r.volume if d]
     if duty:
-        assert len(notes) >= 4 and set(notes) == {duty}
+        # the duty the pin gives: rp2 rounds it to the slice's TOP (125 MHz / Hz steps: at
+        # the buzzer's few kHz, a readback within 1 of what was set)
+        assert len(notes) >= 4 and all(abs(d - duty) <= 1 for d in notes), notes
         assert [hz for _ms, hz in r.tones if hz]
     else:
         assert not notes and not [hz for _ms, hz in r.tones if hz]  # silent

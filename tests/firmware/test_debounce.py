@@ -176,3 +176,57 @@ def test_timing_is_the_same_across_the_tick_wrap():
         times.append([(ms, ev) for ms, ev, _ in rig.events])
     assert times[0] == times[1]
     assert [ev for _, ev in times[0]] == [EV_DOWN, EV_LONG]
+
+
+@settings(max_examples=80, deadline=None)
+@given(flips=st.lists(st.tuples(st.integers(1, 80), st.integers(0, TILES)), max_size=25),
+       roll=st.booleans())
+def test_polling_only_when_a_level_changes_or_wait_says_gives_the_same_events(flips, roll):
+    """The Pico's loop (Guard.forever) sleeps: it feeds the debouncer only when a raw level
+    changed or at the time ``wait`` gave. Every event then comes at the same ms as with a
+    poll every ms: a wait longer than the true one would delay or lose them."""
+    t0 = WRAP_START
+    timeline = {}  # ms -> (switches, roll) from then on
+    sw, r, ms = ALL, roll, 0
+    for gap, k in flips:  # k == TILES: Roll
+        ms += gap
+        if k == TILES:
+            r = not r
+        else:
+            sw ^= 1 << k
+        timeline[ms] = (sw, r)
+    end = ms + LONG_MS + 100
+
+    def run(sleeping):
+        deb = Debouncer(TILES, ALL, roll, t0)
+        level = (ALL, roll)
+        events, due, seen = [], 0, None
+        for i in range(1, end):
+            level = timeline.get(i, level)
+            now = ticks_add(t0, i)
+            if sleeping and level == seen and ticks_diff(now, due) < 0:
+                continue
+            seen = level
+            ev = deb.update(level[0], level[1], now)
+            if ev:
+                events.append((i, ev, deb.levels, deb.pressed))
+            due = ticks_add(now, deb.wait(now, 60000))
+        return events
+
+    assert run(True) == run(False)
+
+
+def test_wait_counts_down_to_the_settle_and_the_long_press():
+    rig = Rig()
+    assert rig.deb.wait(rig.now, 5000) == 5000  # nothing under way: the most
+    rig.switches = ALL & ~1
+    rig.run(1)  # seen changing at this poll
+    assert rig.deb.wait(rig.now, 5000) == SETTLE_MS
+    rig.run(10)
+    assert rig.deb.wait(rig.now, 5000) == SETTLE_MS - 10
+    rig.run(SETTLE_MS)
+    rig.roll = True
+    rig.run(SETTLE_MS + 1)  # Roll settled down now: its long press is due LONG_MS after
+    assert rig.deb.pressed and rig.deb.wait(rig.now, 5000) == LONG_MS
+    rig.run(LONG_MS)
+    assert rig.deb.wait(rig.now, 5000) == 5000 and rig.count(EV_LONG) == 1

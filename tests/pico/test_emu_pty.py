@@ -89,6 +89,10 @@ def test_flash_and_mpremote_through_the_pty_bridge(tmp_path):
                                text=True, timeout=120, env=env)
         assert again.returncode == 0 and "nothing to copy" in again.stdout, again.stdout
         bridge.pause()
+        # issue 17: the flashes' resets (through the watchdog on rp2) are no hang: no notice,
+        # no fault, nothing in /error.log
+        assert not [x for _, x in emu.lines[n:] if '"ev": "notice"' in x or '"ev": "fault"' in x]
+        assert "/error.log" not in fsimage.read_tree(emu.flash_image())
         version_a = _version(emu)
         assert _plays(emu)["player"] == 1
         # flashes of version B cut at random moments: the emulator stopped there

@@ -15,7 +15,7 @@ require_emulator()
 
 from shutbox import pins  # noqa: E402
 from shutbox_host.box.boxsim import face, tiles_lit  # noqa: E402
-from shutbox_host.pico import autoplay, replay  # noqa: E402
+from shutbox_host.pico import autoplay, flash, fsimage, replay  # noqa: E402
 from shutbox_host.pico.emulator import Emulator  # noqa: E402
 
 TURN = r'"ev": "turn"'
@@ -124,16 +124,20 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
     throw = emu.wait_for(r'"ev": "throw"', timeout_ms=3000, since=n)
     # a poll that never returns: Ctrl-C (the firmware stops its watchdog), then the
     # firmware's own main again with a switch read that blocks, the 8 s watchdog running
+    # (the loop's read of the switches, Board.reader's: the box polls them every 2 ms)
     emu.repl("import shutbox.board as B\n"
-                   "_s = B.Board.switches\n"
+                   "_r = B.Board.reader\n"
                    "_n = [0]\n"
-                   "def _hang(self):\n"
-                   "    _n[0] += 1\n"
-                   "    if _n[0] > 50:\n"
-                   "        import time\n"
-                   "        time.sleep(60)\n"
-                   "    return _s(self)\n"
-                   "B.Board.switches = _hang\n"
+                   "def _reader(self):\n"
+                   "    read = _r(self)\n"
+                   "    def _hang():\n"
+                   "        _n[0] += 1\n"
+                   "        if _n[0] > 50:\n"
+                   "            import time\n"
+                   "            time.sleep(60)\n"
+                   "        return read()\n"
+                   "    return _hang\n"
+                   "B.Board.reader = _reader\n"
                    "import main\n", wait=False)
     t0 = emu.now_ms
     notice = emu.wait_for(r'"ev": "notice"', timeout_ms=12000)
@@ -141,6 +145,8 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
     reset_at = emu.resets[0][0]
     assert 8000 <= reset_at - t0 <= 10000  # the 8 s timeout, from the last feed
     assert notice["_ms"] > reset_at and 4 in notice["tiles"]  # the notice: a watchdog reset
+    log = fsimage.read_tree(emu.flash_image()).get("/error.log", b"")
+    assert log.count(b"watchdog reset: the box hung and was restarted") == 1, log
     # the saved game resumes: the throw saved before it was shown lands again, the same
     again = emu.wait_for(r'"ev": "throw"', timeout_ms=2000)
     assert again["dice"] == throw["dice"] and again["_ms"] > reset_at
@@ -158,15 +164,34 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
     assert rec["dice"] == throw["dice"]
 
 
+def test_a_reset_as_a_flash_makes_it_boots_with_no_notice_and_logs_nothing(emu):
+    """Issue 17: on rp2 machine.reset() goes through the watchdog (REASON FORCE, reset_cause
+    WDT_RESET); after the reset `shutbox flash` makes (its own code, the mark in SCRATCH3
+    first) the box starts its game with no fault notice and writes no /error.log."""
+    booted(emu)
+    emu.run(ms=100)
+    n = len(emu.lines)
+    emu.repl(flash._RESET + "\n", wait=False)
+    turn = emu.wait_for(r'"ev": "(turn|resume)"', timeout_ms=5000, since=n)  # (saved: resumes)
+    emu.run(ms=2500)  # the boot notice would show (and be logged) for 2 s from the start
+    assert [why for _, why in emu.resets] == ["force"], emu.resets
+    assert turn["_ms"] > emu.resets[0][0]
+    assert not [r for r in emu.log if r["_ms"] > emu.resets[0][0]
+                and r["ev"] in ("notice", "fault")], emu.log
+    assert "/error.log" not in fsimage.read_tree(emu.flash_image())
+
+
 def test_an_injected_fault_shows_the_pattern_and_roll_recovers(emu):
     booted(emu)
     emu.run(ms=100)
+    # (the first poll's: a waiting box polls its app only when a switch changes or
+    # something is due, and at its start)
     emu.repl("import shutbox.game as G\n"
                    "_t = G.Game.tick\n"
                    "_n = [0]\n"
                    "def _tick(self, now):\n"
                    "    _n[0] += 1\n"
-                   "    if _n[0] == 100:\n"
+                   "    if _n[0] == 1:\n"
                    "        raise RuntimeError('injected')\n"
                    "    _t(self, now)\n"
                    "G.Game.tick = _tick\n"

@@ -40,7 +40,7 @@ from shutbox.frame import NAMES
 from shutbox_host import mp
 
 BUILD = mp.ROOT / "build"
-_SIM_MODULES = ("machine", "neopixel", "simbus", "boxrun", "boxauto")
+_SIM_MODULES = ("machine", "neopixel", "simbus", "simtime", "boxrun", "boxauto")
 _BOUNCE = (1, 2, 1, 3, 1, 2, 2, 4, 1, 3)  # ms between contact flips while a switch bounces
 ROLL_MS = 700  # from a press to the throw shown (debounce + the 600 ms animation), rounded up
 
@@ -281,6 +281,11 @@ class Script:
 
     def heap(self) -> Script:
         self.lines.append("h")
+        return self
+
+    def loop_count(self) -> Script:
+        """Ask for the loop's passes and the app's steps so far (answer N passes steps)."""
+        self.lines.append("n")
         return self
 
     def lockcheck(self, n: int) -> Script:

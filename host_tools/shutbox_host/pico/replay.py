@@ -2,11 +2,12 @@
 """Replay what the firmware read on the emulated RP2040 through ``shutbox.app.App`` on CPython.
 
 ``Emulator.trace()`` records every read of the GPIO inputs and the timer read before it (the
-``time.ticks_ms()`` that ``app.main`` passes to each poll). Fed the same reads, the same
-``now`` values and dice giving the throws the chip logged, a CPython ``App`` on a stand-in
-board takes exactly the firmware's path, so its ``Board.show`` calls are the frames the chip
-must have sent down the LED chain, one for one, and its log the chip's log. The tests compare
-both with what the emulator decoded and read.
+``time.ticks_ms()`` of each pass of the Pico's loop, Guard.forever, which then reads the
+switches once and steps the app when they changed or it is due). Fed the same reads, the
+same ``now`` values and dice giving the throws the chip logged, a CPython ``App`` on a
+stand-in board, stepped as that loop steps it, takes exactly the firmware's path, so its
+``Board.show`` calls are the frames the chip must have sent down the LED chain, one for one,
+and its log the chip's log. The tests compare both with what the emulator decoded and read.
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ def replay(reads, log: list[dict], start_ms: float, settings=None) -> tuple[list
     from shutbox import setfile
     from shutbox.app import App
     from shutbox.settings import Settings
+    from shutbox.ticks import ticks_add, ticks_diff
 
     start = max(i for i, (k, ms, _) in enumerate(reads) if k == "T" and ms <= start_ms)
     q = _Reads(reads, start)
@@ -113,14 +115,23 @@ def replay(reads, log: list[dict], start_ms: float, settings=None) -> tuple[list
 
     t0 = q.next_timer()
     assert t0 is not None
-    app = App(board, urandom, (t0 // 1000) & 0x3FFFFFFF, settings=settings, rules=rules,
-              out=emit)
+    now = (t0 // 1000) & 0x3FFFFFFF
+    app = App(board, urandom, now, settings=settings, rules=rules, out=emit)
+    # the Pico's loop (shutbox.guard: Guard.forever): each pass reads the time, then the
+    # switches in one read of GPIO_IN, and steps the app when they changed or it is due
+    seen = -1
+    due = now
     while True:
         t = q.next_timer()
         if t is None:
             break
+        now = (t // 1000) & 0x3FFFFFFF
         try:
-            app.step((t // 1000) & 0x3FFFFFFF)
+            levels = q.next_gpio()
+            if levels != seen or ticks_diff(now, due) >= 0:
+                seen = levels
+                app.step(now)
+                due = ticks_add(now, app.wait(now))
         except EOFError:
             break
     return board.frames, out

@@ -31,6 +31,7 @@ Commands:  p GPIO LEVEL   drive an input        w MS     let MS ms pass (virtual
            h              print the live heap   k N      N idle polls under heap_lock
            i              print the qstr pool and the heap's block map (micropython.mem_info)
            e TEXT         echo                  q        quit
+           n              print the loop's passes and the app's steps so far (N passes steps)
            r              power cut, power on   x KIND N fault on the pin read after N more
            o              power off (dark and still until r)
            R              machine.reset() (as mpremote reset, a flash): the board restarts
@@ -50,18 +51,23 @@ stay loaded (they keep no state of their own) and the flash folder is kept.
 
 import gc
 import sys
-import time
 
 import machine  # noqa: F401 - the simulated board (C code on the Pico): part of the base
 import neopixel  # noqa: F401
 import simbus
+import simtime
 
 import micropython
 
 simbus.rp2040()  # the firmware's sys names the board as a Pico's does
+sys.modules["time"] = simtime  # rp2's ticks (their 2**30 wrap), on the board's clock
+# A firmware already loaded here (the virtual Pico's, whose main loop a Ctrl-C stopped) took
+# the port's own time (its ticks wrap at 2**62): it loads again, on simtime.
+for _m in [m for m in sys.modules if m == "shutbox" or m.startswith("shutbox.")]:
+    del sys.modules[_m]
 
-ticks_add = time.ticks_add
-ticks_diff = time.ticks_diff
+ticks_add = simtime.ticks_add
+ticks_diff = simtime.ticks_diff
 
 
 def load_firmware():
@@ -74,7 +80,7 @@ def load_firmware():
     gc.collect()
 
 
-POLL_MS = 2  # shutbox.app.POLL_MS
+POLL_MS = 2  # shutbox.guard._POLL_MS: the longest sleep of the Pico's loop
 
 opts = {"players": 2, "seed": 0, "poll": POLL_MS, "levels": -1, "wdt": 0, "hints": -1,
         "computer": -1,
@@ -202,6 +208,7 @@ def boot(power_cut):
     if power_cut:
         simbus.power_on()
     simbus.wdt[0] = 0
+    simbus.peripherals_reset()
     if "powerup" in flags:  # as main.py: the screen of a combination held at power-up first
         from shutbox import powerup
         from shutbox.store import Store
@@ -234,6 +241,10 @@ def game_on():
         app = guard.app
     else:
         app = make(now[0], False)
+        board = app.board
+    loop[0] = -1  # the loop starts again (Guard.forever): its first pass steps, at once
+    loop[2] = board.reader()
+    loop[3] = 0
 
 
 def power_off():
@@ -242,8 +253,7 @@ def power_off():
     app = guard = None
     pre[0] = None
     on[0] = 0
-    for st in simbus.pwm.values():
-        st[1] = 0
+    simbus.peripherals_reset()
     leds = simbus.leds
     for i in range(len(leds)):
         leds[i] = 0
@@ -287,11 +297,19 @@ def report():
         print("T %d %d %d" % (ms, tone, duty))
 
 
-def poll_once():
-    """One poll of the box; a reset (the watchdog) reboots it."""
+# Guard.forever's state: switches last seen, a step due, the reader, the ms to the next pass;
+# then the passes and the steps of the app so far (the n command)
+loop = [-1, 0, None, 0, 0, 0]
+
+
+def poll_once(force=False):
+    """One pass of the Pico's loop (shutbox.guard: Guard.forever): the app steps when a
+    switch changed (one read of GPIO_IN, Board.reader) or when it said something is due
+    (App.wait), else the watchdog is fed; a reset (the watchdog) reboots it. Returns the ms
+    to the next pass (the loop's sleep). The power-up screens step every pass."""
     global app
     if not on[0]:
-        return
+        return poll
     try:
         if pre[0] is not None:
             if pre[0].step(now[0]) is True:  # done (the self-test's step returns its phase)
@@ -301,11 +319,23 @@ def poll_once():
                 powerup.unload("menu", "setfile", "records", "challenge")
                 read_saved()
                 game_on()
-        elif guard is not None:
-            guard.step(now[0])
-            app = guard.app
-        else:
-            app.step(now[0])
+            simbus.check_wdt(now[0])
+            return poll
+        lv = loop[2]()
+        loop[4] += 1
+        if force or lv != loop[0] or ticks_diff(now[0], loop[1]) >= 0:
+            loop[0] = lv
+            loop[5] += 1
+            if guard is not None:
+                guard.step(now[0])
+                app = guard.app
+                dt = guard.wait(now[0])
+            else:
+                app.step(now[0])
+                dt = app.wait(now[0])
+            loop[1] = ticks_add(now[0], dt)
+        elif guard is not None and guard.wdt is not None:
+            guard.wdt.feed()
         simbus.check_wdt(now[0])
     except simbus.Hung as e:
         print("HUNG %d" % ticks_diff(now[0], t0))
@@ -313,30 +343,49 @@ def poll_once():
     except simbus.Reset as e:
         print("RESET %d %d %d" % (e.args[0], ticks_diff(now[0], t0), simbus.reason))
         boot(False)
+        return 0
+    dt = ticks_diff(loop[1], now[0])
+    return dt if dt < poll else poll
 
 
 def step():
-    poll_once()
+    """A pass of the loop, then what changed on the LEDs and the buzzer; returns its sleep."""
+    dt = poll_once()
     report()
+    return dt
 
 
 def wait(ms):
+    """Let *ms* ms of the virtual clock pass, the loop sleeping and passing as on the Pico."""
     end = ticks_add(now[0], ms)
-    while ticks_diff(end, now[0]) > 0:
-        dt = ticks_diff(end, now[0])
-        now[0] = ticks_add(now[0], dt if dt < poll else poll)
-        step()
+    while True:
+        left = ticks_diff(end, now[0])
+        if left <= 0:
+            return
+        dt = loop[3]
+        if dt == 0:  # due at once: a pass now
+            dt = step()
+            loop[3] = dt if dt > 0 else -1
+            continue
+        if dt < 0:  # due at once again, at the same time: the next pass one ms later
+            dt = loop[3] = 1
+        dt = dt if dt < left else left
+        now[0] = ticks_add(now[0], dt)
+        loop[3] -= dt
+        if loop[3] <= 0:
+            loop[3] = step()
 
 
 def lockcheck(n):
-    """Run n polls with the heap locked: any allocation raises MemoryError and stops them."""
+    """Run n polls with the heap locked: any allocation raises MemoryError and stops them
+    (each one a step of the app, whatever the loop would skip)."""
     gc.collect()
     done = 0
     micropython.heap_lock()
     try:
         while done < n:
             now[0] = ticks_add(now[0], poll)
-            poll_once()
+            poll_once(True)
             done += 1
     except MemoryError:
         pass
@@ -413,6 +462,8 @@ def command(line):
         gc.collect()
         micropython.qstr_info()
         micropython.mem_info(1)
+    elif c == "n":
+        print("N %d %d" % (loop[4], loop[5]))
     elif c == "k":
         lockcheck(int(w[1]))
     elif c == "m":  # the power-up screen in front of the game (--powerup)
@@ -448,42 +499,25 @@ class Quit(SystemExit):
 until = [0]  # --main: the script's commands are read again at this time
 
 
-class VTime:
-    """The firmware's ``time`` in --main: a virtual clock that runs only in sleep_ms, where
-    the script's commands are obeyed when their time comes (the firmware computes in no
-    time, as a poll loop that never misses its pace)."""
-
-    ticks_add = time.ticks_add
-    ticks_diff = time.ticks_diff
-
-    @staticmethod
-    def ticks_ms():
-        return now[0]
-
-    @staticmethod
-    def ticks_us():
-        return now[0] * 1000
-
-    @staticmethod
-    def sleep_ms(ms):
-        report()
-        left = ms
-        while True:
-            dt = time.ticks_diff(until[0], now[0])
-            if dt <= 0:
-                obey()
-                continue
-            if left <= 0:
-                return
-            dt = dt if dt < left else left
-            now[0] = time.ticks_add(now[0], dt)
-            left -= dt
-            simbus.check_wdt(now[0])
-            simbus.run_timers(now[0])
-
-    @staticmethod
-    def sleep(s):
-        VTime.sleep_ms(int(s * 1000))
+def _vsleep(ms):
+    """The firmware's time.sleep_ms in --main (simtime, simbus.sleep): the virtual clock
+    runs only here and in what keeps the core busy (the LED chain's bitstream), and the
+    script's commands are obeyed here when their time comes (the firmware computes in no
+    time otherwise, as a poll loop that never misses its pace)."""
+    report()
+    left = ms
+    while True:
+        dt = ticks_diff(until[0], now[0])
+        if dt <= 0:
+            obey()
+            continue
+        if left <= 0:
+            return
+        dt = dt if dt < left else left
+        now[0] = ticks_add(now[0], dt)
+        left -= dt
+        simbus.check_wdt(now[0])
+        simbus.run_timers(now[0])
 
 
 _step = [None]  # shutbox.guard.Guard.step, wrapped once the guard's module is loaded
@@ -512,7 +546,7 @@ def obey():
         if not w:
             continue
         if w[0] == "w":
-            until[0] = time.ticks_add(now[0], int(w[1]))
+            until[0] = ticks_add(now[0], int(w[1]))
             return
         if w[0] == "r":
             raise PowerCut(0)
@@ -567,6 +601,7 @@ def _reboot(power_cut, keep):
     if power_cut:
         simbus.power_on()
     simbus.wdt[0] = 0
+    simbus.peripherals_reset()
     simbus.irq.clear()
     del simbus.timers[:]
     gc.collect()
@@ -583,8 +618,8 @@ def main_mode():
     until[0] = now[0]
     simbus.clock = _clock
     simbus.advance = _advance
+    simbus.sleep = _vsleep
     sys.modules["os"] = _mount_flash()
-    sys.modules["time"] = VTime
     keep = set(sys.modules)
     keep.add("boxrun")
     with open("/main.py") as f:
@@ -605,7 +640,7 @@ def main_mode():
                     print("DARK %d %s" % (ticks_diff(now[0], t0), type(e).__name__))
                     sys.print_exception(e)
                 while True:  # dark: time passes; only the watchdog (if started) resets
-                    VTime.sleep_ms(1000)
+                    _vsleep(1000)
             except simbus.Reset as e:
                 print("RESET %d %d %d" % (e.args[0], ticks_diff(now[0], t0), simbus.reason))
                 cut = False
@@ -638,7 +673,7 @@ from shutbox import pins  # noqa: E402
 from shutbox.board import Board  # noqa: E402
 from shutbox.settings import Settings  # noqa: E402
 
-now[0] = time.ticks_ms() if realtime else ticks_add(0, -3000)
+now[0] = simtime.ticks_ms() if realtime else ticks_add(0, -3000)
 t0 = now[0]
 if not realtime:
     simbus.clock = _clock
@@ -660,7 +695,7 @@ if opts["flash"]:
 gc.collect()
 boot(True)  # machine.PWRON_RESET
 
-step()
+loop[3] = step()
 if realtime:
     import select
 
@@ -668,9 +703,8 @@ if realtime:
     poller.register(sys.stdin, select.POLLIN)
     going = True
     while going:
-        now[0] = time.ticks_ms()
-        step()
-        wait_ms = poll
+        now[0] = simtime.ticks_ms()
+        wait_ms = step()
         while going and poller.poll(wait_ms):  # every line already waiting, then poll again
             line = sys.stdin.readline()
             going = bool(line) and command(line)

@@ -35,15 +35,35 @@ irq = {}  # gpio -> (handler, trigger, pin)
 
 leds = bytearray(0)
 writes = 0
-pwm = {}
+pwm = {}  # gpio -> [Hz, duty_u16, running] as the pin outputs it (machine.PWM._show)
+pwm_slices = [[16, 0, 0, 0] for _ in range(8)]  # rp2's PWM slices: [div16, TOP, freq set, on]
 buzzer_pin = 15  # the PWM pin tone() reports; a harness sets it from shutbox.pins
 wdt = [0, 0, 0]
 reason = 0  # the watchdog's REASON: 1 TIMER (it expired), 2 FORCE (machine.reset); 0 power-on
 scratch = [0] * 8  # the watchdog's SCRATCH0..7
 resets = 0
 timers = []
+_MASK = (1 << 30) - 1  # rp2's ticks wrap at 2**30 ms (simtime)
+
+
+def ticks_add(ticks, delta):
+    """time.ticks_add as on rp2: modulo 2**30, a delta of half the period or more refused."""
+    if not -(1 << 29) <= delta < 1 << 29:
+        raise OverflowError("ticks interval overflow")
+    return (ticks + delta) & _MASK
+
+
+def ticks_diff(end, start):
+    """time.ticks_diff as on rp2: the signed difference modulo 2**30."""
+    return ((end - start + (1 << 29)) & _MASK) - (1 << 29)
+
+
 clock = time.ticks_ms
 advance = None  # advance(ms): move a harness's virtual clock (None: real time passes anyway)
+us = 0  # µs past clock()'s ms that the core spent busy (busy_us): simtime.ticks_us adds it
+sleep = time.sleep_ms  # simtime.sleep_ms: a harness with a virtual clock replaces it
+BIT_NS = 1270  # a WS2812 bit as the Pico's bitstream sends it (1,232-1,312 ns, emulated)
+WRITE_US = 30  # and the driver's own time a write (0.73 ms for 23 LEDs on the emulated chip)
 
 FAULT_HANG = 1
 FAULT_RAISE = 2  # RuntimeError, as a firmware bug would raise
@@ -108,6 +128,16 @@ def watchdog_reset(why):
     raise Reset(3)  # machine.WDT_RESET
 
 
+def peripherals_reset():
+    """A reset of the chip (the watchdog's, or power): its PWM slices stop and forget their
+    frequency (the firmware sets them again at boot)."""
+    for sl in pwm_slices:
+        sl[0] = 16
+        sl[1] = sl[2] = sl[3] = 0
+    for st in pwm.values():
+        st[0] = st[1] = st[2] = 0
+
+
 def power_on():
     """The power was off: the watchdog is stopped, its REASON and SCRATCH registers read 0."""
     global reason
@@ -141,9 +171,14 @@ def rp2040():
 
 
 def read(gpio):
-    """Return the level the firmware reads on *gpio*."""
+    """Return the level the firmware reads on *gpio* (Pin.value: an armed fault trips here)."""
     if fault:
         _trip()
+    return level(gpio)
+
+
+def level(gpio):
+    """Return the level on *gpio*: an output's own, else the one driven, else its pull's."""
     if mode[gpio] == 1:
         return out[gpio]
     if ext[gpio] != 255:
@@ -151,10 +186,29 @@ def read(gpio):
     return 1 if pull[gpio] == 1 else 0
 
 
-def set_level(gpio, level):
-    """Drive *gpio* from outside (a switch), or release it with level None."""
+_flip = [0]
+
+
+def gpio_in():
+    """Return SIO's GPIO_IN register: bit g is the level on GPIO g (machine.mem32[0xd0000004];
+    on the Pico one read of every pin). It trips no fault, but while one is armed (inject) it
+    reads as changed at every read, so that the box's loop steps the app (Guard.forever
+    sleeps until a switch changes) and the step's pin reads trip it, as before the loop
+    slept: a fault still comes at the next poll."""
+    v = 0
+    for g in range(_N):
+        if level(g):
+            v |= 1 << g
+    if fault:
+        _flip[0] ^= 0x3FFFFFFF
+        v ^= _flip[0]
+    return v
+
+
+def set_level(gpio, v):
+    """Drive *gpio* from outside (a switch), or release it with *v* None."""
     before = read(gpio)
-    ext[gpio] = 255 if level is None else (1 if level else 0)
+    ext[gpio] = 255 if v is None else (1 if v else 0)
     after = read(gpio)
     h = irq.get(gpio)
     if h is not None and before != after and h[1] & (8 if after else 4):
@@ -166,13 +220,28 @@ def release(gpio):
     set_level(gpio, None)
 
 
+def busy_us(n):
+    """The core is busy for *n* µs (interrupts off, or a busy wait): with a virtual clock
+    (advance), time passes, a ms at a time once whole."""
+    global us
+    if advance is None:
+        return
+    us += n
+    while us >= 1000:
+        us -= 1000
+        advance(1)
+
+
 def record_bitstream(gpio, data):
-    """Keep a copy of a NeoPixel write (no allocation once the size is known)."""
+    """Keep a copy of a NeoPixel write (no allocation once the size is known). On the Pico
+    machine.bitstream sends every bit with interrupts off: the write takes the chain's time
+    (552 bits for 23 LEDs: 0.70 ms; 0.73 ms a write measured on the emulated chip)."""
     global leds, writes
     if len(leds) != len(data):
         leds = bytearray(len(data))
     leds[:] = data
     writes += 1
+    busy_us(len(data) * 8 * BIT_NS // 1000 + WRITE_US)
 
 
 def tone():
@@ -190,18 +259,18 @@ def duty():
 def wdt_expired(now=None):
     """Return True if a started watchdog has gone unfed for longer than its timeout."""
     now = clock() if now is None else now
-    return wdt[0] > 0 and time.ticks_diff(now, wdt[1]) > wdt[0]
+    return wdt[0] > 0 and ticks_diff(now, wdt[1]) > wdt[0]
 
 
 def run_timers(now=None):
     """Fire every due machine.Timer callback (a harness calls this as its clock runs)."""
     now = clock() if now is None else now
     for t in list(timers):
-        while t._cb is not None and time.ticks_diff(now, t._due) >= 0:
+        while t._cb is not None and ticks_diff(now, t._due) >= 0:
             cb = t._cb
             if t._mode == 0:  # ONE_SHOT
                 t._cb = None
                 timers.remove(t)
             else:
-                t._due = time.ticks_add(t._due, t._period)
+                t._due = ticks_add(t._due, t._period)
             cb(t)
