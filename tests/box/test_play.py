@@ -421,8 +421,11 @@ def test_the_readme_examples_work_as_written(term, tmp_path):
     examples = readme_examples()
     assert len(examples) >= 8 and any("--keys" in x for x in examples), examples
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
-    for example in dict.fromkeys(examples):
-        argv = shlex.split(example)
+    for i, example in enumerate(dict.fromkeys(examples)):
+        # the docs' placeholder FILE (a game log): a file of this test's, checked below
+        log = tmp_path / ("log%d.jsonl" % i)
+        argv = [str(log) if a == "FILE" else "LOG=%s" % log if a == "LOG=FILE" else a
+                for a in shlex.split(example)]
         if argv[0] == "make":
             # the venv is built (pytest runs from it): never reinstall it from here
             argv = ["/usr/bin/env", "make", "-s", "-C", str(ROOT), "-o", ".venv/.installed",
@@ -441,3 +444,6 @@ def test_the_readme_examples_work_as_written(term, tmp_path):
         t.wait("player 1")  # its turn: a new game's, or the saved game's going on
         assert t.screen.scrolls == 0, example
         assert t.quit() == 0, (example, t.text())
+        if "FILE" in example:  # the log went where the example said, and nowhere else
+            assert '"ev": "settings"' in log.read_text(), example
+    assert not (ROOT / "FILE").exists()
