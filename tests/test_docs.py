@@ -15,8 +15,8 @@ snapshot as well, so the snapshot itself cannot go stale for them; the rest are 
 
 Formats: ``d`` (the default for ints: 12,345), ``.Nf`` (N decimals, with thousands commas),
 ``kb`` / ``kb1`` (bytes as KB, 0 or 1 decimal), ``mb1``, ``pct`` / ``pct1`` / ``pct2`` (a
-fraction as a percentage), ``ms`` (seconds as whole ms), ``x`` / ``x1`` (a ratio, 0 or 1
-decimal).
+fraction as a percentage), ``ms`` (seconds as whole ms), ``s1`` (ms as seconds, 1 decimal),
+``x`` / ``x1`` (a ratio, 0 or 1 decimal).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def fmt(value, how: str | None) -> str:
         return "{:,.{}f}".format(value, int(m.group(1)))
     scaled = {"kb": (1 / 1024, 0), "kb1": (1 / 1024, 1), "mb1": (1 / 1048576, 1),
               "pct": (100, 0), "pct1": (100, 1), "pct2": (100, 2), "ms": (1000, 0),
-              "x": (1, 0), "x1": (1, 1)}
+              "x": (1, 0), "x1": (1, 1), "s1": (1 / 1000, 1)}
     if how not in scaled:
         raise ValueError("unknown format %r" % how)
     k, places = scaled[how]
@@ -184,6 +184,67 @@ def test_the_solvers_examples_print_what_their_comments_say():
                 assert line == "..." or line in out, line
             checked += 1
     assert checked >= 6
+
+
+# The docs that quote measurements. A number with a unit there is a figure of the snapshot
+# (marked) or one of these: a constant of the design, checked against the line of code that
+# sets it where there is one (path, text it holds), or a fact of the hardware (path None).
+MEASURED = ["README.md", "docs/performance.md", "docs/reliability.md", "docs/solver.md",
+            "docs/analysis.md", "docs/flashing.md", "docs/playing.md"]
+UNIT = re.compile(r"(?<![\w.\-/])(\d[\d,]*(?:\.\d+)?)(?!<!--fig)\s?"
+                  r"(ms|µs|us|s|KB|MB|GB|bytes|%|x|h|min)(?![\w<])")
+FW = "firmware/shutbox/"
+CONSTANTS = {
+    "30 ms": (FW + "debounce.py", "_SETTLE_MS = const(30)"),
+    "2 s": (FW + "app.py", "_NOTICE_MS = const(2000)"),
+    "5 s": (FW + "app.py", "_NEW_GAME_MS = const(5000)"),
+    "8 s": (FW + "app.py", "_WATCHDOG_MS = const(8000)"),
+    "10 s": (FW + "guard.py", "_FAULT_MS = const(10000)"),
+    "4 KB": (FW + "guard.py", "_LOG_CAP = const(4096)"),  # and littlefs's 4 KB blocks
+    "8 KB": (FW + "guard.py", "_LOG_CAP = const(4096)"),  # error.log and error.old
+    "83 bytes": ("tests/reliability/test_resume.py", "resume._SIZE + 83"),
+    "6 bytes": (FW + "setfile.py", "``_SIZE`` (6) bytes"),
+    "4 bytes": ("tests/firmware/test_dice.py", "exactly 4 bytes rejected"),
+    "0 bytes": ("tests/reliability/soak.py", '"soak_heap_spread_bytes": out["max"] - out["min"]'),
+    "64 KB": ("tests/firmware/test_memory.py", "FIRMWARE_CAP = 64 * 1024"),
+    "16 KB": ("tests/firmware/test_memory.py", "LESS = 16 * 1024"),
+    "40 KB": ("tests/mp/store_damaged.py", "# 40 KB, written in pieces"),
+    "0.8 s": (FW + "computer.py", "_PACE_MS = const(800)"),
+    "300 ms": ("host_tools/shutbox_host/web/static/app.js", "SAVE_SETTLE_MS = 300"),
+    "5 ms": ("host_tools/shutbox_host/web/static/worker.js", "SLICE_MS = 5"),
+    "100 ms": ("host_tools/shutbox_host/web/static/worker.js", "LAG_NS = 100e6"),
+    "320 KB": (None, "issue 12's target for deployed_bytes"),
+    "1.2 x": (None, "issue 12's target for update_peak_bytes"),
+    "240 KB": (None, "a Pico's heap under MicroPython v1.28 (gc.mem_free at boot)"),
+    "3.5 KB": (None, "MicroPython's qstr pool on the 64-bit port"),
+    "7 KB": (None, "MicroPython's qstr pool on the 64-bit port, doubled"),
+    "99 %": (None, "a percentile's name (p99)"),
+    "21 %": (None, "the idle busy fraction before issue 11's lean loop"),
+    "569,641 bytes": (None, "deployed_bytes before issue 12's lean deploys"),
+    "2 MB": (None, "a Pico's flash chip (docs/flashing.md's table: boards.py)"),
+    "4 MB": (None, "a Pico 2's flash chip (boards.py)"),
+    "1408 KB": (None, "boards.py"), "848 KB": (None, "boards.py"),
+    "3072 KB": (None, "boards.py"), "2560 KB": (None, "boards.py"),
+}
+SIZES = re.compile(r"\d+ x$")  # 80 x 24: a terminal's size, not a ratio
+
+
+def test_every_measurement_the_docs_quote_is_marked_or_a_constant():
+    loose = []
+    for rel in MEASURED:
+        text = re.sub(r"```.*?```", lambda m: "\n" * m.group(0).count("\n"),
+                      (ROOT / rel).read_text(), flags=re.S)
+        for m in UNIT.finditer(text):
+            said = m.group(0)
+            if said in CONSTANTS or SIZES.fullmatch(said) and text[m.end():m.end() + 3] in (
+                    " 14", " 24", " 32"):
+                continue
+            loose.append("%s:%d: %r" % (rel, text.count("\n", 0, m.start()) + 1, said))
+    assert not loose, "figures neither marked nor constants:\n" + "\n".join(loose)
+    for said, (path, holds) in CONSTANTS.items():
+        if path is not None:
+            assert holds in (ROOT / path).read_text(), "%s: %s no longer says %s" % (
+                said, path, holds)
 
 
 def rewrite(text: str, figures: dict) -> str:

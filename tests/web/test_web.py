@@ -54,6 +54,19 @@ def _shot_path():
     return mp.ROOT / "build" / "web-test.png"
 
 
+def test_the_box_s_clock_never_runs_ahead_of_the_wall(box):
+    """The chip keeps the wall's time (slower when the machine cannot keep up, never faster:
+    a blink, Roll's 5 s hold and the fault pattern's 10 s are the box's own)."""
+    box.open()
+    box.wait_log("turn", 0, timeout_s=60)
+    t0, e0 = time.monotonic(), box.js("() => shutbox.stats.emuMs")
+    time.sleep(3)
+    e1, t1 = box.js("() => shutbox.stats.emuMs"), time.monotonic()
+    # (stats come every 500 ms: the second reading may be up to that old, never newer)
+    assert (e1 - e0) / 1000 <= (t1 - t0) + 0.5 + 0.1, (e1 - e0, t1 - t0)
+    assert e1 > e0  # it runs
+
+
 def test_a_whole_turn_by_clicks_with_the_leds_checked_against_the_log(box, record_property):
     box.open()
     turn = box.wait_log("turn", 0, timeout_s=60)

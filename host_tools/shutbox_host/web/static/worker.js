@@ -250,7 +250,7 @@ function step() {
   let target = anchorEmu + (w - anchorWall) * 1e6;
   if (target - pico.now > LAG_NS) {
     // slower than real time: keep LAG_NS of debt, drop the rest
-    anchorEmu += target - pico.now - LAG_NS;
+    anchorEmu -= target - pico.now - LAG_NS; // (the anchor moves back: the debt past LAG_NS is forgiven)
     target = pico.now + LAG_NS;
   }
   const deadline = t0 + SLICE_MS;
