@@ -25,7 +25,6 @@ import hashlib
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
@@ -36,6 +35,7 @@ from test_flash import make_firmware, quiet
 from test_vpico import wait_for
 
 from shutbox_host import mp
+from shutbox_host.bench import flash as bench_flash
 from shutbox_host.pico import flash, vpico
 
 SHUTBOX = [sys.executable, "-m", "shutbox_host.cli"]
@@ -147,17 +147,7 @@ def _cut_flash(vp, firmware: Path, rng: random.Random, how: str, first: bool) ->
 def _versions(tmp_path: Path) -> tuple[Path, Path, Path]:
     """firmware/ (A), a code change (B: one module), a table change (C: B with n9.bin
     changed in one byte of its expectations, still a valid pack)."""
-    b = tmp_path / "fw_b"
-    shutil.copytree(mp.FIRMWARE, b, ignore=shutil.ignore_patterns("__pycache__"))
-    ticks = b / "shutbox" / "ticks.py"
-    ticks.write_text(ticks.read_text() + "\nCHANGED = 'B'\n")
-    c = tmp_path / "fw_c"
-    shutil.copytree(b, c)
-    n9 = c / "shutbox" / "tables" / "n9.bin"
-    data = bytearray(n9.read_bytes())
-    data[-1] ^= 1
-    n9.write_bytes(bytes(data))
-    return mp.FIRMWARE, b, c
+    return (mp.FIRMWARE, *bench_flash.changed_versions(tmp_path))
 
 
 def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow, tmp_path):

@@ -48,8 +48,10 @@ print(repr((_sz('/.shutbox') + m, s[2] - s[3] - 2 * _ndirs('/'))))
 """
 
 
-def _changed(tmp: Path) -> tuple[Path, Path]:
-    """firmware/ with one module changed (B), and B with n9.bin changed in one byte (C)."""
+def changed_versions(tmp: Path) -> tuple[Path, Path]:
+    """firmware/ with one module changed (B), and B with n9.bin changed in one byte of its
+    expectations, still a valid pack (C): the updates the bench and tests/pico/test_lean.py
+    make."""
     b = tmp / "fw_code"
     shutil.copytree(mp.FIRMWARE, b, ignore=shutil.ignore_patterns("__pycache__"))
     ticks = b / "shutbox" / "ticks.py"
@@ -84,7 +86,7 @@ def figures(soak=False):
     out: dict = {}
     with tempfile.TemporaryDirectory(prefix="shutbox-bench-flash-") as tmp:
         where = Path(tmp)
-        code, table = _changed(where)
+        code, table = changed_versions(where)
         vp = vpico.VirtualPico(where / "flash", board="RPI_PICO_W",
                                fs_image=where / "picow.img")
         cache = flash.CACHE
