@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from shutbox_host.errors import UserError
+from shutbox_host.errors import UserError, read_json
 
 ROOT = Path(__file__).resolve().parents[3]
 PINMAP = "hardware/pinmap.json"
@@ -161,15 +161,7 @@ def parse(data, source=PINMAP, board=None) -> PinMap:
 
 def load(path, board=None) -> PinMap:
     """Read and validate a pin map file (for *board*: see parse)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError("%s: not valid JSON (line %d: %s)" % (path, exc.lineno, exc.msg)) from None
+    _, data = read_json(path)
     return parse(data, str(path), board)
 
 

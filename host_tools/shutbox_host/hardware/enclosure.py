@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shutbox_host.errors import UserError
+from shutbox_host.errors import UserError, read_json
 
 ROOT = Path(__file__).resolve().parents[3]
 PARAMS = "hardware/enclosure.json"
@@ -263,15 +263,7 @@ def _check(p: Params) -> None:
 
 def load(path) -> Params:
     """Read and validate a parameter file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError("%s: not valid JSON (line %d: %s)" % (path, exc.lineno, exc.msg)) from None
+    _, data = read_json(path)
     return parse(data, str(path))
 
 
@@ -1299,15 +1291,8 @@ def _generated(text: str, tiles: int):
 def generated(root, tiles=None):
     """(committed, heavy, design) for the files under *root*, from the cache when it can."""
     root = Path(root)
-    try:
-        text = (root / PARAMS).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError("cannot read %s: %s" % (root / PARAMS, exc.strerror or exc)) from None
-    try:
-        parse(json.loads(text), str(root / PARAMS))
-    except json.JSONDecodeError as exc:
-        raise UserError("%s: not valid JSON (line %d: %s)" % (root / PARAMS, exc.lineno,
-                                                              exc.msg)) from None
+    text, data = read_json(root / PARAMS)
+    parse(data, str(root / PARAMS))
     if tiles is None:
         tiles = _boardgen().load(root / PINMAP).tiles
     return _generated(text, tiles)
@@ -1339,9 +1324,15 @@ def write(root, tiles=None) -> list:
     """Write every output under *root*; return the paths that changed."""
     root = Path(root)
     committed, heavy, _ = generated(root, tiles)
+    return _write_files(root, {**committed, **heavy})
+
+
+def _write_files(dest: Path, files: dict) -> list:
+    """Write each {relative path: bytes} of *files* under *dest* that differs from what is
+    there; return the paths written."""
     changed = []
-    for rel, data in list(committed.items()) + list(heavy.items()):
-        path = root / rel
+    for rel, data in files.items():
+        path = dest / rel
         try:
             if path.read_bytes() == data:
                 continue
@@ -1410,17 +1401,7 @@ def run(args) -> int:
                   % (len(committed), PARAMS, len(design.items)))
         return 1 if (out or bad) else 0
     dest = Path(args.out) if args.out else root
-    changed = []
-    for rel, data in list(committed.items()) + list(heavy.items()):
-        path = dest / rel
-        try:
-            if path.read_bytes() == data:
-                continue
-        except OSError:
-            pass
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        changed.append(rel)
+    changed = _write_files(dest, {**committed, **heavy})
     for rel in changed:
         print("wrote %s" % rel)
     if not changed:
