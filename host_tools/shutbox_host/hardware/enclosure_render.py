@@ -23,6 +23,7 @@ LIGHT = (0.35, -0.55, 0.76)   # towards the light, world axes
 
 
 def _triangles(items, offsets=None, tolerance=0.25):
+    tolerance = max(tolerance, 0.25)
     """(triangles (n, 3, 3), colours (n, 3)) of the parts, each moved by its group's offset."""
     import numpy as np
 
@@ -33,8 +34,8 @@ def _triangles(items, offsets=None, tolerance=0.25):
         if not faces:
             continue
         v = np.array([(p.X, p.Y, p.Z) for p in verts])
-        if offsets and it.group in offsets:
-            v = v + np.array(offsets[it.group])
+        if offsets and it.name in offsets:
+            v = v + np.array(offsets[it.name])
         t = _subdivide(v[np.array(faces)])
         n = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
         norm = np.linalg.norm(n, axis=1)
@@ -105,36 +106,51 @@ def assembled_png(design) -> bytes:
     by the walls and the deck, are left out)."""
     fig = _figure(9, 5.6)
     ax = fig.add_subplot(projection="3d", proj_type="ortho")
-    inside = ("under", "base")
-    _draw(ax, [it for it in design.items if it.group not in inside or it.name == "base"], 28,
-          -62)
+    outside = ("walls", "posts", "tiles", "deck", "close")
+    _draw(ax, [it for it in design.items if it.group in outside or it.name == "base"], 28, -62)
     fig.text(0.02, 0.03, "%d-tile box, %.0f x %.0f x %.0f mm; tiles %s shut"
              % (design.lay.tiles, design.lay.width, design.lay.depth, design.lay.height,
                 ", ".join(map(str, design.shut))), fontsize=9)
     return _png(fig)
 
 
-EXPLODE = {"base": (0, 0, 0), "wall_front": (0, -45, 25), "wall_back": (0, 45, 25),
-           "wall_left": (-45, 0, 25), "wall_right": (45, 0, 25), "under": (0, 0, 55),
-           "deck": (0, 0, 95), "posts": (0, 0, 125), "rods": (0, 0, 150), "tiles": (0, 0, 175)}
+def _explode(items) -> dict:
+    """{name: offset}: screws out along their axis, nuts and washers with them, magnets and
+    light pipes lifted out of their holes: what the step puts in place."""
+    import numpy as np
+
+    out = {}
+    for it in items:
+        if it.thread is not None:
+            head = (it.shape - it.thread).bounding_box().center()
+            tip = it.thread.bounding_box().center()
+            d = np.array([head.X - tip.X, head.Y - tip.Y, head.Z - tip.Z])
+            out[it.name] = tuple(d / (np.linalg.norm(d) or 1) * 14.0)
+        elif it.part.startswith(("nut", "washer")):
+            out[it.name] = (9.0 if it.part.startswith("nut") else 6.0, 0, 0)
+        elif it.part in ("magnet", "light_pipe", "pip_light_pipe", "led"):
+            out[it.name] = (0, 0, {"magnet": 8.0, "led": -8.0}.get(it.part, 8.0))
+    return out
 
 
-def exploded_png(design) -> bytes:
-    """The parts pulled apart along the order of assembly."""
-    fig = _figure(9, 7.5)
-    ax = fig.add_subplot(projection="3d", proj_type="ortho")
-    _draw(ax, design.items, 22, -58, offsets=EXPLODE)
-    fig.text(0.02, 0.02, "bottom to top: base with Pico, wiring board and corner posts; walls; "
-             "cradles, switches, LEDs and dice plates; deck; hinge posts; rods; tiles",
-             fontsize=8)
-    return _png(fig)
+def step_pngs(design) -> list:
+    """One small picture per build step (enclosure.STEPS): that step's parts, exploded."""
+    out = []
+    for group, title in E.STEPS:
+        items = [it for it in design.items if it.group == group]
+        fig = _figure(6, 4)
+        ax = fig.add_subplot(projection="3d", proj_type="ortho")
+        _draw(ax, items, 30, -60, offsets=_explode(items))
+        fig.text(0.02, 0.02, title, fontsize=7)
+        out.append(_png(fig))
+    return out
 
 
 def _tile_scene(design, shut: bool):
     """Half-section (x <= tile 1's centre) of tile 1 and what is around it, in one state."""
     lay = design.lay
     cx = lay.tile_x(1)
-    x0 = lay.post_x(0) - lay.post_w / 2 - 1
+    x0 = lay.post_x(0) - lay.post_w / 2 - lay.end_out - 1
     y0, y1 = lay.y_led - 12, lay.y_rest + 6
     z0, z1 = lay.z_hole - 8, lay.z_rest + 6
     cut = E._box(x0, cx, y0, y1, z0, z1 + 30)
@@ -142,7 +158,7 @@ def _tile_scene(design, shut: bool):
     angle = E.lever_rest_angle(lay, tile, 1)
     body, lever = E.switch_solids(lay, 1, angle)
     p = lay.p
-    mag = E.magnet_solid(cx, lay.y_magnet, lay.zt + p.fit_clearance / 2, p.magnet_diameter,
+    mag = E.magnet_solid(cx, lay.y_magnet, lay.zt + p.magnet_recess, p.magnet_diameter,
                          p.magnet_thickness)
     C = E.COLOURS
     parts = [("deck", design.by_name("deck").shape, C["panel"]),
@@ -151,7 +167,7 @@ def _tile_scene(design, shut: bool):
              ("cradle", design.by_name("cradle_1").shape, C["print"]),
              ("body", body, C["switch"]), ("lever", lever, (0.9, 0.1, 0.1)),
              ("led", design.by_name("tile_led_1").shape, C["led"]),
-             ("post", design.by_name("hinge_post_0").shape, C["post"]),
+             ("post", design.by_name("end_post_left").shape, C["post"]),
              ("hinge", design.by_name("hinge_rod").shape, C["steel"]),
              ("rest", design.by_name("rest_rod").shape, C["steel"])]
     items = []
