@@ -18,8 +18,11 @@ here, run by the tests and by `--check`.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import io
 import math
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -302,7 +305,7 @@ class Layout:
         self.zt = self.zb + t                  # deck top
         self.post_w = p.tile_pitch - p.tile_width - 2 * p.tile_side_clearance
         self.x0 = t + p.side_margin + self.post_w / 2     # first hinge post's centre
-        self.end_out = 6.0                     # end posts reach this far outside the first
+        self.end_out = _boardgen().END_POST_OUT   # the end posts reach this far outside
         self.width = 2 * self.x0 + self.tiles * p.tile_pitch
         # y, front to back: dice, tile numbers, tile LEDs, shut tiles, hinge axis, rest rod
         self.die = 3 * p.pip_pitch + p.pip_window          # square around a die's pips
@@ -550,6 +553,8 @@ class Item:
     group: str           # the build step it belongs to (the exploded pictures)
     thread: object = None
     engages: str = ""
+    head: object = None
+    local: object = None   # bbox -> the same solid inside that box, simpler (the panels)
 
 
 COLOURS = {"panel": (0.80, 0.66, 0.46), "tile": (0.96, 0.93, 0.84), "print": (0.30, 0.45, 0.70),
@@ -594,11 +599,13 @@ def _cut(solid, cuts):
     return solid - bd.Compound(children=cuts) if len(cuts) > 1 else solid - cuts[0]
 
 
-def flat_solid(f: Flat, t: float, csk_top: bool):
+def flat_solid(f: Flat, t: float, csk_top: bool, region=None):
     """Extrude a flat part *t* thick (in its own 2D frame, thickness along +z from 0), its
-    countersinks on the top face (*csk_top*) or the bottom one."""
+    countersinks on the top face (*csk_top*) or the bottom one; only the part inside *region*
+    (x0, x1, y0, y1) when given."""
     bd = _bd()
-    solid = _box(0, f.w, 0, f.h, 0, t)
+    x0, x1, y0, y1 = region or (0, f.w, 0, f.h)
+    solid = _box(x0, x1, y0, y1, 0, t)
     cuts = []
     for hole in f.holes:
         if hole[0] == "circle":
@@ -613,6 +620,26 @@ def flat_solid(f: Flat, t: float, csk_top: bool):
         cuts.append(bd.Pos(x, y, t + 0.5) * cone if csk_top
                     else bd.Pos(x, y, -0.5) * bd.Rot(180, 0, 0) * cone)
     return _cut(solid, cuts) if cuts else solid
+
+
+def _panel_patch(f: Flat, t: float, z: float, bb):
+    """The horizontal panel *f* (at height *z*) where it meets the box *bb*: a small solid with
+    only the holes near it, the same material there as the whole panel (the collision check's
+    booleans with it are quick)."""
+    if bb.max.Z <= z or bb.min.Z >= z + t:
+        return None
+    x0, x1 = max(0.0, bb.min.X - 0.5), min(f.w, bb.max.X + 0.5)
+    y0, y1 = max(0.0, bb.min.Y - 0.5), min(f.h, bb.max.Y + 0.5)
+    if x0 >= x1 or y0 >= y1:
+        return None
+
+    def near(cx, cy, rx, ry):
+        return cx + rx > x0 and cx - rx < x1 and cy + ry > y0 and cy - ry < y1
+    holes = [h for h in f.holes if (near(h[1], h[2], h[3] / 2, h[3] / 2) if h[0] == "circle"
+                                    else near(h[1], h[2], h[3] / 2, h[4] / 2))]
+    csk = [c for c in f.csk if near(c[0], c[1], c[2] / 2 + 1, c[2] / 2 + 1)]
+    part = Flat(f.name, f.w, f.h, holes, [], csk)
+    return _bd().Pos(0, 0, z) * flat_solid(part, t, f.name != "base", (x0, x1, y0, y1))
 
 
 def _place_flat(f: Flat, lay: Layout):
@@ -1070,12 +1097,17 @@ def build(params: Params, tiles: int, shut=None) -> Design:
     def screw(name, s: P.Screw, origin, direction, engages, group):
         head, _, thread = P.screw_solids(bd, s, origin, direction)
         add(name, head + thread, "bought", s.key, C["screw"], group, thread=thread,
-            engages=engages)
+            engages=engages, head=head)
 
     groups = {"deck": "close", "base": "base", "front": "walls", "back": "walls",
               "left": "walls", "right": "walls"}
     for f in flats(lay):
-        add(f.name, _place_flat(f, lay), "cut", f.name, C["panel"], groups[f.name])
+        local = None
+        if f.name in ("deck", "base"):
+            z = lay.zb if f.name == "deck" else 0.0
+            local = functools.partial(_panel_patch, f, lay.t, z)
+        add(f.name, _place_flat(f, lay), "cut", f.name, C["panel"], groups[f.name],
+            local=local)
     for (x, y), (i, j) in zip(_corner_xy(lay), ((0, 0), (1, 0), (0, 1), (1, 1)), strict=True):
         name = "corner_%d%d" % (i, j)
         add(name, corner_solid(lay, i * lay.width, j * lay.depth), "printed", "corner_post",
@@ -1268,8 +1300,8 @@ def print_shape(lay: Layout, it: Item):
     if it.part.startswith("tile_"):
         shape = tile_solid(lay, int(it.part.split("_")[1]))     # shut: number face down
         shape = shape.rotate(bd.Axis((0, 0, 0), (1, 0, 0)), 180)   # top face on the bed
-    elif it.part in ("cradle", "dice_plate", "buzzer_holder", "light_pipe", "pip_light_pipe"):
-        shape = shape.rotate(bd.Axis((0, 0, 0), (1, 0, 0)), 180)   # deck side on the bed
+    elif it.part in ("cradle", "dice_plate", "buzzer_holder", "switch_gauge"):
+        shape = shape.rotate(bd.Axis((0, 0, 0), (1, 0, 0)), 180)   # flat side on the bed
     elif it.part in ("hinge_post", "end_post_left", "end_post_right"):
         shape = shape.rotate(bd.Axis((0, 0, 0), (0, 1, 0)), 90)    # on its side
     bb = shape.bounding_box()
@@ -1309,15 +1341,42 @@ def _step_bytes(parts, label) -> bytes:
     writer = STEPCAFControl_Writer()
     writer.SetColorMode(False)
     writer.SetNameMode(True)
-    writer.Transfer(doc, STEPControl_AsIs)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, _quiet():
+        writer.Transfer(doc, STEPControl_AsIs)
         path = Path(tmp) / "x.step"
-        if writer.Write(str(path)) != IFSelect_RetDone:
-            raise UserError("could not write the STEP file of %s" % label)
-        text = path.read_text(encoding="latin-1")
+        done = writer.Write(str(path)) == IFSelect_RetDone
+        text = path.read_text(encoding="latin-1") if done else ""
+    if not done:
+        raise UserError("could not write the STEP file of %s" % label)
     text = re.sub(r"FILE_NAME\('([^']*)','[^']*'", lambda m: "FILE_NAME('%s','%s'"
                   % (label, FIXED_STAMP), text, count=1)
+    # the assembly links' ids count on over every file written in this process (and the
+    # writer wraps lines by their length): one entity a line, the ids from 1
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("  ") and lines and not lines[-1].endswith(";"):
+            lines[-1] += line.strip()
+        else:
+            lines.append(line)
+    text = "\n".join(lines)
+    ids = iter(range(1, 1 << 30))
+    text = re.sub(r"NEXT_ASSEMBLY_USAGE_OCCURRENCE\('\d+'", lambda m:
+                  "NEXT_ASSEMBLY_USAGE_OCCURRENCE('%d'" % next(ids), text)
     return text.encode("latin-1")
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Keep OpenCascade's transfer statistics (printed on the C stdout) off the terminal."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with open(os.devnull, "wb") as null:
+        os.dup2(null.fileno(), 1)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 def _stl_bytes(shape) -> bytes:
@@ -1537,8 +1596,8 @@ def _harness_csv(design: Design) -> str:
 
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(("wire", "net", "colour", "AWG", "length mm", "from", "connector", "to",
-                "connector"))
+    w.writerow(("wire", "net", "colour", "AWG", "length mm", "from", "from connector", "to",
+                "to connector"))
     w.writerows(harness(design))
     return out.getvalue()
 

@@ -50,7 +50,8 @@ def _own(a, b) -> bool:
 def collisions(items) -> tuple:
     """(collisions, engagements): (name, name, volume) for every pair of parts whose solids
     overlap by more than TOL mm^3 (touching faces are fine); a screw's thread in the part it
-    screws into is not a collision but its engagement: {screw name: volume}."""
+    screws into is not a collision but its engagement: {screw name: volume}. A panel meets a
+    small part through its patch there (the same material, few holes: quick booleans)."""
     boxes = [it.shape.bounding_box() for it in items]
     out, engaged = [], {}
     for i in range(len(items)):
@@ -62,12 +63,18 @@ def collisions(items) -> tuple:
                 continue
             if b.engages == a.name:
                 a, b = b, a
-            if a.engages == b.name and a.thread is not None:
-                head = a.shape - a.thread
-                v = _volume(head & b.shape)
-                engaged[a.name] = _volume(a.thread & b.shape)
+            bs = b.local(a.shape.bounding_box()) if b.local else b.shape
+            if a.local:
+                a_s, bs = a.local(b.shape.bounding_box()), b.shape
             else:
-                v = _volume(a.shape & b.shape)
+                a_s = a.shape
+            if a_s is None or bs is None:
+                continue
+            if a.engages == b.name and a.thread is not None:
+                v = _volume(a.head & bs)
+                engaged[a.name] = _volume(a.thread & bs)
+            else:
+                v = _volume(a_s & bs)
             if v > TOL:
                 out.append((a.name, b.name, v))
     return out, engaged
@@ -262,8 +269,9 @@ def sound_path(design) -> float:
 
     bz = design.by_name("buzzer").shape.bounding_box()
     x, y, z = bz.center().X, bz.center().Y, bz.max.Z - 1.0
-    tris = np.concatenate([mesh(it.shape, 0.05) for it in design.items
-                           if it.name != "buzzer" and it.shape.bounding_box().max.Z > z])
+    near = [it for it in design.items if it.name != "buzzer"
+            and _bbox_overlap(it.shape.bounding_box(), _column(x, y, z))]
+    tris = np.concatenate([mesh(it.shape, 0.05) for it in near])
     dirs = []
     for tilt in (0, 10, 20):
         for az in range(0, 360, 45):
@@ -274,33 +282,46 @@ def sound_path(design) -> float:
     return float(np.mean(np.isinf(hit)))
 
 
-def wall_report(design, spacing=1.0) -> list:
-    """(part, thinnest wall mm, where) of every printed part: points on every face of the part
-    (a grid, kept off the face's edges), each followed into the material along the inward
-    normal to where it leaves the part again; around a hole that is the wall to the next
-    surface, under a pocket its floor."""
+def _column(x, y, z):
+    """The bounding box of the cone of rays sound_path casts (20 degrees, up to 30 mm)."""
+    return E._box(x - 12, x + 12, y - 12, y + 12, z, z + 30).bounding_box()
+
+
+def wall_report(design) -> list:
+    """(part, thinnest wall mm, where) of every printed part: from the middle of every
+    triangle of a fine tessellation of each face (so every hole is sampled all round, every
+    few degrees), a ray
+    into the material along the face's inward normal, to where it leaves the part again:
+    around a hole that is the wall to the next surface, under a pocket its floor. Tiles 2..N
+    differ from tile 1 only in their numbers: tile 1 and the one with the most strokes."""
     import numpy as np
 
+    parts = E.printed_parts(design)
+    tiles = sorted((k for k in parts if k.startswith("tile_")),
+                   key=lambda k: -len(E._tile_number(design.lay, int(k.split("_")[1]))))
+    skip = set(tiles[1:]) - {"tile_1"}
     out = []
-    for name, shape in E.printed_parts(design).items():
-        tris = mesh(shape, 0.005)
+    for name, shape in parts.items():
+        if name in skip:
+            continue
+        tris = mesh(shape, 0.01)
         origins, dirs = [], []
         for face in shape.faces():
-            for u in np.linspace(0.1, 0.9, 5):
-                for v in np.linspace(0.1, 0.9, 5):
-                    try:
-                        pt = face.position_at(u, v)
-                        n = face.normal_at(pt)
-                    except Exception:       # noqa: BLE001 - a degenerate point on a face
-                        continue
-                    if not face.is_inside(pt):
-                        continue
-                    origins.append((pt.X - n.X * 1e-4, pt.Y - n.Y * 1e-4, pt.Z - n.Z * 1e-4))
-                    dirs.append((-n.X, -n.Y, -n.Z))
-        origins, dirs = np.array(origins), np.array(dirs)
+            verts, faces = face.tessellate(0.02, 0.2)
+            if not faces:
+                continue
+            v = np.array([(q.X, q.Y, q.Z) for q in verts])
+            t = v[np.array(faces)]
+            n = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
+            norm = np.linalg.norm(n, axis=1)
+            ok = norm > 1e-12
+            n = n[ok] / norm[ok, None]
+            origins.append(t[ok].mean(axis=1) - n * 1e-4)
+            dirs.append(-n)
+        origins, dirs = np.concatenate(origins), np.concatenate(dirs)
         dist = ray_hits(tris, origins, dirs, skip=0.02)
         i = int(np.argmin(dist))
-        out.append((name, float(dist[i]), tuple(round(c, 2) for c in origins[i])))
+        out.append((name, float(dist[i]), tuple(round(float(c), 2) for c in origins[i])))
     return out
 
 
@@ -425,9 +446,9 @@ def _pair_dist(a, b):
     return math.hypot(dx, dy) - c[3]
 
 
-def countersink_report(design) -> list:
+def countersink_report(design, flats=None) -> list:
     """Countersunk screws whose panel hole has no countersink in the cut files."""
-    flat = {f.name: f for f in E.flats(design.lay)}
+    flat = {f.name: f for f in (flats or E.flats(design.lay))}
     bad = []
     for it in design.items:
         if it.thread is None or not it.part.endswith("_csk"):
@@ -520,8 +541,10 @@ def run_checks(design, bom_rows=None, sweep=True) -> tuple:
     from shutbox_host.hardware import stripboard as S
 
     bad += ["wiring board: %s" % b for b in S.check(design.board)]
-    figures = {"min_wall": min(walls, key=lambda w: w[1]), "threads": min(
-        threads, key=lambda t: t[3]), "visibility": min(vis.values()), "sound": sound,
+    # the smallest of each, rounded as reported first so that ties resolve by name
+    figures = {"min_wall": min(walls, key=lambda w: (round(w[1], 2), w[0])),
+               "threads": min(threads, key=lambda t: (round(t[3], 1), t[0])),
+               "visibility": min(vis.values()), "sound": sound,
                "magnet": mag, "deck": deck, "clearance": closest_clearance(design)}
     return bad, figures
 
@@ -535,7 +558,7 @@ def closest_clearance(design) -> tuple:
         tile = design.by_name("tile_%d" % k).shape
         for post in ("end_post_left" if k == 1 else "hinge_post_%d" % (k - 1),
                      "end_post_right" if k == lay.tiles else "hinge_post_%d" % k):
-            d = tile.distance_to(design.by_name(post).shape)
+            d = round(tile.distance_to(design.by_name(post).shape), 3)
             best = min(best, (d, "tile_%d" % k, post))
     return best
 

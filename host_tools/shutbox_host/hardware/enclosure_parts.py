@@ -142,11 +142,18 @@ def _disc_integral(r: float, d: float) -> float:
 
     if d <= 0:
         return 0.5
-    # substitute x = k r; the exponential bounds the tail, so integrate to where it is 1e-12
-    top = 28.0 * r / d
-    val, _ = integrate.quad(lambda x: special.j1(x) ** 2 / x * math.exp(-x * d / r), 0, top,
-                            limit=800)
-    return val
+    # substitute x = k r and integrate piece by piece over the Bessel function's oscillations,
+    # up to where the exponential (or, for discs nearly touching, 1/x^2) leaves under 1e-4
+    k = d / r
+    top = min(28.0 / k, 4000.0)
+    total, x = 0.0, 0.0
+    while x < top:
+        val, _ = integrate.quad(lambda u: special.j1(u) ** 2 / u * math.exp(-u * k), x,
+                                min(x + 20.0, top), limit=200)
+        total += val
+        x += 20.0
+    # the tail: J1(u)^2 averages 1 / (pi u) there
+    return total + math.exp(-top * k) / (math.pi * top)
 
 
 def pair_force(diameter: float, thickness: float, gap: float, br: float) -> float:
