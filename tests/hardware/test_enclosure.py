@@ -31,20 +31,25 @@ def params():
 
 
 @pytest.fixture(scope="session")
-def built(params):
-    """The reference 9-tile box and its committed files, generated once for the session."""
-    return E.generate(params, 9)
-
-
-@pytest.fixture(scope="session")
-def design(built):
-    return built[1]
+def design(params):
+    """The reference 9-tile box, built once per session (per xdist worker that needs it)."""
+    return E.build(params, 9)
 
 
 @pytest.fixture(scope="session")
 def checked(design):
-    """Every check of the reference box, run once: (failures, figures)."""
+    """Every check of the reference box, run once: (failures, figures). One test uses it."""
     return C.run_checks(design, _bom_rows())
+
+
+def _repository_outputs():
+    """The committed files as they are (test_committed_files_match_a_fresh_generation checks
+    they are what a generation writes): for the CLI's tests, which need no generation."""
+    out = {}
+    for path in sorted((ROOT / E.OUT).rglob("*")):
+        if path.is_file():
+            out[path.relative_to(ROOT).as_posix()] = path.read_bytes()
+    return out
 
 
 def _bom_rows(text=None):
@@ -65,8 +70,8 @@ def test_reference_box_passes_every_check(checked, params):
     assert E.report_line(f) in guide, E.report_line(f)
 
 
-def test_committed_files_match_a_fresh_generation(built):
-    committed, _ = built
+def test_committed_files_match_a_fresh_generation(design):
+    committed = E.outputs(design)
     assert E.stale(ROOT, committed) == []
     assert sum(len(v) for v in committed.values()) <= 3 * 1024 * 1024
     pngs = [v for k, v in committed.items() if k.endswith(".png")]
@@ -115,9 +120,10 @@ def _no_checks(monkeypatch):
     monkeypatch.setattr(E, "report_line", lambda figures: "(figures)")
 
 
-def test_check_command(built, monkeypatch, tmp_path, capsys):
+def test_check_command(design, monkeypatch, tmp_path, capsys):
     """`shutbox enclosure --check` with the session's build: passes on the repository; a copy
     with an edited, a missing and a stray file fails, naming each."""
+    built = (_repository_outputs(), design)
     monkeypatch.setattr(E, "generate", lambda params, tiles, renders=True: built)
     _no_checks(monkeypatch)
     assert cli.main(["enclosure", "--check"]) == 0
@@ -140,13 +146,14 @@ def test_check_command(built, monkeypatch, tmp_path, capsys):
         assert "out of date: hardware/enclosure/%s" % rel in err
 
 
-def test_make_enclosure_writes_the_heavy_outputs(built, design, monkeypatch, tmp_path, capsys):
+def test_make_enclosure_writes_the_heavy_outputs(design, monkeypatch, tmp_path, capsys):
     """The STEP files and the other tiles' STLs land in build/enclosure/ (they were never
     written: a lazy mapping was merged while still empty). A few parts keep it quick."""
     small = E.Design(design.lay, [design.by_name(n) for n in (
         "tile_1", "tile_2", "switch_1", "lever_1", "screw_cradle_1_a", "cradle_1")],
         design.shut, design.tools, design.board)
-    monkeypatch.setattr(E, "generate", lambda params, tiles, renders=True: (built[0], small))
+    built = (_repository_outputs(), small)
+    monkeypatch.setattr(E, "generate", lambda params, tiles, renders=True: built)
     _no_checks(monkeypatch)
     assert cli.main(["enclosure", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -243,8 +250,12 @@ def test_walls_are_measured_around_holes(design):
 
 def test_leds_without_light_pipes_are_hidden_from_30_degrees(design):
     """The old model: LEDs under their holes, seen through the deck (tile 1's LED and a pip)."""
-    keep = ("deck", "tile_led_1", "pip_led_0_1", "light_pipe_1", "pip_pipe_0_1")
+    keep = ("tile_led_1", "pip_led_0_1", "light_pipe_1", "pip_pipe_0_1")
     items = [design.by_name(n) for n in keep]
+    deck = design.by_name("deck")       # the deck around them (its patch: quick to mesh)
+    box = E._box(0, design.lay.tile_x(1) + 15, 0, design.lay.y_led + 15, 0, 60)
+    items.insert(0, E.Item("deck", deck.local(box.bounding_box()), "cut", "deck", (0, 0, 0),
+                           "close"))
     assert set(C.led_visibility(E.Design(design.lay, items, ())).values()) == {1.0}
     vis = C.led_visibility(E.Design(design.lay, items[:3], ()))
     assert max(vis.values()) < 0.5

@@ -259,11 +259,12 @@ def _check(p: Params) -> None:
                                                           p.material_thickness))
     _need(p.overtravel <= sw.ot_min, s, "overtravel = %g is more than the %s's guaranteed "
           "overtravel OT min %g" % (p.overtravel, sw.part, sw.ot_min))
-    # The switch body must sit below the deck: hole centre = deck top - boss - (OP - overtravel).
+    # The switch body must stay below the deck wherever its slots set it: hole centre = deck
+    # top - boss - (OP - overtravel), and the slots raise it by up to OP's tolerance.
     below = p.boss_depth + sw.op - p.overtravel - sw.top
-    _need(below >= p.material_thickness + 0.5, s, "boss_depth = %g puts the switch body into "
-          "the deck: at least %g" % (p.boss_depth, p.boss_depth + p.material_thickness + 0.5
-                                     - below))
+    need = p.material_thickness + sw.op_tol + 0.3
+    _need(below >= need - 1e-9, s, "boss_depth = %g puts the switch body into the deck at the "
+          "top of its slots: at least %g" % (p.boss_depth, p.boss_depth + need - below))
     _need(p.boss_depth < p.material_thickness + 8, s, "boss_depth = %g is too long" % p.boss_depth)
     pips = p.pip_pitch - p.led_board_diameter - 2 * p.fit_clearance
     _need(pips >= wall, s, "pip_pitch = %g leaves %.2f between LED boards; at least %g "
@@ -337,7 +338,7 @@ class Layout:
         self.y_magnet = self.y_tip + 3.0 + 2.5 + p.magnet_diameter / 2
         # the cradle's two screws, on the tile's centre line: behind the LED, behind the magnet
         self.y_screw_a = self.y_led + 8.0
-        self.y_screw_b = self.y_magnet + p.magnet_diameter / 2 + 9.0
+        self.y_screw_b = self.y_magnet + p.magnet_diameter / 2 + 7.5
         # the front row: dice A and B, then Roll, then the buzzer under its sound hole
         mid = self.width / 2
         self.x_dice = (mid - 55.0, mid - 5.0)
@@ -473,8 +474,9 @@ def flats(lay: Layout) -> list:
             f.csk.append((x, y, CSK_D))
     sw, c = p.switch, p.window_clearance
     win_w = max(4.0, sw.lever_w) + 2 * c
-    # the lever crosses the deck's underside this far from its pivot at the free position
-    z_pivot = lay.z_hole + sw.top + sw.lever_t
+    # the free lever crosses the deck's underside this far from its pivot, the switch raised
+    # to the top of its slots
+    z_pivot = lay.z_hole + sw.op_tol + sw.top + sw.lever_t
     cross = (lay.zb - z_pivot) / math.sin(math.radians(lay.a_free))
     y_w0 = lay.y_pivot + max(0.0, cross) * math.cos(math.radians(lay.a_free)) - c
     y_w1 = lay.y_boss + 1.0 + c
@@ -1604,11 +1606,16 @@ def _harness_csv(design: Design) -> str:
 
 def generate(params: Params, tiles: int, renders=True) -> tuple:
     """Return (committed {relpath: bytes}, design): the files committed under hardware/."""
+    design = build(params, tiles)
+    return outputs(design, renders), design
+
+
+def outputs(design: Design, renders=True) -> dict:
+    """The committed files of a built design: {relpath: bytes}."""
     from shutbox_host.hardware import enclosure_render as render
     from shutbox_host.hardware import stripboard as S
 
-    design = build(params, tiles)
-    lay = design.lay
+    lay, tiles = design.lay, design.lay.tiles
     committed = {}
     committed[OUT + "/cut.svg"] = cut_svg(lay).encode()
     committed[OUT + "/cut.dxf"] = cut_dxf(lay)
@@ -1626,7 +1633,7 @@ def generate(params: Params, tiles: int, renders=True) -> tuple:
         committed[OUT + "/tile-switch.png"] = render.tile_switch_png(design)
         for i, png in enumerate(render.step_pngs(design), 1):
             committed[OUT + "/step-%d.png" % i] = png
-    return committed, design
+    return committed
 
 
 def heavy(design: Design) -> dict:
@@ -1771,12 +1778,13 @@ def run(args) -> int:
 def report_line(f: dict) -> str:
     """The figures of a check run, on one line."""
     m = f["magnet"]
-    return ("thinnest wall %.2f mm (%s); closest clearance %.2f mm (%s, %s); fewest threads "
-            "%.1f (%s); LEDs at least %.0f %% visible from 30 degrees up; magnets %.2f N at "
-            "%.2f mm, a tile opens at %.2f..%.2f N" % (
-                f["min_wall"][1], f["min_wall"][0], f["clearance"][0], f["clearance"][1],
-                f["clearance"][2], f["threads"][3], f["threads"][0], 100 * f["visibility"],
-                m["pull_n"], m["gap_mm"], m["open_min_n"], m["open_max_n"]))
+    return ("thinnest wall %.2f mm (%s); thinnest panel web %.2f mm; closest clearance %.2f "
+            "mm (%s, %s); fewest threads %.1f (%s); LEDs at least %.0f %% visible from 30 "
+            "degrees up; magnets %.2f N at %.2f mm, a tile opens at %.2f..%.2f N" % (
+                f["min_wall"][1], f["min_wall"][0], f["deck"]["panel_web_mm"],
+                f["clearance"][0], f["clearance"][1], f["clearance"][2], f["threads"][3],
+                f["threads"][0], 100 * f["visibility"], m["pull_n"], m["gap_mm"],
+                m["open_min_n"], m["open_max_n"]))
 
 
 def _bom_rows(root, tiles):

@@ -42,6 +42,13 @@ def _volume(shape) -> float:
     return shape.volume if shape is not None else 0.0
 
 
+def _overlap(a, b) -> float:
+    """Volume two shapes share (a panel's patch that its holes leave empty shares none)."""
+    if not a.solids() or not b.solids():
+        return 0.0
+    return _volume(a & b)
+
+
 def _own(a, b) -> bool:
     """A switch's body and its own lever: one part."""
     return (a.part == b.part == "switch" and a.name.split("_")[-1] == b.name.split("_")[-1])
@@ -71,10 +78,10 @@ def collisions(items) -> tuple:
             if a_s is None or bs is None:
                 continue
             if a.engages == b.name and a.thread is not None:
-                v = _volume(a.head & bs)
-                engaged[a.name] = _volume(a.thread & bs)
+                v = _overlap(a.head, bs)
+                engaged[a.name] = _overlap(a.thread, bs)
             else:
-                v = _volume(a_s & bs)
+                v = _overlap(a_s, bs)
             if v > TOL:
                 out.append((a.name, b.name, v))
     return out, engaged
@@ -95,6 +102,28 @@ def thread_report(design, engaged: dict) -> list:
         area = math.pi / 4 * (d * d - hole * hole)
         length = engaged.get(it.name, 0.0) / area
         out.append((it.name, it.engages, length, length / P.PITCH[size]))
+    return out
+
+
+def slot_report(design, k: int = 1) -> list:
+    """(offset, part, part) of every collision of tile k's switch, its screws, washers and
+    nuts, set anywhere its slots allow (at both ends of them), with the cradle and the deck."""
+    bd = E._bd()
+    tol = design.lay.p.switch.op_tol
+    moving = [it for it in design.items if it.name in (
+        "switch_%d" % k, "lever_%d" % k) or it.name.startswith((
+            "screw_switch_%d_" % k, "washer_switch_%d_" % k, "nut_switch_%d_" % k))]
+    fixed = [design.by_name("cradle_%d" % k), design.by_name("deck")]
+    out = []
+    for dz in (-tol, tol):
+        move = bd.Pos(0, 0, dz)
+        moved = [E.Item(it.name, move * it.shape, it.kind, it.part, it.colour, it.group,
+                        thread=move * it.thread if it.thread is not None else None,
+                        engages=it.engages, head=move * it.head if it.head is not None
+                        else None) for it in moving]
+        hits, _ = collisions(moved + fixed)
+        out += [(dz, a, b) for a, b, _ in hits if not (a in ("cradle_%d" % k, "deck") and
+                                                       b in ("cradle_%d" % k, "deck"))]
     return out
 
 
@@ -338,7 +367,9 @@ def rods_held(design) -> list:
         for x0, x1, end in ((bb.min.X - 1.0, bb.min.X - 0.01, "left"),
                             (bb.max.X + 0.01, bb.max.X + 1.0, "right")):
             stub = E._cyl_x(x0, x1, y, z, 2 * r)
-            if not any(_volume(stub & q.shape) > TOL for q in design.items if q is not it):
+            sb = stub.bounding_box()
+            if not any(_overlap(stub, q.shape) > TOL for q in design.items
+                       if q is not it and _bbox_overlap(sb, q.shape.bounding_box())):
                 bad.append("%s can slide out to the %s" % (rod, end))
     return bad
 
@@ -512,6 +543,7 @@ def run_checks(design, bom_rows=None, sweep=True) -> tuple:
                        % (k, r["open_height"], sw.rp_max))
     if sweep:
         bad += ["tile %d on its way up hits %s" % c for c in sweep_collisions(design)]
+    bad += ["switch moved %+.1f mm in its slots: %s hits %s" % c for c in slot_report(design)]
     bad += ["USB plug hits %s" % n for n in usb_report(design)]
     bad += ["%s (%.1f x %.1f x %.1f mm) does not fit the bed" % b for b in bed_report(design)]
     walls = wall_report(design)
@@ -531,6 +563,9 @@ def run_checks(design, bom_rows=None, sweep=True) -> tuple:
         bad.append("a shut tile opens at %.2f..%.2f N at its tip, outside %g..%g N"
                    % (mag["open_min_n"], mag["open_max_n"], lo, hi))
     deck = deck_report(design)
+    if deck["panel_web_mm"] < lay.t / 2:
+        bad.append("a panel's web between holes is %.2f mm, under half its thickness"
+                   % deck["panel_web_mm"])
     if deck["number_to_hole_mm"] < 1.0 or deck["numbers_in_dice"]:
         bad.append("tile numbers %.2f mm from a hole, inside dice %s"
                    % (deck["number_to_hole_mm"], deck["numbers_in_dice"]))

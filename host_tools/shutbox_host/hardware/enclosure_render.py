@@ -22,9 +22,8 @@ from shutbox_host.hardware import enclosure as E
 LIGHT = (0.35, -0.55, 0.76)   # towards the light, world axes
 
 
-def _triangles(items, offsets=None, tolerance=0.25):
-    tolerance = max(tolerance, 0.25)
-    """(triangles (n, 3, 3), colours (n, 3)) of the parts, each moved by its group's offset."""
+def _triangles(items, offsets=None, tolerance=0.25, longest=9.0):
+    """(triangles (n, 3, 3), colours (n, 3)) of the parts, each moved by its offset (by name)."""
     import numpy as np
 
     tris, cols = [], []
@@ -36,7 +35,7 @@ def _triangles(items, offsets=None, tolerance=0.25):
         v = np.array([(p.X, p.Y, p.Z) for p in verts])
         if offsets and it.name in offsets:
             v = v + np.array(offsets[it.name])
-        t = _subdivide(v[np.array(faces)])
+        t = _subdivide(v[np.array(faces)], longest)
         n = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
         norm = np.linalg.norm(n, axis=1)
         keep = norm > 1e-12
@@ -65,12 +64,13 @@ def _subdivide(t, longest=9.0, rounds=4):
     return t
 
 
-def _draw(ax, items, elev, azim, offsets=None, box=None):
+def _draw(ax, items, elev, azim, offsets=None, box=None, coarse=False):
     """Draw the parts on a 3D axes with an orthographic camera."""
     import numpy as np
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
-    tris, cols = _triangles(items, offsets)
+    tris, cols = (_triangles(items, offsets, 0.5, 20.0) if coarse
+                  else _triangles(items, offsets))
     coll = Poly3DCollection(tris, facecolors=cols, edgecolors=cols, linewidths=0.15)
     ax.add_collection3d(coll)
     lo, hi = tris.reshape(-1, 3).min(axis=0), tris.reshape(-1, 3).max(axis=0)
@@ -140,7 +140,7 @@ def step_pngs(design) -> list:
         items = [it for it in design.items if it.group == group]
         fig = _figure(6, 4)
         ax = fig.add_subplot(projection="3d", proj_type="ortho")
-        _draw(ax, items, 30, -60, offsets=_explode(items))
+        _draw(ax, items, 30, -60, offsets=_explode(items), coarse=True)
         fig.text(0.02, 0.02, title, fontsize=7)
         out.append(_png(fig))
     return out
@@ -167,6 +167,9 @@ def _tile_scene(design, shut: bool):
              ("cradle", design.by_name("cradle_1").shape, C["print"]),
              ("body", body, C["switch"]), ("lever", lever, (0.9, 0.1, 0.1)),
              ("led", design.by_name("tile_led_1").shape, C["led"]),
+             ("pipe", design.by_name("light_pipe_1").shape, C["pipe"]),
+             ("screw_a", design.by_name("screw_cradle_1_a").shape, C["screw"]),
+             ("screw_b", design.by_name("screw_cradle_1_b").shape, C["screw"]),
              ("post", design.by_name("end_post_left").shape, C["post"]),
              ("hinge", design.by_name("hinge_rod").shape, C["steel"]),
              ("rest", design.by_name("rest_rod").shape, C["steel"])]
