@@ -249,7 +249,10 @@ ENCLOSURE_JSON = "hardware/enclosure.json"
 
 def enclosure_rows(tiles: int, pins: int) -> list:
     """The enclosure's parts (hardware/README.md section 8); sizes from hardware/enclosure.json,
-    the counts as `shutbox enclosure` builds them."""
+    the counts as `shutbox enclosure` builds them (tests/hardware checks they agree)."""
+    from shutbox_host.hardware import enclosure as E
+    from shutbox_host.hardware import enclosure_parts as P
+
     try:
         e = json.loads((ROOT / ENCLOSURE_JSON).read_text(encoding="utf-8"))
         t, pitch = float(e["material_thickness"]), float(e["tile_pitch"])
@@ -296,27 +299,24 @@ def enclosure_rows(tiles: int, pins: int) -> list:
         ("Light pipe, pip", "PETG, clear or natural", 14, "", "pip_light_pipe"),
         ("Tolerance coupon", "PLA, print it first", 1, "", "tolerance_coupon"),
         ("Switch-height gauge", "PLA, a jig", 1, "", "switch_gauge"))] + [
-        ("Screw", "M3 x 8 countersunk, ISO 10642, A2", 8, "ISO 10642 M3x8 A2",
-         "base and deck into the corner posts", "screw_m3x8_csk"),
-        ("Screw", "M3 x 6 countersunk, ISO 10642, A2", 2 * tiles + 6, "ISO 10642 M3x6 A2",
-         "deck into the cradles, dice plates and buzzer holder", "screw_m3x6_csk"),
-        ("Screw", "M3 x 6 pan head, ISO 7045, A2", 2 * (tiles + 1) + 4, "ISO 7045 M3x6 A2",
-         "hinge and end posts from under the deck; 4 hold the rods' washers",
-         "screw_m3x6_pan"),
+    ] + [("Screw", "%s, A2" % screw.describe(), n, "%s %sx%g A2" % (
+        P.STANDARD[screw.head], screw.size, screw.length), note, screw.key)
+        for screw, n, note in (
+            (E.M3_CORNER, 8, "base and deck into the corner posts"),
+            (E.M3, 2 * tiles + 6, "deck into the cradles, dice plates and buzzer holder"),
+            (E.M3_POST, 2 * (tiles + 1) + 4,
+             "hinge and end posts from under the deck; 4 hold the rods' washers"),
+            (E.M2_SWITCH, 2 * tiles, "each tile switch onto its cradle's slots"),
+            (E.M25_BOARD, 4, "the wiring board into its standoffs"),
+            (E.M25_BASE, 4, "the standoffs from under the base"))] + [
         ("Washer", "M3, ISO 7089, A2", 4, "ISO 7089 M3 A2", "over the rods' ends",
          "washer_m3"),
-        ("Screw", "M2 x 12 pan head, ISO 7045, A2", 2 * tiles, "ISO 7045 M2x12 A2",
-         "each tile switch onto its cradle's slots", "screw_m2x12_pan"),
         ("Washer", "M2, ISO 7089, A2", 2 * tiles, "ISO 7089 M2 A2", "under the switch nuts",
          "washer_m2"),
         ("Nut", "M2 hex, ISO 4032, A2", 2 * tiles, "ISO 4032 M2 A2", "for the switch screws",
          "nut_m2"),
         ("Standoff", "M2.5 x 10 mm, hex 5 mm, female-female, brass", 4, "(any)",
          "the wiring board on the base", "standoff_m25"),
-        ("Screw", "M2.5 x 5 pan head, ISO 7045, A2", 4, "ISO 7045 M2.5x5 A2",
-         "the wiring board into its standoffs", "screw_m25x5_pan"),
-        ("Screw", "M2.5 x 6 pan head, ISO 7045, A2", 4, "ISO 7045 M2.5x6 A2",
-         "the standoffs from under the base", "screw_m25x6_pan"),
         ("Foot", "self-adhesive rubber bumper, 12.7 mm x 3.5 mm", 4, "(any)",
          "under the base, clear of the screw heads", "foot"),
         ("Hook-up wire", "22 AWG stranded: red, black, orange", 1, "(any)",
