@@ -82,6 +82,7 @@ def test_drawing_shows_both_sides():
     root = ET.fromstring(S.svg(lay, "board"))
     texts = " ".join(t.text or "" for t in root.iter() if t.tag.endswith("text"))
     assert "component side" in texts and "copper side" in texts
-    assert "U2 74AHCT125 in a socket" in texts and "%d cuts" % len(lay.cuts) in texts
+    assert "U1 Pico" in texts and "U2 74AHCT125" in texts and "R1 330 ohm" in texts
+    assert "%d cuts" % len(lay.cuts) in texts
     lines = [e for e in root.iter() if e.tag.endswith("line")]
     assert len(lines) >= len(lay.links) + len(S.segments(lay))

@@ -347,6 +347,9 @@ NET_COLOURS = {"+5V": "#d62728", "GND": "#222222", "VBUS": "#ff7f0e", "3V3_EN": 
                "ROLL": "#2a9d3c"}
 
 
+HALO = ' stroke="#ffffff" stroke-width="2.5" paint-order="stroke"'   # text over the holes
+
+
 def _colour(net):
     return NET_COLOURS.get(net, "#1f6fb4" if net.startswith("TILE") else "#9aa5b1")
 
@@ -414,11 +417,16 @@ def svg(lay: Layout, title: str) -> str:
             for name, c, r in p.holes():
                 out.append('<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/>'
                            % (X(c), Y(r), _colour(p.nets[name])))
-            label = p.value if p.fp == "pin" else "%s %s" % (p.ref, p.value)
-            if p.fp == "rail":
-                label = p.value
-            out.append('<text x="%.1f" y="%.1f" font-size="9">%s</text>'
-                       % (x0 + (c1 - c0 + 1) * s, y0 + 9, _esc(label)))
+            if p.fp in ("pico", "dip14"):       # big parts: their name inside, upright
+                cx = x0 + (c1 - c0 + 1) * s / 2 - 2
+                cy = y0 + (r1 - r0 + 1) * s / 2
+                out.append('<text x="%.1f" y="%.1f" font-size="11" text-anchor="middle" '
+                           'transform="rotate(-90 %.1f %.1f)"%s>%s %s</text>'
+                           % (cx, cy, cx, cy, HALO, p.ref, FOOTPRINTS[p.fp].label))
+                continue
+            label = p.value if p.fp in ("pin", "rail") else "%s %s" % (p.ref, p.value)
+            out.append('<text x="%.1f" y="%.1f" font-size="8"%s>%s</text>'
+                       % (x0 + (c1 - c0 + 1) * s, y0 + 9, HALO, _esc(label)))
     out.append('<text x="20" y="%d" font-size="12">%d x %d holes (%.0f x %.0f mm); %d cuts, '
                '%d wire links. Generated from hardware/pinmap.json by `shutbox enclosure`; '
                'checked by tests/hardware (every net connected, no strip shared).</text>'
