@@ -204,11 +204,21 @@ def sweep_collisions(design, pieces=None, tiles=None) -> list:
 
 # --- ray casting on tessellations -------------------------------------------------------------
 
+def tessellate(shape, tol, angular):
+    """(vertices, triangles) of a shape meshed afresh at *tol*: OpenCascade keeps a shape's
+    finest mesh so far and reuses it, so without this a mesh (and a picture) would depend on
+    what meshed the shape before."""
+    from OCP.BRepTools import BRepTools
+
+    BRepTools.Clean_s(shape.wrapped)
+    return shape.tessellate(tol, angular)
+
+
 def mesh(shape, tol=0.02):
     """Triangles (n, 3, 3) of a shape."""
     import numpy as np
 
-    verts, faces = shape.tessellate(tol, 0.2)
+    verts, faces = tessellate(shape, tol, 0.2)
     if not faces:
         return np.zeros((0, 3, 3))
     v = np.array([(q.X, q.Y, q.Z) for q in verts])
@@ -336,7 +346,7 @@ def wall_report(design) -> list:
         tris = mesh(shape, 0.01)
         origins, dirs = [], []
         for face in shape.faces():
-            verts, faces = face.tessellate(0.02, 0.2)
+            verts, faces = tessellate(face, 0.02, 0.2)
             if not faces:
                 continue
             v = np.array([(q.X, q.Y, q.Z) for q in verts])

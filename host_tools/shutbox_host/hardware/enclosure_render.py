@@ -18,6 +18,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from shutbox_host.hardware import enclosure as E
+from shutbox_host.hardware import enclosure_checks as checks
 
 LIGHT = (0.35, -0.55, 0.76)   # towards the light, world axes
 
@@ -29,7 +30,7 @@ def _triangles(items, offsets=None, tolerance=0.25, longest=9.0):
     tris, cols = [], []
     light = np.array(LIGHT) / np.linalg.norm(LIGHT)
     for it in items:
-        verts, faces = it.shape.tessellate(tolerance, 0.4)
+        verts, faces = checks.tessellate(it.shape, tolerance, 0.4)
         if not faces:
             continue
         v = np.array([(p.X, p.Y, p.Z) for p in verts])
@@ -107,7 +108,9 @@ def assembled_png(design) -> bytes:
     fig = _figure(9, 5.6)
     ax = fig.add_subplot(projection="3d", proj_type="ortho")
     outside = ("walls", "posts", "tiles", "deck", "close")
-    _draw(ax, [it for it in design.items if it.group in outside or it.name == "base"], 28, -62)
+    top = design.lay.zt - 0.2          # and what shows in the deck: light pipes, screw heads
+    _draw(ax, [it for it in design.items if it.group in outside or it.name == "base"
+               or it.shape.bounding_box().max.Z >= top], 28, -62)
     fig.text(0.02, 0.03, "%d-tile box, %.0f x %.0f x %.0f mm; tiles %s shut"
              % (design.lay.tiles, design.lay.width, design.lay.depth, design.lay.height,
                 ", ".join(map(str, design.shut))), fontsize=9)
