@@ -26,9 +26,12 @@ COMMANDS = {
               "generate the pin module and documents from the pin map"),
     "flash": ("shutbox_host.pico.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
     "uf2": ("shutbox_host.pico.uf2",
-            "write one .uf2 for a Pico: MicroPython and the box's firmware (drag it on RPI-RP2)"),
+            "write one .uf2 for a Pico: MicroPython and the box's firmware (drag it onto the "
+            "board's BOOTSEL drive)"),
     "vpico": ("shutbox_host.pico.vpico", "start a virtual Pico behind a pseudo-terminal"),
     "emu": ("shutbox_host.pico.emu_cli", "run the firmware on an emulated RP2040 (rp2040js)"),
+    "fetch": ("shutbox_host.pico.inputs",
+              "get MicroPython's RPI_PICO uf2 and the RP2040 bootrom for the emulated Pico"),
     "web": ("shutbox_host.web.serve",
             "serve the box in a web page: the real firmware on an emulated Pico, in the browser"),
     "card": ("shutbox_host.hardware.cardgen",

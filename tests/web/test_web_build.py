@@ -80,6 +80,22 @@ def test_up_to_date_is_not_rebuilt_and_a_change_is(out, tmp_path):
     assert (out / ".stamp").read_text() == stamp
 
 
+def test_a_rebuild_replaces_the_folder_whole_and_nothing_beside_it(out, tmp_path):
+    """The folder a build made (its marker) is replaced; a sibling named like the build's
+    temporary folders is not touched."""
+    web = tmp_path / "site" / "web"
+    sibling = tmp_path / "site" / "web.tmp"
+    sibling.mkdir(parents=True)
+    (sibling / "keep.txt").write_text("mine\n")
+    build.build(web)
+    (web / "stale.txt").write_text("from an old build\n")
+    assert (web / build.MARKER).is_file()
+    build.build(web, force=True)
+    assert not (web / "stale.txt").exists() and (web / "box.json").is_file()
+    assert (sibling / "keep.txt").read_text() == "mine\n"
+    assert sorted(x.name for x in web.parent.iterdir()) == ["web", "web.tmp"]
+
+
 def test_shutbox_web_serves_on_loopback_and_prints_the_address(out):
     p = subprocess.Popen([*SHUTBOX, "web", "--out", str(out), "--port", "0"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

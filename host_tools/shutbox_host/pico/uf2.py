@@ -6,8 +6,9 @@ The image is laid out exactly as `shutbox flash` leaves a board (shutbox_host.pi
 pin map's tile count reads, an empty /data) on the board's filesystem geometry
 (shutbox_host.pico.boards), and goes into the uf2 as 256-byte blocks at the filesystem's flash
 address with the board's family id, after MicroPython's own blocks. The whole filesystem
-region is in the file, blank blocks too, so dragging it onto RPI-RP2 replaces everything the
-board's filesystem held (a fresh littlefs as MicroPython would format it, then the files).
+region is in the file, blank blocks too, so dragging it onto the board's BOOTSEL drive
+replaces everything its filesystem held (a fresh littlefs as MicroPython would format it, then
+the files).
 
 The RP2040's bootrom erases a 4 KB sector when the first block of a group of 16 block numbers
 arrives (raspberrypi/pico-bootrom-rp2040, bootrom/virtual_disk.c: ``page_no = block_no *
@@ -38,7 +39,7 @@ from pathlib import Path
 
 from shutbox_host import mp
 from shutbox_host.errors import UserError
-from shutbox_host.pico import boards
+from shutbox_host.pico import boards, inputs
 
 MAGIC = (0x0A324655, 0x9E5D5157)
 MAGIC_END = 0x0AB16F30
@@ -48,13 +49,17 @@ PAYLOAD = 256
 _BI_START, _BI_END = 0x7188EBF2, 0xE71AA390  # pico-sdk binary_info/defs.h markers
 _BI_ID_AND_STRING, _BI_BLOCK_DEVICE = 6, 7  # binary_info/structure.h types
 _BI_IDS = {0x02031C86: "program", 0x11A9BC3A: "version", 0xB63CFFBB: "board"}
-SHARED = mp.ROOT.parent / "shared" / "rp2040"
-MP_VERSION = "v1.28.0"
+MP_VERSION = inputs.MP_VERSION
 
 
 def default_micropython(board: boards.Board) -> Path:
-    """MicroPython's uf2 for *board* beside the repository (../shared/rp2040/)."""
-    return SHARED / ("%s-%s.uf2" % (board.name, MP_VERSION))
+    """MicroPython's uf2 for *board* where the tools find it without a download: the Pico's
+    as shutbox_host.pico.inputs finds it, the others in ../shared/rp2040/ (the path there,
+    whether or not it is)."""
+    if board.name == "RPI_PICO":
+        with contextlib.suppress(UserError):
+            return inputs.find(inputs.UF2)
+    return inputs.shared_dir() / ("%s-%s.uf2" % (board.name, inputs.MP_VERSION))
 
 
 def output_path(board: boards.Board) -> Path:
@@ -298,9 +303,9 @@ def build(board: boards.Board, micropython: Path, pinmap: Path | None = None,
         "its %s filesystem" % (dest, boards.kb(len(blob)), summary["micropython_version"],
                                board.short, release.version, pm.tiles,
                                boards.kb(release.deployed_bytes), boards.kb(board.fs_bytes)))
-    out("hold BOOTSEL, plug the %s in and copy it onto the RPI-RP2 drive: it replaces "
+    out("hold BOOTSEL, plug the %s in and copy it onto the %s drive: it replaces "
         "everything on the board's filesystem (`shutbox flash` updates a box and keeps its "
-        "settings and records)" % board.short)
+        "settings and records)" % (board.short, board.drive))
     return summary
 
 
@@ -328,7 +333,8 @@ def configure(parser):
                              "map's \"board\", else RPI_PICO)")
     parser.add_argument("--micropython", metavar="PATH",
                         help="MicroPython's uf2 for the board (default: ../shared/rp2040/"
-                             "<BOARD>-%s.uf2 beside the repository)" % MP_VERSION)
+                             "<BOARD>-%s.uf2 beside the repository; for RPI_PICO also "
+                             "$SHUTBOX_UF2, the cache, else downloaded once)" % MP_VERSION)
     parser.add_argument("--pinmap", metavar="PATH",
                         help="the pin map (default: hardware/pinmap.json)")
     parser.add_argument("--firmware", default=str(mp.FIRMWARE),
@@ -351,11 +357,17 @@ def run(args) -> int:
         except (OSError, ValueError):
             data = {}  # boardgen.load says what is wrong with it
         board = boardgen.board_of(data, None, str(pinmap))
-    micropython = Path(args.micropython) if args.micropython else default_micropython(board)
-    if not args.micropython and not micropython.is_file():
-        raise UserError("no MicroPython uf2 at %s: download MicroPython's %s uf2 from "
-                        "micropython.org and give it with --micropython (make uf2 UF2=...)"
-                        % (micropython, board.name))
+    if args.micropython:
+        micropython = Path(args.micropython)
+    elif board.name == "RPI_PICO":  # the one the tools fetch (pinned)
+        micropython = inputs.find(inputs.UF2, fetch=True)
+    else:
+        micropython = default_micropython(board)
+        if not micropython.is_file():
+            raise UserError("no MicroPython uf2 at %s: download MicroPython's %s uf2 from "
+                            "https://micropython.org/download/%s/ and give it with "
+                            "--micropython PATH (make uf2 UF2=PATH BOARD=%s)"
+                            % (micropython, board.name, board.name, board.name))
     summary = build(board, micropython, pinmap, Path(args.firmware), args.output,
                     out=(lambda line: None) if args.json else print)
     if args.json:

@@ -27,8 +27,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from shutbox_host import mp
@@ -41,6 +43,7 @@ COPIED = ("index.html", "style.css", "app.js")
 FILES = {"uf2": "micropython.uf2", "bootrom": "bootrom.bin", "fs": "firmware.img",
          "worker": "worker.js"}
 FLASH_SIZE = 2 * 1024 * 1024
+MARKER = ".shutbox-web"  # in every folder a build made: only such a folder is replaced
 
 
 def _node_modules() -> Path:
@@ -117,24 +120,69 @@ def config(fs_image: bytes, uf2: bytes) -> dict:
     }
 
 
-def build(out: Path = OUT, uf2=None, bootrom=None, firmware: Path = mp.FIRMWARE,
-          force: bool = False, log=None) -> Path:
-    """Write the page's folder *out* (when its inputs changed, or *force*); return it."""
-    from shutbox_host.pico import emulator, fsimage
+def ours(out: Path) -> bool:
+    """Whether the folder *out* is one a build made: it holds MARKER (or, built before the
+    marker, the stamp of a build beside box.json and worker.js)."""
+    if (out / MARKER).is_file():
+        return True
+    stamp_file = out / ".stamp"
+    return (stamp_file.is_file() and (out / "box.json").is_file()
+            and (out / FILES["worker"]).is_file()
+            and re.fullmatch(r"[0-9a-f]{64}\n?", stamp_file.read_text(errors="replace"))
+            is not None)
 
-    uf2_path, rom_path = emulator.resolve_inputs(uf2, bootrom)
-    emulator.check_uf2(uf2_path)
-    emulator.check_bootrom(rom_path)
+
+def check_out(out: Path) -> None:
+    """UserError (one line) unless *out* can be the page's folder: new, empty, or one this
+    module built (it holds MARKER). A build replaces the folder whole, so a folder of anything
+    else is refused: no command deletes what it did not create."""
+    if out.exists() and not out.is_dir():
+        raise UserError("--out %s is a file, not a folder: give a folder for the page" % out)
+    if out.is_dir() and not ours(out) and any(out.iterdir()):
+        raise UserError("--out %s holds files that `shutbox web` did not make: give a new or "
+                        "empty folder (a build replaces its folder whole)" % out)
+
+
+def build(out: Path = OUT, uf2=None, bootrom=None, firmware: Path = mp.FIRMWARE,
+          force: bool = False, log=None, fetch: bool = False) -> Path:
+    """Write the page's folder *out* (when its inputs changed, or *force*); return it. *fetch*:
+    download the uf2 or the bootrom when they are nowhere here (shutbox_host.pico.inputs)."""
+    from shutbox_host.pico import emulator
+
+    out = Path(out)
+    check_out(out)
+    uf2_path, rom_path = emulator.resolve_inputs(uf2, bootrom, fetch=fetch)
     if not force and not needs_build(out, uf2_path, rom_path, firmware):
         return out
     cmd = esbuild_cmd()
     rp2040js = _rp2040js()
     say = log or (lambda msg: None)
     say("building %s" % out)
-    tmp = out.with_name(out.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="." + out.name + ".new-", dir=out.parent))
+    try:
+        _write(tmp, cmd, rp2040js, uf2_path, rom_path, firmware)
+        old = None
+        if out.exists():  # ours (check_out): moved aside, then deleted
+            old = Path(tempfile.mkdtemp(prefix="." + out.name + ".old-", dir=out.parent))
+            out.rename(old / out.name)
+        tmp.rename(out)
+        if old is not None:
+            shutil.rmtree(old)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    say("built %s (%d files)" % (out, len(list(out.iterdir()))))
+    return out
+
+
+def _write(tmp: Path, cmd: list[str], rp2040js: Path, uf2_path: Path, rom_path: Path,
+           firmware: Path) -> None:
+    """Write the page's files into the new folder *tmp*."""
+    from shutbox_host.pico import emulator, fsimage
+
+    (tmp / MARKER).write_text("built by `shutbox web` (shutbox_host.web.build): the next build "
+                              "replaces this folder whole\n")
     for name in COPIED:
         shutil.copyfile(STATIC / name, tmp / name)
     p = subprocess.run([*cmd, str(STATIC / "worker.js"), "--bundle", "--format=iife",
@@ -153,11 +201,6 @@ def build(out: Path = OUT, uf2=None, bootrom=None, firmware: Path = mp.FIRMWARE,
     (tmp / "box.json").write_text(json.dumps(config(fs_image, uf2_bytes), indent=1) + "\n")
     (tmp / "LICENSES.txt").write_text(_licenses(rp2040js))
     (tmp / ".stamp").write_text(stamp(uf2_path, rom_path, firmware) + "\n")
-    if out.exists():
-        shutil.rmtree(out)
-    tmp.rename(out)
-    say("built %s (%d files)" % (out, len(list(out.iterdir()))))
-    return out
 
 
 def _licenses(rp2040js: Path) -> str:
