@@ -47,6 +47,24 @@ COMMANDS = {
 }
 
 
+# Python packages some commands need that `make play` does not install: how to get them.
+OPTIONAL = {
+    "build123d": "make venv-enclosure (pip install -r requirements-enclosure.txt)",
+    "OCP": "make venv-enclosure (pip install -r requirements-enclosure.txt)",
+    "matplotlib": "make venv (pip install -r requirements-plots.txt)",
+    "numpy": "make venv (pip install -r requirements-plots.txt)",
+    "playwright": "make venv (pip install -r requirements-dev.txt)",
+}
+
+
+def _missing(command: str, exc: ModuleNotFoundError) -> str | None:
+    """One line for a command that needs a package not installed here, or None."""
+    top = (exc.name or "").split(".")[0]
+    if top not in OPTIONAL:
+        return None
+    return "%s needs %s, which is not installed here: %s" % (command, top, OPTIONAL[top])
+
+
 def _version() -> str:
     from shutbox import __version__
 
@@ -75,6 +93,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
+            why = _missing(name, exc)
+            if why:
+                parser.exit(2, "shutbox %s: error: %s\n" % (name, why))
             if exc.name != module_name:
                 raise
             parser.error("%s: this installation has no %s" % (name, module_name))
@@ -91,6 +112,12 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._run(args) or 0)
     except UserError as exc:
         print("shutbox %s: error: %s" % (args.command, exc), file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        why = _missing(args.command, exc)
+        if why is None:
+            raise
+        print("shutbox %s: error: %s" % (args.command, why), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -646,6 +646,17 @@ class Board:
         except (self._TransportError, OSError):
             pass
 
+    def restart(self):
+        """Soft reboot (Ctrl-D at the REPL): main.py runs again, the chip is not reset. What
+        a dry run leaves: the connection's Ctrl-C stopped the box, nothing else changed."""
+        try:
+            if self.t.in_raw_repl:
+                self.t.exit_raw_repl()
+            self.t.serial.write(b"\x04")
+            time.sleep(0.2)
+        except (self._TransportError, OSError):
+            pass
+
     def close(self):
         """Let go of the port (leaving the raw REPL if the board is still there)."""
         try:
@@ -750,9 +761,13 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
     if up_to_date:
         out("the board already runs %s: nothing to copy" % current)
         summary["kept"] = len(files) + len(tables)
-        if not dry_run:
-            summary["removed"] = _clean(board, current, versions, state["other"],
-                                        have_tables, set(tables))
+        if dry_run:
+            board.restart()
+            summary["seconds"] = time.monotonic() - t0
+            out("the box starts again (a soft reboot; nothing changed)")
+            return summary
+        summary["removed"] = _clean(board, current, versions, state["other"], have_tables,
+                                    set(tables))
         board.reset()
         summary["seconds"] = time.monotonic() - t0
         out("board reset: the box starts (%.1f s)" % summary["seconds"])
@@ -851,8 +866,9 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
     if dry_run:
         for dst, data in upload:
             out("  would upload %s (%s)" % (_short(dst, stage_dir), _kb(len(data))))
-        board.reset()
+        board.restart()
         summary["seconds"] = time.monotonic() - t0
+        out("the box starts again (a soft reboot; nothing changed)")
         return summary
 
     for path, _n in removals + [(stage_dir + "/" + FINISH, 0)]:
