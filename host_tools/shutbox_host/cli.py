@@ -57,6 +57,11 @@ OPTIONAL = {
 }
 
 
+# Commands that write or read the repository's own files (the tables, the pin module, the
+# card, the enclosure, the bench's machinery in tests/): they need a checkout, not a wheel.
+CHECKOUT_ONLY = {"tables", "board", "card", "enclosure", "bench"}
+
+
 def _missing(command: str, exc: ModuleNotFoundError) -> str | None:
     """One line for a command that needs a package not installed here, or None."""
     top = (exc.name or "").split(".")[0]
@@ -108,6 +113,14 @@ def main(argv: list[str] | None = None) -> int:
     """Run the `shutbox` command line; user mistakes exit 2 with one line on stderr."""
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if args.command in CHECKOUT_ONLY:
+        from shutbox_host import mp
+
+        if not mp.CHECKOUT:
+            print("shutbox %s: error: it works on the repository's files: run it in a clone "
+                  "of the shutbox repository (this shutbox is installed from a wheel)"
+                  % args.command, file=sys.stderr)
+            return 2
     try:
         return int(args._run(args) or 0)
     except UserError as exc:

@@ -10,18 +10,14 @@ the path given, the environment, ../shared/rp2040/, the cache. On a clone withou
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import shutil
 import socket
-import struct
 import subprocess
 import sys
-import threading
-from pathlib import Path
 
 import pytest
+from needs import Server, elf_of
 
 from shutbox_host import mp
 from shutbox_host.pico import inputs
@@ -32,39 +28,6 @@ SHARED_ROM = inputs.shared_dir() / inputs.BOOTROM.name
 needs_files = pytest.mark.skipif(
     not (SHARED_UF2.is_file() and SHARED_ROM.is_file()),
     reason="the pinned files are not in ../shared/rp2040/: nothing to serve")
-
-
-def elf_of(rom: bytes) -> bytes:
-    """An ELF32 (ARM, little-endian) loading *rom* at address 0 from file offset 0x10000, as
-    raspberrypi/pico-bootrom's b1.elf does."""
-    phoff, off = 52, 0x10000
-    head = b"\x7fELF" + bytes([1, 1, 1]) + bytes(9)
-    head += struct.pack("<HHIIIIIHHHHHH", 2, 40, 1, 0, phoff, 0, 0, 52, 32, 1, 40, 0, 0)
-    ph = struct.pack("<8I", 1, off, 0, 0, len(rom), len(rom), 5, 4)
-    return (head + ph).ljust(off, b"\0") + rom
-
-
-class Server:
-    """Files served on 127.0.0.1 from a folder, the requests counted."""
-
-    def __init__(self, root: Path):
-        self.requests: list[str] = []
-        outer = self
-
-        class Handler(http.server.SimpleHTTPRequestHandler):
-            def log_message(self, *args):
-                outer.requests.append(self.path)
-
-        self.srv = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0), functools.partial(Handler, directory=str(root)))
-        self.url = "http://127.0.0.1:%d/" % self.srv.server_address[1]
-        self.thread = threading.Thread(target=self.srv.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self):
-        self.srv.shutdown()
-        self.srv.server_close()
-        self.thread.join(5)
 
 
 @pytest.fixture

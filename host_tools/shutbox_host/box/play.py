@@ -50,9 +50,10 @@ _SGR_MOUSE = re.compile(r"\x1b\[<(\d+);(\d+);(\d+)([Mm])")
 
 
 def default_flash() -> Path:
-    """The box's flash between runs: $XDG_CACHE_HOME (or ~/.cache)/shutbox/play-flash."""
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "shutbox" / "play-flash"
+    """The box's flash between runs: play-flash in the tools' cache (shutbox_host.mp)."""
+    from shutbox_host import mp
+
+    return mp.cache_dir() / "play-flash"
 
 
 def configure(parser):

@@ -112,8 +112,8 @@ def node_exe() -> str:
                         "then run `make` (npm ci) for rp2040js")
     mods = Path(os.environ.get("SHUTBOX_NODE_MODULES") or NODE_MODULES)
     if not (mods / "rp2040js" / "package.json").is_file():
-        raise UserError("rp2040js is not installed (no %s): run `make node` (npm ci)"
-                        % (mods / "rp2040js"))
+        raise UserError("rp2040js is not installed (no %s): %s"
+                        % (mods / "rp2040js", mp.NPM_HOW))
     return exe
 
 
@@ -135,7 +135,7 @@ def check_pins(flash_or_fs: bytes, pinmap: Path | None = None) -> None:
     from shutbox_host.hardware import boardgen
     from shutbox_host.pico import flash, fsimage
 
-    path = Path(pinmap) if pinmap else mp.ROOT / "hardware" / "pinmap.json"
+    path = Path(pinmap) if pinmap else mp.PINMAP
     want_py = boardgen.render_pins(boardgen.load(path))
     try:
         tree = fsimage.read_tree(flash_or_fs)

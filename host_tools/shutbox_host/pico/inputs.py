@@ -101,24 +101,15 @@ BOOTROM = Input("bootrom", "the RP2040 bootrom (B1)", "bootrom-b1.bin", "SHUTBOX
 INPUTS = (UF2, BOOTROM)
 
 
-def cache_dir() -> Path:
-    """The tools' cache: $SHUTBOX_CACHE, else $XDG_CACHE_HOME/shutbox, else ~/.cache/shutbox."""
-    env = os.environ.get("SHUTBOX_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "shutbox"
-
-
 def shared_dir() -> Path:
     """../shared/rp2040/ beside the repository ($SHUTBOX_SHARED: another folder)."""
     env = os.environ.get("SHUTBOX_SHARED")
-    return Path(env) if env else mp.ROOT.parent / "shared" / "rp2040"
+    return Path(env) if env else mp.DATA.parent / "shared" / "rp2040"
 
 
 def cached(inp: Input) -> Path:
     """Where the cache keeps *inp*."""
-    return cache_dir() / "rp2040" / inp.name
+    return mp.cache_dir() / "rp2040" / inp.name
 
 
 def how_to_get(inp: Input) -> str:

@@ -63,7 +63,7 @@ def default_micropython(board: boards.Board) -> Path:
 
 
 def output_path(board: boards.Board) -> Path:
-    return mp.ROOT / "build" / ("shutbox-%s.uf2" % board.name)
+    return mp.BUILD / ("shutbox-%s.uf2" % board.name)
 
 
 @dataclass
@@ -274,7 +274,7 @@ def build(board: boards.Board, micropython: Path, pinmap: Path | None = None,
     from shutbox_host.pico import flash, fsimage
 
     t0 = time.monotonic()
-    pinmap = Path(pinmap) if pinmap else mp.ROOT / boardgen.PINMAP
+    pinmap = Path(pinmap) if pinmap else mp.PINMAP
     pm = boardgen.load(pinmap, board.name)
     micropython = Path(micropython)
     try:
@@ -348,7 +348,7 @@ def run(args) -> int:
     """Build the one-file bundle."""
     from shutbox_host.hardware import boardgen
 
-    pinmap = Path(args.pinmap) if args.pinmap else mp.ROOT / boardgen.PINMAP
+    pinmap = Path(args.pinmap) if args.pinmap else mp.PINMAP
     if args.board:
         board = boards.get(args.board)
     else:

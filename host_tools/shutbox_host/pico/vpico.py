@@ -42,7 +42,7 @@ from shutbox_host import mp
 from shutbox_host.errors import UserError
 
 REPL_SCRIPT = Path(__file__).resolve().with_name("vpico_repl.py")
-DEFAULT_FLASH = mp.ROOT / "build" / "vpico"
+DEFAULT_FLASH = mp.BUILD / "vpico"
 DEFAULT_HEAP = "256k"  # a Pico has ~190 KB of heap; the 64-bit port needs somewhat more
 _HOST_BUFFER_MAX = 16384  # output held for a slow reader; past it the board waits...
 _HOST_STALL_S = 0.5  # ...this long, then drops it, as the Pico does when nobody reads

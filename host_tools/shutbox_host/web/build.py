@@ -38,7 +38,7 @@ from shutbox_host.errors import UserError
 
 STATIC = Path(__file__).resolve().parent / "static"
 PICO_JS = Path(__file__).resolve().parents[1] / "pico" / "js" / "pico.js"
-OUT = mp.ROOT / "build" / "web"
+OUT = mp.BUILD / "web"
 COPIED = ("index.html", "style.css", "app.js")
 FILES = {"uf2": "micropython.uf2", "bootrom": "bootrom.bin", "fs": "firmware.img",
          "worker": "worker.js"}
@@ -60,14 +60,13 @@ def esbuild_cmd() -> list[str]:
     node = shutil.which("node") or shutil.which("nodejs")
     if script.is_file() and node:
         return [node, str(script)]
-    raise UserError("esbuild is not installed (no %s): run `make node` (npm ci; Debian: "
-                    "apt-get install nodejs npm)" % exe)
+    raise UserError("esbuild is not installed (no %s): %s" % (exe, mp.NPM_HOW))
 
 
 def _rp2040js() -> Path:
     p = _node_modules() / "rp2040js"
     if not (p / "package.json").is_file():
-        raise UserError("rp2040js is not installed (no %s): run `make node` (npm ci)" % p)
+        raise UserError("rp2040js is not installed (no %s): %s" % (p, mp.NPM_HOW))
     return p
 
 
