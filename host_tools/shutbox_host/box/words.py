@@ -32,6 +32,7 @@ Roll in the terminal or on the page) fill the screens' lines.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from shutbox import setnames
@@ -148,8 +149,10 @@ SCREENS = {
 RECORD_PAGES = ["the best score", "boxes shut", "games played", "turns played"]
 
 
+@functools.cache
 def vocabulary() -> dict:
     """The words as data (JSON): what box.json carries to the page's reader (words.js)."""
+    from shutbox.frame import _FACE_PIPS  # private: folded in on the box
     from shutbox.setfile import index
     from shutbox.settings import Settings
 
@@ -161,6 +164,7 @@ def vocabulary() -> dict:
         "choices": [list(c) for c in setnames.CHOICES] + [list(setnames.CODE)],
         "defaults": [index(defaults, i) for i in range(len(setnames.OPTIONS))],
         "sections": list(SECTIONS),
+        "faces": list(_FACE_PIPS),  # the pips lit (bit i: pip i) of faces 0..6
         "controls": PAGE,
     }
 
@@ -274,18 +278,18 @@ def say(rec: dict, ctx: dict, voc: dict | None = None) -> str:
     return fill(voc["unknown"], rec, ctx, voc)
 
 
-def face(pips: str) -> int:
+def face(pips: str, voc: dict | None = None) -> int:
     """The die face (0..6) that 7 pip letters show, -1 if none (shutbox.frame's faces)."""
-    from shutbox.frame import _FACE_PIPS  # private: folded in on the box
-
+    faces = (voc or vocabulary())["faces"]
     lit = sum(1 << i for i, c in enumerate(pips) if c != ".")
-    return _FACE_PIPS.find(bytes([lit]))
+    return faces.index(lit) if lit in faces else -1
 
 
-def see(mode: int, tiles: str, die_a: str, die_b: str, mem: dict) -> None:
+def see(mode: int, tiles: str, die_a: str, die_b: str, mem: dict,
+        voc: dict | None = None) -> None:
     """Keep in *mem* what a frame of power-up screen *mode* says that later frames do not:
     the records' page (its label: the page's number on die A, magenta)."""
-    a = face(die_a)
+    a = face(die_a, voc)
     if mode == RECORDS and set(die_a) <= {"M", "."} and a >= 1 and set(die_b) <= {"."}:
         mem["page"] = a
 
@@ -312,14 +316,14 @@ def screen_lines(mode: int, tiles: str, die_a: str, die_b: str, mem: dict,
     if mode != MENU:
         return []
     out = [line("menu")]
-    a, b = face(die_a), face(die_b)
+    a, b = face(die_a, voc), face(die_b, voc)
     sections = voc["sections"]
     if set(die_a) <= {"C", "."} and a >= 1:
         count = tiles.count("C")
         return [line("menu_code", digit=a, count=count), line("menu_code_help")]
     if set(tiles) <= {"G"} and tiles:
-        out = [line("menu_saved")]
-    elif 1 <= a <= len(sections) and 1 <= b <= sections[a - 1]:
+        return [line("menu_saved")]
+    if 1 <= a <= len(sections) and 1 <= b <= sections[a - 1]:
         page = sum(sections[:a - 1]) + b - 1
         values = voc["choices"][page]
         lit = [k for k, c in enumerate(tiles) if c in "GR"]

@@ -3,7 +3,8 @@
 
 ``build()`` writes ``build/web/``:
 
-- ``index.html``, ``style.css``, ``app.js``: the page (``web/static/``), copied;
+- ``index.html``, ``style.css``, ``words.js``, ``app.js``: the page (``web/static/``),
+  copied;
 - ``worker.js``: ``web/static/worker.js`` with ``pico/js/pico.js`` and rp2040js bundled in by
   esbuild (pinned in package.json; ``make node`` installs it with npm ci), one classic script;
 - ``micropython.uf2`` and ``bootrom.bin``: MicroPython's RPI_PICO build and the RP2040 bootrom,
@@ -13,8 +14,9 @@
   (shutbox_host.pico.fsimage, as `shutbox flash` leaves it);
 - ``box.json``: what the page needs to know of the board: the GPIOs of hardware/pinmap.json
   (through the generated shutbox.pins), the LED chain's byte order, the palette at each
-  brightness (shutbox.board's, read by shutbox_host.box.boxsim), and the build's id (the
-  saved flash in a browser belongs to one uf2 and firmware image);
+  brightness (shutbox.board's, read by shutbox_host.box.boxsim), the build's id (the
+  saved flash in a browser belongs to one uf2 and firmware image), the power-up screen of
+  every tile mask, and the words of shutbox_host.box.words (what the page says);
 - ``LICENSES.txt``: the notices of what the folder carries from elsewhere.
 
 Nothing is fetched at run time from anywhere but this folder: it works offline. A stamp of
@@ -38,8 +40,9 @@ from shutbox_host.errors import UserError
 
 STATIC = Path(__file__).resolve().parent / "static"
 PICO_JS = Path(__file__).resolve().parents[1] / "pico" / "js" / "pico.js"
+WORDS = Path(__file__).resolve().parents[1] / "box" / "words.py"  # box.json's words
 OUT = mp.BUILD / "web"
-COPIED = ("index.html", "style.css", "app.js")
+COPIED = ("index.html", "style.css", "words.js", "app.js")
 FILES = {"uf2": "micropython.uf2", "bootrom": "bootrom.bin", "fs": "firmware.img",
          "worker": "worker.js"}
 FLASH_SIZE = 2 * 1024 * 1024
@@ -78,7 +81,7 @@ def _firmware_files(firmware: Path) -> list[Path]:
 def stamp(uf2: Path, bootrom: Path, firmware: Path = mp.FIRMWARE) -> str:
     """Return a hash of every input of the build: change one and the folder is rebuilt."""
     h = hashlib.sha256()
-    sources = [STATIC / n for n in (*COPIED, "worker.js")] + [PICO_JS]
+    sources = [STATIC / n for n in (*COPIED, "worker.js")] + [PICO_JS, WORDS]
     sources += [mp.ROOT / "package-lock.json", Path(__file__)]
     for p in sources + _firmware_files(firmware):
         h.update(str(p.relative_to(mp.ROOT) if p.is_relative_to(mp.ROOT) else p).encode())
@@ -96,9 +99,9 @@ def needs_build(out: Path, uf2: Path, bootrom: Path, firmware: Path = mp.FIRMWAR
 
 def config(fs_image: bytes, uf2: bytes) -> dict:
     """Return box.json: the board as the page drives it."""
-    from shutbox import pins
+    from shutbox import pins, powerup
     from shutbox.frame import NAMES
-    from shutbox_host.box import boxsim
+    from shutbox_host.box import boxsim, words
     from shutbox_host.pico import fsimage
 
     palettes = [list(boxsim.palette("RGB", level)) for level in range(3)]
@@ -116,6 +119,10 @@ def config(fs_image: bytes, uf2: bytes) -> dict:
         "fsOffset": fsimage.FS_OFFSET,
         "flashSize": FLASH_SIZE,
         "files": dict(FILES),
+        # the power-up screen the switches ask for with Roll held, for every tile mask (bit
+        # set: the tile up): shutbox.powerup.combination, as the firmware decides
+        "powerOn": [powerup.combination(m, True, pins.TILES) for m in range(1 << pins.TILES)],
+        "words": words.vocabulary(),  # the terminal's words (words.js reads them)
     }
 
 
