@@ -365,7 +365,7 @@ class Run:
                                                                     self.stderr))
 
 
-BRIGHTNESS = ("low", "medium", "high")  # shutbox.board.Board.brightness levels (setnames)
+BRIGHTNESS = ("low", "medium", "high")  # shutbox.board.Board.adjust's levels (setnames)
 
 
 def palette(order: str = pins.LED_ORDER, level: int = 1) -> bytes:

@@ -4,7 +4,7 @@
 The device side is a pseudo-terminal (Python's pty module) that unmodified mpremote opens like
 the Pico's USB serial port. Behind it a relay thread runs `micropython vpico_repl.py`, which
 makes the unix port look like an rp2 board (see that file): the folder is its flash, the
-simulated board (shutbox_host/sim) is its hardware, and it speaks the Pico's friendly, raw and
+simulated board (shutbox_host/box/sim) is its hardware, and it speaks the Pico's friendly, raw and
 raw-paste REPL protocols. The relay does what the Pico's USB console and reset logic do:
 '\\n' goes out as '\\r\\n'; Ctrl-C interrupts running code (SIGINT) and is a plain byte at a
 prompt; a soft reboot or machine.reset() starts a fresh interpreter (new heap, new modules).
