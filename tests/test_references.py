@@ -22,6 +22,7 @@ What is checked:
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import io
@@ -53,17 +54,19 @@ DIRS = {"/".join(p.split("/")[:i]) for p in FILES for i in range(1, p.count("/")
 FOLDER_NAMES = {d.rsplit("/", 1)[-1] for d in DIRS}
 
 
-def texts(path: Path):
-    """Yield (line, text) for every comment and docstring of the Python file *path*."""
+@functools.cache
+def texts(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of every comment and docstring of the Python file *path*."""
     source = path.read_text()
-    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        if tok.type == tokenize.COMMENT:
-            yield tok.start[0], tok.string
+    out = [(tok.start[0], tok.string)
+           for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+           if tok.type == tokenize.COMMENT]
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             doc = ast.get_docstring(node, clean=False)
             if doc and node.body:
-                yield node.body[0].lineno, doc
+                out.append((node.body[0].lineno, doc))
+    return out
 
 
 # ----- what the names can be -----
@@ -100,7 +103,8 @@ for _ext in EXTERNAL:
     SHORT.pop(_ext, None)
 
 
-def _self_attrs(cls) -> set[str]:
+@functools.cache
+def _self_attrs(cls) -> frozenset[str]:
     """The attributes the methods of *cls* (and its bases of ours) set on self."""
     out: set[str] = set()
     for klass in cls.__mro__:
@@ -116,23 +120,31 @@ def _self_attrs(cls) -> set[str]:
                 out.add(node.attr)
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 out.add(node.target.id)  # a dataclass's field
+    return frozenset(out)
+
+
+def _names(o) -> set[str]:
+    out = set(dir(o))
+    if inspect.isclass(o):
+        out |= _self_attrs(o)
     return out
+
+
+@functools.cache
+def _pool(obj) -> frozenset[str]:
+    """The names *obj* has (a module: with those of the classes defined in it)."""
+    pool = _names(obj)
+    if inspect.ismodule(obj):
+        for cls in vars(obj).values():
+            if inspect.isclass(cls) and cls.__module__ == obj.__name__:
+                pool |= _names(cls)
+    return frozenset(pool)
 
 
 def has(obj, attr: str) -> bool:
     """Whether *attr* (``name*``: any name so starting) is an attribute of *obj* (a module:
     also of a class defined in it; a class: also set on self by its methods)."""
-    def names(o) -> set[str]:
-        out = set(dir(o))
-        if inspect.isclass(o):
-            out |= _self_attrs(o)
-        return out
-
-    pool = names(obj)
-    if inspect.ismodule(obj):
-        for cls in vars(obj).values():
-            if inspect.isclass(cls) and cls.__module__ == obj.__name__:
-                pool |= names(cls)
+    pool = _pool(obj)
     if attr.endswith("*"):
         return any(n.startswith(attr[:-1]) for n in pool)
     return attr in pool
@@ -164,6 +176,7 @@ PATH = re.compile(r"(?<![\w./~-])((?:[\w.-]+/)+[\w.-]*)")
 SECTION = re.compile(r"([\w/.-]*\.md|README)(?:'s|,)? \(?\"([^\"]+)\"")
 
 
+@functools.cache
 def resolve_path(path: str) -> bool:
     """Whether *path* is the tail of a tracked file or folder (an N in a lower-case name is
     a number: tables/nN.bin is tables/n9.bin)."""
