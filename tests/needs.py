@@ -10,19 +10,36 @@ import functools
 import http.server
 import os
 import struct
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _asking() -> str:
+    """The test module (or test) that asked: the first test_*.py frame up the stack."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = Path(frame.f_code.co_filename)
+        if name.name.startswith("test_"):
+            where = name.relative_to(ROOT) if name.is_relative_to(ROOT) else name
+            return "%s%s" % (where, "" if frame.f_code.co_name == "<module>" else
+                             "::" + frame.f_code.co_name)
+        frame = frame.f_back
+    return "a test"
+
 
 def require(why: str | None, what: str) -> None:
-    """Nothing when *why* is None; else skip (or fail on CI) saying "*what*: *why*"."""
+    """Nothing when *why* is None; else skip (or fail on CI) saying which test module or
+    test, "*what*: *why*", in one line."""
     if why is None:
         return
     if os.environ.get("SHUTBOX_REQUIRE_EMU") == "1":
-        pytest.fail("%s cannot run: %s" % (what, why), pytrace=False)
-    pytest.skip("%s: %s" % (what, why), allow_module_level=True)
+        pytest.fail("%s: %s cannot run: %s" % (_asking(), what, why), pytrace=False)
+    pytest.skip("%s: %s: %s" % (_asking(), what, why), allow_module_level=True)
 
 
 class Server:
