@@ -176,7 +176,9 @@ def run(args):
         from shutbox_host.hardware import boardgen
 
         boardgen.load(args.pinmap)
-    uf2, bootrom = emulator.resolve_inputs(args.uf2, args.bootrom, fetch=True)
+    # the firmware's image goes at the Pico's filesystem: the uf2 must be the Pico's
+    laid = not args.blank and not (args.flash and Path(args.flash).is_file())
+    uf2, bootrom = emulator.resolve_inputs(args.uf2, args.bootrom, fetch=True, pico=laid)
     emulator.node_exe()
     flash, fs = flash_for(args)
     emu = emulator.Emulator(uf2, bootrom, flash=flash, fs=fs, pinmap=args.pinmap,

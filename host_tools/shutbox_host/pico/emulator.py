@@ -64,14 +64,16 @@ class Frame:
 # ---- finding and checking the inputs -------------------------------------------------
 
 
-def resolve_inputs(uf2=None, bootrom=None, fetch: bool = False) -> tuple[Path, Path]:
+def resolve_inputs(uf2=None, bootrom=None, fetch: bool = False,
+                   pico: bool = False) -> tuple[Path, Path]:
     """Return (uf2, bootrom), each found (shutbox_host.pico.inputs: the argument, the
-    environment, ../shared/rp2040/, the cache; with *fetch* downloaded) and checked, the ones
-    given as arguments first: a bad file given is named even when the other is missing."""
+    environment, ../shared/rp2040/, the cache; with *fetch* downloaded) and checked
+    (check_uf2, *pico*), the ones given as arguments first: a bad file given is named even
+    when the other is missing."""
     from shutbox_host.pico import inputs
 
     found = {}
-    for inp, given, check in sorted(((inputs.UF2, uf2, check_uf2),
+    for inp, given, check in sorted(((inputs.UF2, uf2, lambda p: check_uf2(p, pico)),
                                      (inputs.BOOTROM, bootrom, check_bootrom)),
                                     key=lambda t: not t[1]):
         path = inputs.find(inp, given, fetch=fetch)
@@ -80,17 +82,22 @@ def resolve_inputs(uf2=None, bootrom=None, fetch: bool = False) -> tuple[Path, P
     return found["uf2"], found["bootrom"]
 
 
-def check_uf2(path: Path) -> int:
-    """Check that *path* is a whole MicroPython uf2 for the RPI_PICO (shutbox uf2's check: a
-    Pico W's or a cut-short file is refused in one line); return the end of its firmware in
-    the flash (an offset)."""
+def check_uf2(path: Path, pico: bool = False) -> None:
+    """Check that *path* is a whole uf2 for the RP2040 (any RP2040 board's MicroPython, or a
+    bundle of `shutbox uf2`); with *pico*, MicroPython's own uf2 for the RPI_PICO, the one
+    whose filesystem is where the firmware's image goes (shutbox emu and the web page lay it
+    at the Pico's 0xA0000: on a Pico W's build it would overwrite the firmware). shutbox
+    uf2's checks: a wrong or cut-short file is one line."""
     from shutbox_host.pico import boards, uf2
 
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise UserError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
-    return uf2.check_micropython(data, boards.get("RPI_PICO"), str(path)).top - 0x10000000
+    if pico:
+        uf2.check_micropython(data, boards.get("RPI_PICO"), str(path))
+    else:
+        uf2.check_whole(data, boards.get("RPI_PICO"), str(path))
 
 
 def check_bootrom(path: Path) -> None:

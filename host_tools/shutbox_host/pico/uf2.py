@@ -178,9 +178,10 @@ class MicroPython:
     info: dict
 
 
-def check_micropython(data: bytes, board: boards.Board, name: str) -> MicroPython:
-    """Check that *data* is a whole MicroPython uf2 for *board*; UserError saying what it is
-    otherwise (one line)."""
+def check_whole(data: bytes, board: boards.Board, name: str) -> tuple[list[Block], list]:
+    """(every block, the one download for *board*'s chip in block order) of *data*: a whole
+    UF2 file (every block its headers announce) for that chip; UserError saying what it is
+    otherwise (one line). A bundle of `shutbox uf2` passes too (one download)."""
     blocks = parse(data, name)
     downloads = _downloads(blocks)
     fams = sorted({f for f, _ in downloads if f is not None})
@@ -201,7 +202,13 @@ def check_micropython(data: bytes, board: boards.Board, name: str) -> MicroPytho
     if nos != list(range(num)):
         raise UserError("%s is truncated: %d of the %d blocks its headers announce (download "
                         "it again)" % (name, len(set(nos)), num))
-    main = sorted(main, key=lambda b: b.block_no)
+    return blocks, sorted(main, key=lambda b: b.block_no)
+
+
+def check_micropython(data: bytes, board: boards.Board, name: str) -> MicroPython:
+    """Check that *data* is a whole MicroPython uf2 for *board*; UserError saying what it is
+    otherwise (one line)."""
+    blocks, main = check_whole(data, board, name)
     in_main = {id(b) for b in main}
     extra = [b for b in blocks if id(b) not in in_main]
     if any(b.family != boards.ABSOLUTE_FAMILY or b.addr != boards.E10_BLOCK_ADDR

@@ -157,7 +157,7 @@ def build(out: Path = OUT, uf2=None, bootrom=None, firmware: Path = mp.FIRMWARE,
 
     out = Path(out)
     check_out(out)
-    uf2_path, rom_path = emulator.resolve_inputs(uf2, bootrom, fetch=fetch)
+    uf2_path, rom_path = emulator.resolve_inputs(uf2, bootrom, fetch=fetch, pico=True)
     if not force and not needs_build(out, uf2_path, rom_path, firmware):
         return out
     cmd = esbuild_cmd()
