@@ -52,6 +52,19 @@ def test_what_a_build_may_replace(tmp_path):
     (made / build.MARKER).write_text("built\n")
     (made / "index.html").write_text("<p>old</p>\n")
     build.check_out(made)
+    old = tmp_path / "old"  # built before the marker: its stamp beside box.json, worker.js
+    old.mkdir()
+    for name in ("box.json", "worker.js"):
+        (old / name).write_text("{}\n")
+    (old / ".stamp").write_text("ab" * 32 + "\n")
+    build.check_out(old)
+    (old / ".stamp").write_text("my notes\n")
+    try:
+        build.check_out(old)
+    except build.UserError:
+        pass
+    else:
+        raise AssertionError("a folder with a stamp of another's was accepted")
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "index.html").write_text("mine\n")
     try:
