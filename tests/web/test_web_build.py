@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 from browser_skip import require_build
@@ -18,7 +19,7 @@ require_build()
 
 from shutbox import pins  # noqa: E402
 from shutbox_host import mp  # noqa: E402
-from shutbox_host.pico import emulator  # noqa: E402
+from shutbox_host.pico import emulator, inputs  # noqa: E402
 from shutbox_host.web import build  # noqa: E402
 
 SHUTBOX = [sys.executable, "-m", "shutbox_host.cli"]
@@ -118,11 +119,17 @@ def test_shutbox_web_serves_on_loopback_and_prints_the_address(out):
         p.stderr.close()
 
 
+PICO_W = str(inputs.shared_dir() / "RPI_PICO_W-v1.28.0.uf2")
+
+
 @pytest.mark.parametrize("args, says", [
     (["--port", "70000"], "a port is 0 to 65535"),
     (["--uf2", "/nonexistent.uf2"], "no uf2 at /nonexistent.uf2"),
+    (["--uf2", PICO_W], "is MicroPython for the Pico W (RPI_PICO_W), not the Pico"),
 ])
 def test_bad_options_are_one_line_and_exit_2(args, says, tmp_path):
+    if PICO_W in args and not Path(PICO_W).is_file():
+        pytest.skip("no RPI_PICO_W uf2 in ../shared/rp2040")
     p = subprocess.run([*SHUTBOX, "web", "--build-only", "--out", str(tmp_path / "w"), *args],
                        capture_output=True, text=True, cwd=str(mp.ROOT), timeout=60)
     assert p.returncode == 2, p
