@@ -141,7 +141,13 @@ def test_write_then_check_then_stale(tmp_path, monkeypatch, capsys):
     check = argparse.Namespace(check=True)
     with pytest.raises(UserError, match="out of date: card.svg, card.pdf, README.md"):
         cardgen.run(check)
+    capsys.readouterr()
     assert cardgen.run(argparse.Namespace(check=False)) == 0
+    said = capsys.readouterr().out  # where the card is, to print it
+    assert "the reference card: %s" % (tmp_path / "card.pdf") in said, said
+    assert cardgen.run(argparse.Namespace(check=False)) == 0
+    assert "up to date: the reference card: %s" % (tmp_path / "card.pdf") in \
+        capsys.readouterr().out
     assert cardgen.run(check) == 0
     text = readme.read_text()
     assert text.startswith("# x\n") and text.endswith("\nafter\n") and "STALE TEXT" not in text

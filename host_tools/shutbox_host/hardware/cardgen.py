@@ -456,6 +456,6 @@ def run(args: argparse.Namespace) -> int:
     for p in stale:
         p.write_bytes(want[p])
         print("wrote", p.relative_to(ROOT))
-    if not stale:
-        print("card: up to date")
+    print("%s the reference card: %s (two A5 pages, to print), %s; its table in %s"
+          % ("card: up to date:" if not stale else "card:", PDF, SVG, DOC))
     return 0

@@ -33,14 +33,15 @@ Where the speed comes from (the nine-tile min-expected solve with its exact dist
 - ``Analysis`` (shutbox advise) evaluates E, P(shut), P(score < T) and P(score = T) of the
   solved play in one backward pass, the four packed into one int in a base above each.
 
-Readings this module pins down (see also README, "Rules engine and solver"):
+Readings this module pins down (see also docs/solver.md, "Rules engine and solver"):
 
-- greedy (seed 001's "close the high tiles first and use as few tiles as you can"): among
-  the legal sets, take the one whose highest tile is highest; among those, the one with the
-  fewest tiles; then the one whose tiles read from the top are highest (mask order). It
-  averages 11.3733 on the standard box (seed 001: 11.37). Reading "highest tiles first" as a
-  plain comparison of the sets' tiles from the top down gives the same 11.3733; ranking
-  "fewest tiles" first instead gives 11.3231, which is not the figure quoted.
+- greedy (the solver's page, docs/rules.md: "close the high tiles first and use as few
+  tiles as you can"): among the legal sets, take the one whose highest tile is highest;
+  among those, the one with the fewest tiles; then the one whose tiles read from the top are
+  highest (mask order). It averages 11.3733 on the standard box (the solver's page: 11.37).
+  Reading "highest tiles first" as a plain comparison of the sets' tiles from the top down
+  gives the same 11.3733; ranking "fewest tiles" first instead gives 11.3231, which is not
+  the figure quoted.
   With a one-die choice, greedy throws one die whenever the rules allow it and the open
   tiles add up to 6 or less (``greedy_one_die``).
 - random: every legal set is equally likely; with a one-die choice, one or two dice with
@@ -52,9 +53,9 @@ Readings this module pins down (see also README, "Rules engine and solver"):
   of shutting the box, ties broken by the lower expected score; min-shut minimises that
   chance, ties broken the same way; beat-target maximises the chance of a final score
   strictly below T, ties broken by the lower expected score; with tie "half" a final score
-  equal to T counts half a win (a draw, seed 004: "halfway between a win and a loss"), so
-  it maximises P(score < T) + P(score = T) / 2. Among equal moves the first in greedy order
-  wins (the firmware does the same).
+  equal to T counts half a win (a draw; the play site of docs/rules.md: "halfway between a
+  win and a loss"), so it maximises P(score < T) + P(score = T) / 2. Among equal moves the
+  first in greedy order wins (the firmware does the same).
 - one-die rules: high-shut means every tile of 7 and up is shut (on boxes of 6 tiles or
   fewer it always holds); sum-le-6 / sum-lt-6 look at the sum of the open tile numbers
   (whatever the scoring). The one-die choice is made before the throw; on a tie two dice.
@@ -173,7 +174,7 @@ def one_die_allowed(open_: int, tiles: int, one_die: int) -> bool:
 
 
 def greedy_key(mask: int) -> tuple:
-    """Sort key of seed 001's rule of thumb: higher is better (see module docstring)."""
+    """Sort key of the solver's page's rule of thumb: higher is better (see module docstring)."""
     return (mask.bit_length(), -bin(mask).count("1"), mask)
 
 
