@@ -20,6 +20,8 @@ def utility(objective: str, target: int | None, tie: str):
         return lambda sc: Fraction(sc == 0)
     if objective == "min-shut":
         return lambda sc: Fraction(sc != 0)
+    if objective == "max-expected":
+        return lambda sc: Fraction(sc)
     if objective == "beat-target":
         return lambda sc: Fraction(sc < target) + (HALF * (sc == target) if tie == "half"
                                                    else 0)
