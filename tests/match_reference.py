@@ -42,11 +42,13 @@ class Turn:
             max(ref.tiles_of(m)), -len(ref.tiles_of(m)), sorted(ref.tiles_of(m), reverse=True)))
 
     def option(self, s, one_die, nxt):
-        throws = [(a, 0) for a in range(1, 7)] if one_die else [
-            (a, b) for a in range(1, 7) for b in range(1, 7)]
+        # (a, b) and (b, a) allow the same moves under every rule: each pair once, weighed
+        throws = [((a, 0), Fraction(1, 6)) for a in range(1, 7)] if one_die else [
+            ((a, b), Fraction(1 if a == b else 2, 36)) for a in range(1, 7)
+            for b in range(a, 7)]
         u = e = Fraction(0)
         dist: dict = {}
-        for a, b in throws:
+        for (a, b), w in throws:
             best = None
             for m in self.legal(s, a, b):
                 v = self.value(s & ~m, nxt)
@@ -54,10 +56,10 @@ class Turn:
                     best = v
             if best is None:
                 best = self.end(s)
-            u += best[0] / len(throws)
-            e += best[1] / len(throws)
+            u += best[0] * w
+            e += best[1] * w
             for sc, p in best[2].items():
-                dist[sc] = dist.get(sc, 0) + p / len(throws)
+                dist[sc] = dist.get(sc, 0) + p * w
         return u, e, dist
 
     @cache  # noqa: B019 (one instance per utility)

@@ -14,8 +14,10 @@ from shutbox import variants as V
 HALF = Fraction(1, 2)
 
 
-def utility(objective: str, target: int | None, tie: str):
+def utility(objective: str, target: int | None, tie: str, payout: dict | None = None):
     """The objective's reward of a final score (higher is better), from its definition."""
+    if objective == "payout":
+        return lambda sc: Fraction(payout[sc])
     if objective == "max-shut":
         return lambda sc: Fraction(sc == 0)
     if objective == "min-shut":
@@ -34,10 +36,11 @@ class Brute:
     throw, U the objective's expected reward. Moves are tried in the greedy order written
     out in engine_reference (the first best wins); one die only when strictly better."""
 
-    def __init__(self, var, objective: str, target=None, tie="loss"):
+    def __init__(self, var, objective: str, target=None, tie="loss", payout=None):
         self.var, self.objective = var, objective
-        self.u = utility(objective, target, tie)
+        self.u = utility(objective, target, tie, payout)
         self.t = -1 if target is None else target
+        self.limit = getattr(var, "max_tiles", 0) or var.tiles  # tiles a move may shut
 
     def key(self, v):  # lower is better
         return (v[1],) if self.objective == "min-expected" else (-v[0], v[1])
@@ -58,7 +61,9 @@ class Brute:
 
     def ranked(self, s, a, b, nxt):
         """Legal moves of (a, b) in greedy order, then stably by the value they lead to."""
-        moves = sorted(ref.legal(s, self.var.moves, a, b), reverse=True, key=lambda m: (
+        legal = [m for m in ref.legal(s, self.var.moves, a, b)
+                 if len(ref.tiles_of(m)) <= self.limit]
+        moves = sorted(legal, reverse=True, key=lambda m: (
             max(ref.tiles_of(m)), -len(ref.tiles_of(m)), sorted(ref.tiles_of(m), reverse=True)))
         return sorted(moves, key=lambda m: self.key(self.value(s & ~m, nxt)))
 

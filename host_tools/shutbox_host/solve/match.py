@@ -364,8 +364,9 @@ def _replay(var: solver.Variant, rules: MatchRules) -> tuple[Fraction, int]:
 
 def fair_shut_payout(var: solver.Variant, shut_wins: bool = True) -> tuple[Fraction | None, int]:
     """(K, steps): the stakes a shut box must pay (a plain win pays 1) for seat 1's expected
-    stake to be 0 with both seats playing their best for that K (None when no K does it:
-    seat 1 does not win by shutting the box more often than seat 2).
+    stake to be 0 with both seats playing their best for that K. None when the stake reaches
+    a K at which seat 1 wins by a shut box no more often than seat 2 (without shut-wins seat
+    2 ties a shut box by shutting it too): paying more then gains seat 1 nothing.
 
     Policy iteration on K: under fixed play seat 1's stake is A + B K (B: its chance of a
     win with a shut box minus seat 2's), so K = -A / B; solve again at that K until it no
