@@ -385,3 +385,24 @@ def fair_shut_payout(var: solver.Variant, shut_wins: bool = True) -> tuple[Fract
             return k, step
         k = nk
     raise RuntimeError("the fair payout did not settle in %d steps" % MAX_REPLAY_STEPS)
+
+
+def fair_tie_value(var: solver.Variant, shut_wins: bool = False) -> tuple[Fraction | None, int]:
+    """(t, steps): the share of a tie seat 1 must get (seat 2 the rest) for a round of 2
+    players to be even (each wins with chance 1/2) with both playing their best for it;
+    None when no share from 0 to 1 does it. Policy iteration on t as in _replay: under fixed
+    play seat 1's value is A + T t (T: the chance of a tie), so t = (1/2 - A) / T."""
+    t = Fraction(1, 2)
+    for step in range(1, MAX_REPLAY_STEPS + 1):
+        m = Match(var, MatchRules(2, "replay", shut_wins), tie_value=t)
+        s1 = m.seats[0]
+        if not s1.p_tie:
+            return None, step
+        a = s1.value - s1.p_tie * t
+        nt = (Fraction(1, 2) - a) / s1.p_tie
+        if not 0 <= nt <= 1:
+            return None, step
+        if nt == t:
+            return t, step
+        t = nt
+    raise RuntimeError("the fair tie share did not settle in %d steps" % MAX_REPLAY_STEPS)

@@ -1,0 +1,143 @@
+# `shutbox bench --only strategy`: matches, fair stakes, the strategy card and the long game.
+"""The figures of the game as played against others and by people, all exact (the solver's
+ints and Fractions; floats only to write them down), with the time each solve takes.
+
+- match_solve_s: one round of the box's default rules (nine tiles, one die once 7, 8 and 9
+  are shut, optional; tie share, shut-wins off) solved for 2, 3 and 4 players (every seat's
+  best play and chances), wall seconds (2 players: best of MATCH_RUNS).
+- match_default: for 2 players, each tie rule x shut-wins: seat 1's and seat 2's value (the
+  chance to win, ties as the rule scores them), seat 1's chances of a win, a tie and a loss,
+  the edge (seat 1's value minus seat 2's).
+- match_one_die: the edge under each one-die rule and mode, tie share, shut-wins off / on.
+- match_players: every seat's value for 3 and 4 players (tie share, shut-wins off / on).
+- fair_shut_pays: the stakes a shut box must pay (a win 1) for an even round, default rules,
+  shut-wins on / off (None: none does), and the steps of its policy iteration.
+- fair_tie: the share of a tie seat 1 must get for an even round (shut-wins off / on), and
+  the edge when seat 1 wins a tie on two dice of 7 or less (21 of 36: a rule a table can
+  play with the box's dice).
+- strategy_card: shutbox_host.solve.strategy's rules (expected score, p(shut), cost against
+  optimal play), the best dice limit and the optimal play's figures; worst play's too.
+- at_most_two: the best chance of a shut box with at most two tiles a move (Durango Bill's
+  variant: one die forced once the open tiles add up to 6 or less).
+- soak (``--soak``): cananian's pub game (digital scoring, one die forced at 6 or less, a shut
+  box wins at once and pays K stakes): seat 1's stake at K = 2 and 4, its chance of a tie,
+  and the exact fair K, with the time of one such round (512 final scores: 512 solves).
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+from shutbox import variants as V
+from shutbox_host.solve import match as M
+from shutbox_host.solve import solver, strategy
+
+MATCH_RUNS = 3
+TILES = 9  # the tests set a small box
+
+
+def _secs(fn, runs: int = 1):
+    """(the result, the best wall seconds of *runs* calls)."""
+    best, out = float("inf"), None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return out, best
+
+
+def _row(m: M.Match) -> dict:
+    a, b = m.seats[0], m.seats[1]
+    return {"v1": float(a.value), "v2": float(b.value), "win1": float(a.p_win),
+            "tie": float(a.p_tie), "lose1": float(a.p_lose), "edge": float(m.edge())}
+
+
+def match_figures(var) -> dict:
+    """The match figures of the module docstring for *var*."""
+    out: dict = {"match_solve_s": {}}
+    m2, t = _secs(lambda: M.Match(var, M.MatchRules(2)), MATCH_RUNS)
+    out["match_solve_s"]["2 players"] = round(t, 3)
+    players = {}
+    for n in (3, 4):
+        for wins in (False, True):
+            m, t = _secs(lambda n=n, w=wins: M.Match(var, M.MatchRules(n, "share", w)))
+            if not wins:
+                out["match_solve_s"]["%d players" % n] = round(t, 2)
+            players["%d/%s" % (n, "on" if wins else "off")] = [float(s.value) for s in m.seats]
+    out["match_players"] = players
+    rows = {}
+    for tie in M.TIE_RULES:
+        for wins in (False, True):
+            m = m2 if (tie != "replay" and not wins) else M.Match(
+                var, M.MatchRules(2, "share" if tie == "roll-off" else tie, wins))
+            row = _row(m)
+            if tie == "replay":
+                row["steps"] = m.replay_steps
+            rows["%s/%s" % (tie, "on" if wins else "off")] = row
+    out["match_default"] = rows
+    edges = {}
+    for one_die in range(len(V.ONE_DIE)):
+        modes = [V.MODE_OPTIONAL] if one_die == V.ONE_DIE_NEVER else range(len(V.ONE_DIE_MODE))
+        for mode in modes:
+            v = solver.Variant(var.tiles, one_die, mode)
+            edges["%s/%s" % (V.ONE_DIE[one_die], V.ONE_DIE_MODE[mode])] = {
+                ("on" if w else "off"): float(M.Match(v, M.MatchRules(2, "share", w)).edge())
+                for w in (False, True)}
+    out["match_one_die"] = edges
+    fair = {}
+    for wins in (True, False):
+        (k, steps), t = _secs(lambda w=wins: M.fair_shut_payout(var, w))
+        fair["on" if wins else "off"] = {"shut_pays": None if k is None else float(k),
+                                         "steps": steps, "s": round(t, 2)}
+    out["fair_shut_pays"] = fair
+    ties = {}
+    for wins in (False, True):
+        t, steps = M.fair_tie_value(var, wins)
+        seven = M.Match(var, M.MatchRules(2, "replay", wins), tie_value=Fraction(21, 36))
+        ties["on" if wins else "off"] = {"share": None if t is None else float(t),
+                                         "steps": steps, "edge_7_or_less": float(seven.edge())}
+    out["fair_tie"] = ties
+    return out
+
+
+def card_figures(var) -> dict:
+    """The strategy card's figures (see shutbox_host.solve.strategy)."""
+    card, t = _secs(lambda: strategy.Card(var))
+    rules = {r.name: {"expected_score": float(r.expected_score), "p_shut": float(r.p_shut),
+                      "cost": float(r.cost), "rank": i + 1} for i, r in enumerate(card.rules)}
+    dice = {("never" if lim is None else str(lim)): float(c) for lim, _r, c in card.dice}
+    return {"strategy_card": {
+        "rules": rules, "dice_cost": dice, "dice_limit": card.dice_limit,
+        "one_die_states": list(card.one_die_states),
+        "optimal": {"expected_score": float(card.optimal.expected_score),
+                    "p_shut": float(card.optimal.p_shut)},
+        "worst": {"expected_score": float(card.worst.expected_score),
+                  "p_shut": float(card.worst.p_shut)},
+        "random": {"expected_score": float(card.random.expected_score),
+                   "p_shut": float(card.random.p_shut)},
+        "s": round(t, 2)}}
+
+
+def cananian() -> dict:
+    """cananian's pub game (see the module docstring)."""
+    var = solver.Variant(TILES, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED, scoring=V.SCORING_DIGITAL)
+    two, t = _secs(lambda: M.Match(var, M.MatchRules(2, "share", True, "stake", 2)))
+    four = M.Match(var, M.MatchRules(2, "share", True, "stake", 4))
+    k, steps = M.fair_shut_payout(var, True)
+    return {"cananian": {"stake2": float(two.seats[0].value), "tie": float(two.seats[0].p_tie),
+                         "stake4": float(four.seats[0].value),
+                         "fair": None if k is None else float(k), "steps": steps,
+                         "solve_s": round(t, 1)}}
+
+
+def figures(soak=False) -> dict:
+    """Every figure of this part (see the module docstring)."""
+    var = solver.Variant(TILES)
+    out = match_figures(var)
+    out.update(card_figures(var))
+    two = solver.Variant(TILES, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED, max_tiles=2)
+    out["at_most_two_p_shut"] = float(solver.solve(two, "max-shut").p_shut)
+    if soak:
+        out.update(cananian())
+    return out
