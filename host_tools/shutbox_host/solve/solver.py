@@ -581,13 +581,18 @@ def _greedy(var: Variant) -> tuple[list, list]:
     return flags, chosen
 
 
-def survival36(var) -> tuple[list, list]:
+def survival36(var) -> tuple[tuple, tuple]:
     """36 x P(the next throw can be played) of every open mask: (two dice, one die). A shut
     box counts as surviving (nothing is left to throw for)."""
-    rows = var_rows(var)
-    out = ([36 - row[0][3] for row in rows], [36 - row[1][3] for row in rows])
-    out[0][0] = out[1][0] = 36
-    return out
+    return _survival36(var.tiles, var.moves, max_tiles(var))
+
+
+@cache
+def _survival36(tiles: int, moves: int, limit: int) -> tuple[tuple, tuple]:
+    rows = _rows(tiles, moves, limit)
+    two, one = [36 - row[0][3] for row in rows], [36 - row[1][3] for row in rows]
+    two[0] = one[0] = 36
+    return tuple(two), tuple(one)
 
 
 class Policy:
