@@ -51,6 +51,7 @@ def test_the_strategy_part_runs_and_names_its_figures(monkeypatch):
 
     monkeypatch.setattr(bench_strategy, "TILES", 4)
     monkeypatch.setattr(bench_strategy, "MATCH_RUNS", 1)
+    monkeypatch.setattr(bench_strategy, "LONG_EXACT", (4,))
     out = bench_strategy.figures()
     assert set(out["match_solve_s"]) == {"2 players", "3 players", "4 players"}
     assert set(out["match_default"]) == {"%s/%s" % (t, w) for t in ("share", "roll-off",
@@ -62,3 +63,4 @@ def test_the_strategy_part_runs_and_names_its_figures(monkeypatch):
     assert len(out["match_one_die"]) == 10 and set(out["fair_shut_pays"]) == {"on", "off"}
     assert out["strategy_card"]["rules"]["highest"]["cost"] >= 0
     assert 0 < out["at_most_two_p_shut"] < 1
+    assert abs(out["long_game"]["float"]["p_first"] - out["long_game"]["4"]["p_first"]) < 1e-13

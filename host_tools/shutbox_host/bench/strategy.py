@@ -19,6 +19,10 @@ ints and Fractions; floats only to write them down), with the time each solve ta
   optimal play), the best dice limit and the optimal play's figures; worst play's too.
 - at_most_two: the best chance of a shut box with at most two tiles a move (Durango Bill's
   variant: one die forced once the open tiles add up to 6 or less).
+- long_game: the first player's chance in the long game for 2 (shutbox_host.solve.longgame)
+  on the default box in floats (value iteration: its sweeps, last change and seconds), and
+  exactly on boxes of 4 to LONG_EXACT_MAX tiles (the chance, its denominator's digits, the
+  seconds).
 - soak (``--soak``): cananian's pub game (digital scoring, one die forced at 6 or less, a shut
   box wins at once and pays K stakes): seat 1's stake at K = 2 and 4, its chance of a tie,
   and the exact fair K, with the time of one such round (512 final scores: 512 solves).
@@ -30,11 +34,12 @@ import time
 from fractions import Fraction
 
 from shutbox import variants as V
+from shutbox_host.solve import longgame, solver, strategy
 from shutbox_host.solve import match as M
-from shutbox_host.solve import solver, strategy
 
 MATCH_RUNS = 3
 TILES = 9  # the tests set a small box
+LONG_EXACT = (4, 5, 6)  # box sizes whose long game is solved exactly here (7 takes minutes)
 
 
 def _secs(fn, runs: int = 1):
@@ -119,6 +124,19 @@ def card_figures(var) -> dict:
         "s": round(t, 2)}}
 
 
+def long_game_figures() -> dict:
+    """The long game's figures (see the module docstring)."""
+    got, t = _secs(lambda: longgame.LongGame(solver.Variant(TILES)).solve())
+    out = {"float": {"p_first": got["p_first"], "sweeps": got["sweeps"],
+                     "last_change": got["last_change"], "s": round(t, 1)}}
+    for tiles in LONG_EXACT:
+        got, t = _secs(lambda n=tiles: longgame.LongGame(solver.Variant(n)).solve(exact=True))
+        exact = got["p_first_exact"]
+        out[str(tiles)] = {"p_first": float(exact), "digits": len(str(exact.denominator)),
+                           "s": round(t, 2)}
+    return {"long_game": out}
+
+
 def cananian() -> dict:
     """cananian's pub game (see the module docstring)."""
     var = solver.Variant(TILES, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED, scoring=V.SCORING_DIGITAL)
@@ -138,6 +156,7 @@ def figures(soak=False) -> dict:
     out.update(card_figures(var))
     two = solver.Variant(TILES, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED, max_tiles=2)
     out["at_most_two_p_shut"] = float(solver.solve(two, "max-shut").p_shut)
+    out.update(long_game_figures())
     if soak:
         out.update(cananian())
     return out

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from shutbox import variants as V
 from shutbox_host.errors import UserError
+from shutbox_host.solve import longgame as LG
 from shutbox_host.solve import match as M
 from shutbox_host.solve import solver
 
@@ -87,6 +88,11 @@ def configure(parser):
     configure_target(parser)
     parser.add_argument("--payout", metavar="TABLE", help=PAYOUT_HELP)
     configure_match(parser)
+    parser.add_argument("--long-game", action="store_true",
+                        help="the house-rules page's long game for 2 (one shuts, the other "
+                             "reopens): the first player's chance (floats; --exact: exactly, "
+                             "up to %d tiles)" % LG.EXACT_MAX_TILES)
+    parser.add_argument("--exact", action="store_true", help="with --long-game: exactly")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -187,6 +193,10 @@ def run(args):
     """Solve and print."""
     var = variant_of(args)
     check_start(var)
+    if args.exact and not args.long_game:
+        raise UserError("--exact goes with --long-game (every other figure is exact)")
+    if args.long_game:
+        return run_long_game(args, var)
     if args.match:
         if args.objective or args.policy or args.target is not None or args.payout:
             raise UserError("--match solves every seat's own best play: leave out "
@@ -313,4 +323,39 @@ def run_match(args, var: solver.Variant) -> int:
         else:
             print("fair payout    shut-wins %s: a shut box pays %s stakes (%s), a win 1"
                   % ("on" if wins else "off", fig(k), k))
+    return 0
+
+
+# ----- --long-game -----
+
+def run_long_game(args, var: solver.Variant) -> int:
+    """`shutbox solve --long-game`: the first player's chance in the long game for 2."""
+    if args.match or args.objective or args.policy or args.payout or args.target is not None:
+        raise UserError("--long-game solves its own game: leave out --match, --objective, "
+                        "--policy, --payout and --target")
+    if var.start != V.START_ALL_OPEN:
+        raise UserError("--long-game starts with every tile open: leave out --start")
+    try:
+        game = LG.LongGame(var)
+        t0 = time.perf_counter()
+        out = game.solve(exact=args.exact)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    out["solve_s"] = time.perf_counter() - t0
+    if args.json:
+        if "p_first_exact" in out:
+            exact = out.pop("p_first_exact")
+            out["p_first_exact"] = str(exact)
+        out["variant"] = var.names()
+        json.dump(out, sys.stdout)
+        print()
+        return 0
+    print("variant        %s (the long game for 2: the first player shuts, the second "
+          "reopens)" % var.label())
+    if "p_first_exact" in out:
+        print("first player   %s (exactly %s)" % (pct(out["p_first_exact"]),
+                                                  out["p_first_exact"]))
+    else:
+        print("first player   %.13f (floats: value iteration, %d sweeps, the last changed "
+              "it by %.1g)" % (out["p_first"], out["sweeps"], out["last_change"]))
     return 0
