@@ -147,3 +147,23 @@ def test_bad_match_flags_are_one_line_and_exit_2(argv, words, capsys):
     assert cli.main([*argv[:1], "--tiles", "9", *argv[1:]]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_what_the_boxs_play_today_gives_away():
+    """value_if: seat 1 playing for the lowest expected score (the box's hard computer and
+    hints), seat 2 playing the hint that counts a tie as lost, each against the other's best
+    reply: the brute force's values of those plays, and never more than the best play's."""
+    var = Variant(4, V.ONE_DIE_SUM_LE_6)
+    m = M.Match(var, M.MatchRules(2))
+    brute = Round(var, 2)
+    start = ref.start_open(4, var.start)
+    low = Turn(var, lambda y: -Fraction(y)).value(start)[2]
+    want1 = sum(p * brute.values((x,))[0] for x, p in low.items())
+    got1 = m.value_if(0, lambda sc: {y: -Fraction(y) for y in m.finals})
+    assert got1 == want1 <= m.seats[0].value
+    want2 = Fraction(0)
+    for x, p in brute.turn(()).items():
+        lost = Turn(var, lambda y, x=x: Fraction(int(y < x))).value(start)[2]
+        want2 += p * sum(q * brute.values((x, y))[1] for y, q in lost.items())
+    got2 = m.value_if(1, lambda sc: {y: Fraction(int(y < sc[0])) for y in m.finals})
+    assert got2 == want2 <= m.seats[1].value

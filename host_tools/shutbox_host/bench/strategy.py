@@ -12,6 +12,10 @@ ints and Fractions; floats only to write them down), with the time each solve ta
 - match_players: every seat's value for 3 and 4 players (tie share, shut-wins off / on).
 - fair_shut_pays: the stakes a shut box must pay (a win 1) for an even round, default rules,
   shut-wins on / off (None: none does), and the steps of its policy iteration.
+- match_gain: what the match-optimal play is worth against the box's play today, 2 players,
+  tie share, shut-wins off: seat 1's value minus that of min-expected play (the hard
+  computer, the best-move hint), seat 2's minus that of the beat-target hint that counts a
+  tie as lost (tables/t9.bin), both replying to the other seat's best play.
 - fair_tie: the share of a tie seat 1 must get for an even round (shut-wins off / on), and
   the edge when seat 1 wins a tie on two dice of 7 or less (21 of 36: a rule a table can
   play with the box's dice).
@@ -23,7 +27,9 @@ ints and Fractions; floats only to write them down), with the time each solve ta
   on the default box in floats (value iteration: its sweeps, last change and seconds), and
   exactly on boxes of 4 to LONG_EXACT_MAX tiles (the chance, its denominator's digits, the
   seconds).
-- soak (``--soak``): cananian's pub game (digital scoring, one die forced at 6 or less, a shut
+- soak (``--soak``): match_table_bytes: the flash the box's tables for match-optimal play
+  would take (shutbox_host.solve.matchtables, one-byte blocks), for the default variant;
+  and cananian's pub game (digital scoring, one die forced at 6 or less, a shut
   box wins at once and pays K stakes): seat 1's stake at K = 2 and 4, its chance of a tie,
   and the exact fair K, with the time of one such round (512 final scores: 512 solves).
 """
@@ -34,7 +40,7 @@ import time
 from fractions import Fraction
 
 from shutbox import variants as V
-from shutbox_host.solve import longgame, solver, strategy
+from shutbox_host.solve import longgame, matchtables, solver, strategy
 from shutbox_host.solve import match as M
 
 MATCH_RUNS = 3
@@ -81,6 +87,12 @@ def match_figures(var) -> dict:
                 row["steps"] = m.replay_steps
             rows["%s/%s" % (tie, "on" if wins else "off")] = row
     out["match_default"] = rows
+    finals = m2.finals
+    lowest = {y: -Fraction(y) for y in finals}  # min-expected as a payout
+    out["match_gain"] = {
+        "seat1_vs_min_expected": float(m2.seats[0].value - m2.value_if(0, lambda sc: lowest)),
+        "seat2_vs_tie_lost": float(m2.seats[1].value - m2.value_if(
+            1, lambda sc: {y: Fraction(int(y < sc[0])) for y in finals}))}
     edges = {}
     for one_die in range(len(V.ONE_DIE)):
         modes = [V.MODE_OPTIONAL] if one_die == V.ONE_DIE_NEVER else range(len(V.ONE_DIE_MODE))
@@ -158,5 +170,6 @@ def figures(soak=False) -> dict:
     out["at_most_two_p_shut"] = float(solver.solve(two, "max-shut").p_shut)
     out.update(long_game_figures())
     if soak:
+        out["match_table_bytes"] = matchtables.default_variant_sizes(TILES)
         out.update(cananian())
     return out

@@ -309,6 +309,29 @@ class Match:
                 if shut:
                     seat.p_win_shut += p
 
+    def value_if(self, seat: int, payout_of) -> Fraction:
+        """*seat*'s value (0-based) when it alone plays for another aim: in each situation
+        it maximises payout_of(scores) (a payout table) while the other seats keep their
+        best play (2 players: what the box's min-expected seat 1, or a hint that counts a
+        tie as lost, costs against the match-optimal play)."""
+        if self.n != 2:
+            raise ValueError("value_if is for 2 players")
+        if seat == 0:
+            masses, total = seat_play(self.var, payout_of(()))
+            return sum((Fraction(mm, total) * self.values((x,))[0]
+                        for x, mm in masses.items()), Fraction(0))
+        masses, total = self.play(())
+        out = Fraction(0)
+        for x, mx in masses.items():
+            if self._over(self.key((x,))):
+                out += Fraction(mx, total) * self.values((x,))[1]
+                continue
+            m2, t2 = seat_play(self.var, payout_of((x,)))
+            out += Fraction(mx, total) * sum(
+                (Fraction(my, t2) * self.values((x, y))[1] for y, my in m2.items()),
+                Fraction(0))
+        return out
+
     # ----- the figures -----
 
     def edge(self) -> Fraction:
