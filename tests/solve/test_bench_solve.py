@@ -62,5 +62,5 @@ def test_the_strategy_part_runs_and_names_its_figures(monkeypatch):
         assert abs(row["win1"] + row["tie"] + row["lose1"] - 1) < 1e-12
     assert len(out["match_one_die"]) == 10 and set(out["fair_shut_pays"]) == {"on", "off"}
     assert out["strategy_card"]["rules"]["highest"]["cost"] >= 0
-    assert 0 < out["at_most_two_p_shut"] < 1
+    assert 0 < out["at_most_two_p_shut_pct"] < 100
     assert abs(out["long_game"]["float"]["p_first"] - out["long_game"]["4"]["p_first"]) < 1e-13

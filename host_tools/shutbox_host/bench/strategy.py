@@ -167,7 +167,7 @@ def figures(soak=False) -> dict:
     out = match_figures(var)
     out.update(card_figures(var))
     two = solver.Variant(TILES, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED, max_tiles=2)
-    out["at_most_two_p_shut"] = float(solver.solve(two, "max-shut").p_shut)
+    out["at_most_two_p_shut_pct"] = float(100 * solver.solve(two, "max-shut").p_shut)
     out.update(long_game_figures())
     if soak:
         out["match_table_bytes"] = matchtables.default_variant_sizes(TILES)
