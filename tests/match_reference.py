@@ -10,8 +10,7 @@ from fractions import Fraction
 from functools import cache
 
 import engine_reference as ref
-
-from shutbox import variants as V
+from solve_reference import dice_options
 
 
 class Turn:
@@ -27,13 +26,7 @@ class Turn:
         return self.u(sc), Fraction(sc), {sc: Fraction(1)}
 
     def options(self, s, locked):
-        var = self.var
-        if not ref.one_die_allowed(s, var.one_die):
-            return [(False, locked)]
-        lock = var.one_die_mode == V.MODE_LOCKED
-        if var.one_die_mode == V.MODE_FORCED or (lock and locked):
-            return [(True, locked)]
-        return [(False, 0), (True, 1 if lock else 0)]
+        return dice_options(self.var, s, locked)
 
     def legal(self, s, a, b):
         moves = [m for m in ref.legal(s, self.var.moves, a, b)

@@ -30,6 +30,16 @@ def utility(objective: str, target: int | None, tie: str, payout: dict | None = 
     return lambda sc: Fraction(0)
 
 
+def dice_options(var, s, locked):
+    """The dice before a throw, read from the rules: [(one die, the locked flag after)]."""
+    if not ref.one_die_allowed(s, var.one_die):
+        return [(False, locked)]
+    locked_mode = var.one_die_mode == V.MODE_LOCKED
+    if var.one_die_mode == V.MODE_FORCED or (locked_mode and locked):
+        return [(True, locked)]
+    return [(False, 0), (True, 1 if locked_mode else 0)]
+
+
 class Brute:
     """Optimal play of *var* (any object with the Rules attributes) by plain recursion: per
     (open, locked) the tuple (U, E, P(shut), P(score < T), P(score == T)) before the next
@@ -51,13 +61,7 @@ class Brute:
                 Fraction(sc == self.t))
 
     def options(self, s, locked):
-        var = self.var
-        if not ref.one_die_allowed(s, var.one_die):
-            return [(False, locked)]
-        locked_mode = var.one_die_mode == V.MODE_LOCKED
-        if var.one_die_mode == V.MODE_FORCED or (locked_mode and locked):
-            return [(True, locked)]
-        return [(False, 0), (True, 1 if locked_mode else 0)]
+        return dice_options(self.var, s, locked)
 
     def ranked(self, s, a, b, nxt):
         """Legal moves of (a, b) in greedy order, then stably by the value they lead to."""

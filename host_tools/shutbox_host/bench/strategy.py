@@ -121,19 +121,7 @@ def match_figures(var) -> dict:
 def card_figures(var) -> dict:
     """The strategy card's figures (see shutbox_host.solve.strategy)."""
     card, t = _secs(lambda: strategy.Card(var))
-    rules = {r.name: {"expected_score": float(r.expected_score), "p_shut": float(r.p_shut),
-                      "cost": float(r.cost), "rank": i + 1} for i, r in enumerate(card.rules)}
-    dice = {("never" if lim is None else str(lim)): float(c) for lim, _r, c in card.dice}
-    return {"strategy_card": {
-        "rules": rules, "dice_cost": dice, "dice_limit": card.dice_limit,
-        "one_die_states": list(card.one_die_states),
-        "optimal": {"expected_score": float(card.optimal.expected_score),
-                    "p_shut": float(card.optimal.p_shut)},
-        "worst": {"expected_score": float(card.worst.expected_score),
-                  "p_shut": float(card.worst.p_shut)},
-        "random": {"expected_score": float(card.random.expected_score),
-                   "p_shut": float(card.random.p_shut)},
-        "s": round(t, 2)}}
+    return {"strategy_card": dict(card.as_json(), s=round(t, 2))}
 
 
 def long_game_figures() -> dict:

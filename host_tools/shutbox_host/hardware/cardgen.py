@@ -454,6 +454,13 @@ def _cells(shapes: list, y: float, cols: list[float], cells, size: float = 7.2) 
         shapes.append(("text", cols[i] + 2, y, size, bold, t))
 
 
+def _section(shapes: list, y: float, title: str, text: str, size: float = 7.4) -> float:
+    """A heading and its paragraph, 10 points below *y*; return the last baseline."""
+    y += 10
+    shapes.append(("text", MARGIN, y, 8.5, True, title))
+    return _paragraphs(shapes, MARGIN, y, W - 2 * MARGIN, (text,), size=size)
+
+
 def strategy_layout(card=None) -> list[list[tuple]]:
     """The strategy card's one page as shapes (see layout), from a strategy.Card."""
     from shutbox_host.solve import strategy
@@ -511,30 +518,24 @@ def strategy_layout(card=None) -> list[list[tuple]]:
     y = _paragraphs(shapes, x0, y, right - x0, (
         "Top row: the total thrown; below it the tiles to shut, the move of perfect play.",),
         size=6.6)
-    y += 10
-    shapes.append(("text", x0, y, 8.5, True, "When to throw one die"))
     costs = {lim: c for lim, _r, c in card.dice}
     others = ", ".join("%s +%.3f" % ("never" if k is None else "at %d or less" % k, costs[k])
                        for k in (None, 3, 9, 12) if k != card.dice_limit)
-    y = _paragraphs(shapes, x0, y, right - x0, (
+    y = _section(shapes, y, "When to throw one die", (
         "%s: with rule 1 the cost is +%.3f. One die at other limits: %s. Perfect play "
         "throws one die in %d of the %d positions where it may."
         % (card.dice_words(), costs[card.dice_limit], others, card.one_die_states[0],
-           card.one_die_states[1]),), size=7.4)
-    y += 10
-    shapes.append(("text", x0, y, 8.5, True, "Playing for a target or for the match"))
-    y = _paragraphs(shapes, x0, y, right - x0, (
+           card.one_die_states[1])))
+    y = _section(shapes, y, "Playing for a target or for the match", (
         "These rules aim for a low score. When you know the score to beat, play for the best "
         "chance of beating it instead: the box's best-move hint shows that move, and "
-        "`shutbox advise --match` shows the best move for the match.",), size=7.4)
-    y += 10
-    shapes.append(("text", x0, y, 8.5, True, "For comparison"))
-    y = _paragraphs(shapes, x0, y, right - x0, (
+        "`shutbox advise --match` shows the best move for the match."))
+    _section(shapes, y, "For comparison", (
         "Perfect play: %.2f on average, the box shut %s of the time. Any legal move at "
         "random: %.2f and %s. The worst play there is (the highest average score): %.2f "
         "and %s." % (opt.expected_score, pct(opt.p_shut), card.random.expected_score,
                      pct(card.random.p_shut), card.worst.expected_score,
-                     pct(card.worst.p_shut)),), size=7.4)
+                     pct(card.worst.p_shut))))
     shapes.append(("text", x0, H - MARGIN, 6, False,
                    "Made by `shutbox card --strategy` from the exact solver (shutbox)."))
     bottom = max(sh[2] for sh in shapes if sh[0] == "text")

@@ -162,20 +162,21 @@ class Card:
         return "Throw one die (when allowed) once the open tiles add up to %d or less" % limit
 
     def as_json(self) -> dict:
+        """The card's figures as floats (the bench's strategy_card): each rule by name with
+        its rank, each dice limit's cost ("never": no one die), the best limit, where optimal
+        play throws one die, and optimal, random and worst play's figures."""
+        def figs(res):
+            return {"expected_score": float(res.expected_score), "p_shut": float(res.p_shut)}
+
         return {"variant": self.var.names(),
-                "optimal": {"expected_score": float(self.optimal.expected_score),
-                            "p_shut": float(self.optimal.p_shut)},
-                "worst": {"expected_score": float(self.worst.expected_score),
-                          "p_shut": float(self.worst.p_shut)},
-                "random": {"expected_score": float(self.random.expected_score),
-                           "p_shut": float(self.random.p_shut)},
-                "rules": [r.as_json() for r in self.rules],
-                "dice": [{"limit": lim, "expected_score": float(res.expected_score),
-                          "p_shut": float(res.p_shut), "cost": float(c),
-                          "cost_exact": str(c)} for lim, res, c in self.dice],
-                "openings": [{"total": t, "shut": _tiles(m), "expected_score": float(e)}
-                             for t, m, e in self.openings],
-                "one_die_states": list(self.one_die_states)}
+                "rules": {r.name: dict(figs(r.result), cost=float(r.cost), rank=i + 1)
+                          for i, r in enumerate(self.rules)},
+                "dice_cost": {("never" if lim is None else str(lim)): float(c)
+                              for lim, _r, c in self.dice},
+                "dice_limit": self.dice_limit, "one_die_states": list(self.one_die_states),
+                "openings": {str(t): _tiles(m) for t, m, _e in self.openings},
+                "optimal": figs(self.optimal), "worst": figs(self.worst),
+                "random": figs(self.random)}
 
 
 def pct(value: Fraction) -> str:
