@@ -23,12 +23,13 @@ def test_naive_dp_is_the_same_game(tiles, one_die):
 
 
 def test_figures_run_and_name_the_issue_figures(monkeypatch):
-    for name in ("SOLVE_RUNS", "COLD_RUNS", "NAIVE_RUNS", "CLI_RUNS"):
+    for name in ("SOLVE_RUNS", "COLD_RUNS", "NAIVE_RUNS", "CLI_RUNS", "FLOAT_RUNS"):
         monkeypatch.setattr(bench_solve, name, 1)
     monkeypatch.setattr(bench_solve, "SOLVE_CASES", bench_solve.SOLVE_CASES[:1])
     out = bench_solve.figures()
     for key in ("solve_ms_9", "solve_cpu_ms_9", "solve_ms_9_cold", "naive_solve_ms_9",
-                "naive_solve_cpu_ms_9", "solve_vs_naive_ratio",
+                "naive_solve_cpu_ms_9", "solve_vs_naive_ratio", "float_solve_ms_9",
+                "float_solve_cpu_ms_9", "solve_vs_float_ratio", "solve_cold_vs_float_ratio",
                 "cli_help_s", "cli_solve_s", "python_start_s"):
         assert out[key] > 0, key
     ratio = out["naive_solve_cpu_ms_9"] / out["solve_cpu_ms_9"]  # of the rounded figures

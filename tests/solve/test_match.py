@@ -24,7 +24,7 @@ CASES = [  # (variant, players, tie, shut-wins, stakes, shut pays)
     (Variant(4, V.ONE_DIE_SUM_LE_6), 2, "share", True, "win", 2),
     (Variant(4, V.ONE_DIE_NEVER, moves=V.MOVES_KIDS), 2, "replay", False, "win", 2),
     (Variant(4, V.ONE_DIE_SUM_LT_6, V.MODE_LOCKED), 2, "replay", True, "win", 2),
-    (Variant(4, V.ONE_DIE_NEVER, scoring=V.SCORING_DIGITAL), 3, "share", False, "win", 2),
+    (Variant(4, V.ONE_DIE_NEVER, scoring=V.SCORING_DIGITAL), 2, "share", False, "win", 2),
     (Variant(4, V.ONE_DIE_SUM_LE_6), 3, "roll-off", True, "win", 2),
     (Variant(4), 2, "share", True, "stake", Fraction(7, 2)),
     (Variant(4, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED), 2, "replay", False, "canoga", 2),

@@ -100,7 +100,7 @@ def survive_brute(var):
 
 
 @pytest.mark.parametrize("var", [Variant(5), Variant(6, V.ONE_DIE_SUM_LE_6, V.MODE_LOCKED),
-                                 Variant(5, V.ONE_DIE_NEVER, moves=V.MOVES_KIDS)])
+                                 Variant(4, V.ONE_DIE_NEVER, moves=V.MOVES_KIDS)])
 def test_the_survival_policy_matches_its_definition(var):
     got = solver.solve(var, policy="survive")
     assert got.distribution == survive_brute(var)
