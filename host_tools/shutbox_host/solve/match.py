@@ -335,7 +335,10 @@ class Match:
     # ----- the figures -----
 
     def edge(self) -> Fraction:
-        """Seat 1's value minus seat 2's (2 players), or minus a fair share (more)."""
+        """Seat 1's value minus seat 2's (2 players: the stake seat 1 wins a round played
+        for one), or minus a fair share (more); with stakes, seat 1's value (what it wins)."""
+        if self.rules.stakes != "win":
+            return self.seats[0].value
         if self.n == 2:
             return self.seats[0].value - self.seats[1].value
         return self.seats[0].value - self.rules.total() / self.n
