@@ -30,7 +30,7 @@ order), so every figure, the chances of a win, a tie and a loss too, is one exac
 Readings: the seats play in seat order (the box's round one: seat 1 first); a seat's play may
 depend on everything before it (the box shows the scores). The first-player edge of 2
 players is seat 1's value minus seat 2's (the stake seat 1 wins per round); for more players,
-seat 1's value minus a fair 1/N.
+seat 1's value minus a fair 1/N; played for stakes, seat 1's value itself (the stake it wins).
 """
 
 from __future__ import annotations
