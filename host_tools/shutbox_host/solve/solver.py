@@ -55,6 +55,16 @@ Readings this module pins down (see also README, "Rules engine and solver"):
   equal to T counts half a win (a draw, seed 004: "halfway between a win and a loss"), so
   it maximises P(score < T) + P(score = T) / 2. Among equal moves the first in greedy order
   wins (the firmware does the same).
+- max-expected (the worst play) maximises the expected final score; payout (a table of
+  Fractions per final score, higher is better) maximises the expected payout: its loss is
+  (the highest payout - the payout) x D, D the payouts' common denominator, so the ints of
+  the recurrence stay exact (the match solver's seats play this objective).
+- survive (a policy, kleinpanic's survival ranking): each throw takes the move whose
+  position has the best chance that its next throw can be played (with the dice that give
+  it), the first in greedy order on a tie; one die where that chance is strictly better.
+  P(survive) of a position is (36 - the weight of its unplayable throws) / 36.
+- Variant.max_tiles (host only): a move shuts at most that many tiles (candidate_masks'
+  limit), Durango Bill's "at most two tiles a throw" with 2.
 - one-die rules: high-shut means every tile of 7 and up is shut (on boxes of 6 tiles or
   fewer it always holds); sum-le-6 / sum-lt-6 look at the sum of the open tile numbers
   (whatever the scoring). The one-die choice is made before the throw; on a tie two dice.
