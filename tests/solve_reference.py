@@ -14,16 +14,30 @@ from shutbox import variants as V
 HALF = Fraction(1, 2)
 
 
-def utility(objective: str, target: int | None, tie: str):
+def utility(objective: str, target: int | None, tie: str, payout: dict | None = None):
     """The objective's reward of a final score (higher is better), from its definition."""
+    if objective == "payout":
+        return lambda sc: Fraction(payout[sc])
     if objective == "max-shut":
         return lambda sc: Fraction(sc == 0)
     if objective == "min-shut":
         return lambda sc: Fraction(sc != 0)
+    if objective == "max-expected":
+        return lambda sc: Fraction(sc)
     if objective == "beat-target":
         return lambda sc: Fraction(sc < target) + (HALF * (sc == target) if tie == "half"
                                                    else 0)
     return lambda sc: Fraction(0)
+
+
+def dice_options(var, s, locked):
+    """The dice before a throw, read from the rules: [(one die, the locked flag after)]."""
+    if not ref.one_die_allowed(s, var.one_die):
+        return [(False, locked)]
+    locked_mode = var.one_die_mode == V.MODE_LOCKED
+    if var.one_die_mode == V.MODE_FORCED or (locked_mode and locked):
+        return [(True, locked)]
+    return [(False, 0), (True, 1 if locked_mode else 0)]
 
 
 class Brute:
@@ -32,10 +46,11 @@ class Brute:
     throw, U the objective's expected reward. Moves are tried in the greedy order written
     out in engine_reference (the first best wins); one die only when strictly better."""
 
-    def __init__(self, var, objective: str, target=None, tie="loss"):
+    def __init__(self, var, objective: str, target=None, tie="loss", payout=None):
         self.var, self.objective = var, objective
-        self.u = utility(objective, target, tie)
+        self.u = utility(objective, target, tie, payout)
         self.t = -1 if target is None else target
+        self.limit = getattr(var, "max_tiles", 0) or var.tiles  # tiles a move may shut
 
     def key(self, v):  # lower is better
         return (v[1],) if self.objective == "min-expected" else (-v[0], v[1])
@@ -46,17 +61,13 @@ class Brute:
                 Fraction(sc == self.t))
 
     def options(self, s, locked):
-        var = self.var
-        if not ref.one_die_allowed(s, var.one_die):
-            return [(False, locked)]
-        locked_mode = var.one_die_mode == V.MODE_LOCKED
-        if var.one_die_mode == V.MODE_FORCED or (locked_mode and locked):
-            return [(True, locked)]
-        return [(False, 0), (True, 1 if locked_mode else 0)]
+        return dice_options(self.var, s, locked)
 
     def ranked(self, s, a, b, nxt):
         """Legal moves of (a, b) in greedy order, then stably by the value they lead to."""
-        moves = sorted(ref.legal(s, self.var.moves, a, b), reverse=True, key=lambda m: (
+        legal = [m for m in ref.legal(s, self.var.moves, a, b)
+                 if len(ref.tiles_of(m)) <= self.limit]
+        moves = sorted(legal, reverse=True, key=lambda m: (
             max(ref.tiles_of(m)), -len(ref.tiles_of(m)), sorted(ref.tiles_of(m), reverse=True)))
         return sorted(moves, key=lambda m: self.key(self.value(s & ~m, nxt)))
 

@@ -84,3 +84,20 @@ def test_version():
 
     result = _shutbox("--version")
     assert result.returncode == 0 and result.stdout.strip() == "shutbox " + __version__
+
+
+def test_a_command_whose_package_is_not_installed_says_how_to_install_it(tmp_path):
+    """`shutbox enclosure` where build123d is not installed (hidden here if it is: an import
+    of a module set to None in sys.modules fails as a missing one does)."""
+    import shutil
+
+    from shutbox_host import mp
+
+    shutil.copytree(mp.ROOT / "hardware", tmp_path / "hardware")  # nothing written in ours
+    code = ("import sys\nsys.modules['build123d'] = None\nfrom shutbox_host import cli\n"
+            "sys.exit(cli.main(['enclosure', '--root', %r]))\n" % str(tmp_path))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 2, result
+    assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+    assert "needs build123d" in result.stderr and "make venv-enclosure" in result.stderr

@@ -225,6 +225,14 @@ CONSTANTS = {
     "4 MB": (None, "a Pico 2's flash chip (boards.py)"),
     "1408 KB": (None, "boards.py"), "848 KB": (None, "boards.py"),
     "3072 KB": (None, "boards.py"), "2560 KB": (None, "boards.py"),
+    "7.4194 %": (None, "Durango Bill's STBstats.txt, cited in docs/solver.md"),
+    "9.7614 %": (None, "Durango Bill's STBstats.txt, cited in docs/solver.md"),
+    "7.1432 %": (None, "Durango Bill's STBstats.txt, cited in docs/solver.md"),
+    "2.5%": (None, "cananian's blog, quoted in docs/solver.md"),
+    "1%": (None, "cananian's blog, quoted in docs/solver.md"),
+    "0.1%": (None, "cananian's blog, quoted in docs/solver.md"),
+    "3.8x": (None, "cananian's blog, quoted in docs/solver.md"),
+    "4x": (None, "cananian's blog, quoted in docs/solver.md"),
 }
 SIZES = re.compile(r"\d+ x$")  # 80 x 24: a terminal's size, not a ratio
 

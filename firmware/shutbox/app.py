@@ -5,7 +5,7 @@
 redraw the LEDs when the frame changed, print new game-log records as JSON lines (the USB
 serial console) and count them for the box's records, feed the watchdog. The Pico's
 ``main()`` calls it every few ms with ``time.ticks_ms()``; the simulator calls it with a
-virtual clock. A poll where nothing happens allocates nothing (tests/test_scenarios.py
+virtual clock. A poll where nothing happens allocates nothing (tests/firmware/test_scenarios.py
 proves it with ``micropython.heap_lock``).
 """
 
@@ -35,7 +35,7 @@ _UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always dr
 # The optimal-play table (2 KB and more) is loaded only for a feature that needs it (best-move
 # hints, the computer opponent); a folder that cannot exist makes the engine go without.
 _NO_TABLES = const("/-")
-_HINT_BEST = const(2)  # shutbox.settings.HINT_BEST
+_HINT_BEST = const(2)  # shutbox.settings._HINT_BEST
 
 
 class App:

@@ -66,7 +66,8 @@ class Coach:
                 self.target = t
 
     def best(self):
-        """Return the hint for the throw shown (Game._reveal): the best move, 0 for none."""
+        """Return the hint for the throw shown (Game.tick, as the dice land): the best move,
+        0 for none."""
         g = self.game
         if g.cpu is not None and g.cpu.seats >> g.player & 1:
             return 0  # the computer's turn: no hint

@@ -16,8 +16,9 @@ LEDs show the computer's box (open tiles white). Roll does nothing during its tu
 Roll passes the box on as usual.
 
 Levels (shutbox.engine LEVEL_*): easy picks any legal move at random (and one die or two at
-random where the rules let it choose), medium plays seed 001's rule of thumb (highest tiles
-first, then the fewest; one die when the open tiles add up to 6 or less), hard plays the
+random where the rules let it choose), medium plays the rule of thumb of the solver's page
+(docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add up
+to 6 or less), hard plays the
 exact optimum for the lowest expected score (the engine's tables). It chooses among the moves
 the game allows: where a setting removes some (to-go, most-tiles), hard takes the allowed move
 with the lowest expected score and medium the first allowed in greedy order. Random picks

@@ -32,7 +32,7 @@ buffers. set_target opens the hint file, so it allocates: call it once a turn, n
 throw. A throw that cannot be played (the turn is over) has greedy_move == 0.
 
 RAM: the box holds only what it calls (every function and name costs heap on the Pico);
-the host's extras (has_move, random_move, table_bytes, Rules.key, LEVELS) are computed from
+the host's extras (has_move, random_move, table_bytes, key, LEVELS) are computed from
 these calls in shutbox_host.solve.engine_extra.
 
 Scores are ints. Digital scoring on 10 to 12 tiles exceeds MicroPython's small int (2**30):
@@ -47,7 +47,7 @@ from micropython import const
 MAX_MOVES = const(15)  # most legal moves of any throw (tablegen.max_moves(): test_tables)
 
 # The variant ints of shutbox.variants as private constants: folded in at compile time, so
-# the engine keeps no module globals for them (tests/test_memory.py checks they match).
+# the engine keeps no module globals for them (tests/firmware/test_memory.py checks they match).
 _MIN_TILES = const(2)
 _MAX_TILES = const(12)
 _DEFAULT_TILES = const(9)
@@ -98,7 +98,7 @@ P_SCALE = const(1000)  # p_beat() is P(final score < target) x P_SCALE
 
 # Computer opponent levels (the game's settings use the same ints; 0 = no computer).
 LEVEL_EASY = const(1)  # a random legal move; one or two dice at random
-LEVEL_MEDIUM = const(2)  # seed 001's rule of thumb; one die when the open tiles sum to <= 6
+LEVEL_MEDIUM = const(2)  # the rule of thumb (docs/rules.md); one die: open tiles sum to <= 6
 LEVEL_HARD = const(3)  # exact optimal play for the lowest expected score
 # Their names (off, easy, medium, hard) are not needed on the box: shutbox.setnames.COMPUTER
 # and, for the host tools, shutbox_host.solve.engine_extra.LEVELS.
@@ -380,8 +380,8 @@ class Engine:
         return False
 
     def greedy_move(self, open_, a, b):
-        """Seed 001's rule of thumb: the highest top tile, then the fewest tiles (0: none,
-        so the throw cannot be played and the turn is over).
+        """The rule of thumb of the solver's page (docs/rules.md): the highest top tile, then
+        the fewest tiles (0: none, so the throw cannot be played and the turn is over).
 
         The candidates are stored in that order, so the first legal one is the move.
         """

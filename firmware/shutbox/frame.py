@@ -23,7 +23,7 @@ with a short dark gap before the sequence repeats.
 from micropython import const
 from shutbox.ticks import ticks_diff
 
-# Palette codes. The board maps each to one dim colour (see board.PALETTE); keep them < 8.
+# Palette codes. The board maps each to one dim colour (see board._PALETTE_RGB); keep them < 8.
 OFF = const(0)
 WHITE = const(1)  # open tiles, dice pips
 GREEN = const(2)  # accepted, progress, the winner
@@ -31,7 +31,7 @@ RED = const(3)  # an error on the tiles
 AMBER = const(4)  # attention: open this tile, one die available
 BLUE = const(5)  # numbers: scores
 MAGENTA = const(6)  # a player's number
-CYAN = const(7)  # hints and the computer's moves (issue 4)
+CYAN = const(7)  # hints, the computer's moves, a challenge code's digits
 COLOURS = const(8)
 NAMES = b".WGRYBMC"  # one letter per code, for logs, the simulator and the tests
 

@@ -59,7 +59,7 @@ _SOUND = const(17)  # the pages of sound and brightness (settings.ATTRS)
 _BRIGHTNESS = const(18)
 _GAME_OPTIONS = const(17)  # settings._GAME_OPTIONS: the options that shape a game
 _DIGITS = const(4)  # a code's digits
-_CODE_VIEW_MS = const(4500)  # shutbox.frame.code without a game number: 5 steps of 900 ms
+_CODE_VIEW_MS = const(4500)  # shutbox.challenge.show: 4 digits and a dark step, 900 ms each
 
 
 def _count(m):

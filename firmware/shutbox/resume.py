@@ -64,7 +64,7 @@ _GAME_OPTIONS = const(17)  # settings._GAME_OPTIONS: ATTRS[:17] shape the game
 _STALE = const(8)  # restore(): a whole game, but under other settings (not damage)
 _BAD = const(2)  # restore(): the bytes are not a game this firmware can continue
 
-_ROLLOFF = const(6)  # shutbox.game.ROLLOFF
+_ROLLOFF = const(6)  # shutbox.game._ROLLOFF
 _SAVED = const(0x77)  # the states saved (bit per state): all but MOVE (saved as ROLLING)
 _NAMES = const("setup ready rolling move turn_end game_end rolloff")  # for the log
 _EV_TILES = const(1)  # shutbox.debounce's event bits (kept here: no import for two ints)

@@ -20,7 +20,7 @@ the round being played.
   their turn scores, twice that when the winner shut the box; a player whom a shut box kept
   from playing counts as having shut nothing. ``balance`` is each player's running result.
 * same-throws: a round's throws are recorded as they are first made and replayed for the
-  other players (one die is not offered: Settings.rules); a throw beyond the recorded ones is
+  other players (one die is not offered: setfile.rules); a throw beyond the recorded ones is
   made and recorded by whoever gets there first.
 * unlucky-7: a throw of 7 ends the turn at once, unplayed; the open tiles score as usual.
 * to-go: on the first throw only moves that shut the 2 (or the 3) are legal; a first throw
@@ -55,7 +55,7 @@ _STAKES_OFF = const(0)
 _STAKES_CANOGA = const(1)  # each round every loser pays the winner the difference, x2 if shut
 
 _GAME_END = const(5)  # shutbox.game.GAME_END
-_ROLLOFF = const(6)  # shutbox.game.ROLLOFF: the tied players throw one die each
+_ROLLOFF = const(6)  # shutbox.game._ROLLOFF: the tied players throw one die each
 _MAX = const(4)  # shutbox.game._MAX_PLAYERS
 _SND_DIE = const(b"\x64\x03\x00\x02\x64\x03")
 _SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")

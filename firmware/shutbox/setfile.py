@@ -61,8 +61,9 @@ def index(s, i):
 def rules(s, tiles):
     """Return the engine's Rules for a box of *tiles* tiles under the settings *s*.
 
-    With the same throws for every player one die is not offered (seed 001: choosing the
-    number of dice would change the throws that follow), so the one-die rule is `never`.
+    With the same throws for every player one die is not offered (the solver's page,
+    docs/rules.md: choosing the number of dice would change the throws that follow), so the
+    one-die rule is `never`.
     """
     from shutbox.engine import Rules
 

@@ -7,7 +7,7 @@ the conflicts between options and the engine Rules they make live in shutbox.set
 the box imports only at power-up and in the menu: this module is what stays in RAM during
 play, so it is kept small.
 ``code`` is the challenge code (-1 or 0..9999), the one setting that is not a list of values.
-The values' names and meanings are listed in README.md ("Settings and combinations") and on
+The values' names and meanings are listed in docs/playing.md ("Settings and combinations") and on
 the reference card (``shutbox card``), both generated from one table.
 """
 
@@ -50,17 +50,17 @@ class Settings:
     scoring = 0
     start = 0
     open_box = 0  # tiles start shut and are opened
-    to_go = 0  # rounds.TO_GO_*: the first throw must shut the 2 or the 3
+    to_go = 0  # rounds._TO_GO_*: the first throw must shut the 2 or the 3
     unlucky7 = 0  # a throw of 7 ends the turn at once
     most_tiles = 0  # a throw must shut as many tiles as any legal move does
-    format = 0  # rounds.FORMAT_*
+    format = 0  # rounds._FORMAT_*
     shut_wins = 0  # shutting the box wins the game at once
-    tie = 0  # rounds.TIE_*
+    tie = 0  # rounds._TIE_*
     same_throws = 0  # every player of a round gets the first player's throws
-    stakes = 0  # rounds.STAKES_*
-    sound = 2  # the buzzer: 0 off, 1 soft, 2 loud (shutbox.board.Board.volume)
-    brightness = 1  # the LEDs: 0 low, 1 medium, 2 high (shutbox.board.Board.brightness)
-    # A challenge code (shutbox.dice.Dice.challenge): the dice follow it, the same on every
+    stakes = 0  # rounds._STAKES_*
+    sound = 2  # the buzzer: 0 off, 1 soft, 2 loud (shutbox.board.Board.adjust)
+    brightness = 1  # the LEDs: 0 low, 1 medium, 2 high (shutbox.board.Board.adjust)
+    # A challenge code (shutbox.challenge.Challenge): the dice follow it, the same on every
     # box; -1: none. Not a page of values like ATTRS: the menu's last page enters it.
     code = -1
 

@@ -11,7 +11,7 @@ answered by the module's __getattr__ rather than stored as globals: the box impo
 module only for the names the game log writes, and every global name would stay interned
 in its RAM (the firmware modules keep private const copies of the ints they need).
 
-  ONE_DIE_NEVER 0          always two dice (seed 001's standard rules and figures)
+  ONE_DIE_NEVER 0          always two dice (the standard rules and figures of the solver's page)
   ONE_DIE_HIGH_SHUT 1      every tile of 7 and up is shut (7-8-9 on a nine-tile box)
   ONE_DIE_SUM_LE_6 2       the open tiles add up to 6 or less
   ONE_DIE_SUM_LT_6 3       the open tiles add up to less than 6

@@ -26,9 +26,12 @@ COMMANDS = {
               "generate the pin module and documents from the pin map"),
     "flash": ("shutbox_host.pico.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
     "uf2": ("shutbox_host.pico.uf2",
-            "write one .uf2 for a Pico: MicroPython and the box's firmware (drag it on RPI-RP2)"),
+            "write one .uf2 for a Pico: MicroPython and the box's firmware (drag it onto the "
+            "board's BOOTSEL drive)"),
     "vpico": ("shutbox_host.pico.vpico", "start a virtual Pico behind a pseudo-terminal"),
     "emu": ("shutbox_host.pico.emu_cli", "run the firmware on an emulated RP2040 (rp2040js)"),
+    "fetch": ("shutbox_host.pico.inputs",
+              "get MicroPython's RPI_PICO uf2 and the RP2040 bootrom for the emulated Pico"),
     "web": ("shutbox_host.web.serve",
             "serve the box in a web page: the real firmware on an emulated Pico, in the browser"),
     "card": ("shutbox_host.hardware.cardgen",
@@ -42,6 +45,29 @@ COMMANDS = {
     "report": ("shutbox_host.analysis.report",
                "report on recorded games: each player's decisions and luck against the optimum"),
 }
+
+
+# Python packages some commands need that `make play` does not install: how to get them.
+OPTIONAL = {
+    "build123d": "make venv-enclosure (pip install -r requirements-enclosure.txt)",
+    "OCP": "make venv-enclosure (pip install -r requirements-enclosure.txt)",
+    "matplotlib": "make venv (pip install -r requirements-plots.txt)",
+    "numpy": "make venv (pip install -r requirements-plots.txt)",
+    "playwright": "make venv (pip install -r requirements-dev.txt)",
+}
+
+
+# Commands that write or read the repository's own files (the tables, the pin module, the
+# card, the enclosure, the bench's machinery in tests/): they need a checkout, not a wheel.
+CHECKOUT_ONLY = {"tables", "board", "card", "enclosure", "bench"}
+
+
+def _missing(command: str, exc: ModuleNotFoundError) -> str | None:
+    """One line for a command that needs a package not installed here, or None."""
+    top = (exc.name or "").split(".")[0]
+    if top not in OPTIONAL:
+        return None
+    return "%s needs %s, which is not installed here: %s" % (command, top, OPTIONAL[top])
 
 
 def _version() -> str:
@@ -72,6 +98,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
+            why = _missing(name, exc)
+            if why:
+                parser.exit(2, "shutbox %s: error: %s\n" % (name, why))
             if exc.name != module_name:
                 raise
             parser.error("%s: this installation has no %s" % (name, module_name))
@@ -84,10 +113,24 @@ def main(argv: list[str] | None = None) -> int:
     """Run the `shutbox` command line; user mistakes exit 2 with one line on stderr."""
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if args.command in CHECKOUT_ONLY:
+        from shutbox_host import mp
+
+        if not mp.CHECKOUT:
+            print("shutbox %s: error: it works on the repository's files: run it in a clone "
+                  "of the shutbox repository (this shutbox is installed from a wheel)"
+                  % args.command, file=sys.stderr)
+            return 2
     try:
         return int(args._run(args) or 0)
     except UserError as exc:
         print("shutbox %s: error: %s" % (args.command, exc), file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        why = _missing(args.command, exc)
+        if why is None:
+            raise
+        print("shutbox %s: error: %s" % (args.command, why), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

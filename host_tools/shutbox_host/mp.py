@@ -9,9 +9,43 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (in an installed wheel: lib/)
 SIM = Path(__file__).resolve().parent / "box" / "sim"  # fake machine/neopixel: the simulated board
+
+
+def cache_dir() -> Path:
+    """The tools' cache: $SHUTBOX_CACHE, else $XDG_CACHE_HOME/shutbox, else ~/.cache/shutbox."""
+    env = os.environ.get("SHUTBOX_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "shutbox"
+
+
+def _data() -> Path:
+    """Where firmware/ (the Pico's files) and hardware/pinmap.json are: the checkout, or an
+    installed wheel's share/shutbox (its data files, beside the installed packages)."""
+    if (ROOT / "firmware" / "main.py").is_file():
+        return ROOT
+    import site
+    import sysconfig
+
+    for base in (sysconfig.get_path("data"), sys.prefix, site.getuserbase()):
+        here = Path(base) / "share" / "shutbox"
+        if (here / "firmware" / "main.py").is_file():
+            return here
+    return ROOT  # found nowhere: the commands that need the files name the path they miss
+
+
+DATA = _data()
+FIRMWARE = DATA / "firmware"
+PINMAP = DATA / "hardware" / "pinmap.json"
+CHECKOUT = DATA == ROOT and (ROOT / "pyproject.toml").is_file()  # a clone, not an install
+BUILD = ROOT / "build" if CHECKOUT else cache_dir() / "build"  # what the tools make
+# How to get the npm packages of the emulated Pico and the page (rp2040js, esbuild).
+NPM_HOW = ("run `make node` (npm ci; Debian: apt-get install nodejs npm)" if CHECKOUT else
+           "npm install rp2040js@1.4.1 esbuild@0.28.2 in a folder and set SHUTBOX_NODE_MODULES "
+           "to its node_modules")
 
 
 # mpy-cross's options for the box's bytecode, the same for the Pico (shutbox flash) and the

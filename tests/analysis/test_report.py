@@ -122,6 +122,12 @@ def test_a_move_by_hand(tmp_path):
     out = report.text(r)
     assert re.search(r"0\.056 +player 1 +\S+:4 +open 1 2 3, threw 1\+2 +shut 1 2 +"
                      r"shut 3 \(E 2\.778\)", out), out
+    # --top 0 lists no decision, and never says every one was optimal when one was not
+    for text in (report.text(r, 0), report.page(r, PNG, 0)):
+        assert "optimal." not in text and "every decision optimal" not in text
+        assert "none listed (--top 0)" in text.lower()
+    optimal = read(tmp_path, constructed(3, [(1, [((1, 2), [3], 2), ((1, 1), [2], 1)])]))
+    assert "Costliest decisions: none, every decision optimal" in report.text(optimal, 0)
 
 
 # ----- the firmware's game on CPython: choices the solver prices -----

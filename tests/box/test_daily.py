@@ -72,6 +72,7 @@ def test_the_throws_of_the_day_for_each_player():
 
 @pytest.mark.parametrize("args,why", [
     (("--throws", "-1"), "give 1 to 255 throws"),
+    (("--throws", "0"), "give 1 to 255 throws"),
     (("--throws", "3", "--settings", "colour=red"), "--settings: unknown option 'colour'"),
 ])
 def test_bad_throws_options_are_one_line(args, why):

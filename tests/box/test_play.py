@@ -43,7 +43,11 @@ def docs() -> str:
 
 
 class CountingScreen(pyte.Screen):
-    """A pyte screen that counts scrolls: a line feed with the cursor on the bottom row."""
+    """A pyte screen that counts scrolls: a line feed with the cursor on the bottom row.
+
+    With line wrap off (DECAWM reset, as the terminal box sets it) a character written on
+    the last column leaves the cursor there, as xterm and the Linux console do (pyte moves
+    it past the edge): an erase to the end of the line then clears that character."""
 
     scrolls = 0
 
@@ -51,6 +55,11 @@ class CountingScreen(pyte.Screen):
         if self.cursor.y == self.lines - 1:
             self.scrolls += 1
         super().index()
+
+    def draw(self, data):
+        super().draw(data)
+        if pyte.modes.DECAWM not in self.mode and self.cursor.x >= self.columns:
+            self.cursor.x = self.columns - 1
 
 
 class Term:
@@ -233,6 +242,20 @@ def test_resizing_redraws_full_compact_and_the_size_it_needs(term, tmp_path):
     assert "80 x 24 shows the compact layout, 80 x 32 and up the full one" in docs()
 
 
+def test_at_the_smallest_size_both_dice_show_whole(term, tmp_path):
+    """At the minimum the dice reach the last column: a line that fills the terminal is not
+    followed by an erase to its end, which would clear die B's right-hand pips."""
+    cols, rows = screen.Screen(color=False).minimum()
+    assert (cols, rows) == (61, 14)  # the figure docs/playing.md quotes
+    t = term("--flash", str(tmp_path / "f"), "--fresh", "--dice", "6,6", cols=cols, rows=rows)
+    t.wait("player 1: your turn")
+    t.keys(" ")
+    t.wait("threw 6 + 6 = 12")
+    t.settle()
+    assert dice_lit(t) == (6, 6), t.text()
+    assert t.quit() == 0
+
+
 def test_below_the_minimum_one_line_says_the_size(term, tmp_path):
     cols, rows = screen.Screen(color=False).minimum()
     t = term("--flash", str(tmp_path / "f"), cols=cols, rows=rows - 1)
@@ -294,13 +317,73 @@ def test_power_up_screens_self_test_records_erase(tmp_path):
     assert "self-test:" in out
     assert re.search(r"^\s+G(\s+\.){8}\s*$", out, re.M), out  # tile 1 down: its LED green
     out = keys("p12rp")  # tile 1 up, tile 2 down (the tiles stay put between runs)
-    assert "records (tens on the dice" in out
+    assert "records page 1: the best score" in out
     out = keys("p9rp")  # tiles 2 and 9
     assert "erase the records?" in out
     out = keys("p28rp")  # tiles 8 and 9
     assert "erase the settings and the records?" in out
     out = keys("prpr..l")  # Roll let go, a long press: erased (green), then the game
     assert out.count("switched on:") == 2, out
+
+
+def _keys(*args: str, cwd=None) -> str:
+    p = subprocess.run([str(SHUTBOX), "play", "--no-color", *args], capture_output=True,
+                       text=True, timeout=120, cwd=cwd, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def test_every_menu_page_is_in_words_the_code_s_last_page_too():
+    """Tile 9 on the first page goes back to the last one, the code's (5.3): its values in
+    words, then the digits of a code being entered."""
+    out = _keys("--keys", "prp r9")
+    assert "settings menu 5.3: code = off" in out and "tiles: 1 off, 2 a code" in out, out
+    out = _keys("--keys", "prp r92")  # tile 2: enter a new code, its first digit
+    assert "the challenge code, digit 1: 0" in out, out
+    out = _keys("--keys", "prp r92" + " " * 4 + "l")  # 0000, saved
+    assert "switched on: 2 players; challenge code 0000" in out, out
+
+
+def test_the_records_screen_says_its_page(tmp_path):
+    out = _keys("--flash", str(tmp_path / "f"), "--keys", "p2rpr. . .")  # pages 1, 2, 3
+    assert "records page 3: games played" in out, out
+
+
+def test_a_challenge_code_is_played_in_the_terminal():
+    """--code NNNN: the dice are the code's, the throws `shutbox daily` computes for it."""
+    from shutbox.settings import Settings
+    from shutbox_host.box import daily
+
+    want = daily.throws(1234, Settings(players=1, code=1234), pins.TILES, 0, n=1)[0]
+    out = _keys("--players", "1", "--code", "1234", "--keys", " ")
+    assert "challenge code 1234" in out
+    assert "player 1 threw %d + %d = %d" % (*want, sum(want)) in out, out
+    p = subprocess.run([str(SHUTBOX), "play", "--code", "12x", "--keys", " "],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--code" in p.stderr
+
+
+def test_keys_throw_random_dice_unless_seeded():
+    """--keys runs on a virtual clock, with a random seed unless --seed gives one."""
+    import argparse
+
+    args = argparse.Namespace(seed=0)
+    seeds = {play._boxrun_args(args, Path("f"), 511, realtime=False)[-1] for _ in range(5)}
+    assert len(seeds) == 5, seeds
+    args.seed = 7
+    assert play._boxrun_args(args, Path("f"), 511, realtime=False)[-2:] == ["--seed", "7"]
+    throw = [re.search(r"player 1 threw .*", _keys("--seed", "7", "--keys", " ")).group()
+             for _ in range(2)]
+    assert throw[0] == throw[1], throw
+
+
+def test_play_from_a_folder_holding_a_shutbox_folder(tmp_path):
+    """The folder a user cloned into is named shutbox: started from its parent, the box
+    takes its modules from its own build, never from the current folder."""
+    (tmp_path / "shutbox").mkdir()
+    (tmp_path / "shutbox" / "README.md").write_text("a checkout\n")
+    out = _keys("--keys", " ", cwd=tmp_path)
+    assert "player 1 threw" in out, out
 
 
 # ----- settings as options, the computer, sound -----

@@ -21,7 +21,7 @@ from shutbox.settings import Settings
 from shutbox_host.box import boxsim
 from shutbox_host.box.boxsim import Script, face, tiles_lit
 
-HEAP = "128k"  # functional runs; the 64 KB budget is tests/test_memory.py's
+HEAP = "128k"  # functional runs; the 64 KB budget is tests/firmware/test_memory.py's
 NAMES = fr.NAMES.decode()
 
 

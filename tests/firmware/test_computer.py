@@ -29,7 +29,7 @@ from shutbox_host.solve import solver
 
 NAMES = fr.NAMES.decode()
 PACE = 800  # shutbox.computer._PACE_MS
-HEAP = "128k"  # functional runs; the 64 KB budget is tests/test_memory.py's
+HEAP = "128k"  # functional runs; the 64 KB budget is tests/firmware/test_memory.py's
 
 
 class Box(GameBox):

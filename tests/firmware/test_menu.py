@@ -1,7 +1,8 @@
 # The power-up combinations and screens on CPython: the settings menu, records, erasing.
 """shutbox.powerup and shutbox.menu driven through a fake board (levels, Roll, a clock).
 
-The same screens run under MicroPython through the simulated pins in tests/test_powerup.py.
+The same screens run under MicroPython through the simulated pins in
+tests/firmware/test_powerup.py.
 """
 
 from __future__ import annotations
@@ -363,7 +364,7 @@ def test_a_failed_save_flashes_red(tmp_path):
     r = Run(tmp_path, st=st)
     r.release()
     r.flip(4)
-    st.save = lambda *a: 7  # the flash refuses (shutbox.store.IO_ERROR)
+    st.save = lambda *a: 7  # the flash refuses (shutbox.store._IO_ERROR)
     r.hold()
     assert r.board.frames[-1][:9] == "RRRRRRRRR"
     r.wait(700)

@@ -4,7 +4,7 @@ screen before the game's modules load, then app.main's start under the guard), w
 flash in a folder: a power cut is a re-run on the same folder.
 
 The heap here is generous (HEAP): these tests are about behaviour; the firmware's memory is
-measured by ``shutbox bench`` and tests/test_scenarios.py.
+measured by ``shutbox bench`` and tests/firmware/test_scenarios.py.
 """
 
 from __future__ import annotations

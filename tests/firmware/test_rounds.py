@@ -2,7 +2,7 @@
 """shutbox.game with shutbox.rounds driven by hand (levels, presses, time) with scripted dice.
 
 Each test plays the rule it is about to its end and checks the game log, the state and what
-the LEDs show; tests/test_powerup.py plays the same rules under MicroPython through the
+the LEDs show; tests/firmware/test_powerup.py plays the same rules under MicroPython through the
 simulated pins.
 """
 

@@ -114,7 +114,7 @@ def test_unknown_options_and_bools():
 def test_rules_follow_the_settings():
     s = Settings(one_die=3, one_die_mode=1, moves=2, scoring=1, start=2)
     r = setfile.rules(s, 10)
-    assert engine_extra.key(r) == (10, 3, 1, 2, 1, 2)  # Rules.key moved to the host
+    assert engine_extra.key(r) == (10, 3, 1, 2, 1, 2)  # the rules' key is the host's
     assert setfile.rules(Settings(same_throws=True), 9).one_die == 0  # seed 001
 
 
@@ -350,7 +350,7 @@ FORMAT, NONE, MAX = rec_mod._FORMAT, rec_mod._NONE, rec_mod._MAX
 
 def _note(st, key, recs, skip=0):
     """Feed game-log records through the box's App log writer, counting for the records as
-    on the box (App.tally from shutbox.powerup.start; shutbox.records at each winner)."""
+    on the box (App.tally from shutbox.powerup.read; shutbox.records at each winner)."""
     app = App.__new__(App)  # only the log writer: no board, no game
     app.game = SimpleNamespace(log=list(recs))
     app.out = lambda line: None

@@ -141,7 +141,13 @@ def test_write_then_check_then_stale(tmp_path, monkeypatch, capsys):
     check = argparse.Namespace(check=True)
     with pytest.raises(UserError, match="out of date: card.svg, card.pdf, README.md"):
         cardgen.run(check)
+    capsys.readouterr()
     assert cardgen.run(argparse.Namespace(check=False)) == 0
+    said = capsys.readouterr().out  # where the card is, to print it
+    assert "the reference card: %s" % (tmp_path / "card.pdf") in said, said
+    assert cardgen.run(argparse.Namespace(check=False)) == 0
+    assert "up to date: the reference card: %s" % (tmp_path / "card.pdf") in \
+        capsys.readouterr().out
     assert cardgen.run(check) == 0
     text = readme.read_text()
     assert text.startswith("# x\n") and text.endswith("\nafter\n") and "STALE TEXT" not in text
@@ -151,3 +157,86 @@ def test_write_then_check_then_stale(tmp_path, monkeypatch, capsys):
     readme.write_text("no markers")
     with pytest.raises(UserError, match="markers"):
         cardgen.run(check)
+
+
+# ----- the strategy card (shutbox card --strategy) -----
+
+def test_the_committed_strategy_card_is_up_to_date(capsys):
+    assert cardgen.run(argparse.Namespace(check=True, strategy=True)) == 0
+    assert "strategy card: up to date" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def card():
+    from shutbox_host.solve import strategy
+
+    return strategy.Card()
+
+
+def _policy_distribution(var, key, limit):
+    """A rule's final-score distribution pushed forward in Fractions (solver.distribution,
+    the tests' reference) with the move and dice choices written out here from the rule:
+    the legal sets of a throw by engine_reference's subset search, the best by *key* (the
+    first in greedy order on a tie), one die where allowed once the open tiles add up to
+    *limit* or less."""
+    import engine_reference as ref
+
+    from shutbox_host.solve import solver
+
+    def dice(s, locked):
+        ok = ref.one_die_allowed(s, var.one_die)
+        return [(1, ok and sum(ref.tiles_of(s)) <= limit, 0)]
+
+    def move(s, nxt, one_die, cands):
+        legal = sorted((m for m in cands if m & s == m), reverse=True, key=lambda m: (
+            max(ref.tiles_of(m)), -len(ref.tiles_of(m)), sorted(ref.tiles_of(m), reverse=True)))
+        return [(1, min(legal, key=lambda m: key(s, m)))] if legal else []
+
+    return solver.distribution(var, dice, move)
+
+
+def test_the_card_rules_figures_are_the_rules_played_out(card):
+    """Two rules re-played from their words through the reference push-forward: the card's
+    exact expected score and chance of a shut box; seed 001's rule of thumb is the solver's
+    greedy policy; every cost is the rule's score minus optimal play's, best first."""
+    from shutbox_host.solve import solver
+
+    rules = {r.name: r for r in card.rules}
+    tiles = lambda m: [k + 1 for k in range(9) if m >> k & 1]  # noqa: E731
+    keys = {"fewest": lambda s, m: len(tiles(m)),
+            "keep-1-2-3": lambda s, m: len([t for t in tiles(m) if t <= 3])}
+    for name, key in keys.items():
+        dist = _policy_distribution(card.var, key, card.dice_limit)
+        e = sum(sc * p for sc, p in dist.items())
+        assert (rules[name].expected_score, rules[name].p_shut) == (e, dist.get(0, 0)), name
+    greedy = solver.solve(card.var, policy="greedy")  # greedy throws one die at 6 or less
+    if card.dice_limit == 6:
+        assert rules["highest"].expected_score == greedy.expected_score
+    costs = [r.cost for r in card.rules]
+    assert costs == sorted(costs) and min(costs) > 0
+    for r in card.rules:
+        assert r.cost == r.expected_score - card.optimal.expected_score
+    assert card.optimal.expected_score == solver.solve(card.var).expected_score
+
+
+def test_the_opening_moves_are_the_solvers_pages(card):
+    """Seed 001's reading of the solution: a throw of 2 to 9 shuts that single tile, 10, 11
+    and 12 shut the 9 with the 1, the 2 and the 3."""
+    got = {total: mask for total, mask, _e in card.openings}
+    for total in range(2, 10):
+        assert got[total] == 1 << (total - 1)
+    for total, small in ((10, 1), (11, 2), (12, 3)):
+        assert got[total] == (1 << 8) | (1 << (small - 1))
+
+
+def test_the_strategy_page_says_the_figures(card):
+    pages = cardgen.strategy_layout(card)
+    text = cardgen.strategy_text(pages)
+    assert len(pages) == 1 and text.startswith(cardgen.STRATEGY_TITLE)
+    for r in card.rules:
+        assert "%.2f" % r.expected_score in text and "+%.2f" % r.cost in text
+    assert "%.2f" % card.optimal.expected_score in text
+    assert "add up to %d or less" % card.dice_limit in text
+    assert "seed 001" not in text
+    data = cardgen.pdf(pages, cardgen.STRATEGY_TITLE)
+    assert data == cardgen.STRATEGY_PDF.read_bytes()

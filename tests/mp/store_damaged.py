@@ -13,7 +13,8 @@ import sys
 from shutbox.store import MISSING, OK, Store, damaged
 
 # shutbox.store's private status codes and header constants (folded into its bytecode, so
-# there is nothing to import); tests/test_store.py checks these copies against the module.
+# there is nothing to import); tests/reliability/test_store.py checks these copies against
+# the module.
 TRUNCATED, BAD_MAGIC, BAD_VERSION, TOO_BIG, BAD_CRC = 2, 3, 4, 5, 6
 DAMAGED = TRUNCATED  # the first damaged code: expect() then takes any damaged one
 FORMAT, HEADER = 1, 12

@@ -7,18 +7,11 @@ SHUTBOX_REQUIRE_EMU=1 (.ci/run) that is a failure instead, so CI never skips the
 
 from __future__ import annotations
 
-import os
-
-import pytest
+from needs import require
 
 from shutbox_host.pico import emulator
 
 
 def require_emulator() -> None:
     """Skip the calling test module (or fail on CI) when the emulator cannot run here."""
-    why = emulator.missing()
-    if why is None:
-        return
-    if os.environ.get("SHUTBOX_REQUIRE_EMU") == "1":
-        pytest.fail("the emulated Pico cannot run: %s" % why, pytrace=False)
-    pytest.skip("emulated Pico: %s" % why, allow_module_level=True)
+    require(emulator.missing(), "emulated Pico")

@@ -16,7 +16,7 @@ import pytest
 from emu_skip import require_emulator
 
 from shutbox_host import mp
-from shutbox_host.pico import emulator
+from shutbox_host.pico import emulator, inputs
 
 SHUTBOX = Path(sys.executable).with_name("shutbox")
 
@@ -46,12 +46,47 @@ def test_a_file_that_is_no_uf2(tmp_path):
     one_line_error(rc, err, "not a UF2 file")
 
 
+def shared_uf2(board: str) -> Path:
+    path = inputs.shared_dir() / ("%s-%s.uf2" % (board, inputs.MP_VERSION))
+    if not path.is_file():
+        pytest.skip("no %s uf2 in ../shared/rp2040/" % board)
+    return path
+
+
 def test_a_uf2_for_another_chip():
-    pico2 = emulator.SHARED / "RPI_PICO2-v1.28.0.uf2"
-    if not pico2.is_file():
-        pytest.skip("no RPI_PICO2 uf2 in ../shared/rp2040/")
-    rc, _, err = emu_cli("--uf2", str(pico2), "--ms", "1")
-    one_line_error(rc, err, "another chip", "0xe48bff59")
+    rc, _, err = emu_cli("--uf2", str(shared_uf2("RPI_PICO2")), "--ms", "1")
+    one_line_error(rc, err, "RP2350", "0xe48bff59", "RPI_PICO")
+
+
+def test_a_pico_w_uf2_is_refused_in_one_line():
+    """The Pico W's MicroPython is an RP2040 build too, for another board (the chip would
+    fail on its wireless chip's pins): the check of `shutbox uf2` refuses it."""
+    rc, _, err = emu_cli("--uf2", str(shared_uf2("RPI_PICO_W")), "--ms", "1")
+    one_line_error(rc, err, "Pico W (RPI_PICO_W), not the Pico")
+
+
+def test_a_truncated_uf2_is_refused_in_one_line(tmp_path):
+    cut = tmp_path / "cut.uf2"
+    cut.write_bytes(shared_uf2("RPI_PICO").read_bytes()[:512 * 100])
+    rc, _, err = emu_cli("--uf2", str(cut), "--ms", "1")
+    one_line_error(rc, err, "truncated", "download it again")
+
+
+@pytest.mark.parametrize("text, says", [(None, "No such file"), ("{not json", "not valid JSON"),
+                                        ("[1, 2]", "expected a JSON object")])
+def test_a_pin_map_missing_or_not_one(tmp_path, text, says):
+    pinmap = tmp_path / "pinmap.json"
+    if text is not None:
+        pinmap.write_text(text)
+    rc, _, err = emu_cli("--pinmap", str(pinmap), "--ms", "1")
+    if rc != 2 and emulator.missing():
+        pytest.skip(emulator.missing())
+    one_line_error(rc, err, str(pinmap), says)
+
+
+def test_no_time_to_run_is_refused(tmp_path):
+    rc, _, err = emu_cli("--ms", "-5")
+    one_line_error(rc, err, "--ms -5")
 
 
 def test_a_bootrom_that_is_not_one(tmp_path):

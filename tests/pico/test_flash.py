@@ -278,6 +278,21 @@ def test_dry_run_changes_nothing(vp, fw):
     assert_untouched(vp.flash, mine)
 
 
+def test_a_dry_run_on_an_up_to_date_board_does_not_reset_it(vp, fw):
+    """The chip is not reset (its watchdog's REASON stays as the power-up left it, 0; a
+    machine.reset() would make it FORCE): a soft reboot starts the box again."""
+    assert cli_flash(vp.path, fw[0]).returncode == 0
+    boot(vp)  # a power cycle: REASON 0
+    log = vp.flash / "boots.log"
+    n = len(log.read_text().split())
+    assert vp.watchdog[0] == 0
+    result = cli_flash(vp.path, fw[0], "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert "nothing to copy" in result.stdout and "board reset" not in result.stdout
+    wait_for(lambda: len(log.read_text().split()) > n, lambda: "the box did not start again")
+    assert vp.watchdog[0] == 0, vp.watchdog
+
+
 def test_missing_busy_and_silent_ports_are_one_line_errors(vp, fw, tmp_path, monkeypatch):
     result = cli_flash(str(tmp_path / "ttyACM9"), fw[0])
     assert result.returncode == 2 and "no such port" in result.stderr

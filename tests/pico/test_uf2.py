@@ -52,9 +52,21 @@ def bundles(tmp_path_factory):
     where = tmp_path_factory.mktemp("bundles")
     for name, src in HAVE.items():
         dest = where / ("shutbox-%s.uf2" % name)
-        out[name] = (dest, uf2.build(boards.BY_NAME[name], src, output=dest,
-                                     out=lambda line: None))
+        said: list[str] = []
+        out[name] = (dest, uf2.build(boards.BY_NAME[name], src, output=dest, out=said.append))
+        SAID[name] = said
     return out
+
+
+SAID: dict[str, list[str]] = {}  # what shutbox uf2 printed for each board's bundle
+
+
+@needs_uf2
+def test_it_names_the_drive_the_board_shows(bundles):
+    """The RP2040's bootrom shows a drive called RPI-RP2, the RP2350's one called RP2350."""
+    for name in bundles:
+        drive = "RP2350" if name.startswith("RPI_PICO2") else "RPI-RP2"
+        assert "onto the %s drive" % drive in SAID[name][-1], SAID[name]
 
 
 @needs_uf2

@@ -180,7 +180,7 @@ def test_main_starts_the_watchdog_and_stops_it_on_ctrl_c():
     assert r.returncode == 0 and not r.stderr, r.stdout + r.stderr
     assert '"fault"' not in r.stdout, r.stdout
     out = dict(line.split(" ", 1) for line in r.stdout.splitlines() if " " in line)
-    assert out["WDT"] == "8000"  # started with app.WATCHDOG_MS
+    assert out["WDT"] == "8000"  # started with app._WATCHDOG_MS
     assert out["STOPPED"] == "1" and out["INTERRUPT"] == "1"
     assert int(out["FEEDS"]) >= 50  # fed every poll
     assert out["FILES"] == "game / data"  # the game saved in /data; no error.log

@@ -21,6 +21,7 @@ from solve_reference import Brute
 from shutbox import variants as V
 from shutbox.engine import Engine, Rules
 from shutbox_host import cli
+from shutbox_host.solve import cli as solve_cli
 from shutbox_host.solve import solver
 from shutbox_host.solve.solver import Variant
 
@@ -199,6 +200,35 @@ def test_interactive_locked_mode_follows_the_lock(monkeypatch, capsys):
     assert "  one die: one die was chosen earlier this turn (one-die-mode locked)" in text
     assert "error: throw one die here: one die was chosen earlier this turn" in text
     assert "shut %s\nopen %s:" % (tiles(best["mask"]), tiles(best["result"])) in text
+
+
+def test_interactive_undo_and_set_a_position(monkeypatch, capsys):
+    """u goes back a move at a time (across the end of a turn too), and at a move's question
+    takes the throw back; o TILES sets the position (locked where that can hold); each
+    position shows P(survive). Bad positions are refused and the session goes on."""
+    var = Variant(6, V.ONE_DIE_SUM_LE_6, V.MODE_LOCKED)
+    an = solver.Analysis(var)
+    script = ("u\n6,6\n\nu\no 1 2 9\no 1 2 3 locked\n2,2\no 1 2 3 locked\n3\nu\nu\nu\n"
+              "o\n5,4\n\nq\n")
+    text = "\n".join(run_interactive(monkeypatch, capsys, script, "--tiles", "6",
+                                     "--one-die", "sum-le-6", "--one-die-mode", "locked"))
+    assert "error: nothing to undo" in text
+    first = an.moves(63, 6, 6)[0]
+    assert "shut %s\nopen %s:" % (tiles(first["mask"]), tiles(first["result"])) in text
+    assert "undone: open 1 2 3 4 5 6" in text
+    assert "error: o: there is no tile 9 on a 6-tile box" in text
+    assert "error: throw one die here: one die was chosen earlier this turn" in text
+    locked = an.value(0b111, 1)
+    assert "open 1 2 3: E(score) %s, p(shut) %s, p(survive) %s" % (
+        solve_cli.fig(locked["expected_score"]), solve_cli.pct(locked["p_shut"]),
+        solve_cli.pct(locked["p_survive"])) in text
+    assert "throw taken back\nopen 1 2 3:" in text
+    assert "undone: open 1 2 3\n" in text  # the first o undone, then the second
+    assert text.count("undone: open 1 2 3 4 5 6") == 2
+    nine = an.moves(63, 5, 4)[0]
+    assert "shut %s\nopen %s:" % (tiles(nine["mask"]), tiles(nine["result"])) in text
+    assert "error: o: name the open tiles" in text
+    assert text.rstrip().endswith("throw>")
 
 
 def test_interactive_on_a_real_terminal():

@@ -23,14 +23,45 @@ def test_naive_dp_is_the_same_game(tiles, one_die):
 
 
 def test_figures_run_and_name_the_issue_figures(monkeypatch):
-    for name in ("SOLVE_RUNS", "COLD_RUNS", "NAIVE_RUNS", "CLI_RUNS"):
+    for name in ("SOLVE_RUNS", "COLD_RUNS", "NAIVE_RUNS", "CLI_RUNS", "FLOAT_RUNS"):
         monkeypatch.setattr(bench_solve, name, 1)
     monkeypatch.setattr(bench_solve, "SOLVE_CASES", bench_solve.SOLVE_CASES[:1])
     out = bench_solve.figures()
     for key in ("solve_ms_9", "solve_cpu_ms_9", "solve_ms_9_cold", "naive_solve_ms_9",
-                "naive_solve_cpu_ms_9", "solve_vs_naive_ratio",
+                "naive_solve_cpu_ms_9", "solve_vs_naive_ratio", "float_solve_ms_9",
+                "float_solve_cpu_ms_9", "solve_vs_float_ratio", "solve_cold_vs_float_ratio",
                 "cli_help_s", "cli_solve_s", "python_start_s"):
         assert out[key] > 0, key
     ratio = out["naive_solve_cpu_ms_9"] / out["solve_cpu_ms_9"]  # of the rounded figures
     assert abs(out["solve_vs_naive_ratio"] - ratio) <= 0.01 * ratio + 0.1
     assert len(out["solve_ms"]) == 1
+
+
+def test_the_float_dp_is_the_same_game():
+    for tiles in (4, 9):
+        for one_die in (False, True):
+            var = solver.Variant(tiles, V.ONE_DIE_HIGH_SHUT if one_die else V.ONE_DIE_NEVER)
+            want = float(solver.solve(var).expected_score)
+            assert abs(bench_solve.float_solve(tiles, one_die) - want) < 1e-12
+
+
+def test_the_strategy_part_runs_and_names_its_figures(monkeypatch):
+    """bench.strategy on a 4-tile box (the figures themselves come from the match solver and
+    the strategy card, tested in test_match.py and tests/hardware/test_card.py)."""
+    from shutbox_host.bench import strategy as bench_strategy
+
+    monkeypatch.setattr(bench_strategy, "TILES", 4)
+    monkeypatch.setattr(bench_strategy, "MATCH_RUNS", 1)
+    monkeypatch.setattr(bench_strategy, "LONG_EXACT", (4,))
+    out = bench_strategy.figures()
+    assert set(out["match_solve_s"]) == {"2 players", "3 players", "4 players"}
+    assert set(out["match_default"]) == {"%s/%s" % (t, w) for t in ("share", "roll-off",
+                                                                    "replay")
+                                         for w in ("off", "on")}
+    for row in out["match_default"].values():
+        assert abs(row["v1"] + row["v2"] - 1) < 1e-12
+        assert abs(row["win1"] + row["tie"] + row["lose1"] - 1) < 1e-12
+    assert len(out["match_one_die"]) == 10 and set(out["fair_shut_pays"]) == {"on", "off"}
+    assert out["strategy_card"]["rules"]["highest"]["cost"] >= 0
+    assert 0 < out["at_most_two_p_shut_pct"] < 100
+    assert abs(out["long_game"]["float"]["p_first"] - out["long_game"]["4"]["p_first"]) < 1e-13

@@ -23,6 +23,8 @@ THROWS = [(a, b) for a in range(1, 7) for b in range(0, 7)]
 def test_committed_tables_equal_a_fresh_generation(capsys):
     """`shutbox tables --check` regenerates everything and compares it with the files."""
     assert cli.main(["tables", "--check"]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out  # it says so, not nothing
+    assert out.startswith("tables: up to date (") and len(out.splitlines()) == 1, out
 
 
 def test_generation_includes_the_hint_pack(monkeypatch):

@@ -8,9 +8,7 @@ SHUTBOX_REQUIRE_EMU=1 (.ci/run) that is a failure instead, so CI never skips the
 
 from __future__ import annotations
 
-import os
-
-import pytest
+from needs import require
 
 from shutbox_host.web import drive
 
@@ -26,8 +24,4 @@ def require_build() -> None:
 
 
 def _require(why: str | None) -> None:
-    if why is None:
-        return
-    if os.environ.get("SHUTBOX_REQUIRE_EMU") == "1":
-        pytest.fail("the web page cannot be tested: %s" % why, pytrace=False)
-    pytest.skip("web page: %s" % why, allow_module_level=True)
+    require(why, "web page")

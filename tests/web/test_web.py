@@ -6,12 +6,17 @@ A whole turn is played by clicking tiles and Roll with the CPython engine's move
 throw's LEDs are checked against the game log (the dice show the throw, exactly the tiles of
 its legal moves lit white) and the score view against the score; each tile clicked must
 change its LED (the click-to-LED times are measured here; `shutbox bench --json` reports
-them as web_click_to_led_ms). The settings menu is entered through the page's power switch
-with Roll held, a setting changed and found again after a reload (the flash in IndexedDB),
-and again when the page is another build's (the box's files carried over to the new flash).
-No test may leave a console error. The screenshot of the turn goes to docs/img/web.png when
-that file is missing or SHUTBOX_WEB_SHOT=1 (so `make test` does not rewrite a committed file
-on every run), else beside build/web.
+them as web_click_to_led_ms). Beside the box the game is in the terminal box's words
+(shutbox_host.box.words, sentence for sentence), and the game log the page saves is one
+`shutbox report` reads. The settings menu is entered through the page's power switch with
+Roll held, said in words while it shows, a setting changed and found again after a reload
+(the flash in IndexedDB), and again when the page is another build's (the box's files
+carried over to the new flash). On a phone (390 px wide, a touch screen) nothing scrolls
+sideways, a tap presses Roll and flips a tile, and "start a new box" starts one (its tiles
+up). Opened as a file, the page says it must be served. No test may leave a console error.
+The screenshot of the turn goes to docs/img/web.png when that file is missing or
+SHUTBOX_WEB_SHOT=1 (so `make test` does not rewrite a committed file on every run), else
+beside build/web.
 """
 
 from __future__ import annotations
@@ -67,7 +72,8 @@ def test_the_box_s_clock_never_runs_ahead_of_the_wall(box):
     assert e1 > e0  # it runs
 
 
-def test_a_whole_turn_by_clicks_with_the_leds_checked_against_the_log(box, record_property):
+def test_a_whole_turn_by_clicks_with_the_leds_checked_against_the_log(box, record_property,
+                                                                     tmp_path):
     box.open()
     turn = box.wait_log("turn", 0, timeout_s=60)
     assert turn["player"] == 1 and turn["open"] == list(range(1, pins.TILES + 1))
@@ -97,6 +103,46 @@ def test_a_whole_turn_by_clicks_with_the_leds_checked_against_the_log(box, recor
     assert box.js("() => document.querySelector('#mute').textContent") == "sound: muted"
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < SHOT_MAX, len(data)
+    said_as_the_terminal_says_it(box)
+    the_saved_log_is_one_shutbox_report_reads(box, tmp_path)
+
+
+def said_as_the_terminal_says_it(box):
+    """The page's sentences are the terminal box's for the same records; the legend names
+    every colour; the status speaks of the box, not of the emulator."""
+    from shutbox_host.box import words
+
+    ctx: dict = {}
+    want = []
+    for rec in box.js("() => shutbox.log"):
+        rec.pop("_w", None)
+        words.track(rec, ctx)
+        want.append(words.say(rec, ctx))
+    assert box.js("() => shutbox.words") == want and len(want) >= 5
+    assert any("threw" in x and "shut tiles that make" in x for x in want), want
+    legend = box.js("() => [...document.querySelectorAll('#legend li')].map(x => x.textContent)")
+    assert [x.split()[0] for x in legend] == [name for _, name, _ in words.LEGEND]
+    status = box.js("() => document.querySelector('#status').textContent")
+    assert status.startswith("The box is on") and "load" not in status, status
+
+
+def the_saved_log_is_one_shutbox_report_reads(box, tmp_path):
+    """The page's "save the game log": the JSON lines the box printed, a file `shutbox
+    report` reports on."""
+    import subprocess
+    import sys
+
+    with box.page.expect_download() as download:
+        box.page.click("#save-log")
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    assert path.name.startswith("shutbox-log-") and path.suffix == ".jsonl"
+    lines = path.read_text().splitlines()
+    assert lines == [x for x in box.js("() => shutbox.lines") if x.startswith("{")]
+    p = subprocess.run([sys.executable, "-m", "shutbox_host.cli", "report", str(path)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "player 1" in p.stdout and "Costliest decisions" in p.stdout, p.stdout
     assert box.errors == []
 
 
@@ -126,10 +172,13 @@ def test_the_settings_menu_by_the_power_switch_and_a_setting_kept_through_a_relo
     box.power()  # on, with Roll held: the settings menu (it logs nothing until it saves)
     box.wait_leds(lambda t, a, b: face(a) == 1 and face(b) == 1 and tiles_lit(t, "G") == [2],
                   "the menu's page 1.1 (players) with 2 players chosen", timeout_s=30)
+    box.page.wait_for_function("() => shutbox.screen[0] === 'settings menu 1.1: players = 2'")
+    assert box.js("() => document.querySelector('#screen').hidden") is False
     box.latch()  # let Roll go
     time.sleep(0.3)
     box.flip(3)  # tile 3: 3 players
     box.wait_leds(lambda t, a, b: tiles_lit(t, "G") == [3], "3 players chosen")
+    box.page.wait_for_function("() => shutbox.screen[0] === 'settings menu 1.1: players = 3'")
     n = box.log_len()
     box.click_roll(1000)  # a long press: save and play
     st = box.wait_log("settings", n)
@@ -137,6 +186,13 @@ def test_the_settings_menu_by_the_power_switch_and_a_setting_kept_through_a_relo
     box.flip(3)  # tile 3 up again: every tile open
     game = box.wait_log("game", n)
     assert game["players"] == 3
+    assert box.js("() => document.querySelector('#screen').hidden") is True  # the game's on
+    n = box.log_len()
+    box.page.focus("#roll")  # Enter on the focused Roll presses it
+    box.page.keyboard.down("Enter")
+    time.sleep(0.15)
+    box.page.keyboard.up("Enter")
+    box.wait_log("throw", n)
     _wait_saved(box)
     box.reload()
     st = box.wait_log("settings", 0, timeout_s=60)
@@ -151,6 +207,57 @@ def test_the_settings_menu_by_the_power_switch_and_a_setting_kept_through_a_relo
     st = box.wait_log("settings", 0, timeout_s=60)
     assert st["values"][0] == 2 and st["status"] == 0
     assert box.errors == []
+
+
+def test_on_a_phone_a_tap_is_a_press_and_a_new_box_is_new(browser):
+    """390 px wide with a touch screen: nothing scrolls sideways; a tap on Roll throws and a
+    tap on a tile shuts it; "start a new box" gives a new box with its tiles up (the page
+    going away no longer saves the old one's tiles again)."""
+    box = browser.page(phone=True)
+    try:
+        box.open()
+        box.wait_log("turn", 0, timeout_s=60)
+        assert box.js("() => document.documentElement.scrollWidth") <= 390
+        right = box.js("() => Math.max(...[...document.querySelectorAll('button, .led')]"
+                       ".map(e => e.getBoundingClientRect().right))")
+        assert right <= 390, right  # every control within the screen
+        n = box.log_len()
+        box.tap("#roll")
+        throw = box.wait_log("throw", n)
+        total = throw["total"]
+        tiles = [total] if total <= pins.TILES else [pins.TILES, total - pins.TILES]
+        n = box.log_len()
+        for k in tiles:
+            box.tap("#tile-%d" % k)
+            time.sleep(0.15)
+        assert box.wait_log("move", n)["shut"] == sorted(tiles)
+        _wait_saved(box)
+        box.page.once("dialog", lambda d: d.accept())
+        with box.page.expect_navigation(timeout=30000):  # the page reloads as a new box
+            box.tap("#newbox")
+        box._ready(60)
+        st = box.wait_log("settings", 0, timeout_s=60)
+        assert st["status"] == 1  # a new box: no settings file yet
+        assert box.js("() => shutbox.tiles") == (1 << pins.TILES) - 1  # every tile up
+        assert box.wait_log("turn", 0, timeout_s=60)["open"] == list(range(1, pins.TILES + 1))
+        assert box.errors == []
+    finally:
+        box.close()
+
+
+def test_opened_as_a_file_it_says_it_must_be_served(browser, tmp_path):
+    from shutbox_host.web import build
+
+    box = browser.page()
+    try:
+        box.page.goto((build.OUT / "index.html").as_uri())
+        box.page.wait_for_function("() => document.querySelector('#status').textContent"
+                                   ".includes('must be served')")
+        text = box.js("() => document.querySelector('#status').textContent")
+        assert "shutbox web" in text and " at " not in text, text  # words, no stack trace
+        assert box.errors == []
+    finally:
+        box.close()
 
 
 # The saved box, relabelled as another build's (its firmware is the same: what is tested is

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 from browser_skip import require_build
@@ -18,7 +19,7 @@ require_build()
 
 from shutbox import pins  # noqa: E402
 from shutbox_host import mp  # noqa: E402
-from shutbox_host.pico import emulator  # noqa: E402
+from shutbox_host.pico import emulator, inputs  # noqa: E402
 from shutbox_host.web import build  # noqa: E402
 
 SHUTBOX = [sys.executable, "-m", "shutbox_host.cli"]
@@ -80,6 +81,22 @@ def test_up_to_date_is_not_rebuilt_and_a_change_is(out, tmp_path):
     assert (out / ".stamp").read_text() == stamp
 
 
+def test_a_rebuild_replaces_the_folder_whole_and_nothing_beside_it(out, tmp_path):
+    """The folder a build made (its marker) is replaced; a sibling named like the build's
+    temporary folders is not touched."""
+    web = tmp_path / "site" / "web"
+    sibling = tmp_path / "site" / "web.tmp"
+    sibling.mkdir(parents=True)
+    (sibling / "keep.txt").write_text("mine\n")
+    build.build(web)
+    (web / "stale.txt").write_text("from an old build\n")
+    assert (web / build.MARKER).is_file()
+    build.build(web, force=True)
+    assert not (web / "stale.txt").exists() and (web / "box.json").is_file()
+    assert (sibling / "keep.txt").read_text() == "mine\n"
+    assert sorted(x.name for x in web.parent.iterdir()) == ["web", "web.tmp"]
+
+
 def test_shutbox_web_serves_on_loopback_and_prints_the_address(out):
     p = subprocess.Popen([*SHUTBOX, "web", "--out", str(out), "--port", "0"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -102,11 +119,17 @@ def test_shutbox_web_serves_on_loopback_and_prints_the_address(out):
         p.stderr.close()
 
 
+PICO_W = str(inputs.shared_dir() / "RPI_PICO_W-v1.28.0.uf2")
+
+
 @pytest.mark.parametrize("args, says", [
     (["--port", "70000"], "a port is 0 to 65535"),
     (["--uf2", "/nonexistent.uf2"], "no uf2 at /nonexistent.uf2"),
+    (["--uf2", PICO_W], "is MicroPython for the Pico W (RPI_PICO_W), not the Pico"),
 ])
 def test_bad_options_are_one_line_and_exit_2(args, says, tmp_path):
+    if PICO_W in args and not Path(PICO_W).is_file():
+        pytest.skip("no RPI_PICO_W uf2 in ../shared/rp2040")
     p = subprocess.run([*SHUTBOX, "web", "--build-only", "--out", str(tmp_path / "w"), *args],
                        capture_output=True, text=True, cwd=str(mp.ROOT), timeout=60)
     assert p.returncode == 2, p

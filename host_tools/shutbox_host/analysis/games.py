@@ -31,8 +31,8 @@ POLICIES = ("best", "greedy", "random")
 
 class Policy:
     """A player as the engine plays: ``best`` (the optimal-play table: the box's hard level),
-    ``greedy`` (seed 001's rule of thumb; one die when the open tiles add up to 6 or less)
-    or ``random`` (any allowed move, a coin for the dice)."""
+    ``greedy`` (the solver's page's rule of thumb, docs/rules.md; one die when the open tiles
+    add up to 6 or less) or ``random`` (any allowed move, a coin for the dice)."""
 
     def __init__(self, name: str, engine: Engine, rng: random.Random):
         if name not in POLICIES:

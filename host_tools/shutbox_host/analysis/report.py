@@ -598,6 +598,13 @@ def players(report: Report) -> list[Player]:
     return out
 
 
+def _none_listed(report: Report, top: int) -> str:
+    """Why no costly decision is listed: none gave anything away, or --top 0 asked for none."""
+    if costliest(report, 1):
+        return "none listed (--top %d)" % top
+    return "none, every decision optimal"
+
+
 def costliest(report: Report, top: int = TOP) -> list[Decision]:
     """The *top* decisions that gave most away (in log order among equals)."""
     ds = [d for t in report.turns for d in t.decisions if d.loss > 0]
@@ -681,7 +688,7 @@ def text(report: Report, top: int = TOP) -> str:
         lines.append("  %s: %s = %s + %s - %s" % (p.who, num(p.score), num(p.optimal),
                                                   num(p.given), luck))
     worst = costliest(report, top)
-    lines += ["", "Costliest decisions" + ("" if worst else ": none, every decision optimal")]
+    lines += ["", "Costliest decisions" + ("" if worst else ": " + _none_listed(report, top))]
     if worst:
         rows = [["given away", "who", "where", "situation", "chose", "better"]]
         for d in worst:
@@ -840,7 +847,7 @@ def page(report: Report, png: bytes, top: int = TOP) -> str:
             rows.append([num(d.loss), d.who, d.where, situation, chose, better])
         parts.append(_html_table(rows, {0}))
     else:
-        parts.append("<p>None: every decision was optimal.</p>")
+        parts.append("<p>%s.</p>" % e(_none_listed(report, top).capitalize()))
     rows = [["where", "who", "score", "optimal E", "given away", "luck", "throws"]]
     for t in report.turns:
         rows.append([t.where, t.who, str(t.score), num(t.optimal), num(t.given), signed(t.luck),

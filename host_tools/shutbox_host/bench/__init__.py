@@ -12,6 +12,7 @@ import sys
 PARTS = (
     "shutbox_host.bench.engine",
     "shutbox_host.bench.solve",
+    "shutbox_host.bench.strategy",
     "shutbox_host.bench.game",
     "shutbox_host.bench.flash",
     "shutbox_host.bench.reliability",

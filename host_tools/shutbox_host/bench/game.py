@@ -115,7 +115,8 @@ def boot_base() -> int:
 
 def boot_cap(base: int | None = None) -> int:
     """-X heapsize that leaves the firmware 64 KB booting as the Pico does: 64 KB plus the
-    base (boot_base) to the next KB, as soak.firmware_cap and tests/test_memory.py count."""
+    base (boot_base) to the next KB, as soak.firmware_cap and tests/firmware/test_memory.py
+    count."""
     base = boot_base() if base is None else base
     return 64 * 1024 + (base + 1023) // 1024 * 1024
 
@@ -130,7 +131,7 @@ def _all_features_completes(flash: str, heap: int) -> bool:
     return bool(r.events("winner")) and not trouble(r)
 
 
-# ----- the scenarios of issue 11 item 6, booted as the Pico does (tests/test_memory.py) -----
+# ----- the memory scenarios, booted as the Pico does (tests/firmware/test_memory.py) -----
 
 HARD_BEST = {"computer": 3, "hints": 2}  # the hard computer (a third seat), best-move hints
 RECOVERIES = 10  # fault points over the all-features game

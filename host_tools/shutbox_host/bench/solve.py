@@ -42,6 +42,7 @@ from shutbox_host.solve import solver
 SOLVE_RUNS = 100
 COLD_RUNS = 5
 NAIVE_RUNS = 5
+FLOAT_RUNS = 4  # float DP calls a round (NAIVE_RUNS rounds)
 CLI_RUNS = 7
 
 
@@ -74,6 +75,36 @@ def naive_solve(tiles: int = 9, one_die: bool = True):
     return value(tuple(range(1, tiles + 1)))
 
 
+def float_solve(tiles: int = 9, one_die: bool = True) -> float:
+    """The plain float DP: the lowest expected final score from the full box (one die may be
+    thrown once every tile of 7 and up is shut), over bitmasks in increasing order, each
+    state's moves found by walking its submasks."""
+    two = [(t, (6 - abs(t - 7)) / 36) for t in range(2, 13)]
+    one = [(t, 1 / 6) for t in range(1, 7)]
+    size = 1 << tiles
+    sums = [0] * size
+    for m in range(1, size):
+        low = m & -m
+        sums[m] = sums[m ^ low] + low.bit_length()
+    high = ((1 << tiles) - 1) & ~63  # tiles 7 and up
+    e = [0.0] * size
+    for s in range(1, size):
+        best_after = {}  # total -> the lowest expectation a move of that total leaves
+        sub = s
+        while sub:
+            t, after = sums[sub], e[s ^ sub]
+            if after < best_after.get(t, 1e9):
+                best_after[t] = after
+            sub = (sub - 1) & s
+        best = None
+        for throws in ([two, one] if one_die and not s & high else [two]):
+            v = sum(p * best_after.get(t, sums[s]) for t, p in throws)
+            if best is None or v < best:
+                best = v
+        e[s] = best
+    return e[size - 1]
+
+
 def best_ms(fn, runs: int) -> float:
     """The fastest of *runs* calls of fn(), in wall-clock milliseconds."""
     best = float("inf")
@@ -84,12 +115,15 @@ def best_ms(fn, runs: int) -> float:
     return best * 1000
 
 
-def side_by_side(fast, slow, rounds: int, fast_runs: int) -> dict:
-    """Best wall-clock and process-CPU milliseconds of *fast* and *slow*, measured in
-    alternation: *rounds* times, *fast_runs* calls of fast then one of slow."""
-    best = {"fast": [float("inf")] * 2, "slow": [float("inf")] * 2}
+def side_by_side(fast, slow, rounds: int, fast_runs: int, others: dict | None = None) -> dict:
+    """Best wall-clock and process-CPU milliseconds of *fast* and *slow* (and of each of
+    *others*, name -> (fn, calls a round)), measured in alternation: *rounds* times,
+    *fast_runs* calls of fast, one of slow, then the others'."""
+    runs = [("fast", fast, fast_runs), ("slow", slow, 1)]
+    runs += [(name, fn, n) for name, (fn, n) in (others or {}).items()]
+    best = {name: [float("inf")] * 2 for name, _fn, _n in runs}
     for _ in range(rounds):
-        for name, fn, n in (("fast", fast, fast_runs), ("slow", slow, 1)):
+        for name, fn, n in runs:
             for _ in range(n):
                 w0, c0 = time.perf_counter(), time.process_time()
                 fn()
@@ -143,6 +177,8 @@ SOLVE_CASES = (
     (solver.Variant(10, V.ONE_DIE_SUM_LE_6), "min-expected", None),
     (solver.Variant(12), "min-expected", None),
     (solver.Variant(12, V.ONE_DIE_HIGH_SHUT, V.MODE_LOCKED), "min-expected", None),
+    (solver.Variant(9), "max-expected", None),
+    (solver.Variant(9, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED, max_tiles=2), "max-shut", None),
 )
 
 
@@ -153,11 +189,14 @@ def figures(soak=False) -> dict:
     e, dist = naive_solve(9)
     if (e, dict(sorted(dist.items()))) != (fast.expected_score, fast.distribution):
         raise RuntimeError("the solver and the naive DP disagree on the nine-tile game")
+    if abs(float_solve(9) - float(fast.expected_score)) > 1e-12:
+        raise RuntimeError("the solver and the float DP disagree on the nine-tile game")
     for _ in range(5):  # warm up (the allocator, the caches)
         solver.solve(var)
     times = side_by_side(lambda: solver.solve(var), naive_solve, NAIVE_RUNS,
-                         SOLVE_RUNS // NAIVE_RUNS)
+                         SOLVE_RUNS // NAIVE_RUNS, {"float": (float_solve, FLOAT_RUNS)})
     (solve_ms, solve_cpu), (naive_ms, naive_cpu) = times["fast"], times["slow"]
+    float_ms, float_cpu = times["float"]
     cold = cold_ms()
     per_case = {}
     for case, objective, target in SOLVE_CASES:
@@ -175,6 +214,10 @@ def figures(soak=False) -> dict:
         "naive_solve_cpu_ms_9": round(naive_cpu, 1),
         "solve_vs_naive_ratio": round(naive_cpu / solve_cpu, 1),
         "solve_cold_vs_naive_ratio": round(naive_ms / cold, 1),
+        "float_solve_ms_9": round(float_ms, 2),
+        "float_solve_cpu_ms_9": round(float_cpu, 2),
+        "solve_vs_float_ratio": round(float_cpu / solve_cpu, 1),
+        "solve_cold_vs_float_ratio": round(float_ms / cold, 1),
         "solve_ms": per_case,
         "cli_help_s": round(wall_s(cli + ["--help"]), 3),
         "cli_solve_s": round(wall_s(cli + ["solve"]), 3),

@@ -39,7 +39,7 @@ from shutbox.frame import _FACE_PIPS as FACE_PIPS  # private: folded in on the b
 from shutbox.frame import NAMES
 from shutbox_host import mp
 
-BUILD = mp.ROOT / "build"
+BUILD = mp.BUILD
 _SIM_MODULES = ("machine", "neopixel", "simbus", "simtime", "boxrun", "boxauto")
 _BOUNCE = (1, 2, 1, 3, 1, 2, 2, 4, 1, 3)  # ms between contact flips while a switch bounces
 ROLL_MS = 700  # from a press to the throw shown (debounce + the 600 ms animation), rounded up
@@ -73,7 +73,7 @@ def build() -> Path:
     dest = BUILD / ("simmpy-" + h.hexdigest()[:16])
     if dest.is_dir():
         return _pico_path(dest)
-    BUILD.mkdir(exist_ok=True)
+    BUILD.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".simmpy-", dir=BUILD))
     try:
         (tmp / "shutbox").mkdir()
@@ -365,7 +365,7 @@ class Run:
                                                                     self.stderr))
 
 
-BRIGHTNESS = ("low", "medium", "high")  # shutbox.board.Board.brightness levels (setnames)
+BRIGHTNESS = ("low", "medium", "high")  # shutbox.board.Board.adjust's levels (setnames)
 
 
 def palette(order: str = pins.LED_ORDER, level: int = 1) -> bytes:

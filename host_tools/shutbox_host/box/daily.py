@@ -77,7 +77,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `shutbox daily`."""
     parser.add_argument("--date", metavar="YYYY-MM-DD",
                         help="the date (UTC) whose code to print (default: today)")
-    parser.add_argument("--throws", type=int, default=0, metavar="N",
+    parser.add_argument("--throws", type=int, default=None, metavar="N",
                         help="also print the first N throws of each seat's first turn")
     parser.add_argument("--settings", default="", metavar="WORDS",
                         help="the box's settings for --throws, as option=value,... "
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     date = parse_date(args.date) if args.date is not None else today()
     code = code_of(date)
     print("daily code for %s (UTC): %04d" % (date.isoformat(), code))
-    if args.throws:
+    if args.throws is not None:
         if not 1 <= args.throws <= 255:
             raise UserError("--throws %d: give 1 to 255 throws" % args.throws)
         from shutbox import pins, setnames

@@ -50,9 +50,10 @@ _SGR_MOUSE = re.compile(r"\x1b\[<(\d+);(\d+);(\d+)([Mm])")
 
 
 def default_flash() -> Path:
-    """The box's flash between runs: $XDG_CACHE_HOME (or ~/.cache)/shutbox/play-flash."""
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "shutbox" / "play-flash"
+    """The box's flash between runs: play-flash in the tools' cache (shutbox_host.mp)."""
+    from shutbox_host import mp
+
+    return mp.cache_dir() / "play-flash"
 
 
 def configure(parser):
@@ -91,6 +92,10 @@ def configure(parser):
         group.add_argument("--" + option, dest="set_" + ATTRS[i], choices=names,
                            metavar="{%s}" % ",".join(names),
                            help="%s [%s]" % (MEANINGS[option], names[index(defaults, i)]))
+    group.add_argument("--code", dest="set_code", metavar="{off,NNNN}",
+                       help="a challenge code: four digits (the dice follow it: the same "
+                       "throws on every box with the code; `shutbox daily` prints today's), or "
+                       "off [off]")
 
 
 # ----- checking the options and preparing the box -----
@@ -133,6 +138,12 @@ def given_settings(args) -> dict[str, int]:
         if name is not None:
             v = setnames.CHOICES[i].index(name)
             out[attr] = v + 1 if i == 0 else v
+    code = getattr(args, "set_code", None)
+    if code is not None:
+        try:
+            out["code"] = setnames.parse("code=" + code).code
+        except ValueError as exc:
+            raise UserError("--code: %s" % exc) from None
     return out
 
 
@@ -197,8 +208,12 @@ def _boxrun_args(args, flash: Path, open_: int, realtime: bool) -> list[str]:
     out = ["--powerup", "--flash", str(flash), "--levels", str(open_)]
     if realtime:
         out.insert(0, "--realtime")
-    if args.seed or not realtime:
-        out += ["--seed", str(args.seed or 1)]
+    if args.seed:
+        out += ["--seed", str(args.seed)]
+    elif not realtime:  # the virtual clock's dice need a seed: a random one, as --seed says
+        import secrets
+
+        out += ["--seed", str(1 + secrets.randbelow(2**30 - 1))]
     return out
 
 
@@ -421,8 +436,10 @@ class Terminal:
             cols, rows = 80, 24
         return cols, rows
 
-    def draw(self, lines: list[str]) -> None:
-        """Show *lines* from the top: each line moved to by address, none ever scrolls."""
+    def draw(self, lines: list[str], cols: int) -> None:
+        """Show *lines* from the top: each line moved to by address, none ever scrolls. A
+        line as wide as the terminal is not followed by an erase: with line wrap off the
+        cursor stays on the last column, which the erase would clear."""
         if self.resized:
             self.resized = False
             self.shown = []
@@ -430,7 +447,8 @@ class Terminal:
         parts = []
         for i, line in enumerate(lines):
             if i >= len(self.shown) or self.shown[i] != line:
-                parts.append("\x1b[%d;1H%s\x1b[0m\x1b[K" % (i + 1, line))
+                erase = "" if screen.width(line) >= cols else "\x1b[K"
+                parts.append("\x1b[%d;1H%s\x1b[0m%s" % (i + 1, line, erase))
         if len(self.shown) > len(lines):
             parts.append("\x1b[%d;1H\x1b[J" % (len(lines) + 1))
         self.shown = list(lines)
@@ -544,7 +562,8 @@ def run_terminal(args, flash: Path) -> int:
                     term.write("\a")
                     last_bell = now
             if (dirty or term.resized) and now - last_draw >= _DRAW_S:
-                term.draw(view.render(*term.size()))
+                cols, rows = term.size()
+                term.draw(view.render(cols, rows), cols)
                 dirty, last_draw = False, now
     except KeyboardInterrupt:
         pass

@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from shutbox import pins, powerup, setnames
-from shutbox.setfile import SECTIONS
-from shutbox_host.box import boxsim
+from shutbox import pins, powerup
+from shutbox_host.box import boxsim, words
 
 _COLOUR = {"W": "97", "G": "92", "R": "91", "Y": "93", "B": "94", "M": "95", "C": "96"}
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -27,24 +26,18 @@ _LOG_KEEP = 60
 _STATUS = 3  # lines of status under the box: what it does, what the keys do now
 
 # power-up modes (shutbox.powerup's private _PLAY .. _FACTORY); GAME: the game is running
-GAME, MENU, SELFTEST, RECORDS, ERASE, FACTORY = 0, 1, 2, 3, 4, 5
+GAME, MENU, SELFTEST, RECORDS, ERASE, FACTORY = (words.GAME, words.MENU, words.SELFTEST,
+                                                 words.RECORDS, words.ERASE, words.FACTORY)
+
+# power-up modes (shutbox.powerup's private _PLAY .. _FACTORY); GAME: the game is running
+GAME, MENU, SELFTEST, RECORDS, ERASE, FACTORY = (words.GAME, words.MENU, words.SELFTEST,
+                                                 words.RECORDS, words.ERASE, words.FACTORY)
 
 KEYS = ("keys: 1-9 tiles{more} | space Roll | Enter or L hold Roll (one die) | r Roll "
         "held down / let go | p power | q quit | or click a tile, Roll or power")
 KEYS_SHORT = "1-9 tiles | space Roll | Enter hold Roll | r Roll down/up | p power | q quit"
-POWER_UP = ("power-up (r: Roll held down, then p: on): all tiles up = settings menu, tile 1 "
-            "down = self-test, 2 = records, 2+9 = erase records, 8+9 = factory reset")
-LEGEND = ("LEDs: white = tiles you may use, green = accepted, red = mistake, amber = open it "
-          "or hold Roll for one die, magenta = a player's number, blue = a score (tens on "
-          "the dice, units = how many tiles are lit), cyan = the best move (--hints best) "
-          "and the computer's seat and dice")
-_WHY = {"too-high": "those tiles add up to more than the throw",
-        "not-legal": "those tiles cannot make the throw",
-        "reopened": "a tile shut earlier this turn was opened again",
-        "early": "a tile was shut before the throw"}
-_NOTICES = {1: "the settings were damaged (defaults used)",
-            2: "the records were damaged (started again)",
-            3: "the saved game was damaged (a new game)", 4: "restarted after a fault"}
+LEGEND = "LEDs: " + " | ".join("%s = %s" % (name, text) for _, name, text in words.LEGEND)
+_VOC = words.vocabulary()
 
 
 def width(text: str) -> int:
@@ -75,97 +68,6 @@ def wrap(text: str, cols: int, indent: str = "  ") -> list[str]:
                          subsequent_indent=indent + "  ") or [""]
 
 
-def who(seat: int, computer: int) -> str:
-    """Return the name of 1-based *seat*: "player N", or "computer" for its seats (bitmask)."""
-    return "computer" if computer >> (seat - 1) & 1 else "player %d" % seat
-
-
-def describe(rec: dict, computer: int = 0) -> str:
-    """Return one game-log record as a sentence; *computer*: the computer's seats (bit p-1)."""
-    ev = rec.get("ev")
-    p = rec.get("player", 0)
-    name = who(p, computer) if p else ""
-    if ev == "game":
-        n = rec["players"]
-        cpu = bin(computer).count("1")
-        people = "%d player%s" % (n - cpu, "" if n - cpu == 1 else "s")
-        return "new game: %s%s" % (people, " and the computer" if cpu else "")
-    if ev == "turn":
-        if computer >> (p - 1) & 1:
-            return "computer: its turn; it plays by itself, on its LEDs (leave the tiles up)"
-        return "%s: your turn (every tile up, then press Roll)" % name
-    if ev == "throw":
-        d = rec["dice"]
-        thrown = " + ".join(str(x) for x in d) + (" (one die)" if len(d) == 1 else "")
-        tail = "" if rec["moves"] else ": nothing fits, the turn is over"
-        return "%s threw %s = %d%s" % (name, thrown, rec["total"], tail)
-    if ev == "move":
-        return "%s shut %s" % (name, " ".join(str(k) for k in rec["shut"]))
-    if ev == "error":
-        why = _WHY.get(rec["why"], rec["why"])
-        return "mistake: %s (tile %s): put it back" % (why, " ".join(map(str, rec["tiles"])))
-    if ev == "refused":
-        return "Roll refused: %s (tile %s)" % (
-            "open the blinking tiles first" if rec["why"] == "setup" else rec["why"],
-            " ".join(map(str, rec["tiles"])))
-    if ev == "score":
-        tail = "; Roll passes the box on"
-        if rec["shut_box"]:
-            return "%s SHUT THE BOX! score 0%s" % (name, tail)
-        return "%s scored %d%s" % (name, rec["score"], tail)
-    if ev == "turn_end":
-        nxt = rec["next"]
-        if not nxt:
-            return "the game is over"
-        if computer >> (nxt - 1) & 1:
-            return "computer next: open every tile and it plays"
-        return "player %d next: open every tile and press Roll" % nxt
-    if ev == "winner":
-        names = [who(x, computer) for x in rec["players"]]
-        if rec["tie"]:
-            return "a tie: %s with %d; Roll shows every score" % (" and ".join(names),
-                                                                  rec["score"])
-        return "%s wins with %d; Roll shows every score, hold Roll 5 s for a new game" % (
-            names[0], rec["score"])
-    if ev == "settings":
-        return "switched on: " + settings_text(rec["values"])
-    if ev == "resume":
-        return "the saved game goes on: %s's turn; amber blinking tiles: flip them" % name
-    if ev == "notice":
-        return "notice: " + ", ".join(_NOTICES.get(k, "tile %d" % k) for k in rec["tiles"])
-    if ev == "round":
-        return "round %d%s" % (rec["round"], " (a tie-break)" if rec.get("tiebreak") else "")
-    if ev == "out":
-        return "out at 45: " + ", ".join(who(x, computer) for x in rec["players"])
-    if ev == "rolloff":
-        return "a roll-off: %s each throw one die, the lowest wins" % " and ".join(
-            who(x, computer) for x in rec["players"])
-    if ev == "rolloff_die":
-        return "%s threw %d in the roll-off" % (name, rec["die"])
-    if ev == "stakes":
-        return "stakes after round %d: %s" % (rec["round"], " ".join(
-            "%+d" % b for b in rec["balance"]))
-    if ev == "rule":
-        return "%s: %s's turn ends" % (rec["rule"], name)
-    if ev == "fault":
-        return "the box restarted after a fault (%s)" % rec.get("error", "?")
-    return str(rec)
-
-
-def settings_text(values: list[int]) -> str:
-    """Return the settings that a ``settings`` record's values give, in the CLI's words:
-    the players, then every option that is not at its default."""
-    from shutbox.setfile import index
-    from shutbox.settings import Settings
-
-    defaults = Settings()
-    parts = ["%d player%s" % (values[0] + 1, "" if values[0] == 0 else "s")]
-    for i in range(1, len(values)):
-        if i < len(setnames.OPTIONS) and values[i] != index(defaults, i):
-            parts.append("%s %s" % (setnames.OPTIONS[i], setnames.CHOICES[i][values[i]]))
-    return ", ".join(parts)
-
-
 class Screen:
     """What the box shows (LEDs, buzzer, log) and where its switches are, as text."""
 
@@ -180,7 +82,8 @@ class Screen:
         self.mode = GAME
         self.tone = 0
         self.tones = 0  # buzzer onsets heard (the terminal bell with --bell)
-        self.computer = 0  # the computer's seats (bit p-1), from the game record
+        self.ctx: dict = {}  # what the log is read with (words.track: the computer's seats)
+        self.mem: dict = {}  # what the power-up screen's frames said (words.see)
         self.settings: list[int] = []  # the values of the last settings record
         self.log: list[str] = []
         self.hits: list[tuple[int, int, int, str]] = []  # (row, first col, last col, action)
@@ -214,7 +117,7 @@ class Screen:
 
     def _apply(self, frames: list, tones: list, log: list) -> bool:
         for _, self.tiles, self.die_a, self.die_b in frames:
-            pass
+            words.see(self.mode, self.tiles, self.die_a, self.die_b, self.mem)
         for _, hz in tones:
             if hz and hz != self.tone:
                 self.tones += 1
@@ -228,11 +131,8 @@ class Screen:
         if ev == "settings":
             self.mode = GAME
             self.settings = list(rec["values"])
-            players, level = self.settings[0] + 1, self.settings[1]
-            self.computer = 1 << min(players, 3) if level else 0  # shutbox.computer's seat
-        elif ev == "game":
-            self.computer = sum(1 << (k - 1) for k in rec.get("computer", ()))
-        self.log.append(describe(rec, self.computer))
+        words.track(rec, self.ctx)
+        self.log.append(words.say(rec, self.ctx, _VOC))
         del self.log[:-_LOG_KEEP]
 
     # ----- pieces -----
@@ -254,7 +154,8 @@ class Screen:
     def title(self) -> str:
         """The heading: what is playing."""
         if self.settings:
-            return "SHUT THE BOX on a simulated Pico: " + settings_text(self.settings)
+            return "SHUT THE BOX on a simulated Pico: " + words.settings_text(self.settings,
+                                                                              _VOC)
         return "SHUT THE BOX on a simulated Pico"
 
     def switches(self) -> str:
@@ -269,38 +170,20 @@ class Screen:
 
     def status(self, cols: int) -> list[str]:
         """Up to _STATUS lines: what the box is doing and what the keys do now."""
-        if not self.power:
-            return wrap("The box is OFF: p switches it on. " + POWER_UP[0].upper() + POWER_UP[1:],
-                        cols)
-        if self.mode == MENU:
-            return self._menu_status(cols)
-        if self.mode == SELFTEST:
-            return wrap("self-test: one LED at a time, red, green, blue, the dice faces; then "
-                        "every tile put down lights green and Roll lights the dice (p: off)",
-                        cols)
-        if self.mode == RECORDS:
-            return wrap("records (tens on the dice, units on the tiles): 1 best score, 2 boxes "
-                        "shut, 3 games, 4 turns; space: next page, Enter: play", cols)
-        if self.mode in (ERASE, FACTORY):
-            what = "the records" if self.mode == ERASE else "the settings and the records"
-            return wrap("erase %s? Enter (hold Roll): erase; space: keep them" % what, cols)
-        return wrap("Roll is held down: r lets it go" if self.roll_down else POWER_UP, cols)
+        def say(key):
+            return words.fill(_VOC["screens"][key], words.TERMINAL, {}, _VOC)
 
-    def _menu_status(self, cols: int) -> list[str]:
-        sec, num = boxsim.face(self.die_a), boxsim.face(self.die_b)
-        lines = ["settings menu"]
-        if 1 <= sec <= len(SECTIONS) and 1 <= num <= SECTIONS[sec - 1]:
-            page = sum(SECTIONS[:sec - 1]) + num - 1
-            values = setnames.CHOICES[page]
-            lit = [k for k, c in enumerate(self.tiles) if c in "GR"]
-            chosen = values[lit[0]] if lit and lit[0] < len(values) else "?"
-            lines = ["settings menu %d.%d: %s = %s" % (sec, num, setnames.OPTIONS[page], chosen),
-                     "tile k: k players" if page == 0 else
-                     "tiles: " + ", ".join("%d %s" % (k + 1, v) for k, v in enumerate(values))]
-        lines.append("r: let Roll go first" if self.roll_down else
-                     "flip tile k: value k | space: next page | tile 9: back | Enter: save "
-                     "and play")
-        return ["  " + x for x in lines]
+        if not self.power:
+            return wrap(say("off"), cols)
+        if self.mode == GAME:
+            return wrap(say("held" if self.roll_down else "game"), cols)
+        lines = words.screen_lines(self.mode, self.tiles, self.die_a, self.die_b, self.mem,
+                                   words.TERMINAL, _VOC)
+        if self.mode == MENU:  # a line each, cut to the width (the values' line is long)
+            if self.roll_down:
+                lines[-1] = "r: let Roll go first"
+            return ["  " + x for x in lines]
+        return [x for line in lines for x in wrap(line, cols)]
 
     # ----- layouts -----
 

@@ -98,6 +98,12 @@ class Board:
     def wireless(self) -> bool:
         return self.led == "LED"
 
+    @property
+    def drive(self) -> str:
+        """The USB drive its bootrom shows while BOOTSEL is held (the RP2040's bootrom says
+        RPI-RP2, the RP2350's RP2350: its datasheet, "USB mass storage interface")."""
+        return "RPI-RP2" if self.chip == "RP2040" else "RP2350"
+
 
 BOARDS = (
     Board("RPI_PICO", "Raspberry Pi Pico", "Pico", "pico", "RP2040",
@@ -163,14 +169,14 @@ def _size(n: int) -> str:
 
 def docs_table() -> str:
     """docs/flashing.md's table of the boards (made here; tests/pico/test_uf2.py compares)."""
-    rows = ["| board (MicroPython download) | chip | flash | filesystem (flash offset) | "
-            "4 KB blocks | uf2 family | on-board LED | GPIOs the board keeps |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| board (MicroPython download) | chip | BOOTSEL drive | flash | filesystem (flash "
+            "offset) | 4 KB blocks | uf2 family | on-board LED | GPIOs the board keeps |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for b in BOARDS:
         fams = " + ".join("0x%08x (%s)" % (f, FAMILY_NAMES[f]) for f in b.families)
         keeps = ", ".join("GP%d" % g for g in sorted(b.reserved))
         keeps += " (the wireless chip)" if b.wireless else " (SMPS, VBUS, LED, VSYS)"
-        rows.append("| %s (`%s`) | %s | %s | %s at 0x%06X | %d | %s | `%s` | %s |"
-                    % (b.product, b.name, b.chip, _size(b.flash_bytes), kb(b.fs_bytes),
+        rows.append("| %s (`%s`) | %s | `%s` | %s | %s at 0x%06X | %d | %s | `%s` | %s |"
+                    % (b.product, b.name, b.chip, b.drive, _size(b.flash_bytes), kb(b.fs_bytes),
                        b.fs_offset, b.fs_blocks, fams, b.led, keeps))
     return "\n".join(rows) + "\n"

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from shutbox_host import mp
 from shutbox_host.errors import UserError
-from shutbox_host.pico import emulator, fsimage
+from shutbox_host.pico import emulator, fsimage, inputs
 
 _LAG_MS = 500  # the emulated clock may fall this far behind the wall before it is let go
 
@@ -152,10 +152,7 @@ def flash_for(args) -> tuple[bytes | None, bytes | None]:
 
 def configure(parser):
     """Add the emu flags."""
-    parser.add_argument("--uf2", help="MicroPython uf2 for RPI_PICO (env SHUTBOX_UF2; default "
-                                      "../shared/rp2040/RPI_PICO-v1.28.0.uf2)")
-    parser.add_argument("--bootrom", help="RP2040 B1 bootrom (env SHUTBOX_BOOTROM; default "
-                                          "../shared/rp2040/bootrom-b1.bin)")
+    inputs.arguments(parser)
     parser.add_argument("--firmware", default=str(mp.FIRMWARE),
                         help="firmware folder laid out on the flash (default: firmware/)")
     parser.add_argument("--blank", action="store_true",
@@ -173,12 +170,18 @@ def configure(parser):
 
 def run(args):
     """Boot the emulated Pico; print its console (or bridge it) until Ctrl-C or --ms."""
-    uf2, bootrom = emulator.resolve_inputs(args.uf2, args.bootrom)  # bad input: fail first
-    emulator.check_uf2(uf2)
-    emulator.check_bootrom(bootrom)
+    if args.ms is not None and args.ms <= 0:
+        raise UserError("--ms %g: give the emulated time to run, more than 0 ms" % args.ms)
+    if args.pinmap:  # a file given: read before anything else (bad input fails first)
+        from shutbox_host.hardware import boardgen
+
+        boardgen.load(args.pinmap)
+    # the firmware's image goes at the Pico's filesystem: the uf2 must be the Pico's
+    laid = not args.blank and not (args.flash and Path(args.flash).is_file())
+    uf2, bootrom = emulator.resolve_inputs(args.uf2, args.bootrom, fetch=True, pico=laid)
     emulator.node_exe()
     flash, fs = flash_for(args)
-    emu = emulator.Emulator(args.uf2, args.bootrom, flash=flash, fs=fs, pinmap=args.pinmap,
+    emu = emulator.Emulator(uf2, bootrom, flash=flash, fs=fs, pinmap=args.pinmap,
                             echo=None if args.pty else _echo)
     bridge = None
     try:

@@ -40,17 +40,6 @@ from shutbox_host.errors import UserError
 JS_DIR = Path(__file__).resolve().parent / "js"
 NODE_MAIN = JS_DIR / "node_main.js"
 NODE_MODULES = mp.ROOT / "node_modules"
-SHARED = mp.ROOT.parent / "shared" / "rp2040"
-DEFAULT_UF2 = SHARED / "RPI_PICO-v1.28.0.uf2"
-DEFAULT_BOOTROM = SHARED / "bootrom-b1.bin"
-RP2040_FAMILY = 0xE48BFF56
-UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
-FAMILIES = {0xE48BFF56: "RP2040", 0xE48BFF59: "RP2350 (Arm)", 0xE48BFF5A: "RP2350 (RISC-V)",
-            0xE48BFF57: "absolute (RP2350)", 0xE48BFF58: "data (RP2350)"}
-HOW_TO_GET = ("the MicroPython v1.28 RPI_PICO uf2 and the RP2040 B1 bootrom: ../shared/rp2040/ "
-              "beside the repository, or set SHUTBOX_UF2 and SHUTBOX_BOOTROM (the uf2 from "
-              "micropython.org's RPI_PICO download, the bootrom from raspberrypi/pico-bootrom "
-              "b1.bin)")
 
 
 class EmulatorError(RuntimeError):
@@ -75,43 +64,48 @@ class Frame:
 # ---- finding and checking the inputs -------------------------------------------------
 
 
-def resolve_inputs(uf2=None, bootrom=None) -> tuple[Path, Path]:
-    """Return (uf2, bootrom): the arguments, else $SHUTBOX_UF2 / $SHUTBOX_BOOTROM, else the
-    files in ../shared/rp2040/; UserError when one is missing."""
-    u = Path(uf2 or os.environ.get("SHUTBOX_UF2") or DEFAULT_UF2)
-    b = Path(bootrom or os.environ.get("SHUTBOX_BOOTROM") or DEFAULT_BOOTROM)
-    for what, p in (("uf2", u), ("bootrom", b)):
-        if not p.is_file():
-            raise UserError("no %s at %s: need %s" % (what, p, HOW_TO_GET))
-    return u, b
+def resolve_inputs(uf2=None, bootrom=None, fetch: bool = False,
+                   pico: bool = False) -> tuple[Path, Path]:
+    """Return (uf2, bootrom), each found (shutbox_host.pico.inputs: the argument, the
+    environment, ../shared/rp2040/, the cache; with *fetch* downloaded) and checked
+    (check_uf2, *pico*), the ones given as arguments first: a bad file given is named even
+    when the other is missing."""
+    from shutbox_host.pico import inputs
+
+    found = {}
+    for inp, given, check in sorted(((inputs.UF2, uf2, lambda p: check_uf2(p, pico)),
+                                     (inputs.BOOTROM, bootrom, check_bootrom)),
+                                    key=lambda t: not t[1]):
+        path = inputs.find(inp, given, fetch=fetch)
+        check(path)
+        found[inp.kind] = path
+    return found["uf2"], found["bootrom"]
 
 
-def check_uf2(path: Path) -> int:
-    """Check that *path* is a UF2 image for the RP2040; return the bytes of flash it fills."""
-    data = Path(path).read_bytes()
-    if not data or len(data) % 512:
-        raise UserError("%s is not a UF2 file (its size is not a multiple of 512 bytes)" % path)
-    families: set[int] = set()
-    top = 0
-    for off in range(0, len(data), 512):
-        w = [int.from_bytes(data[off + i:off + i + 4], "little") for i in range(0, 32, 4)]
-        end = int.from_bytes(data[off + 508:off + 512], "little")
-        if (w[0], w[1], end) != UF2_MAGIC:
-            raise UserError("%s is not a UF2 file (bad magic in block %d)" % (path, off // 512))
-        if w[2] & 0x2000:
-            families.add(w[7])
-        if w[2] & 0x2000 and w[7] == RP2040_FAMILY:
-            top = max(top, w[3] + w[4] - 0x10000000)
-    if RP2040_FAMILY not in families:
-        names = ", ".join("0x%08x %s" % (f, FAMILIES.get(f, "")) for f in sorted(families))
-        raise UserError("%s is a uf2 for another chip (family %s), not the RP2040 (0xe48bff56):"
-                        " use an RPI_PICO build" % (path, names or "none"))
-    return top
+def check_uf2(path: Path, pico: bool = False) -> None:
+    """Check that *path* is a whole uf2 for the RP2040 (any RP2040 board's MicroPython, or a
+    bundle of `shutbox uf2`); with *pico*, MicroPython's own uf2 for the RPI_PICO, the one
+    whose filesystem is where the firmware's image goes (shutbox emu and the web page lay it
+    at the Pico's 0xA0000: on a Pico W's build it would overwrite the firmware). shutbox
+    uf2's checks: a wrong or cut-short file is one line."""
+    from shutbox_host.pico import boards, uf2
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise UserError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
+    if pico:
+        uf2.check_micropython(data, boards.get("RPI_PICO"), str(path))
+    else:
+        uf2.check_whole(data, boards.get("RPI_PICO"), str(path))
 
 
 def check_bootrom(path: Path) -> None:
     """Check that *path* looks like the RP2040's 16 KB mask ROM."""
-    data = Path(path).read_bytes()
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise UserError("cannot read %s: %s" % (path, exc.strerror or exc)) from None
     if len(data) != 16384 or data[0x10:0x13] != b"Mu\x01":
         raise UserError("%s is not the RP2040 bootrom (16,384 bytes starting with its vectors "
                         "and the 'Mu' magic at 0x10)" % path)
@@ -125,8 +119,8 @@ def node_exe() -> str:
                         "then run `make` (npm ci) for rp2040js")
     mods = Path(os.environ.get("SHUTBOX_NODE_MODULES") or NODE_MODULES)
     if not (mods / "rp2040js" / "package.json").is_file():
-        raise UserError("rp2040js is not installed (no %s): run `make node` (npm ci)"
-                        % (mods / "rp2040js"))
+        raise UserError("rp2040js is not installed (no %s): %s"
+                        % (mods / "rp2040js", mp.NPM_HOW))
     return exe
 
 
@@ -148,8 +142,8 @@ def check_pins(flash_or_fs: bytes, pinmap: Path | None = None) -> None:
     from shutbox_host.hardware import boardgen
     from shutbox_host.pico import flash, fsimage
 
-    path = Path(pinmap) if pinmap else mp.ROOT / "hardware" / "pinmap.json"
-    want_py = boardgen.render_pins(boardgen.parse(json.loads(path.read_text())))
+    path = Path(pinmap) if pinmap else mp.PINMAP
+    want_py = boardgen.render_pins(boardgen.load(path))
     try:
         tree = fsimage.read_tree(flash_or_fs)
     except littlefs.LittleFSError:
@@ -227,8 +221,6 @@ class Emulator:
         written at the filesystem's offset (fsimage.build()); *echo*: a callable given every
         console chunk as it comes (text)."""
         self.uf2, self.bootrom = resolve_inputs(uf2, bootrom)
-        check_uf2(self.uf2)
-        check_bootrom(self.bootrom)
         self.node = node_exe()
         if check and (flash is not None or fs is not None):
             check_pins(flash if flash is not None else fs, pinmap)

@@ -69,7 +69,7 @@ MANIFEST = "manifest.json"
 FINISH = "shutbox_finish.py"  # a version's journal: the renames that complete it (the launcher)
 TABLE_INDEX = "shutbox/tables.idx"  # paths of moves.bin, nN.bin, tN.bin, a line each (engine)
 TABLE_SOURCES = "shutbox/tables/"  # where the tables are in firmware/
-CACHE = mp.ROOT / "build" / "mpy-cache"
+CACHE = mp.BUILD / "mpy-cache"
 CONNECT_TIMEOUT = 10  # seconds to get a raw REPL (mpremote's own limit)
 _ATTEMPT_S = 2  # ...asking again this often (a board mid-reset drops what it is sent)
 CHUNK = 2048  # bytes per write command; the Pico compiles each one (a few KB of heap)
@@ -646,6 +646,17 @@ class Board:
         except (self._TransportError, OSError):
             pass
 
+    def restart(self):
+        """Soft reboot (Ctrl-D at the REPL): main.py runs again, the chip is not reset. What
+        a dry run leaves: the connection's Ctrl-C stopped the box, nothing else changed."""
+        try:
+            if self.t.in_raw_repl:
+                self.t.exit_raw_repl()
+            self.t.serial.write(b"\x04")
+            time.sleep(0.2)
+        except (self._TransportError, OSError):
+            pass
+
     def close(self):
         """Let go of the port (leaving the raw REPL if the board is still there)."""
         try:
@@ -750,9 +761,13 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
     if up_to_date:
         out("the board already runs %s: nothing to copy" % current)
         summary["kept"] = len(files) + len(tables)
-        if not dry_run:
-            summary["removed"] = _clean(board, current, versions, state["other"],
-                                        have_tables, set(tables))
+        if dry_run:
+            board.restart()
+            summary["seconds"] = time.monotonic() - t0
+            out("the box starts again (a soft reboot; nothing changed)")
+            return summary
+        summary["removed"] = _clean(board, current, versions, state["other"], have_tables,
+                                    set(tables))
         board.reset()
         summary["seconds"] = time.monotonic() - t0
         out("board reset: the box starts (%.1f s)" % summary["seconds"])
@@ -851,8 +866,9 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
     if dry_run:
         for dst, data in upload:
             out("  would upload %s (%s)" % (_short(dst, stage_dir), _kb(len(data))))
-        board.reset()
+        board.restart()
         summary["seconds"] = time.monotonic() - t0
+        out("the box starts again (a soft reboot; nothing changed)")
         return summary
 
     for path, _n in removals + [(stage_dir + "/" + FINISH, 0)]:

@@ -6,8 +6,9 @@ The image is laid out exactly as `shutbox flash` leaves a board (shutbox_host.pi
 pin map's tile count reads, an empty /data) on the board's filesystem geometry
 (shutbox_host.pico.boards), and goes into the uf2 as 256-byte blocks at the filesystem's flash
 address with the board's family id, after MicroPython's own blocks. The whole filesystem
-region is in the file, blank blocks too, so dragging it onto RPI-RP2 replaces everything the
-board's filesystem held (a fresh littlefs as MicroPython would format it, then the files).
+region is in the file, blank blocks too, so dragging it onto the board's BOOTSEL drive
+replaces everything its filesystem held (a fresh littlefs as MicroPython would format it, then
+the files).
 
 The RP2040's bootrom erases a 4 KB sector when the first block of a group of 16 block numbers
 arrives (raspberrypi/pico-bootrom-rp2040, bootrom/virtual_disk.c: ``page_no = block_no *
@@ -38,7 +39,7 @@ from pathlib import Path
 
 from shutbox_host import mp
 from shutbox_host.errors import UserError
-from shutbox_host.pico import boards
+from shutbox_host.pico import boards, inputs
 
 MAGIC = (0x0A324655, 0x9E5D5157)
 MAGIC_END = 0x0AB16F30
@@ -48,17 +49,21 @@ PAYLOAD = 256
 _BI_START, _BI_END = 0x7188EBF2, 0xE71AA390  # pico-sdk binary_info/defs.h markers
 _BI_ID_AND_STRING, _BI_BLOCK_DEVICE = 6, 7  # binary_info/structure.h types
 _BI_IDS = {0x02031C86: "program", 0x11A9BC3A: "version", 0xB63CFFBB: "board"}
-SHARED = mp.ROOT.parent / "shared" / "rp2040"
-MP_VERSION = "v1.28.0"
+MP_VERSION = inputs.MP_VERSION
 
 
 def default_micropython(board: boards.Board) -> Path:
-    """MicroPython's uf2 for *board* beside the repository (../shared/rp2040/)."""
-    return SHARED / ("%s-%s.uf2" % (board.name, MP_VERSION))
+    """MicroPython's uf2 for *board* where the tools find it without a download: the Pico's
+    as shutbox_host.pico.inputs finds it, the others in ../shared/rp2040/ (the path there,
+    whether or not it is)."""
+    if board.name == "RPI_PICO":
+        with contextlib.suppress(UserError):
+            return inputs.find(inputs.UF2)
+    return inputs.shared_dir() / ("%s-%s.uf2" % (board.name, inputs.MP_VERSION))
 
 
 def output_path(board: boards.Board) -> Path:
-    return mp.ROOT / "build" / ("shutbox-%s.uf2" % board.name)
+    return mp.BUILD / ("shutbox-%s.uf2" % board.name)
 
 
 @dataclass
@@ -173,9 +178,10 @@ class MicroPython:
     info: dict
 
 
-def check_micropython(data: bytes, board: boards.Board, name: str) -> MicroPython:
-    """Check that *data* is a whole MicroPython uf2 for *board*; UserError saying what it is
-    otherwise (one line)."""
+def check_whole(data: bytes, board: boards.Board, name: str) -> tuple[list[Block], list]:
+    """(every block, the one download for *board*'s chip in block order) of *data*: a whole
+    UF2 file (every block its headers announce) for that chip; UserError saying what it is
+    otherwise (one line). A bundle of `shutbox uf2` passes too (one download)."""
     blocks = parse(data, name)
     downloads = _downloads(blocks)
     fams = sorted({f for f, _ in downloads if f is not None})
@@ -196,7 +202,13 @@ def check_micropython(data: bytes, board: boards.Board, name: str) -> MicroPytho
     if nos != list(range(num)):
         raise UserError("%s is truncated: %d of the %d blocks its headers announce (download "
                         "it again)" % (name, len(set(nos)), num))
-    main = sorted(main, key=lambda b: b.block_no)
+    return blocks, sorted(main, key=lambda b: b.block_no)
+
+
+def check_micropython(data: bytes, board: boards.Board, name: str) -> MicroPython:
+    """Check that *data* is a whole MicroPython uf2 for *board*; UserError saying what it is
+    otherwise (one line)."""
+    blocks, main = check_whole(data, board, name)
     in_main = {id(b) for b in main}
     extra = [b for b in blocks if id(b) not in in_main]
     if any(b.family != boards.ABSOLUTE_FAMILY or b.addr != boards.E10_BLOCK_ADDR
@@ -269,7 +281,7 @@ def build(board: boards.Board, micropython: Path, pinmap: Path | None = None,
     from shutbox_host.pico import flash, fsimage
 
     t0 = time.monotonic()
-    pinmap = Path(pinmap) if pinmap else mp.ROOT / boardgen.PINMAP
+    pinmap = Path(pinmap) if pinmap else mp.PINMAP
     pm = boardgen.load(pinmap, board.name)
     micropython = Path(micropython)
     try:
@@ -298,9 +310,9 @@ def build(board: boards.Board, micropython: Path, pinmap: Path | None = None,
         "its %s filesystem" % (dest, boards.kb(len(blob)), summary["micropython_version"],
                                board.short, release.version, pm.tiles,
                                boards.kb(release.deployed_bytes), boards.kb(board.fs_bytes)))
-    out("hold BOOTSEL, plug the %s in and copy it onto the RPI-RP2 drive: it replaces "
+    out("hold BOOTSEL, plug the %s in and copy it onto the %s drive: it replaces "
         "everything on the board's filesystem (`shutbox flash` updates a box and keeps its "
-        "settings and records)" % board.short)
+        "settings and records)" % (board.short, board.drive))
     return summary
 
 
@@ -328,7 +340,8 @@ def configure(parser):
                              "map's \"board\", else RPI_PICO)")
     parser.add_argument("--micropython", metavar="PATH",
                         help="MicroPython's uf2 for the board (default: ../shared/rp2040/"
-                             "<BOARD>-%s.uf2 beside the repository)" % MP_VERSION)
+                             "<BOARD>-%s.uf2 beside the repository; for RPI_PICO also "
+                             "$SHUTBOX_UF2, the cache, else downloaded once)" % MP_VERSION)
     parser.add_argument("--pinmap", metavar="PATH",
                         help="the pin map (default: hardware/pinmap.json)")
     parser.add_argument("--firmware", default=str(mp.FIRMWARE),
@@ -342,7 +355,7 @@ def run(args) -> int:
     """Build the one-file bundle."""
     from shutbox_host.hardware import boardgen
 
-    pinmap = Path(args.pinmap) if args.pinmap else mp.ROOT / boardgen.PINMAP
+    pinmap = Path(args.pinmap) if args.pinmap else mp.PINMAP
     if args.board:
         board = boards.get(args.board)
     else:
@@ -351,11 +364,17 @@ def run(args) -> int:
         except (OSError, ValueError):
             data = {}  # boardgen.load says what is wrong with it
         board = boardgen.board_of(data, None, str(pinmap))
-    micropython = Path(args.micropython) if args.micropython else default_micropython(board)
-    if not args.micropython and not micropython.is_file():
-        raise UserError("no MicroPython uf2 at %s: download MicroPython's %s uf2 from "
-                        "micropython.org and give it with --micropython (make uf2 UF2=...)"
-                        % (micropython, board.name))
+    if args.micropython:
+        micropython = Path(args.micropython)
+    elif board.name == "RPI_PICO":  # the one the tools fetch (pinned)
+        micropython = inputs.find(inputs.UF2, fetch=True)
+    else:
+        micropython = default_micropython(board)
+        if not micropython.is_file():
+            raise UserError("no MicroPython uf2 at %s: download MicroPython's %s uf2 from "
+                            "https://micropython.org/download/%s/ and give it with "
+                            "--micropython PATH (make uf2 UF2=PATH BOARD=%s)"
+                            % (micropython, board.name, board.name, board.name))
     summary = build(board, micropython, pinmap, Path(args.firmware), args.output,
                     out=(lambda line: None) if args.json else print)
     if args.json:

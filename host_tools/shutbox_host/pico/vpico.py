@@ -4,7 +4,7 @@
 The device side is a pseudo-terminal (Python's pty module) that unmodified mpremote opens like
 the Pico's USB serial port. Behind it a relay thread runs `micropython vpico_repl.py`, which
 makes the unix port look like an rp2 board (see that file): the folder is its flash, the
-simulated board (shutbox_host/sim) is its hardware, and it speaks the Pico's friendly, raw and
+simulated board (shutbox_host/box/sim) is its hardware, and it speaks the Pico's friendly, raw and
 raw-paste REPL protocols. The relay does what the Pico's USB console and reset logic do:
 '\\n' goes out as '\\r\\n'; Ctrl-C interrupts running code (SIGINT) and is a plain byte at a
 prompt; a soft reboot or machine.reset() starts a fresh interpreter (new heap, new modules).
@@ -42,7 +42,7 @@ from shutbox_host import mp
 from shutbox_host.errors import UserError
 
 REPL_SCRIPT = Path(__file__).resolve().with_name("vpico_repl.py")
-DEFAULT_FLASH = mp.ROOT / "build" / "vpico"
+DEFAULT_FLASH = mp.BUILD / "vpico"
 DEFAULT_HEAP = "256k"  # a Pico has ~190 KB of heap; the 64-bit port needs somewhat more
 _HOST_BUFFER_MAX = 16384  # output held for a slow reader; past it the board waits...
 _HOST_STALL_S = 0.5  # ...this long, then drops it, as the Pico does when nobody reads

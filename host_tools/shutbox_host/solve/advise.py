@@ -2,15 +2,20 @@
 """Advice for any position of any variant (2 to 12 tiles), from the exact solver.
 
 ``shutbox advise --open TILES --throw A,B`` ranks every legal move of the throw by the
-objective (min-expected, max-shut, min-shut, beat-target; ``--target T`` and ``--tie``),
-each with the expected final score, P(shut) and, with a target, P(score < T) (and the win
-chance with ties counted half), all of the objective's optimal play from there. Without
+objective (min-expected, max-shut, min-shut, max-expected, beat-target; ``--target T`` and
+``--tie``; ``--payout TABLE``; ``survive``: kleinpanic's survival ranking; ``--match --seat K
+--scores ...``: the seat's best move for the match), each with the expected final score,
+P(shut), P(survive) (the chance that the next throw can be played) and, with a target,
+P(score < T) (and the win chance with ties counted half), with a payout or a match the
+expected payout (the match value), all of the objective's play from there. Without
 ``--throw`` it says whether to throw one die or two, with the value of each. Interactive
 (``--interactive``, or without ``--throw`` when stdin is a terminal): type each throw (``5,4``
 or ``54``, ``6`` for one die), get the ranked moves, pick one by its letter (Enter: the best)
 or type the tiles you shut (``4 5``), and go on from the new position; a new turn starts when
-one ends. Bad input is one line: an error on the command line (exit 2), a message and the
-same question again in the interactive mode.
+one ends; ``u`` undoes the last move (or the throw, at its move), ``o TILES`` sets the open
+tiles (``o 1 2 5``; ``o 1 2 5 locked`` in a locked one-die turn). Bad input is one line: an
+error on the command line (exit 2), a message and the same question again in the
+interactive mode.
 """
 
 from __future__ import annotations
@@ -23,16 +28,23 @@ from fractions import Fraction
 from shutbox import variants as V
 from shutbox_host.errors import UserError
 from shutbox_host.solve import cli as solve_cli
+from shutbox_host.solve import match as M
 from shutbox_host.solve import solver
 
 AIMS = {"min-expected": "the lowest expected final score",
         "max-shut": "the best chance of shutting the box",
         "min-shut": "the least chance of shutting the box",
+        "max-expected": "the highest expected final score (the worst play)",
+        "survive": "the best chance that the next throw can be played (survival ranking)",
+        "payout": "the highest expected payout",
         "beat-target": "the best chance of a final score below %d"}
-FIGURES = ("expected_score", "p_shut", "p_beat_target", "p_tie_target", "p_win")
+OBJECTIVES = solver.ALL_OBJECTIVES + ("survive",)
+FIGURES = ("expected_score", "p_shut", "p_survive", "p_beat_target", "p_tie_target", "p_win",
+           "expected_payout")
 LETTERS = "abcdefghijklmnop"  # more than MAX_MOVES (15) legal moves never happen
 HELP = ("type the dice (5,4 or 54; 6 for one die), then a move's letter (Enter: the best) "
-        "or the tiles you shut (4 5); n: a new turn; q: quit")
+        "or the tiles you shut (4 5); u: undo; o TILES: set the open tiles (o 1 2 5); "
+        "n: a new turn; q: quit")
 
 
 def configure(parser):
@@ -45,9 +57,16 @@ def configure(parser):
     parser.add_argument("--locked", action="store_true",
                         help="one-die-mode locked: one die was chosen earlier this turn")
     solve_cli.configure_variant(parser)
-    parser.add_argument("--objective", choices=solver.ALL_OBJECTIVES, default="min-expected",
-                        help=solve_cli.OBJECTIVE_HELP)
+    parser.add_argument("--objective", choices=OBJECTIVES, default="min-expected",
+                        help=solve_cli.OBJECTIVE_HELP + ", survive (the move that leaves the "
+                        "best chance that the next throw can be played)")
     solve_cli.configure_target(parser)
+    parser.add_argument("--payout", metavar="TABLE", help=solve_cli.PAYOUT_HELP)
+    solve_cli.configure_match(parser, advise=True)
+    parser.add_argument("--seat", type=int, default=1, metavar="K",
+                        help="with --match: the seat to advise (default 1)")
+    parser.add_argument("--scores", metavar="S1,S2",
+                        help="with --match: the final scores of the seats before --seat")
     parser.add_argument("-i", "--interactive", action="store_true",
                         help="type throws and moves one after the other (the default without "
                              "--throw when stdin is a terminal)")
@@ -153,18 +172,27 @@ def tiles_list(mask: int) -> list[int]:
 
 
 class Advisor:
-    """One variant and objective solved, and its answers in words or as JSON."""
+    """One variant and objective solved, and its answers in words or as JSON.
 
-    def __init__(self, var: solver.Variant, objective: str, target: int | None, tie: str):
+    *payout*: {final score: Fraction} (objective "payout"); *aim*: its words (a match seat's).
+    """
+
+    def __init__(self, var: solver.Variant, objective: str, target: int | None, tie: str,
+                 payout: dict | None = None, aim: str | None = None):
         self.var = var
-        self.objective = objective
+        self.objective = "payout" if payout is not None else objective
         self.target = target
         self.tie = tie
-        self.analysis = solver.Analysis(var, objective, target, tie)
+        self.payout = payout
+        self.payout_aim = aim
+        if objective == "survive":
+            self.analysis = solver.Analysis(var, target=target, tie=tie, policy="survive")
+        else:
+            self.analysis = solver.Analysis(var, self.objective, target, tie, payout)
 
     def aim(self) -> str:
         """The variant and what the play aims for, in words."""
-        text = AIMS[self.objective]
+        text = self.payout_aim or AIMS[self.objective]
         if self.objective == "beat-target":
             text = text % self.target + (", a tie half a win" if self.tie == "half" else "")
         return "%s, %s" % (self.var.label(), text)
@@ -173,15 +201,26 @@ class Advisor:
         """The quantity the objective ranks by first (lower is better for the sign)."""
         if self.objective == "min-expected":
             return values["expected_score"]
+        if self.objective == "max-expected":
+            return -values["expected_score"]
         if self.objective == "max-shut":
             return -values["p_shut"]
         if self.objective == "min-shut":
             return values["p_shut"]
+        if self.objective == "survive":
+            return -values["p_survive"]
+        if self.objective == "payout":
+            return -values["expected_payout"]
         return -values["p_win"]
 
     def columns(self) -> list[tuple[str, str, bool]]:
         """(key, heading, is a probability) of the figures shown."""
-        cols = [("expected_score", "E(score)", False), ("p_shut", "p(shut)", True)]
+        cols = []
+        if self.payout is not None:
+            cols.append(("expected_payout", "value" if self.payout_aim else "E(payout)",
+                         False))
+        cols += [("expected_score", "E(score)", False), ("p_shut", "p(shut)", True),
+                 ("p_survive", "p(survive)", True)]
         if self.target is not None:
             cols.append(("p_beat_target", "p(< %d)" % self.target, True))
             if self.tie == "half":
@@ -200,11 +239,16 @@ class Advisor:
     def cost_text(self, values: dict, best: dict) -> str:
         """How much worse than the best, in the objective's own figure."""
         d = self.main_figure(values) - self.main_figure(best)
+        if d == 0 and self.objective == "survive":  # greedy order decides, not the score
+            return "as good"
         if d == 0:  # then the expected score decides
             e = values["expected_score"] - best["expected_score"]
             return "as good" if e == 0 else "E +%s" % solve_cli.fig(e)
-        if self.objective == "min-expected":
-            return "+%s" % solve_cli.fig(d)
+        if self.objective in ("min-expected", "max-expected"):
+            return "%s%s" % ("+" if self.objective == "min-expected" else "-",
+                             solve_cli.fig(abs(d)))
+        if self.objective == "payout":
+            return "-%s" % solve_cli.fig(d)
         return "%s%.6g pt" % ("+" if self.objective == "min-shut" else "-", 100 * float(abs(d)))
 
     # --- the three answers ---
@@ -264,6 +308,8 @@ class Advisor:
         if self.target is not None:
             out["target"] = self.target
             out["tie"] = self.tie
+        if self.payout is not None:
+            out["payout"] = {str(sc): str(v) for sc, v in sorted(self.payout.items())}
         rule, why = dice_rule(self.var, s, locked)
         if throw is None:
             out["dice_rule"] = {"free": "choose", "one": "one die", "two": "two dice"}[rule]
@@ -306,9 +352,27 @@ def _move_of(answer: str, moves: list[dict], tiles: int) -> dict:
     raise UserError("shutting %s is not a legal move for this throw" % tiles_text(mask))
 
 
+def _set_position(adv: Advisor, words: list[str]) -> tuple[int, bool]:
+    """The position `o TILES [locked]` names (UserError when it cannot be played)."""
+    locked = bool(words) and words[-1] in ("l", "locked")
+    if locked:
+        words = words[:-1]
+    if not words:
+        raise UserError("o: name the open tiles, e.g. o 1 2 5")
+    s = parse_tiles(" ".join(words), adv.var.tiles, "o")
+    check_locked(adv.var, s, locked)
+    return s, locked
+
+
 def interact(adv: Advisor, s: int, locked: bool, stdin, stdout) -> int:
-    """Play turns along: read throws and moves from *stdin* until q or the end of input."""
+    """Play turns along: read throws and moves from *stdin* until q or the end of input.
+
+    Each position a move leaves is kept, so `u` goes back a move at a time (also across the
+    end of a turn); at a move's question `u` takes the throw back. `o TILES` sets the
+    position (undo returns from it too).
+    """
     var = adv.var
+    history: list[tuple[int, bool]] = []  # the positions before each move (and each `o`)
 
     def say(text=""):  # one line out
         stdout.write(text + "\n")
@@ -331,9 +395,27 @@ def interact(adv: Advisor, s: int, locked: bool, stdin, stdout) -> int:
         answer = ask("throw> ")
         if answer is None or answer.lower() in ("q", "quit", "exit"):
             return 0
+        words = answer.lower().split()
         if answer.lower() in ("n", "new"):
+            history.append((s, locked))
             s, locked = var.start_mask(), False
             say("new turn")
+            continue
+        if answer.lower() in ("u", "undo"):
+            if not history:
+                say("error: nothing to undo")
+                continue
+            s, locked = history.pop()
+            say("undone: open %s" % tiles_text(s))
+            continue
+        if words and words[0] in ("o", "open", "set"):
+            try:
+                pos = _set_position(adv, words[1:])
+            except UserError as exc:
+                say("error: %s" % exc)
+                continue
+            history.append((s, locked))
+            s, locked = pos
             continue
         if answer in ("", "?", "h", "help"):
             say(HELP)
@@ -349,18 +431,25 @@ def interact(adv: Advisor, s: int, locked: bool, stdin, stdout) -> int:
             say("  " + line)
         if not moves:
             say("new turn")
+            history.append((s, locked))
             s, locked = var.start_mask(), False
             continue
-        while True:
+        move = None
+        while move is None:
             answer = ask("move [a]> ")
             if answer is None or answer.lower() in ("q", "quit", "exit"):
                 return 0
+            if answer.lower() in ("u", "undo"):
+                say("throw taken back")
+                break
             try:
                 move = _move_of(answer, moves, var.tiles)
-                break
             except UserError as exc:
                 say("error: %s" % exc)
+        if move is None:
+            continue
         say("shut %s" % tiles_text(move["mask"]))
+        history.append((s, locked))
         s = move["result"]
         if throw[1] == 0 and var.locked_layers == 2:
             locked = True
@@ -368,6 +457,37 @@ def interact(adv: Advisor, s: int, locked: bool, stdin, stdout) -> int:
             say("box shut: final score 0")
             say("new turn")
             s, locked = var.start_mask(), False
+
+
+def match_advisor(args, var: solver.Variant, tie: str) -> Advisor:
+    """The Advisor of --match: the seat's best play for the match (UserError for a seat or
+    scores that do not fit)."""
+    for flag, value in (("--objective", args.objective != "min-expected"),
+                        ("--target", args.target is not None), ("--payout", args.payout)):
+        if value:
+            raise UserError("--match plays for the match: leave out %s" % flag)
+    rules = solve_cli.match_rules(args, args.tie_rule or "share", args.shut_wins == "on")
+    if not 1 <= args.seat <= rules.players:
+        raise UserError("--seat %d: seats run from 1 to %d" % (args.seat, rules.players))
+    scores = tuple(int(w) for w in _words(args.scores or "") if w.isdigit())
+    if len(scores) != len(_words(args.scores or "")):
+        raise UserError("--scores: final scores are whole numbers, e.g. --scores 12,9")
+    if len(scores) != args.seat - 1:
+        raise UserError("--seat %d plays after %d seat%s: give their final scores with "
+                        "--scores" % (args.seat, args.seat - 1, "" if args.seat == 2 else "s")
+                        if args.seat > 1 else "--seat 1 plays first: leave out --scores")
+    finals = solve_cli.finals(var)
+    for sc in scores:
+        if sc not in finals:
+            raise UserError("--scores: no turn ends on a score of %d on this box" % sc)
+    if rules.shut_wins and 0 in scores:
+        raise UserError("--scores: with --shut-wins on a shut box (0) ends the round")
+    m = M.Match(var, rules)
+    aim = "seat %d of %s%s: the best %s" % (
+        args.seat, rules.label(), "" if not scores else ", after " + ", ".join(
+            "seat %d %d" % (i + 1, sc) for i, sc in enumerate(scores)),
+        "chance to win the match" if rules.stakes == "win" else "expected stake")
+    return Advisor(var, "payout", None, tie, m.payout(scores), aim)
 
 
 def run(args):
@@ -387,7 +507,18 @@ def run(args):
     if interactive and (throw is not None or args.json):
         raise UserError("--interactive reads the throws itself and prints text: leave out "
                         "--throw and --json")
-    adv = Advisor(var, args.objective, args.target, tie)
+    if args.match:
+        adv = match_advisor(args, var, tie)
+    else:
+        for flag in ("tie_rule", "shut_wins", "scores"):
+            if getattr(args, flag) is not None:
+                raise UserError("--%s goes with --match" % flag.replace("_", "-"))
+        if args.seat != 1:
+            raise UserError("--seat goes with --match")
+        payout = solve_cli.parse_payout(args.payout, var) if args.payout else None
+        if payout is not None and args.objective != "min-expected":
+            raise UserError("--payout is the objective: leave out --objective")
+        adv = Advisor(var, args.objective, args.target, tie, payout)
     if interactive:
         solve_cli.check_start(var)  # each new turn starts there
         return interact(adv, s, args.locked, sys.stdin, sys.stdout)

@@ -33,14 +33,15 @@ Where the speed comes from (the nine-tile min-expected solve with its exact dist
 - ``Analysis`` (shutbox advise) evaluates E, P(shut), P(score < T) and P(score = T) of the
   solved play in one backward pass, the four packed into one int in a base above each.
 
-Readings this module pins down (see also README, "Rules engine and solver"):
+Readings this module pins down (see also docs/solver.md, "Rules engine and solver"):
 
-- greedy (seed 001's "close the high tiles first and use as few tiles as you can"): among
-  the legal sets, take the one whose highest tile is highest; among those, the one with the
-  fewest tiles; then the one whose tiles read from the top are highest (mask order). It
-  averages 11.3733 on the standard box (seed 001: 11.37). Reading "highest tiles first" as a
-  plain comparison of the sets' tiles from the top down gives the same 11.3733; ranking
-  "fewest tiles" first instead gives 11.3231, which is not the figure quoted.
+- greedy (the solver's page, docs/rules.md: "close the high tiles first and use as few
+  tiles as you can"): among the legal sets, take the one whose highest tile is highest;
+  among those, the one with the fewest tiles; then the one whose tiles read from the top are
+  highest (mask order). It averages 11.3733 on the standard box (the solver's page: 11.37).
+  Reading "highest tiles first" as a plain comparison of the sets' tiles from the top down
+  gives the same 11.3733; ranking "fewest tiles" first instead gives 11.3231, which is not
+  the figure quoted.
   With a one-die choice, greedy throws one die whenever the rules allow it and the open
   tiles add up to 6 or less (``greedy_one_die``).
 - random: every legal set is equally likely; with a one-die choice, one or two dice with
@@ -52,9 +53,19 @@ Readings this module pins down (see also README, "Rules engine and solver"):
   of shutting the box, ties broken by the lower expected score; min-shut minimises that
   chance, ties broken the same way; beat-target maximises the chance of a final score
   strictly below T, ties broken by the lower expected score; with tie "half" a final score
-  equal to T counts half a win (a draw, seed 004: "halfway between a win and a loss"), so
-  it maximises P(score < T) + P(score = T) / 2. Among equal moves the first in greedy order
-  wins (the firmware does the same).
+  equal to T counts half a win (a draw; the play site of docs/rules.md: "halfway between a
+  win and a loss"), so it maximises P(score < T) + P(score = T) / 2. Among equal moves the
+  first in greedy order wins (the firmware does the same).
+- max-expected (the worst play) maximises the expected final score; payout (a table of
+  Fractions per final score, higher is better) maximises the expected payout: its loss is
+  (the highest payout - the payout) x D, D the payouts' common denominator, so the ints of
+  the recurrence stay exact (the match solver's seats play this objective).
+- survive (a policy, kleinpanic's survival ranking): each throw takes the move whose
+  position has the best chance that its next throw can be played (with the dice that give
+  it), the first in greedy order on a tie; one die where that chance is strictly better.
+  P(survive) of a position is (36 - the weight of its unplayable throws) / 36.
+- Variant.max_tiles (host only): a move shuts at most that many tiles (candidate_masks'
+  limit), Durango Bill's "at most two tiles a throw" with 2.
 - one-die rules: high-shut means every tile of 7 and up is shut (on boxes of 6 tiles or
   fewer it always holds); sum-le-6 / sum-lt-6 look at the sum of the open tile numbers
   (whatever the scoring). The one-die choice is made before the throw; on a tie two dice.
@@ -80,10 +91,13 @@ from shutbox_host.solve import engine_extra
 
 PIPS = range(1, 7)
 OBJECTIVES = ("min-expected", "max-shut", "beat-target")
-# min-shut: the least chance of shutting the box (then the lowest expected score)
-ALL_OBJECTIVES = OBJECTIVES + ("min-shut",)
+# min-shut: the least chance of shutting the box (then the lowest expected score);
+# max-expected: the worst play, the highest expected final score (a reference figure)
+ALL_OBJECTIVES = OBJECTIVES + ("min-shut", "max-expected")
 TIES = ("loss", "half")  # beat-target: a final score equal to the target loses / is half a win
-POLICIES = ("greedy", "random")
+# greedy: the solver's page's rule of thumb; random: any legal move; survive: the move whose
+# position has the best chance that the next throw can be played (kleinpanic's survival ranking)
+POLICIES = ("greedy", "random", "survive")
 
 
 def _index(names, name):
@@ -95,13 +109,30 @@ def _index(names, name):
 
 class Variant(Rules):
     """A rule set as small ints: the firmware's own ``Rules`` plus the CLI's names, and the
-    host's comparisons (the box's Rules carries only its attributes)."""
+    host's comparisons (the box's Rules carries only its attributes).
+
+    *max_tiles* (host only, 0: no limit): a move shuts at most this many tiles (Durango
+    Bill's "the number of digits that can be flipped on any dice roll is limited to two" is
+    ``moves=any, max_tiles=2``); a throw whose every legal set is longer cannot be played.
+    """
+
+    def __init__(self, tiles=9, one_die=V.ONE_DIE_HIGH_SHUT, one_die_mode=V.MODE_OPTIONAL,
+                 moves=V.MOVES_ANY, scoring=V.SCORING_SUM, start=V.START_ALL_OPEN,
+                 max_tiles=0):
+        super().__init__(tiles, one_die, one_die_mode, moves, scoring, start)
+        if not (isinstance(max_tiles, int) and 0 <= max_tiles <= V.MAX_TILES):
+            raise ValueError("bad max-tiles: %r" % (max_tiles,))
+        self.max_tiles = max_tiles
 
     def key(self) -> tuple:
-        """The variant as a tuple (tiles, one_die, one_die_mode, moves, scoring, start)."""
-        return engine_extra.key(self)
+        """The variant as a tuple (tiles, one_die, one_die_mode, moves, scoring, start), with
+        max_tiles after them when it is set."""
+        k = engine_extra.key(self)
+        return k + (self.max_tiles,) if self.max_tiles else k
 
     def __eq__(self, other):
+        if isinstance(other, Variant):
+            return self.key() == other.key()
         return isinstance(other, Rules) and self.key() == engine_extra.key(other)
 
     def __hash__(self):
@@ -109,29 +140,35 @@ class Variant(Rules):
 
     def __repr__(self):
         n = self.names()
-        return "Rules(%d, %s, %s, %s, %s, %s)" % (self.tiles, n["one-die"], n["one-die-mode"],
-                                                   n["moves"], n["scoring"], n["start"])
+        return "Rules(%d, %s, %s, %s, %s, %s%s)" % (
+            self.tiles, n["one-die"], n["one-die-mode"], n["moves"], n["scoring"], n["start"],
+            ", max-tiles %d" % self.max_tiles if self.max_tiles else "")
 
     @classmethod
     def from_names(cls, tiles=9, one_die="high-shut", one_die_mode="optional", moves="any",
-                   scoring="sum", start="all-open"):
+                   scoring="sum", start="all-open", max_tiles=0):
         """Build a variant from the CLI names (ValueError names the choices)."""
         return cls(tiles, _index(V.ONE_DIE, one_die), _index(V.ONE_DIE_MODE, one_die_mode),
                    _index(V.MOVES, moves), _index(V.SCORING, scoring),
-                   _index(V.START, start))
+                   _index(V.START, start), max_tiles)
 
     def names(self) -> dict:
-        """Return the variant as CLI names."""
-        return {"tiles": self.tiles, "one-die": V.ONE_DIE[self.one_die],
-                "one-die-mode": V.ONE_DIE_MODE[self.one_die_mode],
-                "moves": V.MOVES[self.moves], "scoring": V.SCORING[self.scoring],
-                "start": V.START[self.start]}
+        """Return the variant as CLI names (with "max-tiles" when it is set)."""
+        out = {"tiles": self.tiles, "one-die": V.ONE_DIE[self.one_die],
+               "one-die-mode": V.ONE_DIE_MODE[self.one_die_mode],
+               "moves": V.MOVES[self.moves], "scoring": V.SCORING[self.scoring],
+               "start": V.START[self.start]}
+        if self.max_tiles:
+            out["max-tiles"] = self.max_tiles
+        return out
 
     def label(self) -> str:
-        """Return a short label such as ``9/high-shut/optional/any/sum``."""
+        """Return a short label such as ``9/high-shut/optional/any/sum`` (``.../max2`` with
+        max_tiles 2)."""
         n = self.names()
-        return "%d/%s/%s/%s/%s" % (self.tiles, n["one-die"], n["one-die-mode"], n["moves"],
-                                   n["scoring"])
+        return "%d/%s/%s/%s/%s%s" % (self.tiles, n["one-die"], n["one-die-mode"], n["moves"],
+                                     n["scoring"],
+                                     "/max%d" % self.max_tiles if self.max_tiles else "")
 
     @property
     def full(self) -> int:
@@ -173,7 +210,7 @@ def one_die_allowed(open_: int, tiles: int, one_die: int) -> bool:
 
 
 def greedy_key(mask: int) -> tuple:
-    """Sort key of seed 001's rule of thumb: higher is better (see module docstring)."""
+    """Sort key of the solver's page's rule of thumb: higher is better (see module docstring)."""
     return (mask.bit_length(), -bin(mask).count("1"), mask)
 
 
@@ -193,11 +230,12 @@ def _subsets_summing(total: int, top: int = V.MAX_TILES) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def candidate_masks(moves: int, a: int, b: int) -> list[int]:
+def candidate_masks(moves: int, a: int, b: int, limit: int = 0) -> list[int]:
     """Every move mask a throw (a, b) may shut on a full 12-tile box, best greedy move first.
 
     (a, b): two dice, or one die *a* with b == 0. The legal moves in a position are the
-    candidates whose tiles are all open.
+    candidates whose tiles are all open. *limit* (0: none): only sets of at most that many
+    tiles (Variant.max_tiles).
     """
     if moves == V.MOVES_ANY:
         found = list(_subsets_summing(a + b))
@@ -212,12 +250,15 @@ def candidate_masks(moves: int, a: int, b: int) -> list[int]:
             found = [total, da, db]
         else:  # kids: the total, one die, or both dice (a double cannot shut a tile twice)
             found = [total, da, db] + ([da | db] if a != b else [])
+    if limit:
+        found = [m for m in found if bin(m).count("1") <= limit]
     return sorted(set(found), key=greedy_key, reverse=True)
 
 
-def legal_moves(open_: int, moves: int, a: int, b: int) -> list[int]:
-    """The legal move masks for throw (a, b), best greedy move first."""
-    return [m for m in candidate_masks(moves, a, b) if m & ~open_ == 0]
+def legal_moves(open_: int, moves: int, a: int, b: int, limit: int = 0) -> list[int]:
+    """The legal move masks for throw (a, b), best greedy move first (*limit*: see
+    candidate_masks)."""
+    return [m for m in candidate_masks(moves, a, b, limit) if m & ~open_ == 0]
 
 
 def greedy_one_die(open_: int) -> bool:
@@ -227,7 +268,7 @@ def greedy_one_die(open_: int) -> bool:
 
 # ----- throws grouped by their candidate list -----
 
-def throw_groups(moves: int):
+def throw_groups(moves: int, limit: int = 0):
     """Return (two, one): lists of (weight, candidates) for two dice (weights /36) and one die.
 
     Throws with the same candidate list are merged (for `any` only the total matters).
@@ -235,9 +276,9 @@ def throw_groups(moves: int):
     two: dict[tuple, int] = {}
     for a in PIPS:
         for b in PIPS:
-            key = tuple(candidate_masks(moves, a, b))
+            key = tuple(candidate_masks(moves, a, b, limit))
             two[key] = two.get(key, 0) + 1
-    one = [(1, tuple(candidate_masks(moves, a, 0))) for a in PIPS]
+    one = [(1, tuple(candidate_masks(moves, a, 0, limit))) for a in PIPS]
     return [(w, c) for c, w in two.items()], one
 
 
@@ -257,8 +298,18 @@ def _allowed(tiles: int, one_die: int) -> bytes:
     return bytes(map(eng.one_die_allowed, range(1 << tiles)))
 
 
+def max_tiles(var) -> int:
+    """The move limit of *var* (Variant.max_tiles; 0 for the box's own Rules: none)."""
+    return getattr(var, "max_tiles", 0)
+
+
+def var_rows(var) -> tuple:
+    """_rows of a variant (its tiles, moves rule and move limit)."""
+    return _rows(var.tiles, var.moves, max_tiles(var))
+
+
 @cache
-def _rows(tiles: int, moves: int) -> tuple:
+def _rows(tiles: int, moves: int, limit: int = 0) -> tuple:
     """Per open mask, its throws for two dice and for one die: ((single, multi, w, none),
     (single, multi, w, none)).
 
@@ -272,7 +323,7 @@ def _rows(tiles: int, moves: int) -> tuple:
     size = 1 << tiles
     full = size - 1
     out = []
-    for groups, mul_ in zip(throw_groups(moves), (1, 6), strict=True):
+    for groups, mul_ in zip(throw_groups(moves, limit), (1, 6), strict=True):
         weight: dict[tuple, int] = {}
         for w, cands in groups:
             key = tuple(m for m in cands if m & full == m)
@@ -305,7 +356,7 @@ class _Ctx:
         self.var = var
         self.n = var.tiles
         self.size = 1 << var.tiles
-        self.two, self.one = throw_groups(var.moves)
+        self.two, self.one = throw_groups(var.moves, max_tiles(var))
         self.allowed = [bool(a) for a in _allowed(var.tiles, var.one_die)]
         self.scores = _scores(var.tiles, var.scoring)
         # states in order of open-tile count: every successor comes earlier
@@ -377,7 +428,7 @@ def _pass(rows, term, allowed, how: int, K: list, other: list | None = None):
 
 def _keys(var: Variant, term: list) -> tuple[list, list, list]:
     """The keys, one-die flags and chosen results of every layer for terminal keys *term*."""
-    rows = _rows(var.tiles, var.moves)
+    rows = var_rows(var)
     allowed = _allowed(var.tiles, var.one_die)
     size = 1 << var.tiles
     if var.locked_layers == 2:
@@ -392,37 +443,58 @@ def _keys(var: Variant, term: list) -> tuple[list, list, list]:
     return [k], [f], [c]
 
 
-def _loss(objective: str, target: int | None, tie: str):
-    """The objective's loss of a final score (an int, lower is better), None for
-    min-expected (the score itself, with no tie-break)."""
+def _loss(objective: str, target: int | None, tie: str, top: int):
+    """The objective's loss of a final score (an int, lower is better) and its largest
+    value; (None, 0) for min-expected (the score itself, with no tie-break). *top*: the
+    highest final score of the box."""
     if objective == "min-expected":
-        return None
+        return None, 0
     if objective == "max-shut":
-        return lambda sc: 0 if sc == 0 else 1
+        return (lambda sc: 0 if sc == 0 else 1), 1
     if objective == "min-shut":
-        return lambda sc: 1 if sc == 0 else 0
+        return (lambda sc: 1 if sc == 0 else 0), 1
+    if objective == "max-expected":
+        return (lambda sc: top - sc), top
     if target is None:
         raise ValueError("beat-target needs a target")
     if tie == "half":
-        return lambda sc: 0 if sc < target else (1 if sc == target else 2)
-    return lambda sc: 0 if sc < target else 1
+        return (lambda sc: 0 if sc < target else (1 if sc == target else 2)), 2
+    return (lambda sc: 0 if sc < target else 1), 1
 
 
 def _check(objective: str, tie: str) -> None:
     """ValueError for an objective or a tie rule the solver does not know."""
-    if objective not in ALL_OBJECTIVES:
+    if objective not in ALL_OBJECTIVES and objective != "payout":
         raise ValueError("unknown objective %r" % objective)
     if tie not in TIES:
         raise ValueError("unknown tie rule %r" % tie)
 
 
+def payout_ints(payout: dict, scores) -> tuple[dict, int]:
+    """({score: int}, D): a payout table of Fractions over *scores* as ints x D, D the
+    least common denominator. ValueError when a score has no payout."""
+    missing = sorted(set(scores) - set(payout))
+    if missing:
+        raise ValueError("the payout table has no entry for the final score %d" % missing[0])
+    fr = {sc: Fraction(payout[sc]) for sc in set(scores)}
+    d = math.lcm(1, *(f.denominator for f in fr.values()))
+    return {sc: int(f * d) for sc, f in fr.items()}, d
+
+
 class _Solved:
     """One objective solved: keys K[layer][s] = L * big + E as ints (L: the expected loss x
     36**N, E: the expected final score x 36**N; big = 0 for min-expected, where K = E), the
-    one-die flags, the chosen results (see _pass) and the terminal keys."""
+    one-die flags, the chosen results (see _pass) and the terminal keys.
+
+    objective "payout" (with *payout*, {final score: Fraction}, higher is better): the loss
+    of a final score is (the highest payout - its payout) x D (D: payout_ints), so the play
+    maximises the expected payout, ties broken by the lower expected score.
+    """
 
     def __init__(self, var: Variant, objective: str, target: int | None = None,
-                 tie: str = "loss"):
+                 tie: str = "loss", payout: dict | None = None):
+        if payout is not None:
+            objective = "payout"
         _check(objective, tie)
         self.var = var
         self.objective = objective
@@ -430,7 +502,15 @@ class _Solved:
         self.tie = tie
         scores = _scores(var.tiles, var.scoring)
         self.scale = scale = 36 ** var.tiles
-        loss = _loss(objective, target, tie)
+        self.payout_d = self.payout_top = 0
+        if objective == "payout":
+            if payout is None:
+                raise ValueError("the payout objective needs a payout table")
+            ints, self.payout_d = payout_ints(payout, scores)
+            self.payout_top = top = max(ints.values())
+            loss, lmax = (lambda sc: top - ints[sc]), top - min(ints.values())
+        else:
+            loss, lmax = _loss(objective, target, tie, max(scores))
         if loss is None:
             self.big = 0
             self.term = [sc * scale for sc in scores]
@@ -438,7 +518,7 @@ class _Solved:
         else:
             self.big = big = (max(scores) + 1) * scale  # above every E x scale
             self.term = [(loss(sc) * big + sc) * scale for sc in scores]
-            self.loss_max = 2 if (objective == "beat-target" and tie == "half") else 1
+            self.loss_max = max(lmax, 1)
         self.K, self.flags, self.chosen = _keys(var, self.term)
 
     def split(self, key: int) -> tuple[int, int]:
@@ -446,6 +526,11 @@ class _Solved:
         if not self.big:
             return key, key
         return divmod(key, self.big)
+
+    def payout_of(self, key: int) -> Fraction:
+        """The expected payout of a key (objective "payout")."""
+        loss = self.split(key)[0]
+        return Fraction(self.payout_top * self.scale - loss, self.scale * self.payout_d)
 
 
 # ----- the final-score distribution, pushed forward from the start -----
@@ -457,7 +542,7 @@ def _forward(var: Variant, flags: list, chosen: list) -> dict[int, int]:
     aligned with its slots' weights. One int per state: mass x 36**N; a state with n open
     tiles is reached after at most N - n throws, so its mass divides by 36 (n >= 1).
     """
-    rows = _rows(var.tiles, var.moves)
+    rows = var_rows(var)
     scores = _scores(var.tiles, var.scoring)
     layers = len(flags)
     mass = [[0] * (1 << var.tiles) for _ in range(layers)]
@@ -490,7 +575,7 @@ def _greedy(var: Variant) -> tuple[list, list]:
     """The greedy policy per layer: (one-die flags, chosen results). One die where imposed,
     or where free and the open tiles add up to 6 or less (greedy_one_die); the first legal
     move of each slot."""
-    rows = _rows(var.tiles, var.moves)
+    rows = var_rows(var)
     allowed = _allowed(var.tiles, var.one_die)
     flags, chosen = [], []
     for lk in range(var.locked_layers):
@@ -507,13 +592,94 @@ def _greedy(var: Variant) -> tuple[list, list]:
     return flags, chosen
 
 
+def survival36(var) -> tuple[tuple, tuple]:
+    """36 x P(the next throw can be played) of every open mask: (two dice, one die). A shut
+    box counts as surviving (nothing is left to throw for)."""
+    return _survival36(var.tiles, var.moves, max_tiles(var))
+
+
+@cache
+def _survival36(tiles: int, moves: int, limit: int) -> tuple[tuple, tuple]:
+    rows = _rows(tiles, moves, limit)
+    two, one = [36 - row[0][3] for row in rows], [36 - row[1][3] for row in rows]
+    two[0] = one[0] = 36
+    return tuple(two), tuple(one)
+
+
+class Policy:
+    """A fixed way of playing, in the shape Analysis and _forward read (flags[layer][s]: one
+    die; chosen[layer][s]: the result taken in each slot, aligned with the slots' weights),
+    with K[layer][s] the key that ranks the results of a throw (lower first; equal keys keep
+    greedy order) and term (keys of the end states, for the options' keys)."""
+
+    big = 0
+
+    def __init__(self, var, objective: str, flags: list, chosen: list, K: list, term: list,
+                 target: int | None = None, tie: str = "loss"):
+        self.var = var
+        self.objective = objective
+        self.flags, self.chosen, self.K, self.term = flags, chosen, K, term
+        self.scale = 36 ** var.tiles
+        self.target = target
+        self.tie = tie
+
+    def split(self, key: int) -> tuple[int, int]:
+        return key, key
+
+
+def rank_choices(var, key_of, flags_of) -> tuple[list, list]:
+    """(flags, chosen) of a policy that takes, in each slot, the result with the lowest
+    key_of(layer, s, result) (the first in greedy order on a tie) and throws one die where
+    flags_of(layer, s, options) says (options: _options' list, more than one entry)."""
+    rows = var_rows(var)
+    allowed = _allowed(var.tiles, var.one_die)
+    layers = var.locked_layers
+    flags, chosen = [], []
+    for lk in range(layers):
+        fl = bytearray(1 << var.tiles)
+        ch: list = [()] * (1 << var.tiles)
+        for s in range(1, 1 << var.tiles):
+            opts = _options(var, allowed[s], lk)
+            one = opts[0][0] if len(opts) == 1 else flags_of(lk, s, opts)
+            single, multi, _w, _none = rows[s][one]
+            nxt = layers - 1 if one else lk
+            fl[s] = one
+            ch[s] = single + tuple(min(res, key=lambda r, n=nxt, s=s: key_of(n, s, r))
+                                   for res in multi)
+        flags.append(fl)
+        chosen.append(ch)
+    return flags, chosen
+
+
+def survive_policy(var, target: int | None = None, tie: str = "loss") -> Policy:
+    """kleinpanic's survival ranking as a policy: each throw takes the move that leaves the
+    best chance that the next throw can be played (with the dice that give it), the first
+    in greedy order on a tie; one die where it gives a strictly better chance than two."""
+    two, one = survival36(var)
+    layers = var.locked_layers
+    allowed = _allowed(var.tiles, var.one_die)
+    size = 1 << var.tiles
+    # the chance of each state in each layer, with the dice the policy throws there
+    best = []
+    for lk in range(layers):
+        row = []
+        for s in range(size):
+            opts = _options(var, allowed[s], lk)
+            row.append(max(one[s] if o else two[s] for o, _n in opts))
+        best.append(row)
+    keys = [[36 - b for b in row] for row in best]
+    flags, chosen = rank_choices(
+        var, lambda lk, s, r: keys[lk][r], lambda lk, s, opts: int(one[s] > two[s]))
+    return Policy(var, "survive", flags, chosen, keys, [36] * size, target, tie)
+
+
 def _forward_random(var: Variant) -> tuple[dict[int, int], int]:
     """The random policy's distribution: ({score: probability x D**N}, D**N).
 
     Each throw's probability is (1 or 1/2 for the coin) x weight/36 x 1/(legal moves), a
     multiple of 1/D with D = 72 x the lcm of the move counts: exact ints again.
     """
-    rows = _rows(var.tiles, var.moves)
+    rows = var_rows(var)
     scores = _scores(var.tiles, var.scoring)
     allowed = _allowed(var.tiles, var.one_die)
     layers = var.locked_layers
@@ -712,27 +878,38 @@ def distribution(var: Variant, dice_policy, move_policy) -> dict[int, Fraction]:
 # ----- any position: what each choice gives (shutbox advise) -----
 
 class Analysis:
-    """Optimal play of one objective from every position, and what it gives there.
+    """Optimal play of one objective (or a policy's play) from every position, and what it
+    gives there.
 
     For each state (open mask, layer): the expected final score, P(shut) and, with a target,
     P(score < T) and P(score = T), all of the objective's optimal play, exact. They come from
     one backward pass over the solved choices with the four quantities packed into one int
-    (each below the base BASE, so sums of weighted values never mix them up).
+    (each below the base BASE, so sums of weighted values never mix them up). With a
+    *payout* table (objective "payout") also the expected payout; *policy* "survive" plays
+    kleinpanic's survival ranking instead of an objective. Every position also gives
+    P(survive): the chance that its next throw can be played, with the dice the play throws.
     """
 
     def __init__(self, var: Variant, objective: str = "min-expected",
-                 target: int | None = None, tie: str = "loss"):
+                 target: int | None = None, tie: str = "loss", payout: dict | None = None,
+                 policy: str | None = None):
         if objective == "beat-target" and target is None:
             raise ValueError("beat-target needs a target")
         self.var = var
-        self.sol = sol = _Solved(var, objective, target, tie)
+        if policy == "survive" or objective == "survive":
+            self.sol = sol = survive_policy(var, target, tie)
+        elif policy is not None:
+            raise ValueError("unknown policy %r" % policy)
+        else:
+            self.sol = sol = _Solved(var, objective, target, tie, payout)
         scores = _scores(var.tiles, var.scoring)
         scale = sol.scale
         self.base = base = (max(scores) + 1) * scale + 1
         t = -1 if target is None else target
         self.vterm = [scale * (sc + base * ((sc == 0) + base * ((sc < t) + base * (sc == t))))
                       for sc in scores]
-        rows = _rows(var.tiles, var.moves)
+        self.surv = survival36(var)
+        rows = var_rows(var)
         layers = len(sol.K)
         self.V = V = [[0] * (1 << var.tiles) for _ in range(layers)]
         for lk in reversed(range(layers)):  # layer 0 reads layer 1 after one die
@@ -748,29 +925,34 @@ class Analysis:
                 if r:
                     raise AssertionError("exact division failed")
 
-    def _values(self, packed: int) -> dict:
-        """The exact quantities of a packed value."""
+    def _values(self, packed: int, key: int, s: int, one: int) -> dict:
+        """The exact quantities of a packed value (*key*: its state's key; *s*, *one*: the
+        state and the dice thrown there, for P(survive))."""
         scale, base = self.sol.scale, self.base
         e, rest = packed % base, packed // base
         shut, rest = rest % base, rest // base
         beat, tie = rest % base, rest // base
-        out = {"expected_score": Fraction(e, scale), "p_shut": Fraction(shut, scale)}
+        out = {"expected_score": Fraction(e, scale), "p_shut": Fraction(shut, scale),
+               "p_survive": Fraction(self.surv[one][s], 36)}
         if self.sol.target is not None:
             out["p_beat_target"] = Fraction(beat, scale)
             out["p_tie_target"] = Fraction(tie, scale)
             out["p_win"] = out["p_beat_target"] + (
                 out["p_tie_target"] / 2 if self.sol.tie == "half" else 0)
+        if self.sol.objective == "payout":
+            out["expected_payout"] = self.sol.payout_of(key)
         return out
 
     def value(self, s: int, locked: int = 0) -> dict:
         """What optimal play gives from (s, locked), before the next throw."""
-        return self._values(self.V[min(locked, len(self.V) - 1)][s])
+        lk = min(locked, len(self.V) - 1)
+        return self._values(self.V[lk][s], self.sol.K[lk][s], s, self.sol.flags[lk][s])
 
     def options(self, s: int, locked: int = 0) -> list[dict]:
         """The dice options before a throw: {"one_die", "best", "key", values...} each (one
         option where the rules leave no choice; two dice first)."""
         sol, var = self.sol, self.var
-        rows = _rows(var.tiles, var.moves)
+        rows = var_rows(var)
         layers = len(sol.K)
         lk = min(locked, layers - 1)
         out = []
@@ -782,7 +964,7 @@ class Analysis:
             key = none * sol.term[s] + sum(map(mul, w, map(k.__getitem__, res)))
             val = none * self.vterm[s] + sum(map(mul, w, map(self.V[nxt].__getitem__, res)))
             entry = {"one_die": bool(one_die), "key": key // 36}
-            entry.update(self._values(val // 36))
+            entry.update(self._values(val // 36, key // 36, s, one_die))
             out.append(entry)
         for entry in out:
             entry["best"] = entry["one_die"] == bool(sol.flags[lk][s])
@@ -795,11 +977,12 @@ class Analysis:
         sol = self.sol
         layers = len(sol.K)
         nxt = layers - 1 if b == 0 else min(locked, layers - 1)
-        k, vals = sol.K[nxt], self.V[nxt]
+        k, vals, fl = sol.K[nxt], self.V[nxt], sol.flags[nxt]
         out = []
-        for m in legal_moves(s, self.var.moves, a, b):
-            entry = {"mask": m, "result": s ^ m, "key": k[s ^ m]}
-            entry.update(self._values(vals[s ^ m]))
+        for m in legal_moves(s, self.var.moves, a, b, max_tiles(self.var)):
+            r = s ^ m
+            entry = {"mask": m, "result": r, "key": k[r]}
+            entry.update(self._values(vals[r], k[r], r, fl[r]))
             out.append(entry)
         out.sort(key=lambda e: e["key"])
         for i, entry in enumerate(out):
@@ -815,13 +998,16 @@ class Result:
     """
 
     def __init__(self, var, how, masses: dict[int, int], total: int, target=None,
-                 tie="loss", exact_expected=None):
+                 tie="loss", exact_expected=None, payout: dict | None = None):
         self.var = var
         self.how = how
         self.target = target
         self.tie = tie
         items = sorted(masses.items())
         self.distribution = {sc: Fraction(m, total) for sc, m in items}
+        self.payout = payout
+        self.expected_payout = None if payout is None else sum(
+            (p * Fraction(payout[sc]) for sc, p in self.distribution.items()), Fraction(0))
         weighted = sum(sc * m for sc, m in items)
         if exact_expected is not None and weighted != exact_expected:
             raise AssertionError("the distribution's mean is not the solved expectation")
@@ -852,36 +1038,57 @@ class Result:
                 value = getattr(self, name)
                 out[name] = float(value)
                 out[name + "_exact"] = str(value)
+        if self.payout is not None:
+            out["payout"] = {str(sc): str(Fraction(v)) for sc, v in sorted(self.payout.items())}
+            out["expected_payout"] = float(self.expected_payout)
+            out["expected_payout_exact"] = str(self.expected_payout)
         return out
 
 
 def solve(var: Variant, objective: str | None = None, target: int | None = None,
-          policy: str | None = None, tie: str = "loss") -> Result:
+          policy: str | None = None, tie: str = "loss", payout: dict | None = None) -> Result:
     """Solve *var* for an objective (optimal play, min-expected by default) or evaluate a
     policy, exactly.
 
     *target*: the score to beat (beat-target needs it; with another objective or a policy
     the result also gives the chances against it); *tie*: "loss" (a final score equal to the
     target loses) or "half" (it counts half a win, for beat-target play and p_win).
+    *payout*: {final score: Fraction}: without an objective or a policy, the play that
+    maximises the expected payout (objective "payout"); with one, the expected payout of
+    that play.
     """
     if tie not in TIES:
         raise ValueError("unknown tie rule %r" % tie)
+    if payout is not None:
+        payout_ints(payout, _scores(var.tiles, var.scoring))  # every score has a payout
     if policy is not None:
         if policy == "greedy":
             total = 36 ** var.tiles
             masses = _forward(var, *_greedy(var))
         elif policy == "random":
             masses, total = _forward_random(var)
+        elif policy == "survive":
+            total = 36 ** var.tiles
+            pol = survive_policy(var)
+            masses = _forward(var, pol.flags, pol.chosen)
         else:
             raise ValueError("unknown policy %r" % policy)
-        return Result(var, "policy " + policy, masses, total, target, tie)
+        return Result(var, "policy " + policy, masses, total, target, tie, payout=payout)
     if objective is None:
-        objective = "min-expected"
-    if objective not in ALL_OBJECTIVES:
+        objective = "payout" if payout is not None else "min-expected"
+    if objective not in ALL_OBJECTIVES and objective != "payout":
         raise ValueError("unknown objective %r" % objective)
     if objective == "beat-target" and target is None:
         raise ValueError("beat-target needs a target")
-    sol = _Solved(var, objective, target, tie)
-    masses = _forward(var, sol.flags, sol.chosen)
-    expected = sol.split(sol.K[0][var.start_mask()])[1]
-    return Result(var, "objective " + objective, masses, sol.scale, target, tie, expected)
+    sol = _Solved(var, objective, target, tie, payout if objective == "payout" else None)
+    return evaluate(var, sol.flags, sol.chosen, "objective " + objective, target, tie,
+                    payout, sol.split(sol.K[0][var.start_mask()])[1])
+
+
+def evaluate(var: Variant, flags: list, chosen: list, how: str = "policy",
+             target: int | None = None, tie: str = "loss", payout: dict | None = None,
+             exact_expected: int | None = None) -> Result:
+    """The exact Result of any play given as (flags, chosen) (see _forward): the policy
+    evaluation of a solved objective or of a rule of thumb."""
+    masses = _forward(var, flags, chosen)
+    return Result(var, how, masses, 36 ** var.tiles, target, tie, exact_expected, payout)

@@ -377,6 +377,8 @@ def run(args):
         bad = stale(files)
         for p in bad:
             print("stale: %s (run `shutbox tables`)" % p.relative_to(ROOT), file=sys.stderr)
+        if not bad:
+            print("tables: up to date (%d files, generated again in %.1f s)" % (len(files), took))
         return 1 if bad else 0
     if not FIRMWARE.is_dir():
         raise UserError("firmware folder not found: %s" % FIRMWARE)

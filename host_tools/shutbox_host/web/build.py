@@ -3,7 +3,8 @@
 
 ``build()`` writes ``build/web/``:
 
-- ``index.html``, ``style.css``, ``app.js``: the page (``web/static/``), copied;
+- ``index.html``, ``style.css``, ``words.js``, ``app.js``: the page (``web/static/``),
+  copied;
 - ``worker.js``: ``web/static/worker.js`` with ``pico/js/pico.js`` and rp2040js bundled in by
   esbuild (pinned in package.json; ``make node`` installs it with npm ci), one classic script;
 - ``micropython.uf2`` and ``bootrom.bin``: MicroPython's RPI_PICO build and the RP2040 bootrom,
@@ -13,8 +14,9 @@
   (shutbox_host.pico.fsimage, as `shutbox flash` leaves it);
 - ``box.json``: what the page needs to know of the board: the GPIOs of hardware/pinmap.json
   (through the generated shutbox.pins), the LED chain's byte order, the palette at each
-  brightness (shutbox.board's, read by shutbox_host.box.boxsim), and the build's id (the
-  saved flash in a browser belongs to one uf2 and firmware image);
+  brightness (shutbox.board's, read by shutbox_host.box.boxsim), the build's id (the
+  saved flash in a browser belongs to one uf2 and firmware image), the power-up screen of
+  every tile mask, and the words of shutbox_host.box.words (what the page says);
 - ``LICENSES.txt``: the notices of what the folder carries from elsewhere.
 
 Nothing is fetched at run time from anywhere but this folder: it works offline. A stamp of
@@ -27,8 +29,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from shutbox_host import mp
@@ -36,11 +40,13 @@ from shutbox_host.errors import UserError
 
 STATIC = Path(__file__).resolve().parent / "static"
 PICO_JS = Path(__file__).resolve().parents[1] / "pico" / "js" / "pico.js"
-OUT = mp.ROOT / "build" / "web"
-COPIED = ("index.html", "style.css", "app.js")
+WORDS = Path(__file__).resolve().parents[1] / "box" / "words.py"  # box.json's words
+OUT = mp.BUILD / "web"
+COPIED = ("index.html", "style.css", "words.js", "app.js")
 FILES = {"uf2": "micropython.uf2", "bootrom": "bootrom.bin", "fs": "firmware.img",
          "worker": "worker.js"}
 FLASH_SIZE = 2 * 1024 * 1024
+MARKER = ".shutbox-web"  # in every folder a build made: only such a folder is replaced
 
 
 def _node_modules() -> Path:
@@ -57,14 +63,13 @@ def esbuild_cmd() -> list[str]:
     node = shutil.which("node") or shutil.which("nodejs")
     if script.is_file() and node:
         return [node, str(script)]
-    raise UserError("esbuild is not installed (no %s): run `make node` (npm ci; Debian: "
-                    "apt-get install nodejs npm)" % exe)
+    raise UserError("esbuild is not installed (no %s): %s" % (exe, mp.NPM_HOW))
 
 
 def _rp2040js() -> Path:
     p = _node_modules() / "rp2040js"
     if not (p / "package.json").is_file():
-        raise UserError("rp2040js is not installed (no %s): run `make node` (npm ci)" % p)
+        raise UserError("rp2040js is not installed (no %s): %s" % (p, mp.NPM_HOW))
     return p
 
 
@@ -76,7 +81,7 @@ def _firmware_files(firmware: Path) -> list[Path]:
 def stamp(uf2: Path, bootrom: Path, firmware: Path = mp.FIRMWARE) -> str:
     """Return a hash of every input of the build: change one and the folder is rebuilt."""
     h = hashlib.sha256()
-    sources = [STATIC / n for n in (*COPIED, "worker.js")] + [PICO_JS]
+    sources = [STATIC / n for n in (*COPIED, "worker.js")] + [PICO_JS, WORDS]
     sources += [mp.ROOT / "package-lock.json", Path(__file__)]
     for p in sources + _firmware_files(firmware):
         h.update(str(p.relative_to(mp.ROOT) if p.is_relative_to(mp.ROOT) else p).encode())
@@ -94,9 +99,9 @@ def needs_build(out: Path, uf2: Path, bootrom: Path, firmware: Path = mp.FIRMWAR
 
 def config(fs_image: bytes, uf2: bytes) -> dict:
     """Return box.json: the board as the page drives it."""
-    from shutbox import pins
+    from shutbox import pins, powerup
     from shutbox.frame import NAMES
-    from shutbox_host.box import boxsim
+    from shutbox_host.box import boxsim, words
     from shutbox_host.pico import fsimage
 
     palettes = [list(boxsim.palette("RGB", level)) for level in range(3)]
@@ -114,27 +119,76 @@ def config(fs_image: bytes, uf2: bytes) -> dict:
         "fsOffset": fsimage.FS_OFFSET,
         "flashSize": FLASH_SIZE,
         "files": dict(FILES),
+        # the power-up screen the switches ask for with Roll held, for every tile mask (bit
+        # set: the tile up): shutbox.powerup.combination, as the firmware decides
+        "powerOn": [powerup.combination(m, True, pins.TILES) for m in range(1 << pins.TILES)],
+        "words": words.vocabulary(),  # the terminal's words (words.js reads them)
     }
 
 
-def build(out: Path = OUT, uf2=None, bootrom=None, firmware: Path = mp.FIRMWARE,
-          force: bool = False, log=None) -> Path:
-    """Write the page's folder *out* (when its inputs changed, or *force*); return it."""
-    from shutbox_host.pico import emulator, fsimage
+def ours(out: Path) -> bool:
+    """Whether the folder *out* is one a build made: it holds MARKER (or, built before the
+    marker, the stamp of a build beside box.json and worker.js)."""
+    if (out / MARKER).is_file():
+        return True
+    stamp_file = out / ".stamp"
+    return (stamp_file.is_file() and (out / "box.json").is_file()
+            and (out / FILES["worker"]).is_file()
+            and re.fullmatch(r"[0-9a-f]{64}\n?", stamp_file.read_text(errors="replace"))
+            is not None)
 
-    uf2_path, rom_path = emulator.resolve_inputs(uf2, bootrom)
-    emulator.check_uf2(uf2_path)
-    emulator.check_bootrom(rom_path)
+
+def check_out(out: Path) -> None:
+    """UserError (one line) unless *out* can be the page's folder: new, empty, or one this
+    module built (it holds MARKER). A build replaces the folder whole, so a folder of anything
+    else is refused: no command deletes what it did not create."""
+    if out.exists() and not out.is_dir():
+        raise UserError("--out %s is a file, not a folder: give a folder for the page" % out)
+    if out.is_dir() and not ours(out) and any(out.iterdir()):
+        raise UserError("--out %s holds files that `shutbox web` did not make: give a new or "
+                        "empty folder (a build replaces its folder whole)" % out)
+
+
+def build(out: Path = OUT, uf2=None, bootrom=None, firmware: Path = mp.FIRMWARE,
+          force: bool = False, log=None, fetch: bool = False) -> Path:
+    """Write the page's folder *out* (when its inputs changed, or *force*); return it. *fetch*:
+    download the uf2 or the bootrom when they are nowhere here (shutbox_host.pico.inputs)."""
+    from shutbox_host.pico import emulator
+
+    out = Path(out)
+    check_out(out)
+    uf2_path, rom_path = emulator.resolve_inputs(uf2, bootrom, fetch=fetch, pico=True)
     if not force and not needs_build(out, uf2_path, rom_path, firmware):
         return out
     cmd = esbuild_cmd()
     rp2040js = _rp2040js()
     say = log or (lambda msg: None)
     say("building %s" % out)
-    tmp = out.with_name(out.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="." + out.name + ".new-", dir=out.parent))
+    try:
+        _write(tmp, cmd, rp2040js, uf2_path, rom_path, firmware)
+        old = None
+        if out.exists():  # ours (check_out): moved aside, then deleted
+            old = Path(tempfile.mkdtemp(prefix="." + out.name + ".old-", dir=out.parent))
+            out.rename(old / out.name)
+        tmp.rename(out)
+        if old is not None:
+            shutil.rmtree(old)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    say("built %s (%d files)" % (out, len(list(out.iterdir()))))
+    return out
+
+
+def _write(tmp: Path, cmd: list[str], rp2040js: Path, uf2_path: Path, rom_path: Path,
+           firmware: Path) -> None:
+    """Write the page's files into the new folder *tmp*."""
+    from shutbox_host.pico import emulator, fsimage
+
+    (tmp / MARKER).write_text("built by `shutbox web` (shutbox_host.web.build): the next build "
+                              "replaces this folder whole\n")
     for name in COPIED:
         shutil.copyfile(STATIC / name, tmp / name)
     p = subprocess.run([*cmd, str(STATIC / "worker.js"), "--bundle", "--format=iife",
@@ -153,11 +207,6 @@ def build(out: Path = OUT, uf2=None, bootrom=None, firmware: Path = mp.FIRMWARE,
     (tmp / "box.json").write_text(json.dumps(config(fs_image, uf2_bytes), indent=1) + "\n")
     (tmp / "LICENSES.txt").write_text(_licenses(rp2040js))
     (tmp / ".stamp").write_text(stamp(uf2_path, rom_path, firmware) + "\n")
-    if out.exists():
-        shutil.rmtree(out)
-    tmp.rename(out)
-    say("built %s (%d files)" % (out, len(list(out.iterdir()))))
-    return out
 
 
 def _licenses(rp2040js: Path) -> str:

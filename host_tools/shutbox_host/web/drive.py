@@ -24,6 +24,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1000, "height": 560}
+PHONE = {"width": 390, "height": 844}  # a phone held upright (CSS pixels)
 _HOLD_MS = 900  # a long press of Roll: the debouncer's long press is at 700 ms
 
 
@@ -91,8 +92,14 @@ class Browser:
             self._pw.stop()
             self.served.stop()
 
-    def page(self) -> BoxPage:
-        ctx = self.browser.new_context(viewport=VIEWPORT)
+    def page(self, phone: bool = False) -> BoxPage:
+        """A new box in a new context: a desktop window, or (*phone*) a phone held upright,
+        390 px wide, with a touch screen (a tap is a touch, not a mouse click)."""
+        if phone:
+            ctx = self.browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
+                                           device_scale_factor=2, accept_downloads=True)
+        else:
+            ctx = self.browser.new_context(viewport=VIEWPORT, accept_downloads=True)
         return BoxPage(ctx.new_page(), self.served.url)
 
 
@@ -210,6 +217,22 @@ class BoxPage:
         self.press()
         time.sleep(ms / 1000)
         self.release()
+
+    def tap(self, selector: str, ms: float = 100) -> None:
+        """A finger's tap on *selector*: the touch screen pressed for *ms* (a person's tap
+        lasts about a tenth of a second), through Chromium's touch input (pointer events of
+        type touch, as a phone sends them)."""
+        where = self.page.locator(selector)
+        where.scroll_into_view_if_needed()
+        box = where.bounding_box()
+        point = [{"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}]
+        cdp = self.page.context.new_cdp_session(self.page)
+        try:
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+            time.sleep(ms / 1000)
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        finally:
+            cdp.detach()
 
     def latch(self) -> None:
         """The page's "hold Roll" control: Roll down until it is clicked again."""

@@ -81,10 +81,9 @@ def configure(parser):
     parser.add_argument("--port", type=int, default=None,
                         help="serve on this port of 127.0.0.1 (default: %d if free, else any "
                              "free one; 0: any free one)" % PORT)
-    parser.add_argument("--uf2", help="MicroPython uf2 for RPI_PICO (env SHUTBOX_UF2; default "
-                                      "../shared/rp2040/RPI_PICO-v1.28.0.uf2)")
-    parser.add_argument("--bootrom", help="RP2040 B1 bootrom (env SHUTBOX_BOOTROM; default "
-                                          "../shared/rp2040/bootrom-b1.bin)")
+    from shutbox_host.pico import inputs
+
+    inputs.arguments(parser)
     parser.add_argument("--out", help="the page's folder (default: build/web)")
     parser.add_argument("--build-only", action="store_true",
                         help="build the folder (if its inputs changed) and exit")
@@ -99,7 +98,7 @@ def run(args):
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UserError("--port %d: a port is 0 to 65535" % args.port)
     out = Path(args.out) if args.out else build.OUT
-    build.build(out, args.uf2, args.bootrom, force=args.rebuild,
+    build.build(out, args.uf2, args.bootrom, force=args.rebuild, fetch=True,
                 log=lambda m: print("shutbox web: " + m, file=sys.stderr))
     if args.build_only:
         print(out)

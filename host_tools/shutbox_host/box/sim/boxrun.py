@@ -52,6 +52,11 @@ stay loaded (they keep no state of their own) and the flash folder is kept.
 import gc
 import sys
 
+# Modules come from MICROPYPATH only, never from the folder boxrun was started in (`-m` puts
+# it first): that folder may hold anything, e.g. a checkout named shutbox.
+if "" in sys.path:
+    sys.path.remove("")
+
 import machine  # noqa: F401 - the simulated board (C code on the Pico): part of the base
 import neopixel  # noqa: F401
 import simbus

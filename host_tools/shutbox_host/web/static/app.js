@@ -8,9 +8,14 @@
  * kept in IndexedDB (after writes settle, and on pagehide); the tiles, the power switch and
  * the mute control are kept in localStorage, so a reload finds the box as it was left.
  *
- * window.shutbox is the page's state for the tests and the bench: frames, log, latencies
- * (a tile's click to its LED changing on the page), firstLitMs (navigation to the first lit
- * frame), saves, errors, stats.
+ * Beside the box the page says what it does in the terminal box's words (words.js reads the
+ * vocabulary of shutbox_host.box.words that box.json carries): the game log as sentences,
+ * the power-up screen (the settings menu, the records...) read off the LEDs while it shows,
+ * the LED colours' legend; the game log saves as the JSON lines `shutbox report` reads.
+ *
+ * window.shutbox is the page's state for the tests and the bench: frames, log, words,
+ * latencies (a tile's click to its LED changing on the page), firstLitMs (navigation to the
+ * first lit frame), saves, errors, stats.
  */
 (() => {
   const SAVE_SETTLE_MS = 300; // a burst of flash writes is saved once it has been quiet this long
@@ -18,7 +23,10 @@
   const LOG_LINES_SHOWN = 300;
   const PENDING_MS = 2000; // a flip whose LED has not changed by then is not waited for
   const STORE = 'shutbox-box';
+  const WORDS_SHOWN = 200;
+  const SLOW = 0.9; // below this speed the status says the box runs in slow motion
   const $ = (sel) => document.querySelector(sel);
+  const W = window.shutboxWords;
 
   const state = {
     ready: false,
@@ -46,6 +54,10 @@
     notice: null,
     carried: null, // a new build: the files carried over from the old one's box (or why not)
     build: null,
+    words: [], // the game log in words (words.js), as the page shows it
+    mode: 0, // the power-up screen showing (words.js MENU, RECORDS...; 0: the game)
+    screen: [], // that screen in words, as the page shows it
+    letters: '', // the last frame's LEDs as palette letters: tiles, die A, die B
   };
   window.shutbox = state;
 
@@ -55,6 +67,9 @@
   let db = null;
   let saveTimer = null;
   let consoleTail = '';
+  let resetting = false; // a new box: nothing is saved again as the page goes away
+  const ctx = {}; // what the log is read with (words.js track: the computer's seats)
+  let mem = {}; // what the power-up screen's frames said (words.js see)
   const pending = new Map(); // tile index -> {t, key}: clicks waiting for their LED to change
   const leds = []; // LED elements in chain order
   const tileEls = [];
@@ -91,7 +106,7 @@
   function saveFlash() {
     if (saveTimer !== null) clearTimeout(saveTimer);
     saveTimer = null;
-    if (!state.dirty || !db || !mirror) {
+    if (resetting || !state.dirty || !db || !mirror) {
       state.unsaved = state.dirty;
       return;
     }
@@ -106,6 +121,7 @@
   }
 
   function keepLocal() {
+    if (resetting) return;
     localStorage.setItem('shutbox.tiles', String(state.tiles));
     localStorage.setItem('shutbox.power', state.powered ? '1' : '0');
     localStorage.setItem('shutbox.muted', state.muted ? '1' : '0');
@@ -160,11 +176,14 @@
       }
       state.ready = true;
       send(levelsOf()); // what changed while the worker loaded
+      showStatus();
+      showScreen();
     } else if (m.ev === 'stats') {
       state.stats = m;
       showStatus();
     } else if (m.ev === 'reset') {
       addLine(`(the chip restarted: ${m.why})`);
+      startScreen(); // it boots again: the power-up screen the switches ask for
     } else if (m.ev === 'error') {
       fail(m.msg);
     }
@@ -231,9 +250,11 @@
     if (state.frames.length > FRAMES_KEPT) state.frames.splice(0, state.frames.length - FRAMES_KEPT);
     const n = Math.min(leds.length, data.length / 3);
     let lit = false;
+    let letters = '';
     for (let i = 0; i < n; i++) {
       const rgb = rgbOf(data, i);
       const key = rgb.join(',');
+      letters += names.get(key) || '?';
       if (key !== '0,0,0') lit = true;
       if (ledKeys[i] !== key) {
         ledKeys[i] = key;
@@ -241,6 +262,13 @@
       }
     }
     if (lit && state.firstLitMs === null) state.firstLitMs = w;
+    state.letters = letters;
+    if (state.mode) {
+      const t = cfg.tiles;
+      W.see(state.mode, letters.slice(0, t), letters.slice(t, t + 7), letters.slice(t + 7, t + 14), mem,
+        cfg.words);
+      showScreen();
+    }
     for (const [k, p] of pending) {
       if (w - p.t > PENDING_MS) {
         pending.delete(k); // the box did not answer this flip on its LED (it may ignore it)
@@ -273,6 +301,48 @@
     if (atEnd) pre.scrollTop = pre.scrollHeight;
   }
 
+  function addWords(text) {
+    state.words.push(text);
+    const list = $('#words');
+    const li = document.createElement('li');
+    li.textContent = text;
+    list.appendChild(li);
+    while (list.childNodes.length > WORDS_SHOWN) list.removeChild(list.firstChild);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  // The power-up screen in words while it shows (the settings menu, the records, ...), and
+  // what the switched-off box waits for.
+  function showScreen() {
+    const voc = cfg.words;
+    let lines = [];
+    if (!state.powered) {
+      lines = [W.fill(voc.screens.off, voc.controls, {}, voc)];
+    } else if (state.mode) {
+      const l = state.letters;
+      const t = cfg.tiles;
+      lines = W.screenLines(state.mode, l.slice(0, t), l.slice(t, t + 7), l.slice(t + 7, t + 14), mem,
+        voc.controls, voc);
+    }
+    if (lines.join('\n') === state.screen.join('\n')) return;
+    state.screen = lines;
+    const el = $('#screen');
+    el.replaceChildren(...lines.map((x) => {
+      const p = document.createElement('p');
+      p.textContent = x;
+      return p;
+    }));
+    el.hidden = !lines.length;
+  }
+
+  // The box starts: with Roll held, the power-up screen its tiles ask for (shutbox.powerup's
+  // combination, as box.json lists it for every tile mask), else the game.
+  function startScreen() {
+    mem = {};
+    state.mode = state.rollHeld || state.latched ? cfg.powerOn[state.tiles] : W.GAME;
+    showScreen();
+  }
+
   function onConsole(text) {
     consoleTail += text;
     let i;
@@ -280,12 +350,21 @@
       const line = consoleTail.slice(0, i).replace(/\r$/, '');
       consoleTail = consoleTail.slice(i + 1);
       if (line.startsWith('{')) {
+        let rec = null;
         try {
-          const rec = JSON.parse(line);
-          rec._w = performance.now();
-          state.log.push(rec);
+          rec = JSON.parse(line);
         } catch (err) {
           // a line that only looks like JSON: shown, not parsed
+        }
+        if (rec !== null && typeof rec === 'object' && typeof rec.ev === 'string') {
+          W.track(rec, ctx);
+          addWords(W.say(rec, ctx, cfg.words));
+          if (rec.ev === 'settings') {
+            state.mode = W.GAME; // the power-up screen is over: the game starts
+            showScreen();
+          }
+          rec._w = performance.now();
+          state.log.push(rec);
         }
       }
       addLine(line);
@@ -398,9 +477,13 @@
     drawPower();
     if (!state.powered) {
       dark();
+      state.mode = W.GAME;
     } else {
       ledKeys = leds.map(() => '0,0,0');
     }
+    if (state.powered) startScreen();
+    else showScreen();
+    showStatus();
     applyTone();
     if (worker && state.ready) worker.postMessage({ op: 'power', on: state.powered });
   }
@@ -422,6 +505,7 @@
   async function newBox() {
     if (!confirm('Start a new box? Its settings, records and the game in progress are erased.')) return;
     if (saveTimer !== null) clearTimeout(saveTimer);
+    resetting = true; // pagehide must not save the old box's tiles or flash again
     state.dirty = false;
     mirror = null;
     if (worker) worker.terminate();
@@ -433,6 +517,7 @@
       tx.onerror = resolve;
     });
     localStorage.removeItem('shutbox.tiles');
+    localStorage.removeItem('shutbox.power');
     location.reload();
   }
 
@@ -514,6 +599,15 @@
       r.addEventListener(ev, () => roll(false));
     }
     r.addEventListener('contextmenu', (e) => e.preventDefault());
+    // Enter on the focused Roll presses it as long as the key is held (space: keys())
+    r.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      if (!e.repeat) roll(true);
+    });
+    r.addEventListener('keyup', (e) => {
+      if (e.key === 'Enter') roll(false);
+    });
     $('#hold').addEventListener('click', () => latch());
     $('#power').addEventListener('click', () => {
       audioOn();
@@ -521,24 +615,76 @@
     });
     $('#mute').addEventListener('click', () => mute());
     $('#newbox').addEventListener('click', () => newBox());
+    $('#save-log').addEventListener('click', () => saveLog());
     keys();
+    legend();
   }
 
+  // The LED colours in words (the terminal's legend), each beside its colour.
+  function legend() {
+    const ul = $('#legend');
+    const pal = cfg.palettes[1];
+    for (const [letter, name, meaning] of cfg.words.legend) {
+      const code = cfg.names.indexOf(letter);
+      const li = document.createElement('li');
+      const led = document.createElement('span');
+      led.className = 'led';
+      paint(led, pal.slice(3 * code, 3 * code + 3));
+      const b = document.createElement('b');
+      b.textContent = name;
+      li.append(led, b, ` ${meaning}`);
+      ul.appendChild(li);
+    }
+  }
+
+  // The game log as a file: the JSON lines the box printed, as `shutbox play --log` writes
+  // them (docs/log-format.md), which `shutbox report` reads.
+  function saveLog() {
+    const lines = state.lines.filter((x) => x.startsWith('{'));
+    const blob = new Blob([lines.map((x) => x + '\n').join('')], { type: 'application/x-ndjson' });
+    const a = document.createElement('a');
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    a.href = URL.createObjectURL(blob);
+    a.download = `shutbox-log-${stamp}.jsonl`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+
+  // The status line in players' words; the emulator's own figures in its tooltip.
   function showStatus() {
     if (state.errors.length) return;
     const s = state.stats;
-    let text = state.powered ? 'on' : 'switched off';
-    if (s && state.powered) {
-      text += ` · emulated ${(s.emuMs / 1000).toFixed(1)} s · ${s.speed.toFixed(2)}x real time` +
-        ` · the emulator's load ${Math.round(100 * s.load)} %`;
-    }
-    if (state.saves) text += ` · flash saved ${state.saves}x`;
-    if (state.notice) text += ` · ${state.notice}`;
+    let text;
+    if (!state.ready) text = 'Starting the box...';
+    else if (!state.powered) text = 'The box is switched off.';
+    else if (s && s.emuMs > 3000 && s.speed < SLOW) {
+      text = `The box is on, in slow motion (${s.speed.toFixed(1)} times real time): this ` +
+        'computer is busy.';
+    } else text = 'The box is on.';
+    if (state.saves) text += ' Its settings, records and game are kept in this browser.';
+    if (state.notice) text += ` ${state.notice[0].toUpperCase()}${state.notice.slice(1)}.`;
     $('#status').textContent = text;
+    $('#status').title = s ? `emulated ${(s.emuMs / 1000).toFixed(1)} s, ${s.speed.toFixed(2)} ` +
+      `times real time, the emulator's load ${Math.round(100 * s.load)} %, flash saved ` +
+      `${state.saves} times` : '';
+  }
+
+  // Opened as a file (file://) the page cannot load its parts: it says how to serve it.
+  function served() {
+    if (location.protocol !== 'file:') return true;
+    $('#status').textContent = 'This page must be served, not opened as a file: run ' +
+      '`shutbox web` (or `make web`, then `shutbox web`) and open the address it prints.';
+    $('#status').classList.add('error');
+    return false;
   }
 
   async function main() {
-    cfg = await (await fetch('box.json')).json();
+    if (!served()) return;
+    const res = await fetch('box.json');
+    if (!res.ok) throw new Error(`box.json: HTTP ${res.status} (build the page again: make web)`);
+    cfg = await res.json();
     state.build = cfg.build;
     setupColours();
     state.tiles = (1 << cfg.tiles) - 1;
@@ -581,5 +727,5 @@
     showStatus();
   }
 
-  main().catch((err) => fail(String(err && err.stack ? err.stack : err)));
+  main().catch((err) => fail(`the page could not start: ${err && err.message ? err.message : err}`));
 })();

@@ -1,0 +1,109 @@
+# What match-optimal play would cost the box: its table blocks built and measured, not shipped.
+"""The tables the box would need to play the match-optimal move (the hard computer and the
+best-move hints) in every seat of a one-round match, built from the match solver and
+measured in bytes; the firmware does not read them yet (docs/solver.md's design note).
+
+A seat's best play is the solver's payout objective for its value of each final score
+(shutbox_host.solve.match): seat 1 has one such table per match rule set (players; ties
+share or roll-off, or replay; shut-wins); a later seat one per situation before it (the
+score to beat and how many share it). With `any` moves every move of a throw leaves the same
+tile sum (as tablegen's hint pack relies on), so a block needs, per open mask and layer,
+only the rank of its key among the states of its tile sum (lower is better) and the one-die
+bit: one byte a state (bits 0-6 the rank, bit 7 one die), 512 bytes a layer on nine tiles,
+against the 2 bytes of the min-expected pack's rank and of the hint pack's entry. A second
+byte of value x 250 (0-250: the match value, the chance to win) lets the box show it, as
+the hint pack's p_beat does. Identical blocks are stored once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from itertools import product
+
+from shutbox import variants as V
+from shutbox_host.solve import match as M
+from shutbox_host.solve import solver
+
+RANK_BITS = 7
+ONE_DIE_BIT = 0x80
+
+
+def block(var, payout: dict) -> list[bytes]:
+    """The one-byte blocks (one per layer) of the play maximising *payout*."""
+    sol = solver._Solved(var, "payout", payout=payout)
+    sums = [solver.tile_sum(s) for s in range(1 << var.tiles)]
+    out = []
+    for lk, keys in enumerate(sol.K):
+        groups: dict = {}
+        for s, k in enumerate(keys):
+            groups.setdefault(sums[s], set()).add(k)
+        rank = {t: {k: i for i, k in enumerate(sorted(ks))} for t, ks in groups.items()}
+        data = bytearray()
+        for s, k in enumerate(keys):
+            r = rank[sums[s]][k]
+            if r >= 1 << RANK_BITS:
+                raise ValueError("more than %d ranks in a tile sum" % (1 << RANK_BITS))
+            data.append(r | (ONE_DIE_BIT if sol.flags[lk][s] else 0))
+        out.append(bytes(data))
+    return out
+
+
+def match_blocks(var, rules: M.MatchRules) -> dict:
+    """{(seat, situation): [layer blocks]} of every seat of one rule set: seat 1, and each
+    later seat in every situation it can meet (its payout tables as the Match found them)."""
+    m = M.Match(var, rules)
+    out = {}
+    seen = {}
+    for key in list(m._values):  # every situation solved: the seat to play in each
+        if m._over(key):
+            continue
+        table = m._payout(key)
+        tkey = tuple((table[y].numerator, table[y].denominator) for y in m.finals)
+        if tkey not in seen:
+            seen[tkey] = block(var, table)
+        out[(m._played(key) + 1, key)] = seen[tkey]
+    return out
+
+
+RULE_SETS = [(2, "share", False), (2, "share", True), (2, "replay", False),
+             (2, "replay", True), (3, "share", False), (3, "share", True),
+             (4, "share", False), (4, "share", True)]
+
+
+def sizes(variants) -> dict:
+    """Bytes of flash for the one-byte blocks of *variants* (with the value byte they
+    double), identical blocks stored once: seat 1's, every seat's, and per rule set (players
+    / tie / shut-wins) the blocks of seat 1 and of the later seats (each situation's)."""
+    first: dict = {}
+    every: dict = {}
+    per_set: dict = {}
+    for var, (players, tie, wins) in product(variants, RULE_SETS):
+        got = match_blocks(var, M.MatchRules(players, tie, wins))
+        label = "%d/%s/%s" % (players, tie, "on" if wins else "off")
+        row = per_set.setdefault(label, {"seat1": {}, "later": {}, "situations": 0})
+        for (seat, _key), layers in got.items():
+            data = b"".join(layers)
+            h = hashlib.sha1(data).digest()
+            every[h] = len(data)
+            row["seat1" if seat == 1 else "later"][h] = len(data)
+            row["situations"] += 1
+            if seat == 1:
+                first[h] = len(data)
+    return {"seat1_bytes": sum(first.values()), "all_seats_bytes": sum(every.values()),
+            "per_rule_set": {k: {"seat1_bytes": sum(r["seat1"].values()),
+                                 "later_bytes": sum(r["later"].values()),
+                                 "situations": r["situations"]} for k, r in per_set.items()},
+            "variants": len(variants), "layer_bytes": 1 << variants[0].tiles}
+
+
+def hint_variants(tiles: int = 9) -> list:
+    """The variants the beat-target hint pack covers (tablegen.offered_hints)."""
+    from shutbox_host.solve import tablegen
+
+    return [solver.Variant(tiles, *key) for key in tablegen.offered_hints(tiles)]
+
+
+def default_variant_sizes(tiles: int = 9) -> dict:
+    """sizes() of the box's default variant only (a quick figure; every hint variant is
+    `sizes(hint_variants())`)."""
+    return sizes([solver.Variant(tiles, V.ONE_DIE_HIGH_SHUT)])

@@ -1,0 +1,87 @@
+# The long game for 2: the exact values satisfy the game's equations, written out here.
+"""shutbox_host.solve.longgame against the rules of seed 000's long game written out in the
+test (engine_reference's subset search, a plain recursion over a turn with its extra turns):
+the exact values the solver finds are a solution of the game's optimality equations, and the
+float value iteration agrees with them."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from functools import cache
+
+import engine_reference as ref
+import pytest
+
+from shutbox import variants as V
+from shutbox_host import cli
+from shutbox_host.solve import longgame
+from shutbox_host.solve.solver import Variant
+
+
+def turn_values(var, who, handover):
+    """V(mask, extra turns) of a turn of *who* (0: shuts, 1: opens), A's chance to win, the
+    other's values at hand-over *handover*; written from the rules: two dice (a double
+    earns an extra turn, one that cannot be played is thrown again), one die where the
+    one-die rule allows it (on the shut tiles for the opener)."""
+    full = (1 << var.tiles) - 1
+    goal, win = (0, Fraction(1)) if who == 0 else (full, Fraction(0))
+    best = max if who == 0 else min
+
+    @cache
+    def value(m, k):
+        if m == goal:
+            return win
+        free = m if who == 0 else full ^ m
+        allowed = ref.one_die_allowed(free if who == 1 else m, var.one_die)
+        options = [True] if allowed and var.one_die_mode == V.MODE_FORCED else (
+            [False, True] if allowed else [False])
+        outcomes = []
+        for one in options:
+            throws = [(a, 0) for a in range(1, 7)] if one else [
+                (a, b) for a in range(1, 7) for b in range(1, 7)]
+            acc, again = Fraction(0), 0
+            for a, b in throws:
+                moves = [mv for mv in ref.legal(free, var.moves, a, b)]
+                if moves:
+                    acc += best(value(m ^ mv, k + (a == b)) for mv in moves)
+                elif a == b:
+                    again += 1
+                else:
+                    acc += value(m, k - 1) if k else handover[m]
+            outcomes.append(acc / (len(throws) - again))
+        return best(outcomes)
+
+    return value
+
+
+@pytest.mark.parametrize("var", [Variant(4), Variant(4, V.ONE_DIE_NEVER, moves=V.MOVES_KIDS),
+                                 Variant(5, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED)])
+def test_the_exact_values_solve_the_games_equations(var):
+    game = longgame.LongGame(var)
+    got = game.solve(exact=True)
+    x, y = game.exact_x, game.exact_y
+    full = (1 << var.tiles) - 1
+    a = turn_values(var, 0, y)
+    b = turn_values(var, 1, x)
+    for m in range(1, full + 1):
+        assert x[m] == a(m, 0), m
+    for m in range(full):
+        assert y[m] == b(m, 0), m
+    assert y[full] == x[full]  # nothing to open: the box goes straight back
+    assert got["p_first_exact"] == x[full] and 0 < x[full] < 1
+    assert abs(got["p_first"] - float(x[full])) < 1e-13
+
+
+def test_the_long_game_on_the_command_line(capsys):
+    assert cli.main(["solve", "--long-game", "--tiles", "4", "--exact", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    want = longgame.LongGame(Variant(4)).solve(exact=True)["p_first_exact"]
+    assert Fraction(out["p_first_exact"]) == want
+    for argv, words in ((["--long-game", "--exact"], "exactly up to 7 tiles"),
+                        (["--exact"], "--exact goes with --long-game"),
+                        (["--long-game", "--one-die-mode", "locked"], "optional or forced"),
+                        (["--long-game", "--match"], "leave out --match")):
+        assert cli.main(["solve", *argv]) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1
