@@ -6,8 +6,9 @@ Tile switches and Roll close to GND through pull-ups: a shut tile or a pressed R
 ``show`` writes palette codes straight into the NeoPixel buffer in the chain's byte order, so
 updating the LEDs allocates nothing. ``adjust(sound, brightness)`` applies the box's settings:
 the palette is dim on purpose and the brightness scales it in quarter steps (low 1/4, medium
-1, high 3 times ``_PALETTE_RGB``: channels up to 10, 40 or 120 of 255; the budget of each
-level is in hardware/README.md); the sound sets the buzzer's PWM duty: off, soft (1/16: the
+1, high 3/2 times ``_PALETTE_RGB``: channels up to 10, 40 or 60 of 255, so the box stays
+under the 250 mA MicroPython declares to the USB host; the budget of each level is in
+hardware/README.md); the sound sets the buzzer's PWM duty: off, soft (1/16: the
 note's fundamental about 14 dB below loud's) or loud (1/2, the loudest square wave for a
 piezo).
 """
@@ -37,7 +38,7 @@ _DUTY_ON = const(32768)  # 50 % duty: the loudest square wave for a piezo (volum
 _DUTY_SOFT = const(4096)
 _LOUD = const(2)  # volume(): 0 off, 1 soft, 2 loud
 _MEDIUM = const(1)  # brightness(): 0 low, 1 medium, 2 high
-_SCALE = const(b"\x01\x04\x0c")  # per brightness: the palette times this / 4
+_SCALE = const(b"\x01\x04\x06")  # per brightness: the palette times this / 4
 # The duty is kept / 256 in the palette's buffer, after the colours: one byte, not one more
 # attribute of the board (an attribute more grows its dict: 96 bytes of heap measured)
 _DUTY = const(24)  # 3 * _COLOURS

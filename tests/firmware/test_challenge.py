@@ -66,7 +66,7 @@ def test_brightness_scales_every_colour_and_an_idle_poll_allocates_nothing(level
     lit = {f[i:i + 3] for f in frames for i in range(0, len(f), 3)}
     assert lit <= {pal[3 * c:3 * c + 3] for c in range(8)}
     assert {"W", "R", "M"} <= {c for f in r.frames for part in f[1:] for c in part}
-    assert max(max(f) for f in frames) == (10, 40, 120)[level]  # red at 40 x 1/4, 1, 3
+    assert max(max(f) for f in frames) == (10, 40, 60)[level]  # red at 40 x 1/4, 1, 3/2
 
 
 @pytest.mark.parametrize("level,duty", [(0, 0), (1, 4096), (2, 32768)])

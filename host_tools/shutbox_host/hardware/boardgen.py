@@ -38,7 +38,7 @@ PICO_PINOUT = (
 )
 PHYSICAL = {int(name[2:]): i + 1 for i, name in enumerate(PICO_PINOUT) if name.startswith("GP")}
 USER_GPIOS = tuple(sorted(PHYSICAL))  # GP0-GP22, GP26-GP28
-PIN_VBUS, PIN_3V3 = 40, 36
+PIN_VBUS, PIN_3V3, PIN_3V3_EN = 40, 36, 37
 
 
 def wokwi_pin(physical: int) -> str:
@@ -191,89 +191,152 @@ def render_pins(pm: PinMap) -> str:
 # --- hardware/bom.csv ---------------------------------------------------------------------------
 
 def bom_rows(pm: PinMap) -> list:
-    """Return the bill of materials as (part, value, quantity, example part number, notes)."""
+    """Return the bill of materials as (part, value, quantity, example part number, notes,
+    model): *model* is the part's key in the enclosure's model (tests/hardware check that the
+    two hold the same parts in the same numbers), or "(harness)" for what the harness table
+    (hardware/enclosure/harness.csv) lists, "(consumable)" for what is used up."""
+    from shutbox_host.hardware import stripboard
+
     leds = pm.led_count
+    pins = len(stripboard.place(pm).connectors())
     return [
         ("Microcontroller board", "Raspberry Pi Pico (RP2040)", 1,
-         "Raspberry Pi SC0915 (Pico)", "Pico W / Pico 2 also fit the same pins and holes"),
+         "Raspberry Pi SC0915 (Pico)", "Pico W / Pico 2 also fit the same pins and holes; "
+         "plugs into the wiring board", "pico"),
         ("Pin header", "1x20, 2.54 mm, male", 2, "(any)",
-         "soldered to the Pico pointing up; jumper wires go to the wiring board"),
+         "soldered to the Pico, pins down, to plug it into the wiring board", "header_1x20"),
+        ("Socket header", "1x20, 2.54 mm, female, 8.5 mm", 2, "Samtec SSW-120-01-T-S",
+         "on the wiring board: the Pico plugs in", "socket_1x20"),
         ("Tile switch", "hinge-lever microswitch, SPDT, micro load, OF 0.25 N max", pm.tiles,
-         "Omron D2F-01FL", "one per tile, wired COM + NO; closes when the tile is shut"),
-        ("Tile", "flap numbered 1..%d, with hinge pin" % pm.tiles, pm.tiles, "(made)",
-         "wood, acrylic or 3D printed; it presses its microswitch when shut"),
-        ("Roll button", "momentary pushbutton, normally open", 1, "Sanwa OBSF-30",
-         "any NO button; a 12 mm tactile switch (Omron B3F-4055) works too"),
-        ("RGB LED", "WS2812B, 5 V, on a small breakout PCB", leds, "Worldsemi WS2812B-V5",
-         "%d tile LEDs + 14 dice pips; breakouts carry their own 100 nF" % pm.tiles),
+         "Omron D2F-01FL", "one per tile, wired COM + NO; closes when the tile is shut",
+         "switch"),
+        ("Roll button", "momentary pushbutton, normally open, 30 mm snap-in", 1,
+         "Sanwa OBSF-30", "2.8 mm (0.110 in) tabs", "roll_button"),
+        ("RGB LED", "WS2812B, 5 V, on a 10 mm round breakout PCB", leds,
+         "Worldsemi WS2812B-V5",
+         "%d tile LEDs + 14 dice pips; breakouts carry their own 100 nF" % pm.tiles, "led"),
         ("Level shifter", "74AHCT125, quad buffer, 5 V", 1, "TI SN74AHCT125N",
-         "lifts the Pico's 3.3 V data to 5 V for the first LED"),
-        ("IC socket", "DIP-14", 1, "Mill-Max 110-43-314-41-001000", "for the 74AHCT125"),
+         "lifts the Pico's 3.3 V data to 5 V for the first LED", "ic_74ahct125"),
+        ("IC socket", "DIP-14", 1, "Mill-Max 110-43-314-41-001000", "for the 74AHCT125",
+         "socket_dip14"),
         ("Resistor", "330 ohm, 1/4 W (300-500 ohm)", 1, "Stackpole CF14JT330R",
-         "in series with the LED data line, close to the first LED"),
-        ("Capacitor", "1000 uF, 16 V, electrolytic", 1, "Panasonic EEU-FR1C102",
-         "across +5V and GND where the LED chain is fed"),
-        ("Capacitor", "100 nF, ceramic", 1, "KEMET C320C104K5R5TA",
-         "decoupling at the 74AHCT125's VCC pin"),
-        ("Buzzer", "passive piezo transducer (no built-in oscillator)", 1, "TDK PS1240P02BT",
-         "driven by PWM through the transistor"),
-        ("Transistor", "NPN, small signal", 1, "onsemi 2N3904BU", "BC547 works too"),
+         "in series with the LED data line", "res_330"),
+        ("Capacitor", "1000 uF, 16 V, electrolytic, 5 mm pitch", 1, "Panasonic EEU-FR1C102",
+         "across +5V and GND where the LED chain is fed", "cap_1000u"),
+        ("Capacitor", "100 nF, ceramic, 5 mm pitch", 1, "KEMET C320C104K5R5TA",
+         "decoupling at the 74AHCT125's VCC pin", "cap_100n"),
+        ("Buzzer", "passive piezo transducer (no built-in oscillator), 12 mm", 1,
+         "TDK PS1240P02BT", "driven by PWM through the transistor; in its holder under "
+         "the deck's sound hole", "buzzer"),
+        ("Transistor", "NPN, small signal, TO-92", 1, "onsemi 2N3904BU", "BC547 works too",
+         "npn"),
         ("Resistor", "1 kohm, 1/4 W", 2, "Stackpole CF14JT1K00",
-         "one to the transistor's base, one across the piezo"),
-        ("Wiring board", "stripboard or perfboard, about 50 x 70 mm", 1, "(any)",
-         "carries the Pico sockets, the 74AHCT125 and the buzzer driver"),
-        ("Hook-up wire", "26 AWG stranded, 5 m reel (red, black, one signal colour)", 3,
-         "(any)", "switch and LED wiring"),
-        ("USB cable", "micro-USB, data + power", 1, "(any)", "flashing and power"),
-        ("USB power supply", "5 V, 1 A or more", 1, "(any)",
-         "to play without a computer"),
-    ] + enclosure_rows(pm.tiles)
+         "one to the transistor's base, one across the piezo", "res_1k"),
+        ("Wiring board", "stripboard, 0.1 in, cut to %d x %d holes"
+         % (stripboard.COLS, stripboard.ROWS), 1, "(any, e.g. 100 x 160 mm Veroboard)",
+         "the Pico's carrier: hardware/enclosure/wiring-board.svg", "stripboard"),
+        ("Connector pins", "male header, 2.54 mm, break-away strip", pins, "(any)",
+         "on the wiring board, one per harness wire", "pin_header"),
+        ("USB cable", "micro-USB, data + power", 1, "(any)", "flashing and power",
+         "usb_cable"),
+        ("USB power supply", "5 V, 1 A or more", 1, "(any)", "to play without a computer",
+         "(accessory)"),
+    ] + enclosure_rows(pm.tiles, pins)
 
 
 ENCLOSURE_JSON = "hardware/enclosure.json"
 
 
-def enclosure_rows(tiles: int) -> list:
-    """The enclosure's parts (hardware/README.md section 8); sizes from hardware/enclosure.json."""
+def enclosure_rows(tiles: int, pins: int) -> list:
+    """The enclosure's parts (hardware/README.md section 8); sizes from hardware/enclosure.json,
+    the counts as `shutbox enclosure` builds them (tests/hardware checks they agree)."""
+    from shutbox_host.hardware import enclosure as E
+    from shutbox_host.hardware import enclosure_parts as P
+
     try:
         e = json.loads((ROOT / ENCLOSURE_JSON).read_text(encoding="utf-8"))
         t, pitch = float(e["material_thickness"]), float(e["tile_pitch"])
         post = pitch - float(e["tile_width"]) - 2 * float(e["tile_side_clearance"])
         rod_d = float(e["hinge_rod_diameter"])
+        mag = "%g x %g mm, %s" % (float(e["magnet_diameter"]), float(e["magnet_thickness"]),
+                                  e["magnet_grade"])
     except (OSError, ValueError, KeyError, TypeError):
         raise UserError("%s: unreadable; `shutbox enclosure --check` says why"
                         % ENCLOSURE_JSON) from None
-    rod = tiles * pitch + post
-    m3 = 4 * tiles + 14
+    rod = tiles * pitch + post + 2 * END_POST_OUT - 0.2
     return [
         ("Power switch", "mini rocker, DPDT ON-ON, snap-in, 19 x 13 mm cutout", 1,
-         "(any, KCD1 class)", "in the right wall: one pole breaks the LED +5V, the other "
-         "grounds 3V3_EN when off (hardware/README.md section 3)"),
+         "(any, KCD1 class, 4.8 mm tabs)", "in the right wall: one pole breaks the LED +5V, "
+         "the other grounds 3V3_EN when off (hardware/README.md section 3)", "power_switch"),
         ("Hinge and rest rods", "silver steel rod %g mm, cut to %.0f mm" % (rod_d, rod), 2,
          "BS 1407 silver steel %g mm x 333 mm" % rod_d,
-         "one the tiles pivot on, one they lean on"),
-        ("Magnet", "neodymium disc 6 x 3 mm, N35", 2 * tiles, "(any)",
-         "one in each tile, one flush in the deck under it: holds a shut tile on its lever"),
-        ("Panels", "%g mm plywood or acrylic, laser cut (hardware/enclosure/cut.svg)" % t, 1,
-         "(made)", "deck, base and four walls"),
-        ("Printed parts", "PLA: %d tiles, %d cradles, %d hinge posts, 4 corner posts, "
-         "2 dice plates" % (tiles, tiles, tiles + 1), 1, "(made)",
-         "STLs in hardware/enclosure/stl/ and build/enclosure/stl/"),
-        ("Screw", "M3 x 10 countersunk, for plastic (self-tapping)", m3, "ISO 10642 M3x10 A2",
-         "panels into corner posts, deck into cradles, hinge posts and dice plates"),
-        ("Screw", "M2 x 10 pan head", 2 * tiles, "ISO 7045 M2x10 A2",
-         "each tile switch onto its cradle's slots, with a nut"),
-        ("Nut", "M2 hex", 2 * tiles, "ISO 4032 M2 A2", "for the switch screws"),
-        ("Standoff", "M2 x 6 mm, hex 4 mm, female-female, brass", 4, "(any)",
-         "the Pico on the base"),
-        ("Standoff", "M2.5 x 6 mm, hex 5 mm, female-female, brass", 4, "(any)",
-         "the wiring board on the base"),
-        ("Screw", "M2 x 5 pan head", 8, "ISO 7045 M2x5 A2", "Pico and base into its standoffs"),
-        ("Screw", "M2.5 x 5 pan head", 8, "ISO 7045 M2.5x5 A2",
-         "wiring board and base into its standoffs"),
-        ("Jumper wire", "female-female, 20 cm, 2.54 mm", 20, "(any)",
-         "from the Pico's header to the wiring board"),
+         "one the tiles pivot on, one they lean on", "rod"),
+        ("Magnet", "neodymium disc %s, axially magnetised" % mag, 2 * tiles,
+         "(any, e.g. dhit MW 4x2 / N38)", "one in each tile, one in the deck under it, "
+         "attracting: they hold a shut tile on its lever (hardware/README.md)", "magnet"),
+        ("Deck", "%g mm plywood or acrylic, laser cut (hardware/enclosure/cut.svg)" % t, 1,
+         "(made)", "countersink the green circles from the top", "deck"),
+        ("Base", "%g mm plywood or acrylic, laser cut" % t, 1, "(made)",
+         "countersink the green circles from below", "base"),
+        ("Front wall", "%g mm plywood or acrylic, laser cut" % t, 1, "(made)", "", "front"),
+        ("Back wall", "%g mm plywood or acrylic, laser cut" % t, 1, "(made)", "USB opening",
+         "back"),
+        ("Left wall", "%g mm plywood or acrylic, laser cut" % t, 1, "(made)", "", "left"),
+        ("Right wall", "%g mm plywood or acrylic, laser cut" % t, 1, "(made)",
+         "power rocker cutout", "right"),
+    ] + [(name, "printed, %s" % what, n, "(made)", "STL in hardware/enclosure/stl/%s"
+          % note, key) for name, what, n, note, key in (
+        ("Tile", "PLA, numbered 1..%d" % tiles, tiles, "(tiles 2..N: build/enclosure/stl/)",
+         "tile"),
+        ("Cradle", "PLA", tiles, "", "cradle"),
+        ("Hinge post", "PLA", tiles - 1, "", "hinge_post"),
+        ("End post, left", "PLA", 1, "", "end_post_left"),
+        ("End post, right", "PLA", 1, "", "end_post_right"),
+        ("Corner post", "PLA", 4, "", "corner_post"),
+        ("Dice plate", "PLA", 2, "", "dice_plate"),
+        ("Buzzer holder", "PLA", 1, "", "buzzer_holder"),
+        ("Light pipe, tile LED", "PETG, clear or natural", tiles, "", "light_pipe"),
+        ("Light pipe, pip", "PETG, clear or natural", 14, "", "pip_light_pipe"),
+        ("Tolerance coupon", "PLA, print it first", 1, "", "tolerance_coupon"),
+        ("Switch-height gauge", "PLA, a jig", 1, "", "switch_gauge"))] + [
+    ] + [("Screw", "%s, A2" % screw.describe(), n, "%s %sx%g A2" % (
+        P.STANDARD[screw.head], screw.size, screw.length), note, screw.key)
+        for screw, n, note in (
+            (E.M3_CORNER, 8, "base and deck into the corner posts"),
+            (E.M3, 2 * tiles + 6, "deck into the cradles, dice plates and buzzer holder"),
+            (E.M3_POST, 2 * (tiles + 1) + 4,
+             "hinge and end posts from under the deck; 4 hold the rods' washers"),
+            (E.M2_SWITCH, 2 * tiles, "each tile switch onto its cradle's slots"),
+            (E.M25_BOARD, 4, "the wiring board into its standoffs"),
+            (E.M25_BASE, 4, "the standoffs from under the base"))] + [
+        ("Washer", "M3, ISO 7089, A2", 4, "ISO 7089 M3 A2", "over the rods' ends",
+         "washer_m3"),
+        ("Washer", "M2, ISO 7089, A2", 2 * tiles, "ISO 7089 M2 A2", "under the switch nuts",
+         "washer_m2"),
+        ("Nut", "M2 hex, ISO 4032, A2", 2 * tiles, "ISO 4032 M2 A2", "for the switch screws",
+         "nut_m2"),
+        ("Standoff", "M2.5 x 10 mm, hex 5 mm, female-female, brass", 4, "(any)",
+         "the wiring board on the base", "standoff_m25"),
+        ("Foot", "self-adhesive rubber bumper, 12.7 mm x 3.5 mm", 4, "(any)",
+         "under the base, clear of the screw heads", "foot"),
+        ("Hook-up wire", "22 AWG stranded: red, black, orange", 1, "(any)",
+         "the LED supply and the rocker (hardware/enclosure/harness.csv)", "(harness)"),
+        ("Hook-up wire", "26 AWG stranded: blue, black, red, yellow, green, white, purple", 1,
+         "(any)", "switches, Roll, LED data, buzzer, 3V3_EN", "(harness)"),
+        ("Crimp housing", "Dupont 2.54 mm female, 1-pin housing and crimp contact", pins,
+         "(any)", "the harness's end on the wiring board's pins", "(harness)"),
+        ("Receptacle", "2.8 mm (0.110 in) female quick-connect, insulated", 2, "(any)",
+         "onto the Roll button's tabs", "(harness)"),
+        ("Receptacle", "4.8 mm (0.187 in) female quick-connect, insulated", 4, "(any)",
+         "onto the rocker's tabs", "(harness)"),
+        ("Heat-shrink tube", "1.6 mm and 2.4 mm", 1, "(any)",
+         "over every soldered joint off the board", "(consumable)"),
+        ("Glue", "cyanoacrylate (magnets, walls to corner posts)", 1, "(any)", "",
+         "(consumable)"),
     ]
+
+
+END_POST_OUT = 6.0    # mm an end post reaches outside a hinge post (enclosure.Layout.end_out)
 
 
 def render_bom(pm: PinMap) -> str:
@@ -283,7 +346,7 @@ def render_bom(pm: PinMap) -> str:
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(("part", "value", "quantity", "example part number", "notes"))
+    writer.writerow(("part", "value", "quantity", "example part number", "notes", "model"))
     writer.writerows(bom_rows(pm))
     return out.getvalue()
 
@@ -537,6 +600,31 @@ def _buzzer_panel(svg, pm, top, pin):
     return y + 80
 
 
+def _rocker(svg, vx, vy, ey, gy):
+    """The power rocker (DPDT, right wall): pole 1 from VBUS to the +5V rail, pole 2 from
+    3V3_EN to GND when off (hardware/README.md section 3)."""
+    c = COLOURS
+    x = vx + 120
+    svg.text(x, vy - 34, "POWER ROCKER (DPDT, right wall)", 11, weight="bold", colour="#444444")
+    for y, net, colour, label, far in ((vy, "VBUS", c["5v"], "ON: +5V rail (LEDs, 74AHCT125)",
+                                        vy - 14),
+                                       (ey, "3V3_EN", c["3v3"], "OFF: to GND (Pico stops)",
+                                        ey + 14)):
+        svg.line(vx + 5, y, x, y, colour)
+        svg.circle(x, y, 4, "#ffffff", colour)
+        svg.line(x + 4, y, x + 40, far, "#222222", 3)        # the pole
+        svg.circle(x + 46, far, 4, "#ffffff", "#222222")
+        svg.circle(x + 46, y + (y - far), 4, "#ffffff", "#bbbbbb")
+        svg.text(x + 56, far + 4, label, 11, colour="#444444")
+        svg.text(x - 6, y - 6, net, 10, "end", colour)
+    svg.line(x + 23, vy - 6, x + 23, ey + 6, "#222222", 1, "3 3")   # the poles move together
+    # the OFF contact of pole 2 to the GND flag of pin 38
+    svg.line(x + 46, ey + 18, x + 46, ey + 30, c["gnd"])
+    svg.line(x - 20, ey + 30, x + 46, ey + 30, c["gnd"])
+    svg.line(x - 20, gy, x - 20, ey + 30, c["gnd"])
+    svg.line(vx + 88, gy, x - 20, gy, c["gnd"])
+
+
 def _pin_table(svg, pm, x, top):
     """Draw the pin table: function, GPIO, physical pin."""
     svg.text(x, top, "Pin map (hardware/pinmap.json)", 15, weight="bold")
@@ -631,8 +719,7 @@ def render_svg(pm: PinMap) -> str:
                  c["gnd"], "bold")
     # Power pins on the right: VBUS feeds the LED rail, one GND feeds the panels below.
     vx, vy, _ = _pin_xy(PIN_VBUS)
-    svg.line(vx + 5, vy, vx + 40, vy, c["5v"])
-    _flag(svg, vx + 40, vy, 1, "+5V (VBUS, USB 5 V)", c["5v"])
+    _rocker(svg, vx, vy, _pin_xy(PIN_3V3_EN)[1], _pin_xy(38)[1])
     gx, gy, _ = _pin_xy(38)
     svg.line(gx + 5, gy, gx + 40, gy, c["gnd"])
     _flag(svg, gx + 40, gy, 1, "GND", c["gnd"])

@@ -18,24 +18,25 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from shutbox_host.hardware import enclosure as E
+from shutbox_host.hardware import enclosure_checks as checks
 
 LIGHT = (0.35, -0.55, 0.76)   # towards the light, world axes
 
 
-def _triangles(items, offsets=None, tolerance=0.25):
-    """(triangles (n, 3, 3), colours (n, 3)) of the parts, each moved by its group's offset."""
+def _triangles(items, offsets=None, tolerance=0.25, longest=9.0):
+    """(triangles (n, 3, 3), colours (n, 3)) of the parts, each moved by its offset (by name)."""
     import numpy as np
 
     tris, cols = [], []
     light = np.array(LIGHT) / np.linalg.norm(LIGHT)
     for it in items:
-        verts, faces = it.shape.tessellate(tolerance, 0.4)
+        verts, faces = checks.tessellate(it.shape, tolerance, 0.4)
         if not faces:
             continue
         v = np.array([(p.X, p.Y, p.Z) for p in verts])
-        if offsets and it.group in offsets:
-            v = v + np.array(offsets[it.group])
-        t = _subdivide(v[np.array(faces)])
+        if offsets and it.name in offsets:
+            v = v + np.array(offsets[it.name])
+        t = _subdivide(v[np.array(faces)], longest)
         n = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
         norm = np.linalg.norm(n, axis=1)
         keep = norm > 1e-12
@@ -64,12 +65,13 @@ def _subdivide(t, longest=9.0, rounds=4):
     return t
 
 
-def _draw(ax, items, elev, azim, offsets=None, box=None):
+def _draw(ax, items, elev, azim, offsets=None, box=None, coarse=False):
     """Draw the parts on a 3D axes with an orthographic camera."""
     import numpy as np
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
-    tris, cols = _triangles(items, offsets)
+    tris, cols = (_triangles(items, offsets, 0.5, 20.0) if coarse
+                  else _triangles(items, offsets))
     coll = Poly3DCollection(tris, facecolors=cols, edgecolors=cols, linewidths=0.15)
     ax.add_collection3d(coll)
     lo, hi = tris.reshape(-1, 3).min(axis=0), tris.reshape(-1, 3).max(axis=0)
@@ -105,36 +107,53 @@ def assembled_png(design) -> bytes:
     by the walls and the deck, are left out)."""
     fig = _figure(9, 5.6)
     ax = fig.add_subplot(projection="3d", proj_type="ortho")
-    inside = ("under", "base")
-    _draw(ax, [it for it in design.items if it.group not in inside or it.name == "base"], 28,
-          -62)
+    outside = ("walls", "posts", "tiles", "deck", "close")
+    top = design.lay.zt - 0.2          # and what shows in the deck: light pipes, screw heads
+    _draw(ax, [it for it in design.items if it.group in outside or it.name == "base"
+               or it.shape.bounding_box().max.Z >= top], 28, -62)
     fig.text(0.02, 0.03, "%d-tile box, %.0f x %.0f x %.0f mm; tiles %s shut"
              % (design.lay.tiles, design.lay.width, design.lay.depth, design.lay.height,
                 ", ".join(map(str, design.shut))), fontsize=9)
     return _png(fig)
 
 
-EXPLODE = {"base": (0, 0, 0), "wall_front": (0, -45, 25), "wall_back": (0, 45, 25),
-           "wall_left": (-45, 0, 25), "wall_right": (45, 0, 25), "under": (0, 0, 55),
-           "deck": (0, 0, 95), "posts": (0, 0, 125), "rods": (0, 0, 150), "tiles": (0, 0, 175)}
+def _explode(items) -> dict:
+    """{name: offset}: screws out along their axis, nuts and washers with them, magnets and
+    light pipes lifted out of their holes: what the step puts in place."""
+    import numpy as np
+
+    out = {}
+    for it in items:
+        if it.thread is not None:
+            head = (it.shape - it.thread).bounding_box().center()
+            tip = it.thread.bounding_box().center()
+            d = np.array([head.X - tip.X, head.Y - tip.Y, head.Z - tip.Z])
+            out[it.name] = tuple(d / (np.linalg.norm(d) or 1) * 14.0)
+        elif it.part.startswith(("nut", "washer")):
+            out[it.name] = (9.0 if it.part.startswith("nut") else 6.0, 0, 0)
+        elif it.part in ("magnet", "light_pipe", "pip_light_pipe", "led"):
+            out[it.name] = (0, 0, {"magnet": 8.0, "led": -8.0}.get(it.part, 8.0))
+    return out
 
 
-def exploded_png(design) -> bytes:
-    """The parts pulled apart along the order of assembly."""
-    fig = _figure(9, 7.5)
-    ax = fig.add_subplot(projection="3d", proj_type="ortho")
-    _draw(ax, design.items, 22, -58, offsets=EXPLODE)
-    fig.text(0.02, 0.02, "bottom to top: base with Pico, wiring board and corner posts; walls; "
-             "cradles, switches, LEDs and dice plates; deck; hinge posts; rods; tiles",
-             fontsize=8)
-    return _png(fig)
+def step_pngs(design) -> list:
+    """One small picture per build step (enclosure.STEPS): that step's parts, exploded."""
+    out = []
+    for group, title in E.STEPS:
+        items = [it for it in design.items if it.group == group]
+        fig = _figure(6, 4)
+        ax = fig.add_subplot(projection="3d", proj_type="ortho")
+        _draw(ax, items, 30, -60, offsets=_explode(items), coarse=True)
+        fig.text(0.02, 0.02, title, fontsize=7)
+        out.append(_png(fig))
+    return out
 
 
 def _tile_scene(design, shut: bool):
     """Half-section (x <= tile 1's centre) of tile 1 and what is around it, in one state."""
     lay = design.lay
     cx = lay.tile_x(1)
-    x0 = lay.post_x(0) - lay.post_w / 2 - 1
+    x0 = lay.post_x(0) - lay.post_w / 2 - lay.end_out - 1
     y0, y1 = lay.y_led - 12, lay.y_rest + 6
     z0, z1 = lay.z_hole - 8, lay.z_rest + 6
     cut = E._box(x0, cx, y0, y1, z0, z1 + 30)
@@ -142,7 +161,7 @@ def _tile_scene(design, shut: bool):
     angle = E.lever_rest_angle(lay, tile, 1)
     body, lever = E.switch_solids(lay, 1, angle)
     p = lay.p
-    mag = E.magnet_solid(cx, lay.y_magnet, lay.zt + p.fit_clearance / 2, p.magnet_diameter,
+    mag = E.magnet_solid(cx, lay.y_magnet, lay.zt + p.magnet_recess, p.magnet_diameter,
                          p.magnet_thickness)
     C = E.COLOURS
     parts = [("deck", design.by_name("deck").shape, C["panel"]),
@@ -151,7 +170,10 @@ def _tile_scene(design, shut: bool):
              ("cradle", design.by_name("cradle_1").shape, C["print"]),
              ("body", body, C["switch"]), ("lever", lever, (0.9, 0.1, 0.1)),
              ("led", design.by_name("tile_led_1").shape, C["led"]),
-             ("post", design.by_name("hinge_post_0").shape, C["post"]),
+             ("pipe", design.by_name("light_pipe_1").shape, C["pipe"]),
+             ("screw_a", design.by_name("screw_cradle_1_a").shape, C["screw"]),
+             ("screw_b", design.by_name("screw_cradle_1_b").shape, C["screw"]),
+             ("post", design.by_name("end_post_left").shape, C["post"]),
              ("hinge", design.by_name("hinge_rod").shape, C["steel"]),
              ("rest", design.by_name("rest_rod").shape, C["steel"])]
     items = []
