@@ -215,7 +215,7 @@
     });
   }
 
-  // The LEDs' light is dim on purpose (channels up to 10, 40 or 120 of 255 by brightness):
+  // The LEDs' light is dim on purpose (channels up to 10, 40 or 60 of 255 by brightness: board.py's _SCALE):
   // on a screen each shows its hue at full strength, a little dimmer for the lower levels.
   const LEVEL_SHADE = [0.62, 0.85, 1];
 
