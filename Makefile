@@ -28,7 +28,7 @@ ifneq ($(BOOTROM),)
 export SHUTBOX_BOOTROM := $(abspath $(BOOTROM))
 endif
 
-.PHONY: all venv venv-enclosure node test lint typecheck pytest play web fetch bench soak flash \
+.PHONY: all venv venv-enclosure node test check lint typecheck pytest play web fetch bench soak flash \
 	uf2 tables enclosure mpy clean help
 
 all: test
@@ -39,6 +39,7 @@ help:
 	@echo "make web     build/web/: the box in a web page (shutbox web serves it on 127.0.0.1)"
 	@echo "make fetch   MicroPython's RPI_PICO uf2 and the RP2040 bootrom, once, into ~/.cache/shutbox"
 	@echo "make test    lint, type-check against the rp2 stubs, and the whole test suite"
+	@echo "make check   the fast loop: make test without the tests that need Node, Chromium or CAD"
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
 	@echo "make soak    the long runs: 10,000 games, a million throws"
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
@@ -97,6 +98,12 @@ pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# The fast loop: lint, types and every test that needs neither Node (the emulated chip, the
+# page), Chromium nor the CAD stack (pytest markers node, browser, enclosure); make test runs all.
+CHECK_MARKS ?= not node and not browser and not enclosure
+check: lint typecheck
+	$(BIN)/pytest -q -n $(JOBS) -m "$(CHECK_MARKS)" $(PYTEST_ARGS)
 
 play: $(STAMP)
 	$(BIN)/shutbox play $(if $(LOG),--log $(LOG))

@@ -16,6 +16,8 @@ import random
 import pytest
 from emu_skip import require_emulator
 
+pytestmark = [pytest.mark.node]
+
 require_emulator()
 
 from shutbox import pins  # noqa: E402

@@ -19,7 +19,10 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from emu_skip import require_emulator
+
+pytestmark = [pytest.mark.node]
 
 require_emulator()
 

@@ -147,6 +147,7 @@ def _game(emu):
     return autoplay.play_game(emu, players=2)
 
 
+@pytest.mark.node
 def test_the_bundled_uf2_boots_in_the_emulated_pico_and_plays_a_game(bundles):
     from emu_skip import require_emulator
 
@@ -165,6 +166,7 @@ def test_the_bundled_uf2_boots_in_the_emulated_pico_and_plays_a_game(bundles):
         assert "/data/game" in tree  # the box saves its game on the bundled littlefs
 
 
+@pytest.mark.node
 def test_the_pico_w_bundle_boots_on_its_848_kb_filesystem(bundles):
     """The Pico W's MicroPython runs on the emulated RP2040 (its wireless chip absent): it
     mounts the bundle's littlefs at 0x12C000, sees 212 blocks, and the box starts."""
