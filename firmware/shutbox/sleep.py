@@ -189,54 +189,79 @@ class Sleeper(Guard):
         self._ticks = ticks_ms
         self._sleep = sleep_ms
         self._wdt_ms = watchdog_ms
+        self._asked = True  # the app stepped: ask it again when it is due
+        self._app_due = now
         super().__init__(board, make, now, wdt=wdt, wdt_reset=wdt_reset)
 
     def wait(self, now):
-        """The guard's wait, no later than the cells or the idle time are due."""
-        ms = super().wait(now)
+        """The guard's wait, no later than the cells or the idle time are due. The app is
+        asked (Guard.wait) only after it stepped: the debouncer's wait has a frame too large
+        for the C stack, allocated at every call."""
+        if self._asked:
+            self._asked = False
+            self._app_due = ticks_add(now, super().wait(now))
+        ms = ticks_diff(self._app_due, now)
         w = ticks_diff(self._due, now)
-        return ms if ms < w else w if w > 0 else 0
+        if w < ms:
+            ms = w
+        return ms if ms > 0 else 0
 
     def step(self, now):
-        """Note a change of the switches; check the cells and the idle time when due (a sleep
-        ends with the app made anew), then the guard's step."""
+        """Note a change of the switches, or check the cells and the idle time when they are
+        due (a sleep ends with the app made anew); then the guard's step, if the app is due.
+        (Its methods keep their frames small: a larger one is allocated at every call.)"""
         lv = self._read()
         if lv != self._levels:
             self._levels = lv
             self._quiet = now
-        if ticks_diff(now, self._due) >= 0 and self._poll(now):
-            now = self._quiet = self._ticks()
-            tally = self.app.tally if self.app is not None else None
-            self.app = None
-            self._start(now, 0)  # from the saved game, as after a power cut
-            if self.app is not None and tally is not None:
-                self.app.tally = tally
-            return
+        elif ticks_diff(now, self._due) >= 0:
+            if self._cells(now) or self._idle(now):
+                self._woke(self._ticks())
+                return
+            if ticks_diff(now, self._app_due) < 0:
+                return  # only the cells were due, not the app: the guard would not step it
+        self._asked = True
         super().step(now)
 
-    def _poll(self, now):
-        """Check the cells, warn, and sleep when it is time; True after a sleep."""
-        sp = self.supply
-        app = self.app
-        if ticks_diff(now, self._check) >= 0:
-            self._check = ticks_add(now, _CHECK_MS)
-            mv = -1 if sp.usb() else sp.vsys_mv()
-            if 0 <= mv < _STOP_MV:
-                self._low += 1
-                if self._low >= _STOPS:
-                    self.sleep("battery", mv)
-                    return True
-            else:
-                self._low = 0
-            if 0 <= mv < _LOW_MV and app is not None:
-                app.notice(_NOTICE_BATTERY, now)
+    def _woke(self, now):
+        """After a sleep: the app made anew from the saved game, as after a power cut, its
+        records' tally kept."""
+        self._quiet = now
+        self._asked = True
+        tally = self.app.tally if self.app is not None else None
+        self.app = None
+        self._start(now, 0)
+        if self.app is not None and tally is not None:
+            self.app.tally = tally
+
+    def _cells(self, now):
+        """Every _CHECK_MS on the cells: the warning, the safe stop; True after a stop."""
+        if ticks_diff(now, self._check) < 0:
+            return False
+        self._check = ticks_add(now, _CHECK_MS)
+        mv = -1 if self.supply.usb() else self.supply.vsys_mv()
+        if mv < 0 or mv >= _STOP_MV:
+            self._low = 0
+        else:
+            self._low += 1
+            if self._low >= _STOPS:
+                self.sleep("battery", mv)
+                return True
+        if 0 <= mv < _LOW_MV and self.app is not None:
+            self.app.notice(_NOTICE_BATTERY, now)
+            self._app_due = now  # the notice is the app's to show: it steps now
+        return False
+
+    def _idle(self, now):
+        """Sleep once idle long enough, never while the dice roll or the computer plays;
+        True after a sleep. Sets when to look again."""
         due = self._check
-        if self.after and app is not None:
+        if self.after and self.app is not None:
             w = ticks_add(self._quiet, self.after)
             if ticks_diff(now, w) >= 0:
-                g = app.game
+                g = self.app.game
                 if g.state != _ROLLING and (g.cpu is None or not g.cpu.playing()):
-                    self.sleep("idle", sp.vsys_mv())
+                    self.sleep("idle", self.supply.vsys_mv())
                     return True
                 w = ticks_add(now, _BUSY_MS)
             if ticks_diff(w, due) < 0:

@@ -65,22 +65,27 @@ class Supply:
         """Return VSYS in mV: ADC3 reads it through the Pico's divider by 3 (8 readings
         averaged; allocates nothing after the first call). On a Pico W, GPIO 29 is also the
         radio's clock: only with *radio_off* (at power-up, before anything starts the radio)
-        is it read, the radio's chip select high to join the divider to it and the pin given
-        back to the radio after (MicroPython discussion #10421); otherwise -1."""
-        m = self.machine
-        adc = self.adc
+        is it read (``_radio_vsys``); otherwise -1."""
         if self.wireless:
-            if not radio_off:
-                return -1
-            m.Pin(_WL_CS, m.Pin.OUT, value=1)
-            adc = m.ADC(_VSYS_PIN)
-        elif adc is None:
-            adc = self.adc = m.ADC(_VSYS_PIN)
+            return self._radio_vsys() if radio_off else -1
+        adc = self.adc
+        if adc is None:
+            adc = self.adc = self.machine.ADC(_VSYS_PIN)
         n = 0
         for _ in range(8):
             n += adc.read_u16() >> 4
-        if self.wireless:
-            m.Pin(_VSYS_PIN, m.Pin.ALT, pull=m.Pin.PULL_DOWN, alt=7)
+        return n * _VSYS_SCALE >> 15
+
+    def _radio_vsys(self):
+        """VSYS on a Pico W: the radio's chip select high joins the divider to GPIO 29, read
+        as ADC3, then the pin is given back to the radio (MicroPython discussion #10421)."""
+        m = self.machine
+        m.Pin(_WL_CS, m.Pin.OUT, value=1)
+        adc = m.ADC(_VSYS_PIN)
+        n = 0
+        for _ in range(8):
+            n += adc.read_u16() >> 4
+        m.Pin(_VSYS_PIN, m.Pin.ALT, pull=m.Pin.PULL_DOWN, alt=7)
         return n * _VSYS_SCALE >> 15
 
     def dormant(self, tiles):
