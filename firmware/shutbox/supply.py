@@ -1,12 +1,12 @@
 # The power hardware on the chip: the LEDs' supply switch, VBUS and VSYS sense, DORMANT.
 """The box's supply as the rp2 port reaches it (hardware/README.md section 3): beside
 shutbox.board the only module that touches ``machine``, and loaded only on the chip (the
-guard's sleep and the gauge, shutbox.power): the simulated board has neither ADC nor sleep,
+guard's sleep and the gauge, shutbox.sleep): the simulated board has neither ADC nor sleep,
 and a module's names are interned for good once it is loaded, which costs heap.
 
 ``Supply(machine_module=None)``: ``led_power(on)`` switches the P-MOSFET that feeds the 5 V
 boost of the LEDs (Board switches it on at start); ``usb()`` reads VBUS sense; ``vsys_mv()``
-reads VSYS through the Pico's divider by 3 on ADC3; ``dormant(roll, tiles)`` stops the chip
+reads VSYS through the Pico's divider by 3 on ADC3; ``dormant(tiles)`` stops the chip
 until Roll goes down.
 """
 
@@ -52,7 +52,7 @@ class Supply:
 
     def led_power(self, on):
         """Switch the LEDs' supply (Q2 before the 5 V boost): off while the box sleeps; it
-        takes shutbox.power's ramp (C3 on Q2's gate) to come up."""
+        takes shutbox.sleep's ramp (C3 on Q2's gate) to come up."""
         self.machine.Pin(pins.LED_POWER_PIN).value(1 if on else 0)  # a static object
 
     def usb(self):

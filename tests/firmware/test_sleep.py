@@ -158,3 +158,54 @@ def test_the_idle_time_counts_from_the_last_change():
     board.press_at = 120_000
     _run(s, clock, 125_000)
     assert out and out[0].startswith('{"ev": "sleep"')
+
+
+class PicoWMachine:
+    """A Pico W's machine as far as VSYS goes: GPIO 29 is ADC3 and also the radio's clock; a
+    FET joins the VSYS divider (/3) to it only while the radio's chip select (GPIO 25) is
+    driven high (the Pico W's schematic); otherwise ADC3 reads the clock line, held low."""
+
+    def __init__(self, vsys_mv):
+        self.vsys_mv = vsys_mv
+        self.calls = []
+        self.cs_high = False
+        machine = self
+
+        class Pin:
+            IN, OUT, ALT, PULL_DOWN = 0, 1, 3, 2
+
+            def __init__(self, gpio, mode=-1, value=None, pull=None, alt=None):
+                machine.calls.append(("Pin", gpio, mode, value, pull, alt))
+                if gpio == 25 and mode == Pin.OUT:
+                    machine.cs_high = value == 1
+
+        class ADC:
+            def __init__(self, gpio):
+                machine.calls.append(("ADC", gpio))
+                assert gpio == 29
+
+            def read_u16(self):
+                mv = machine.vsys_mv // 3 if machine.cs_high else 0
+                return mv * 65535 // 3300
+
+        self.Pin, self.ADC = Pin, ADC
+        self.lightsleep = lambda: None
+
+
+def test_vsys_on_a_pico_w_only_with_the_radio_off_its_chip_select_high_then_the_pin_back():
+    from shutbox import supply
+
+    m = PicoWMachine(4200)
+    s = supply.Supply(m)
+    s.wireless = True  # sys.implementation._machine names a Pico W on the chip
+    assert s.vsys_mv() == -1 and m.calls == []  # the radio may run: GPIO 29 is its clock
+    assert abs(s.vsys_mv(radio_off=True) - 4200) <= 10
+    kinds = [c[:2] for c in m.calls]
+    assert kinds == [("Pin", 25), ("ADC", 29), ("Pin", 29)], m.calls
+    assert m.calls[0][2:4] == (m.Pin.OUT, 1)  # chip select high before the ADC reads
+    assert m.calls[-1][2:] == (m.Pin.ALT, None, m.Pin.PULL_DOWN, 7)  # back to the radio
+    # a plain Pico: ADC3 is VSYS's alone, GPIO 25 is not the radio's to touch
+    m = PicoWMachine(3300)
+    m.cs_high = True  # a Pico's divider is always joined
+    s = supply.Supply(m)
+    assert abs(s.vsys_mv() - 3300) <= 10 and [c[:2] for c in m.calls] == [("ADC", 29)]
