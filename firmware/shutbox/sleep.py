@@ -294,9 +294,8 @@ def main(board, make, boot, wdt, watchdog_ms):
     supply = Supply()
     now = time.ticks_ms()
     reset = board.watchdog_reset()
-    if supply.ok:
-        guard = Sleeper(board, make, now, wdt, reset, supply, boot[0], time.ticks_ms,
-                        time.sleep_ms, watchdog_ms)
-    else:  # a stand-in machine without sleep (the virtual Pico's): the plain guard
-        guard = Guard(board, make, now, wdt=wdt, wdt_reset=reset)
-    guard.forever()
+    if not supply.ok:  # a stand-in machine without sleep (the virtual Pico's): the plain guard
+        Guard(board, make, now, wdt=wdt, wdt_reset=reset).forever()
+    else:
+        Sleeper(board, make, now, wdt, reset, supply, boot[0], time.ticks_ms, time.sleep_ms,
+                watchdog_ms).forever()
