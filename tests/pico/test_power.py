@@ -54,7 +54,7 @@ def _pressed_at(emu: Emulator) -> float:
     return max(t / 1e6 for t, lv in emu.inputs if lv.get(pins.ROLL_PIN) == pins.SWITCH_ACTIVE)
 
 
-def test_idle_sleep_a_glitch_a_flip_while_asleep_the_wake_and_the_cells_running_down(image):
+def test_idle_sleep_a_glitch_a_flip_while_asleep_and_the_wake_to_the_game(image):
     with Emulator(fs=image, battery_mv=4000) as emu:
         # power-up on the cells: the gauge (8 of 9 tiles green at 4.0 V), then the game
         turn = emu.wait_for(r'"ev": "turn"', timeout_ms=8000)
@@ -64,16 +64,7 @@ def test_idle_sleep_a_glitch_a_flip_while_asleep_the_wake_and_the_cells_running_
         assert emu.led_power(gauge[0].ms) == 1
         # a whole turn, the box passed on and the next player's dice thrown: then the box is
         # left alone with a move to make
-        score = autoplay.play_turn(emu, autoplay.engine())
-        emu.run(ms=750)
-        emu.set_open(ALL)
-        emu.run(ms=100)
-        emu.click(100)
-        emu.wait_for(r'"ev": "turn"', timeout_ms=2000, since=len(emu.lines) - 1)
-        emu.run(ms=100)
-        n = len(emu.lines)
-        emu.click(100)
-        throw = emu.wait_for(r'"ev": "throw"', timeout_ms=2000, since=n)
+        score, throw = _left_with_a_throw(emu)
         assert throw["player"] == 2 and throw["moves"] > 0
         last_input = emu.inputs[-1][0] / 1e6
         slept = emu.wait_for(r'"ev": "sleep"', timeout_ms=IDLE_MS + 5000)
@@ -119,6 +110,32 @@ def test_idle_sleep_a_glitch_a_flip_while_asleep_the_wake_and_the_cells_running_
         emu.run(ms=600)
         assert all(f.tiles[k - 1] != "Y" for f in _frames_between(emu, emu.now_ms - 300,
                                                                    emu.now_ms))
+        records = _checked(emu)
+        assert [r["ev"] for r in records] == ["sleep", "wake"], records
+        assert not emu.errors
+
+
+def _left_with_a_throw(emu: Emulator) -> tuple[dict, dict]:
+    """A whole turn, the box passed on and the next player's dice thrown: the first turn's
+    record and the throw."""
+    score = autoplay.play_turn(emu, autoplay.engine())
+    emu.run(ms=750)
+    emu.set_open(ALL)
+    emu.run(ms=100)
+    emu.click(100)
+    emu.wait_for(r'"ev": "turn"', timeout_ms=2000, since=len(emu.lines) - 1)
+    emu.run(ms=100)
+    n = len(emu.lines)
+    emu.click(100)
+    return score, emu.wait_for(r'"ev": "throw"', timeout_ms=2000, since=n)
+
+
+@pytest.mark.slow
+def test_the_cells_running_down_during_play_warn_then_stop_safely(image):
+    """(make soak: a minute of the chip's time at its 20 s checks.)"""
+    with Emulator(fs=image, battery_mv=4000) as emu:
+        emu.wait_for(r'"ev": "turn"', timeout_ms=8000)
+        _, throw = _left_with_a_throw(emu)
         # the cells run low: the notice (tile 5, both dice an amber X) at the next check
         emu.supply(2950)
         t_low = emu.now_ms
@@ -151,9 +168,11 @@ def test_idle_sleep_a_glitch_a_flip_while_asleep_the_wake_and_the_cells_running_
         assert back["state"] == "rolling" and back["dice"] == throw["dice"]
         records = _checked(emu)
         kinds = [r["ev"] for r in records if r["ev"] != "notice"]
-        assert kinds == ["sleep", "wake", "sleep", "wake"], kinds
+        assert kinds == ["sleep", "wake"], kinds
         assert {tuple(r["tiles"]) for r in records if r["ev"] == "notice"} == {(5,)}
         assert not emu.errors
+
+
 
 
 def test_flat_cells_at_power_up_stop_safely_and_the_gauge_on_request(image):
@@ -186,5 +205,14 @@ def test_flat_cells_at_power_up_stop_safely_and_the_gauge_on_request(image):
         emu.click(120)
         emu.wait_for(r'"ev": "(turn|resume)"', timeout_ms=5000, since=n)
         assert not [r for r in emu.log if r["_ms"] > t and r["ev"] == "sleep"]
-        assert [r["ev"] for r in _checked(emu)] == ["sleep", "wake"]
+        # low cells at power-up: one tile red, then the game with the notice (tile 5)
+        emu.supply(2950)
+        emu.open(3)
+        n, t = len(emu.lines), emu.now_ms
+        emu.power_cycle()
+        notice = emu.wait_for(r'"ev": "notice"', timeout_ms=8000, since=n)
+        assert notice["tiles"] == [5]
+        shown = [f.key() for f in emu.frames if t < f.ms < notice["_ms"]]
+        assert shown and shown[0] == ("R" + "." * (pins.TILES - 1), "." * 7, "." * 7), shown
+        assert [r["ev"] for r in _checked(emu)] == ["sleep", "wake", "notice"]
         assert not emu.errors
