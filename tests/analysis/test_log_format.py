@@ -26,7 +26,7 @@ FIRMWARE = ROOT / "firmware" / "shutbox"
 SCHEMA = json.loads(logschema.SCHEMA_PATH.read_text())
 DOC = (ROOT / "docs" / "log-format.md").read_text()
 RECORDER = {"link"}  # the kinds `shutbox log` writes itself
-# printed only where the box can sleep (shutbox.power: the chip, not the simulated board):
+# printed only where the box can sleep (shutbox.sleep: the chip, not the simulated board):
 # tests/pico/test_power.py checks them against the schema on the emulated RP2040
 CHIP_ONLY = {"sleep", "wake"}
 
@@ -41,7 +41,7 @@ def firmware_kinds() -> set[str]:
 
 def test_the_schema_and_the_doc_list_every_kind_the_firmware_prints():
     kinds = firmware_kinds()
-    assert len(kinds) == 21  # the count, and sleep and wake (shutbox.power)
+    assert len(kinds) == 21  # the count, and sleep and wake (shutbox.sleep)
     assert set(SCHEMA["properties"]["ev"]["enum"]) == kinds | RECORDER
     assert {k for k in SCHEMA["$defs"] if k in kinds | RECORDER} == kinds | RECORDER
     for kind in kinds | RECORDER:

@@ -267,7 +267,8 @@ def fingerprint(settings, code=-1):
 
 def test_every_game_setting_and_the_code_are_in_the_fingerprint():
     """Any setting of the game changed (in the settings menu, say), or another challenge
-    code, makes the saved game stale; sound and brightness do not (they change no game)."""
+    code, makes the saved game stale; sound, brightness and sleep do not (they change no
+    game)."""
     from shutbox.challenge import Challenge
     from shutbox.settings import ATTRS
 
@@ -283,7 +284,7 @@ def test_every_game_setting_and_the_code_are_in_the_fingerprint():
         other = Settings(players=2)
         setattr(other, attr, int(getattr(other, attr)) ^ 1)
         b = Game(eng, Dice(Stream(1), 1), other, eng.full, T0)
-        want = resume.OK if attr in ("sound", "brightness") else resume._STALE
+        want = resume.OK if attr in ("sound", "brightness", "sleep") else resume._STALE
         assert resume.restore(b, snap, T0) == want, attr
     coded = Game(eng, Challenge(42, 25), Settings(players=2, code=42), eng.full, T0)
     snap42 = resume.snapshot(coded)
