@@ -68,7 +68,10 @@ def _cuts(ref) -> list[tuple[str, int]]:
     return cuts
 
 
-@pytest.mark.parametrize("i", range(6))
+# One cut of each kind (mid erase, mid program, anywhere) in make test; the second of each
+# (odd i) under SHUTBOX_SLOW=1 (make soak).
+@pytest.mark.parametrize("i", [pytest.param(i, marks=[pytest.mark.slow] * (i % 2))
+                               for i in range(6)])
 def test_a_power_cut_leaves_the_old_or_the_new_version_and_the_game_resumes(fw_image,
                                                                              reference, i):
     kind, cut = _cuts(reference)[i]
