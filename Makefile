@@ -41,7 +41,7 @@ help:
 	@echo "make test    lint, type-check against the rp2 stubs, and the whole test suite"
 	@echo "make check   the fast loop: make test without the tests that need Node, Chromium or CAD"
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
-	@echo "make soak    the long runs: 10,000 games, a million throws"
+	@echo "make soak    the long runs: 10,000 games, a million throws, the long tests (slow)"
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
 	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
 	@echo "make uf2 [UF2=RPI_PICO-v1.28.0.uf2] [BOARD=RPI_PICO]   one file to drag onto a Pico"
@@ -123,8 +123,11 @@ fetch: $(STAMP)
 bench: $(DEV_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --save docs/figures.json
 
-soak: $(DEV_STAMP) $(NODE_STAMP)
+# The long runs: the bench's soak figures, then the long versions of the tests (pytest marker
+# slow: more cuts, seeds and games through the same code as make test's short ones).
+soak: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --soak --save docs/figures.json
+	SHUTBOX_SLOW=1 $(BIN)/pytest -q -n $(JOBS) -m slow $(PYTEST_ARGS)
 
 tables: $(STAMP)
 	$(BIN)/shutbox tables
