@@ -203,7 +203,12 @@ CONSTANTS = {
     "4 KB": (FW + "guard.py", "_LOG_CAP = const(4096)"),  # and littlefs's 4 KB blocks
     "8 KB": (FW + "guard.py", "_LOG_CAP = const(4096)"),  # error.log and error.old
     "83 bytes": ("tests/reliability/test_resume.py", "resume._SIZE + 83"),
-    "6 bytes": (FW + "setfile.py", "``_SIZE`` (6) bytes"),
+    "7 bytes": (FW + "setfile.py", "``_SIZE`` (7) bytes"),
+    "6 bytes": (FW + "setfile.py", "version 2 (before sleep) 6 bytes"),
+    "30 min": (FW + "sleep.py", '_MINUTES = const(b"\\x00\\x01\\x05\\x0a\\x1e")'),
+    "20 s": (FW + "sleep.py", "_CHECK_MS = const(20000)"),
+    "1.5 s": (FW + "sleep.py", "_GAUGE_MS = const(1500)"),
+    "60 ms": (FW + "sleep.py", "_RAMP_MS = const(60)"),
     "4 bytes": ("tests/firmware/test_dice.py", "exactly 4 bytes rejected"),
     "0 bytes": ("tests/reliability/soak.py", '"soak_heap_spread_bytes": out["max"] - out["min"]'),
     "64 KB": ("tests/firmware/test_memory.py", "FIRMWARE_CAP = 64 * 1024"),

@@ -29,6 +29,7 @@ _NOTICE_SETTINGS = const(1)  # the settings file was damaged: defaults
 _NOTICE_RECORDS = const(2)  # the records file was damaged: records start again
 _NOTICE_GAME = const(4)  # the saved game was damaged: a new game
 _NOTICE_FAULT = const(8)  # restarted after an error or a watchdog reset (see error.log)
+_NOTICE_BATTERY = const(16)  # the cells are low (shutbox.power: every check while they are)
 _FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they change (and on an input)
 _IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
 _UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always drawn
@@ -274,6 +275,7 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
     """
     import gc
     import os
+    import sys
     import time
 
     from shutbox.board import Board
@@ -291,7 +293,8 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
     # the code the first start would import (the guard's, the saved game's, the settings'
     # optional parts), one module at a time and each loader's garbage collected, then the
     # engine's tables: the first app is made of objects only, in a heap without holes
-    for name in ["guard", "resume"] + parts(boot[0]):
+    chip = sys.platform == "rp2"  # the cells' gauge and sleep (shutbox.sleep): on the chip
+    for name in ["guard", "resume"] + parts(boot[0]) + (["sleep"] if chip else []):
         gc.collect()
         __import__("shutbox." + name)
     if booted is not None:  # main.py's start-up shortcuts end: collected with the rest
@@ -303,4 +306,8 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
         return start(board, os.urandom, now, store, boot, safe)
 
     wdt = board.watchdog(watchdog_ms) if watchdog_ms > 0 else None
+    if chip:  # the guard with the cells' checks and sleep
+        from shutbox import sleep
+
+        sleep.main(board, make, boot, wdt, watchdog_ms)
     Guard(board, make, time.ticks_ms(), wdt=wdt, wdt_reset=board.watchdog_reset()).forever()

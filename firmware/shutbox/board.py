@@ -85,6 +85,8 @@ class Board:
         self.adjust(_LOUD, _MEDIUM)
         self._pwm = machine_module.PWM(Pin(pins.BUZZER_PIN, Pin.OUT))
         self._pwm.duty_u16(0)
+        # the LEDs' supply on (hardware/README.md section 3); shutbox.supply switches it
+        Pin(pins.LED_POWER_PIN, Pin.OUT, value=1)
 
     def adjust(self, sound, brightness):
         """Set the buzzer's volume (*sound*: 0 off, 1 soft, 2 loud) for the next notes and

@@ -96,7 +96,7 @@ _CODE_CYCLE_MS = const(7500)  # the winner, the score, then a challenge's code (
 _CELEBRATE_MS = const(3000)  # shut-the-box celebration before the score
 _MIN_SHOW_MS = const(700)  # a score stays at least this long before Roll passes the box
 
-_LOG_VERSION = const(1)  # the log format's "v" (docs/log-format.md): on game and settings
+_LOG_VERSION = const(2)  # the log format's "v" (docs/log-format.md): on game and settings
 
 # Melodies: (frequency / 10 Hz, duration / 10 ms) pairs; frequency 0 is a rest.
 _SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")

@@ -11,3 +11,4 @@ BUZZER_PIN = const(15)
 LED_PIN = const(16)  # WS2812 chain: tile LEDs, then 7 pips of die A, then 7 of die B
 LED_ORDER = "GRB"
 SWITCH_ACTIVE = const(0)  # a shut tile or a pressed Roll button reads 0 (pull-ups)
+LED_POWER_PIN = const(17)  # the LEDs' supply switch: high powers them (shutbox.supply)

@@ -25,13 +25,18 @@ Roll held, tile 1 shut         the self-test (shutbox.selftest, run by screens)
 Roll held, tile 2 shut         the records of the variant the settings choose
 Roll held, tiles 2 and 9 shut  erase the records (hold Roll to confirm)
 Roll held, tiles 8 and 9 shut  factory reset: settings and records (hold Roll)
+Roll held, tile 3 shut         the battery gauge (shutbox.sleep) until Roll
 =============================  =================================================
+
+On the cells (and on request) the gauge shows before the settings are read; on flat cells
+the box stops safely there (shutbox.sleep.prelude).
 
 The callers unload this module, shutbox.setfile and shutbox.menu when done (``unload``;
 shutbox.records unloads itself here), so they take no RAM during play.
 
 The modes ``combination`` returns are private constants (no names kept in RAM): _PLAY 0,
-_MENU 1, _SELFTEST 2, _RECORDS 3, _RESET_RECORDS 4, _FACTORY 5 (shutbox.menu keeps copies).
+_MENU 1, _SELFTEST 2, _RECORDS 3, _RESET_RECORDS 4, _FACTORY 5 (shutbox.menu keeps copies),
+_GAUGE 6.
 """
 
 from micropython import const
@@ -43,10 +48,11 @@ _SELFTEST = const(2)
 _RECORDS = const(3)
 _RESET_RECORDS = const(4)
 _FACTORY = const(5)
+_GAUGE = const(6)
 _NOTICE_SETTINGS = const(1)  # app._NOTICE_SETTINGS
 _NOTICE_RECORDS = const(2)  # app._NOTICE_RECORDS
 _POLL_MS = const(2)
-_LOG_VERSION = const(1)  # game._LOG_VERSION: the log format (docs/log-format.md)
+_LOG_VERSION = const(2)  # game._LOG_VERSION: the log format (docs/log-format.md)
 
 
 def combination(levels, roll, tiles):
@@ -65,6 +71,8 @@ def combination(levels, roll, tiles):
         return _RESET_RECORDS
     if shut == top | top >> 1:
         return _FACTORY
+    if shut == 4:
+        return _GAUGE
     return _PLAY
 
 
@@ -82,7 +90,7 @@ def prelude(board, store, now):
     """
     tiles = board.tiles
     mode = combination(board.switches(), board.roll(), tiles)
-    if mode == _PLAY or mode == _SELFTEST:
+    if mode == _PLAY or mode == _SELFTEST or mode == _GAUGE:
         return None
     from shutbox import menu, setfile
     from shutbox.records import Records
@@ -98,16 +106,24 @@ def screens():
 
     The self-test's combination runs the self-test until power-off (it never returns).
     """
+    import sys
     import time
 
     from shutbox.board import Board
     from shutbox.store import Store
 
     board = Board()
-    if combination(board.switches(), board.roll(), board.tiles) == _SELFTEST:
+    mode = combination(board.switches(), board.roll(), board.tiles)
+    if mode == _SELFTEST:
         from shutbox import selftest
 
         selftest.run(board, time.ticks_ms)
+    if sys.platform == "rp2":  # the cells' gauge, the safe stop on flat ones (the chip's)
+        from shutbox import sleep
+
+        sleep.prelude(board, mode == _GAUGE, time.ticks_ms, time.sleep_ms)
+        del sleep
+        unload("sleep")
     store = Store("/data")
     screen = prelude(board, store, time.ticks_ms())
     if screen is not None:

@@ -1,29 +1,33 @@
-# The settings in flash: 6 packed bytes, loading with checks, conflicts, the engine's Rules.
+# The settings in flash: 7 packed bytes, loading with checks, conflicts, the engine's Rules.
 """The settings' file. Imported at power-up, by the menu and by host tools; the box unloads it
 before play (shutbox.settings is what stays in RAM; the names are in shutbox.setnames).
 
 In flash (shutbox.store, file ``NAME``, payload version ``VERSION``) the settings are
-``_SIZE`` (6) bytes: each option's value index in ``_BITS[i]`` bits, in page order
+``_SIZE`` (7) bytes: each option's value index in ``_BITS[i]`` bits, in page order
 (settings.ATTRS), from bit 0 of byte 0 up, then the challenge code + 1 in 14 bits (0: none),
-47 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
+50 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
 the box uses the defaults and says so on its LEDs (``load``). The layout's sizes and the
 ``_INVALID`` status are private constants (no names kept in RAM).
 
-Version 1 (the firmware before sound, brightness and codes) wrote 4 bytes: the same bits for
-the first 17 options (29 bits). ``load`` still reads such a file: its values are kept, sound,
-brightness and the code get their defaults, and the next save writes version 2.
+The firmware before wrote older versions, which ``load`` still reads, the options they lacked
+at their defaults, the next save writing version 3: version 2 (before sleep) 6 bytes, the
+first 19 options and the code (47 bits); version 1 (before sound, brightness and codes) 4
+bytes, the first 17 options (29 bits).
 """
 
 from micropython import const
 from shutbox.settings import ATTRS, COUNTS, Settings
 
 NAME = "settings"  # the file in the store
-VERSION = const(2)  # the payload layout; another version reads as damaged (defaults) ...
-_V1 = const(1)  # ... but version 1's, which load() reads: the first _V1_OPTIONS options
+VERSION = const(3)  # the payload layout; another version reads as damaged (defaults) ...
+_V1 = const(1)  # ... but versions 1 and 2, which load() reads: their options and sizes
 _V1_OPTIONS = const(17)
 _V1_SIZE = const(4)
-_SIZE = const(6)
-_BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02\x01\x01\x03\x01\x02\x01\x01\x02\x02")
+_V2_OPTIONS = const(19)
+_V2_SIZE = const(6)
+_SIZE = const(7)
+_BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02"
+              b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03")
 _CODE_BITS = const(14)  # the code + 1: 0 (none) .. 10000
 _CODES = const(10000)
 _INVALID = const(4)  # load(): the file checks out but its values do not (store's bad version)
@@ -31,7 +35,7 @@ _BAD_VERSION = const(4)  # shutbox.store's status for another payload version
 
 # pages per menu section: who plays, the turn, variants, the game, the box (its last page, after
 # the ATTRS pages, is the challenge code)
-SECTIONS = b"\x03\x05\x04\x05\x03"
+SECTIONS = b"\x03\x05\x04\x05\x04"
 _TO_GO = const(9)  # page of to-go
 
 
@@ -87,7 +91,7 @@ def variant_key(s, tiles):
 
 
 def pack(s):
-    """Return the settings *s* as _SIZE bytes (version 2)."""
+    """Return the settings *s* as _SIZE bytes (version 3)."""
     n = 0
     shift = 0
     for i in range(len(ATTRS)):
@@ -98,17 +102,17 @@ def pack(s):
 
 
 def unpack(data, tiles=9, version=VERSION):
-    """Return the Settings packed in *data* (layout *version*: VERSION, or 1 for a file of
-    the firmware before); ValueError unless valid and consistent."""
+    """Return the Settings packed in *data* (layout *version*: VERSION, or 2 or 1 for a file
+    of the firmware before); ValueError unless valid and consistent."""
     old = version == _V1
-    size = _V1_SIZE if old else _SIZE
+    size = _V1_SIZE if old else _V2_SIZE if version == 2 else _SIZE
     if len(data) != size:
         raise ValueError("settings: %d bytes, not %d" % (len(data), size))
     n = 0
     for j in range(size):
         n |= data[j] << (8 * j)
     opts = {}
-    for i in range(_V1_OPTIONS if old else len(ATTRS)):
+    for i in range(_V1_OPTIONS if old else _V2_OPTIONS if version == 2 else len(ATTRS)):
         v = n & ((1 << _BITS[i]) - 1)
         n >>= _BITS[i]
         if v >= COUNTS[i]:
@@ -133,13 +137,13 @@ def load(store, tiles=9):
 
     status is the store's: OK (0), MISSING (first boot: quiet defaults), or a damaged code
     (shutbox.store.damaged); a whole file whose values do not check out is _INVALID. A file
-    of version 1 loads with its values (OK); what it did not have takes the defaults.
+    of version 2 or 1 loads with its values (OK); what it did not have takes the defaults.
     """
     version = VERSION
     data = store.load(NAME, VERSION)
-    if data is None and store.status == _BAD_VERSION:  # saved by the firmware before?
-        version = _V1
-        data = store.load(NAME, _V1)
+    while data is None and store.status == _BAD_VERSION and version > _V1:  # older firmware?
+        version -= 1
+        data = store.load(NAME, version)
     if data is None:
         return Settings(), store.status
     try:

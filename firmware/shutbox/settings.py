@@ -26,13 +26,13 @@ _HINT_BEST = const(2)  # also the optimal move in cyan
 
 # Page order (the menu, the card, the packed bits). COUNTS: values per option. The options
 # before _GAME_OPTIONS shape the game (a saved game is resumed only under the same ones, with
-# the same code); sound and brightness are the box's own and change no game.
+# the same code); sound, brightness and sleep are the box's own and change no game.
 ATTRS = ("players", "computer", "hints",
          "one_die", "one_die_mode", "moves", "scoring", "start",
          "open_box", "to_go", "unlucky7", "most_tiles",
          "format", "shut_wins", "tie", "same_throws", "stakes",
-         "sound", "brightness")
-COUNTS = b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03"
+         "sound", "brightness", "sleep")
+COUNTS = b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03\x05"
 _PLAYERS = const(0)  # the page whose index is the value - 1
 _GAME_OPTIONS = const(17)  # ATTRS[:17] shape the game; shutbox.resume keeps a copy
 _CODES = const(10000)  # a challenge code is 0000..9999; -1: none (the dice are random)
@@ -60,6 +60,8 @@ class Settings:
     stakes = 0  # rounds._STAKES_*
     sound = 2  # the buzzer: 0 off, 1 soft, 2 loud (shutbox.board.Board.adjust)
     brightness = 1  # the LEDs: 0 low, 1 medium, 2 high (shutbox.board.Board.adjust)
+    # idle minutes before the box sleeps (shutbox.sleep): off, 1, 5, 10, 30
+    sleep = 2
     # A challenge code (shutbox.challenge.Challenge): the dice follow it, the same on every
     # box; -1: none. Not a page of values like ATTRS: the menu's last page enters it.
     code = -1

@@ -26,6 +26,9 @@ FIRMWARE = ROOT / "firmware" / "shutbox"
 SCHEMA = json.loads(logschema.SCHEMA_PATH.read_text())
 DOC = (ROOT / "docs" / "log-format.md").read_text()
 RECORDER = {"link"}  # the kinds `shutbox log` writes itself
+# printed only where the box can sleep (shutbox.power: the chip, not the simulated board):
+# tests/pico/test_power.py checks them against the schema on the emulated RP2040
+CHIP_ONLY = {"sleep", "wake"}
 
 
 def firmware_kinds() -> set[str]:
@@ -38,7 +41,7 @@ def firmware_kinds() -> set[str]:
 
 def test_the_schema_and_the_doc_list_every_kind_the_firmware_prints():
     kinds = firmware_kinds()
-    assert len(kinds) == 19  # the count
+    assert len(kinds) == 21  # the count, and sleep and wake (shutbox.power)
     assert set(SCHEMA["properties"]["ev"]["enum"]) == kinds | RECORDER
     assert {k for k in SCHEMA["$defs"] if k in kinds | RECORDER} == kinds | RECORDER
     for kind in kinds | RECORDER:
@@ -46,9 +49,9 @@ def test_the_schema_and_the_doc_list_every_kind_the_firmware_prints():
 
 
 def test_one_version_everywhere():
-    assert game._LOG_VERSION == powerup._LOG_VERSION == log.FORMAT == 1
-    assert SCHEMA["$defs"]["version"] == {"const": 1}
-    assert "format version 1" in DOC and "version **1**" in DOC
+    assert game._LOG_VERSION == powerup._LOG_VERSION == log.FORMAT == 2
+    assert SCHEMA["$defs"]["version"] == {"const": 2}
+    assert "format version 2" in DOC and "version **2**" in DOC
 
 
 def _runs(tmp_path) -> list[boxsim.Run]:
@@ -89,7 +92,7 @@ def test_real_runs_print_every_kind_and_each_follows_the_schema(tmp_path):
         for rec in r.log:
             seen[rec["ev"]] = seen.get(rec["ev"], 0) + 1
             assert logschema.problem(rec, whole=True) is None, rec  # the whole schema too
-    assert set(seen) == firmware_kinds(), sorted(firmware_kinds() - set(seen))
+    assert set(seen) == firmware_kinds() - CHIP_ONLY, sorted(firmware_kinds() - set(seen))
     assert sum(seen.values()) > 100, seen
 
 
@@ -105,7 +108,9 @@ GOOD = [
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": [1, 9], "moves": 1},
     {"ev": "throw", "player": 1, "dice": [4], "total": 4, "open": [1, 3], "moves": 1,
      "t": "2026-05-01T12:00:00.123Z"},
-    {"ev": "settings", "v": 1, "status": 0, "values": [0] * 19, "code": "0042"},
+    {"ev": "settings", "v": 2, "status": 0, "values": [0] * 20, "code": "0042"},
+    {"ev": "sleep", "why": "idle", "mv": 4180}, {"ev": "wake", "mv": -1},
+    {"ev": "notice", "tiles": [5]},
     {"ev": "link", "t": "2026-05-01T12:00:00.123Z", "state": "lost", "port": "/dev/ttyACM0"},
 ]
 BAD = [
@@ -115,9 +120,11 @@ BAD = [
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": [], "moves": 1,
      "extra": 1},  # a field the format does not have
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": []},  # one missing
-    {"ev": "settings", "v": 2, "status": 0, "values": [0] * 19, "code": "off"},  # newer
-    {"ev": "settings", "v": 1, "status": 0, "values": [0] * 17, "code": "off"},  # older
-    {"ev": "game", "v": 1, "players": 2, "tiles": 9, "code": "42",
+    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 20, "code": "off"},  # newer
+    {"ev": "settings", "v": 2, "status": 0, "values": [0] * 19, "code": "off"},  # older
+    {"ev": "sleep", "why": "tired", "mv": 4000},  # sleeps for idleness or flat cells
+    {"ev": "notice", "tiles": [6]},  # five reasons
+    {"ev": "game", "v": 2, "players": 2, "tiles": 9, "code": "42",
      "rules": {"one-die": "never", "one-die-mode": "optional", "moves": "any",
                "scoring": "sum", "start": "all-open"}},  # a code is four digits
     {"ev": "error", "player": 1, "why": "setup", "tiles": [1]},  # setup is no mistake

@@ -21,7 +21,7 @@ def say(rec: dict, computer: int = 0) -> str:
     given, bit p-1)."""
     view = screen.Screen(color=False)
     seats = [p + 1 for p in range(4) if computer >> p & 1]
-    view.feed(json.dumps({"ev": "game", "v": 1, "players": 2, "tiles": 9, "rules": RULES,
+    view.feed(json.dumps({"ev": "game", "v": 2, "players": 2, "tiles": 9, "rules": RULES,
                           **({"computer": seats} if seats else {})}))
     view.feed(json.dumps(rec))
     return view.log[-1]
@@ -64,13 +64,13 @@ def test_a_throw_says_what_to_do_with_it():
 
 def test_settings_and_the_computer_in_the_game_s_words():
     ctx: dict = {}
-    values = [0, 3] + [0] * 17
-    rec = {"ev": "settings", "v": 1, "status": 0, "values": values, "code": "0042"}
+    values = [0, 3] + [0] * 18
+    rec = {"ev": "settings", "v": 2, "status": 0, "values": values, "code": "0042"}
     words.track(rec, ctx)
     assert ctx["computer"] == 2  # one player: the computer takes seat 2
     text = words.say(rec, ctx)
     assert text.startswith("switched on: 1 player, computer hard") and "code 0042" in text
-    game = {"ev": "game", "v": 1, "players": 2, "tiles": 9, "rules": RULES, "computer": [2]}
+    game = {"ev": "game", "v": 2, "players": 2, "tiles": 9, "rules": RULES, "computer": [2]}
     words.track(game, ctx)
     assert words.say(game, ctx) == "new game: 1 player and the computer"
     assert words.say({"ev": "stakes", "round": 2, "balance": [3, 0, -3]}, ctx) == \
@@ -119,12 +119,13 @@ def corpus_records() -> list[dict]:
               "scores": [3, 0]} for st in ("setup", "ready", "rolling", "move", "turn_end",
                                             "game_end", "rolloff")]
     recs += [{"ev": "rolloff", "players": [1, 3]}, {"ev": "rolloff_die", "player": 3, "die": 2},
-             {"ev": "notice", "tiles": [1, 4]}, {"ev": "fault", "n": 1, "error": "MemoryError",
-                                                  "text": "x", "safe": True},
+             {"ev": "notice", "tiles": [1, 5]}, {"ev": "sleep", "why": "idle", "mv": 4100},
+             {"ev": "sleep", "why": "battery", "mv": 2700}, {"ev": "wake", "mv": 4200},
+             {"ev": "fault", "n": 1, "error": "MemoryError", "text": "x", "safe": True},
              {"ev": "error", "player": 1, "why": "too-high", "tiles": [8, 9]},
              {"ev": "refused", "player": 1, "why": "setup", "tiles": [3]},
              {"ev": "refused", "player": 1, "why": "reopened", "tiles": [3]},
-             {"ev": "settings", "v": 1, "status": 0, "values": [3, 2] + [1] * 17,
+             {"ev": "settings", "v": 2, "status": 0, "values": [3, 2] + [1] * 18,
               "code": "0042"}, {"ev": "nonesuch", "x": 1}]
     return recs
 

@@ -32,6 +32,7 @@ from shutbox import records as _records
 from shutbox import rescue as _rescue
 from shutbox import resume as _resume
 from shutbox import rounds as _rounds
+from shutbox import sleep as _sleep
 from shutbox import store as _store
 from shutbox_host import mp
 from shutbox_host.bench import game as bench_game
@@ -134,6 +135,9 @@ def test_private_constants_match_their_sources():
         (_menu._FACTORY, _powerup._FACTORY),
         (_menu._NONE, _records._NONE),
         (_records._TRUNCATED, _store._TRUNCATED),
+        # the cells and sleep (the chip's: shutbox.sleep)
+        (_sleep._ROLLING, game.ROLLING), (_sleep._NOTICE_BATTERY, _app._NOTICE_BATTERY),
+        (_sleep._PRESS_MS, _debounce._SETTLE_MS), (len(_sleep._MINUTES), settings.COUNTS[19]),
     ]
     assert [a for a, b in pairs] == [b for a, b in pairs]
     names = [v.ONE_DIE, v.ONE_DIE_MODE, v.MOVES, v.SCORING, v.START]

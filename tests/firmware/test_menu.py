@@ -104,7 +104,9 @@ class Run:
     ((2,), True, powerup._RECORDS),
     ((2, 9), True, powerup._RESET_RECORDS),
     ((8, 9), True, powerup._FACTORY),
-    ((3,), True, powerup._PLAY),
+    ((3,), True, powerup._GAUGE),
+    ((3,), False, powerup._PLAY),
+    ((3, 4), True, powerup._PLAY),
     ((2, 8), True, powerup._PLAY),
     ((), False, powerup._PLAY),
     ((2,), False, powerup._PLAY),
@@ -149,7 +151,7 @@ def test_the_menu_pages_and_values(tmp_path):
     assert r.shown()[1:] == (1, 3)
     r.flip(5)  # hints has three values: refused
     assert r.screen.vals[2] == 1 and r.board.tones[-1] == 200
-    for _ in range(19):
+    for _ in range(20):
         r.click()
     assert r.screen.page == 1  # round the pages
     assert not r.done
@@ -159,18 +161,18 @@ def test_every_page_shows_its_section_and_number(tmp_path):
     r = Run(tmp_path)
     r.release()
     seen = []
-    for page in range(20):
+    for page in range(21):
         assert r.screen.page == page
         _, a, b = r.shown()
         seen.append((a, b))
         r.click()
     assert seen == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5),
                     (3, 1), (3, 2), (3, 3), (3, 4), (4, 1), (4, 2), (4, 3), (4, 4), (4, 5),
-                    (5, 1), (5, 2), (5, 3)]
+                    (5, 1), (5, 2), (5, 3), (5, 4)]
     assert r.screen.page == 0
 
 
-SOUND, BRIGHTNESS, CODE = 17, 18, 19  # the pages
+SOUND, BRIGHTNESS, SLEEP, CODE = 17, 18, 19, 20  # the pages
 
 
 def test_sound_and_brightness_take_effect_as_they_are_chosen(tmp_path):
@@ -199,6 +201,24 @@ def test_sound_and_brightness_take_effect_as_they_are_chosen(tmp_path):
     assert st.load("game", 1) == b"a game in progress"  # they change no game: it goes on
 
 
+def test_the_sleep_page_chooses_the_idle_time_and_ends_no_game(tmp_path):
+    st = Store(str(tmp_path / "data"))
+    st.save("game", b"a game in progress", 1)
+    r = Run(tmp_path, st=st)
+    r.release()
+    _to_page(r, SLEEP)
+    assert r.shown() == ("WWGWW....", 5, 3)  # off, 1, 5, 10, 30 minutes: 5 chosen
+    r.flip(6)  # no sixth value: refused
+    assert r.board.tones[-1] == 200
+    r.flip(1)  # off: the box never sleeps
+    assert r.shown() == ("GWWWW....", 5, 3)
+    r.hold()
+    r.wait(700)
+    assert r.done and r.screen.changed
+    assert setfile.load(st)[0].sleep == 0
+    assert st.load("game", 1) == b"a game in progress"  # the idle time changes no game
+
+
 def test_the_saved_sound_and_brightness_apply_from_power_up(tmp_path):
     st = Store(str(tmp_path / "data"))
     setfile.save(setnames.parse("sound=off,brightness=low"), st)
@@ -224,7 +244,7 @@ def test_a_code_entered_on_the_tiles(tmp_path):
     r.release()
     _to_page(r, CODE)
     r.wait(200)
-    assert r.shown() == ("GW.......", 5, 3)  # tile 1: no code
+    assert r.shown() == ("GW.......", 5, 4)  # tile 1: no code
     r.flip(2)  # enter one
     assert r.screen.entry == 0
     assert r.shown() == (".........", 1, 0) and "C" in r.board.frames[-1][9:16]
@@ -260,7 +280,7 @@ def test_more_than_nine_tiles_is_no_digit_and_a_long_roll_keeps_the_old_code(tmp
     r.release()
     _to_page(r, CODE)
     r.wait(100)
-    assert r.shown() == ("WG.......", 5, 3)  # tile 2: a code
+    assert r.shown() == ("WG.......", 5, 4)  # tile 2: a code
     r.wait(1000)
     f = r.board.frames[-1]
     assert face(f[9:16]) == 1 and f[:9] == "CCCC....."  # its first digit, 4
@@ -302,7 +322,7 @@ def test_tile_1_on_the_code_page_turns_the_code_off(tmp_path):
     r.release()
     _to_page(r, CODE)
     r.flip(1)
-    assert r.screen.code == -1 and r.shown() == ("GW.......", 5, 3)
+    assert r.screen.code == -1 and r.shown() == ("GW.......", 5, 4)
     r.hold()
     r.wait(700)
     assert setfile.load(st)[0].code == -1

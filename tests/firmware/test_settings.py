@@ -38,7 +38,8 @@ def test_defaults():
         "one-die-mode": "optional", "moves": "any", "scoring": "sum", "start": "all-open",
         "open-box": "off", "to-go": "off", "unlucky-7": "off", "most-tiles": "off",
         "format": "one-round", "shut-wins": "off", "tie": "share", "same-throws": "off",
-        "stakes": "off", "sound": "loud", "brightness": "medium", "code": "off"}
+        "stakes": "off", "sound": "loud", "brightness": "medium", "sleep": "5-min",
+        "code": "off"}
     assert not s.needs_table()
 
 
@@ -58,6 +59,8 @@ def test_the_tables_agree():
     assert sum(setfile._BITS) + setfile._CODE_BITS <= 8 * setfile._SIZE
     assert 1 << setfile._CODE_BITS > setfile._CODES == settings._CODES == 10000
     assert sum(setfile._BITS[:setfile._V1_OPTIONS]) <= 8 * setfile._V1_SIZE
+    assert sum(setfile._BITS[:setfile._V2_OPTIONS]) + setfile._CODE_BITS <= 8 * setfile._V2_SIZE
+    assert ATTRS[setfile._V2_OPTIONS:] == ("sleep",)  # version 2: every option before it
     assert setnames.COMPUTER == LEVELS
     assert (setnames.HINTS[HINT_OFF], setnames.HINTS[HINT_LEGAL],
             setnames.HINTS[HINT_BEST]) == ("off", "legal", "best")
@@ -171,27 +174,29 @@ def test_the_bit_layout():
     assert offsets[ATTRS.index("start")] == 14 and offsets[ATTRS.index("to_go")] == 17
     assert offsets[ATTRS.index("format")] == 21 and offsets[ATTRS.index("stakes")] == 28
     assert offsets[ATTRS.index("sound")] == 29 and offsets[ATTRS.index("brightness")] == 31
+    assert offsets[ATTRS.index("sleep")] == 33
     # players 2, hints legal, one-die high-shut; sound loud (bits 29-30), brightness medium
-    # (31-32); no code (0 at bits 33-46)
-    assert setfile.pack(Settings()) == (0x51 | 2 << 29 | 1 << 31).to_bytes(6, "little")
-    s = Settings(players=4, stakes=1, code=1234)
+    # (31-32), sleep 5 minutes (33-35: 2); no code (0 at bits 36-49)
+    assert setfile.pack(Settings()) == (0x51 | 2 << 29 | 1 << 31 | 2 << 33).to_bytes(7, "little")
+    s = Settings(players=4, stakes=1, code=1234, sleep=0)
     n = int.from_bytes(setfile.pack(s), "little")
-    assert n & 3 == 3 and n >> 28 & 1 == 1 and n >> 33 == 1235
+    assert n & 3 == 3 and n >> 28 & 1 == 1 and n >> 33 & 7 == 0 and n >> 36 == 1235
 
 
-DEFAULTS = 0x51 | 2 << 29 | 1 << 31
+DEFAULTS = 0x51 | 2 << 29 | 1 << 31 | 2 << 33
 
 
 @pytest.mark.parametrize("data,why", [
-    (DEFAULTS.to_bytes(5, "little"), "bytes"),
-    (DEFAULTS.to_bytes(7, "little"), "bytes"),
-    ((DEFAULTS | 0x30).to_bytes(6, "little"), "hints"),  # hints = 3
-    ((DEFAULTS | 1 << 47).to_bytes(6, "little"), "unknown bits"),  # bit 47
-    ((DEFAULTS | 2 << 14 | 1 << 17).to_bytes(6, "little"), "fit"),  # odd-open, 2-to-go
-    ((DEFAULTS | 7 << 21).to_bytes(6, "little"), "format"),  # format 7
-    ((DEFAULTS | 3 << 29).to_bytes(6, "little"), "sound"),  # sound 3
-    ((DEFAULTS & ~(3 << 31) | 3 << 31).to_bytes(6, "little"), "brightness"),
-    ((DEFAULTS | 10001 << 33).to_bytes(6, "little"), "code"),  # code 10000
+    (DEFAULTS.to_bytes(6, "little"), "bytes"),
+    (DEFAULTS.to_bytes(8, "little"), "bytes"),
+    ((DEFAULTS | 0x30).to_bytes(7, "little"), "hints"),  # hints = 3
+    ((DEFAULTS | 1 << 50).to_bytes(7, "little"), "unknown bits"),  # bit 50
+    ((DEFAULTS | 2 << 14 | 1 << 17).to_bytes(7, "little"), "fit"),  # odd-open, 2-to-go
+    ((DEFAULTS | 7 << 21).to_bytes(7, "little"), "format"),  # format 7
+    ((DEFAULTS | 3 << 29).to_bytes(7, "little"), "sound"),  # sound 3
+    ((DEFAULTS & ~(3 << 31) | 3 << 31).to_bytes(7, "little"), "brightness"),
+    ((DEFAULTS | 5 << 33).to_bytes(7, "little"), "sleep"),  # sleep 5
+    ((DEFAULTS | 10001 << 36).to_bytes(7, "little"), "code"),  # code 10000
 ])
 def test_unpack_refuses(data, why):
     with pytest.raises(ValueError, match=why if why != "fit" else "fit together"):
@@ -279,8 +284,32 @@ def test_a_file_of_the_version_before_loads_with_its_values(tmp_path, words):
     assert (got["sound"], got["brightness"], got["code"]) == ("loud", "medium", "off")
     # the next save writes the new layout, which reads back the same
     assert setfile.save(s, st) == OK
-    assert path.read_bytes()[5] == setfile.VERSION == 2
+    assert path.read_bytes()[5] == setfile.VERSION == 3
     assert setnames.names(setfile.load(st)[0]) == want
+
+
+# Settings files as the firmware before sleep wrote them (commit 428ccea, setfile VERSION 2:
+# 6 bytes), whole, made by that commit's setfile.save(setnames.parse(...), Store(...)).
+V2_FILES = {
+    "players=3,computer=hard,hints=best,sound=soft,brightness=high,code=0042":
+        "53484258010206002f69688b6e0000205700",
+    "open-box=on,sound=off": "5348425801020600c12d7aea510001800000",
+}
+
+
+@pytest.mark.parametrize("words", sorted(V2_FILES))
+def test_a_file_of_version_2_loads_with_its_values(tmp_path, words):
+    """Every value the version 2 file held is kept, the code too; sleep: its default."""
+    path = tmp_path / "data" / "settings"
+    path.parent.mkdir()
+    path.write_bytes(bytes.fromhex(V2_FILES[words]))
+    st = store(tmp_path)
+    s, status = setfile.load(st)
+    assert status == OK
+    got = setnames.names(s)
+    assert got == setnames.names(setnames.parse(words)) and got["sleep"] == "5-min"
+    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 3
+    assert setnames.names(setfile.load(st)[0]) == got
 
 
 def test_a_damaged_file_of_the_version_before_still_reads_as_damaged(tmp_path):

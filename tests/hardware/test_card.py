@@ -30,7 +30,8 @@ def test_the_combinations_are_the_firmwares():
         levels = 0x1FF & ~sum(1 << (k - 1) for k in tiles)
         modes.append(powerup.combination(levels, True, 9))
     assert modes == [powerup._MENU, powerup._SELFTEST, powerup._RECORDS,
-                     powerup._RESET_RECORDS, powerup._FACTORY]  # private: no names in RAM
+                     powerup._RESET_RECORDS, powerup._FACTORY,
+                     powerup._GAUGE]  # private: no names in RAM
 
 
 def test_every_setting_and_value_is_on_the_card_and_in_the_readme():
@@ -39,9 +40,9 @@ def test_every_setting_and_value_is_on_the_card_and_in_the_readme():
     readme = cardgen.DOC.read_text()
     section = readme.split(cardgen.BEGIN)[1].split(cardgen.END)[0]
     texts = {t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")}
-    # every option, and the challenge code's page last (5.3: off, a code)
+    # every option, and the challenge code's page last (5.4: off, a code)
     assert [r[2] for r in cardgen.rows()] == list(setnames.OPTIONS) + ["code"]
-    assert cardgen.rows()[-1][:2] == (5, 3) and "5.3" in texts
+    assert cardgen.rows()[-1][:2] == (5, 4) and "5.4" in texts
     for option, values in zip(setnames.OPTIONS + ("code",), setnames.CHOICES + (setnames.CODE,),
                               strict=True):
         assert option in texts and "`%s`" % option in section

@@ -92,8 +92,8 @@ def test_every_part_is_in_a_build_step_and_the_bom(design):
 def test_harness_lists_every_wire_with_its_length(design):
     rows = list(csv.DictReader(io.StringIO(E._harness_csv(design))))
     nets = {r["net"] for r in rows}
-    assert {"TILE%d" % k for k in range(1, 10)} | {"ROLL", "LED_DIN", "+5V", "GND", "VBUS",
-                                                   "3V3_EN", "BUZ_C"} <= nets
+    assert {"TILE%d" % k for k in range(1, 10)} | {"ROLL", "LED_DIN", "+5V", "GND", "BAT+",
+                                                   "BAT_SW", "3V3_EN", "BUZ_C"} <= nets
     # one wire per connector pin of the board, and the BOM's crimp housings and receptacles
     board = [r for r in rows if r["from"].startswith("board ")]
     assert len(board) == len(design.board.connectors())
@@ -109,8 +109,12 @@ def test_harness_lists_every_wire_with_its_length(design):
         gauge = [b for b in bom if b["part"] == "Hook-up wire" and b["value"].startswith(
             r["AWG"] + " AWG")]
         assert gauge and r["colour"] in gauge[0]["value"], r
-    # the LED supply is the thick wire
+    # the LED supply is the thick wire, and so are the cells' (the holder's leads to the
+    # rocker's pole 1, its ON contact to D1 on the board, the - lead to the ground rail)
     assert {r["AWG"] for r in rows if r["net"] == "+5V" and "led" in r["to"]} == {"22"}
+    cells = [r for r in rows if "battery holder" in r["from"] + r["to"]]
+    assert [(r["net"], r["AWG"]) for r in cells] == [("BAT+", "22"), ("GND", "22")]
+    assert [r["to"] for r in rows if r["net"] == "BAT_SW"] == ["rocker pole 1 ON"]
 
 
 def _no_checks(monkeypatch):

@@ -101,13 +101,16 @@ def test_wiring_svg_is_well_formed_and_shows_each_used_gpio():
     root = ET.fromstring(text)
     assert root.tag.endswith("svg")
     labels = [t.text for t in root.iter() if t.tag.endswith("text")]
-    for gpio in PINMAP["tile_pins"] + [PINMAP[k] for k in ("roll_pin", "buzzer_pin", "led_pin")]:
+    keys = ("roll_pin", "buzzer_pin", "led_pin", "led_power_pin")
+    for gpio in PINMAP["tile_pins"] + [PINMAP[k] for k in keys]:
         assert "GP%d" % gpio in labels
         # the pin table lists the physical pin next to the GPIO
         assert str(boardgen.PHYSICAL[gpio]) in labels
     for part in ("74AHCT125", "330 Ω", "1000 µF", "100 nF", "NPN 2N3904",
-                 "POWER ROCKER (DPDT, right wall)", "OFF: to GND (Pico stops)"):
-        assert part in labels
+                 "POWER ROCKER (DPDT, right wall), drawn ON", "OFF: to GND", "D1 1N5817",
+                 "BAT+ (the cells)", "Q2", "U3 5 V boost", "Q3 2N3904", "R4 100 kΩ",
+                 "C3 2.2 µF", "LED POWER GP17 (pin 22)"):
+        assert part in labels, part
 
 
 def test_physical_pin_numbers_follow_the_pico_pinout():
@@ -241,7 +244,7 @@ class Netlist:
 
 def _wokwi_maps():
     weird = _map(tiles=10, tile_pins=[2, 3, 4, 5, 17, 18, 19, 20, 21, 22, 26, 27], roll_pin=28,
-                 buzzer_pin=6, led_pin=0)
+                 buzzer_pin=6, led_pin=0, led_power_pin=8)
     return [("committed", None), ("12 tiles", _map(tiles=12)), ("moved pins", weird)]
 
 
@@ -340,7 +343,15 @@ def test_bom_quantities_match_the_pin_map(tiles):
     assert _qty(rows, "Capacitor", "1000 uF") == 1
     assert _qty(rows, "Capacitor", "100 nF") == 1
     assert _qty(rows, "Buzzer", "passive piezo") == 1
-    assert _qty(rows, "Transistor", "NPN") == 1
+    assert _qty(rows, "Transistor", "NPN") == 2  # the buzzer's and the LED supply's drivers
+    assert _qty(rows, "Battery holder", "3 x AA") == 1
+    assert _qty(rows, "Battery", "AA cell") == 3
+    assert _qty(rows, "Schottky diode") == 1
+    assert _qty(rows, "P-MOSFET") == 1
+    assert _qty(rows, "Step-up regulator", "5 V") == 1
+    assert _qty(rows, "Resistor", "10 kohm") == 2
+    assert _qty(rows, "Resistor", "100 kohm") == 2
+    assert _qty(rows, "Capacitor", "2.2 uF") == 1
     for r in rows:
         assert int(r["quantity"]) >= 1 and r["example part number"], r
 

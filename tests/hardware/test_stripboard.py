@@ -57,10 +57,24 @@ def test_netlist_is_the_circuit_of_the_guide():
     # the buzzer: GPIO -> 1k -> base; emitter to GND; 1k across the piezo from +5V to collector
     assert ("R2", "a") in pins("BUZZER") and {("R2", "b"), ("Q1", "B")} == pins("BUZ_BASE")
     assert ("Q1", "E") in pins("GND") and {("Q1", "C"), ("R3", "b")} <= pins("BUZ_C")
-    # the rocker's four wires: VBUS, +5V, 3V3_EN, GND
-    assert ("U1", "40") in pins("VBUS") and ("U1", "37") in pins("3V3_EN")
-    for net in ("VBUS", "3V3_EN", "+5V", "GND", "LED_DIN", "BUZ_C", "ROLL"):
+    # the power: the cells (rocker pole 1, BAT_SW) through D1 into VSYS (pin 39); Q2 from VSYS
+    # into the boost U3, whose output is the +5V rail; the gate held at VSYS by R4 and C3,
+    # pulled through R5 by Q3, whose base the LED power GPIO drives through R6 (R7 to GND)
+    bat = pins("BAT_SW")
+    assert ("D1", "a") in bat and len(bat) == 2 and any(r.startswith("J") for r, _ in bat)
+    assert {("U1", "39"), ("D1", "k"), ("Q2", "S"), ("R4", "a"), ("C3", "a")} == pins("VSYS")
+    assert pins("BOOST_IN") == {("Q2", "D"), ("U3", "VIN")}
+    assert ("U3", "VOUT") in pins("+5V") and ("U3", "GND") in pins("GND")
+    assert pins("GATE") == {("Q2", "G"), ("R4", "b"), ("C3", "b"), ("R5", "a")}
+    assert pins("PWR_C") == {("R5", "b"), ("Q3", "C")} and ("Q3", "E") in pins("GND")
+    assert pins("PWR_B") == {("Q3", "B"), ("R6", "a"), ("R7", "a")} and ("R7", "b") in pins("GND")
+    assert pins("LED_PWR") == {("U1", str(phys[pm.led_power_pin])), ("R6", "b")}
+    assert "VBUS" not in nets  # the rocker no longer switches USB's 5 V: Q2 does
+    # the rocker's wires and the cells' - lead: BAT_SW, 3V3_EN, GND
+    assert ("U1", "37") in pins("3V3_EN")
+    for net in ("BAT_SW", "3V3_EN", "+5V", "GND", "LED_DIN", "BUZ_C", "ROLL"):
         assert any(ref.startswith("J") for ref, _ in nets[net]), net
+    assert lay.part(lay.cells_gnd).nets["1"] == "GND"
 
 
 def test_check_sees_a_missing_cut_a_missing_link_and_a_shared_hole():

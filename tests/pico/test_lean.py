@@ -15,7 +15,12 @@ A first flash, a code change and a table change, each first cut off at random mo
 named point of the flash, drawn at random, and a power cut at a random time), then
 completed: after every cut the board starts a whole version (the old or the new one, never a
 mix, or a blank board's "no firmware yet"), every flash that completes fits, and the box
-plays the version it was given.
+plays the version it was given. A code change is also cut after its n-th flash operation
+for n = 0, STEP, 2 STEP... (every n, and the table change's too, with SHUTBOX_SLOW=1).
+
+The flash is read with the power off (vpico ``power_off``: a running interpreter may be
+writing it, and a read taken meanwhile mixes blocks of before and after), as littlefs finds
+it once it has completed what the cut interrupted (fsimage.read_tree).
 """
 
 from __future__ import annotations
@@ -94,14 +99,22 @@ def whole_version(tree: dict[str, bytes]) -> str | None:
     return cur.decode()
 
 
+def flash_tree(vp) -> dict[str, bytes]:
+    """The power goes (if it has not); the files on the flash as it left them. Read while an
+    interpreter runs, the image would mix blocks written before and after its last writes
+    (the launcher's journal renaming a file would leave it in neither folder)."""
+    vp.power_off()
+    return vp.fs_tree()
+
+
 def boots(vp, started=(b'"ev": "turn"', b'"ev": "resume"')) -> str:
     """Power the board off and on: it must start a whole version and the box must start
     (its first turn, or the saved game: a line of *started*); return that version ("" on a
     blank board)."""
-    tree = vp.fs_tree()
+    tree = flash_tree(vp)
     version = whole_version(tree)
     n = len(vp.outputs)
-    vp.power_cycle()
+    vp.power_on()
     wait_for(lambda: len(vp.outputs) > n, lambda: "no boot")
 
     def out():
@@ -138,10 +151,46 @@ def _cut_flash(vp, firmware: Path, rng: random.Random, how: str, first: bool) ->
         if line.startswith("staging"):
             break
     time.sleep(delay)
-    vp.power_cycle()  # the power goes: the board stops wherever it was
+    vp.power_off()  # the power goes: the board stops wherever it was
     proc.kill()
     lines += proc.communicate(timeout=30)[0].strip().splitlines()
     return "power cut %.2f s into staging, after %r" % (delay, lines[-1] if lines else "")
+
+
+def _cut_at_op(vp, firmware: Path, n: int) -> bool:
+    """A flash of *firmware* during which the board loses its power after *n* flash
+    operations (its littlefs's 4 KB erases and 256-byte page programs, counted on the board:
+    no host clock involved). Returns whether the power went (False: the flash needed no more
+    than *n* and completed)."""
+    vp.cut_after(n)
+    proc = subprocess.Popen([*SHUTBOX, "flash", "--port", vp.path, "--firmware", str(firmware)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: proc.poll() is not None or not vp.powered, lambda: n, timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+        vp.cut_after(None)
+    return not vp.powered
+
+
+def _sweep(vp, image: bytes, firmware: Path, old: str, new: str, first: int,
+           step: int) -> list[int]:
+    """Flash *firmware* over the flash *image* (the board running *old*), cut after first,
+    first + step... of its flash operations, each from *image* again, until one completes: after
+    every cut the flash holds a whole version, old or new, and the box starts it. Returns the
+    cut points."""
+    cuts = []
+    for n in range(first, 100000, step):
+        vp.power_off()
+        vp.fs_image.write_bytes(image)
+        assert boots(vp) == old
+        if not _cut_at_op(vp, firmware, n):
+            assert boots(vp) == new  # no cut: the flash completed
+            return cuts
+        cuts.append(n)
+        assert boots(vp) in (old, new), (n, cuts)
+    raise AssertionError("the flash never completed")
 
 
 def _versions(tmp_path: Path) -> tuple[Path, Path, Path]:
@@ -158,7 +207,8 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
     done: dict = {}
     for firmware in versions:
         target = flash.prepare(firmware, 4870).version
-        for how in ("point", "time", "time") * (3 if SLOW else 1):
+        # (an update's cut at each flash operation: the test after the next)
+        for how in ("point", "time", "time") * 3 if SLOW else ("point", "time"):
             what = _cut_flash(picow, firmware, rng, how, first=not previous)
             runs = boots(picow)
             seen.append((Path(firmware).name, what, runs))
@@ -167,16 +217,37 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
         assert done["board"] == "RPI_PICO_W"
         assert boots(picow) == target
         assert done["version"] == target
-        tree = picow.fs_tree()
+        tree = flash_tree(picow)
         assert sorted(p for p in tree if p.startswith("/.shutbox/fw-")) == sorted(
             p for p in flash.prepare(firmware, 4870).tree() if p.startswith("/.shutbox/fw-"))
+        picow.power_on()
         previous = target
     print(seen)
     # the last was a table change: at most the table and the index sent (a cut flash may
     # have sent them already), the code moved, nothing copied
     assert done["uploaded"] <= 2 and done["copied"] == 0, done
-    st = picow.fs_tree()
+    st = flash_tree(picow)
     assert not [p for p in st if p.endswith(".part") or p.endswith(flash.FINISH)]
+
+
+def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, tmp_path):
+    """The power goes after the n-th flash operation of a code change's flash, for n = 1,
+    25, 49... of its ~140 (every one with SHUTBOX_SLOW=1, and the table change's too), each time
+    from the same flash image: the flash it leaves holds a whole version, read with the
+    power off, and the box starts it (the launcher running what is left of its journal)."""
+    fw_a, fw_b, fw_c = _versions(tmp_path)
+    a = flash.flash(picow.path, firmware=fw_a, out=quiet)["version"]
+    assert boots(picow) == a
+    picow.power_off()
+    image = picow.fs_bytes()
+    b = flash.prepare(fw_b, 4870).version
+    # half the journal's cuts leave a file that plain reads find in neither folder until
+    # littlefs completes the rename (n = 49 among them); the board's first rename does that
+    cuts = _sweep(picow, image, fw_b, a, b, *((0, 1) if SLOW else (1, 24)))
+    assert len(cuts) >= 5, cuts  # the flash was cut all along its way
+    if SLOW:
+        c = flash.prepare(fw_c, 4870).version
+        assert _sweep(picow, image, fw_c, a, c, 0, 1)
 
 
 def test_a_code_only_update_writes_only_the_changed_modules(picow, tmp_path):
@@ -219,8 +290,9 @@ def test_the_room_check_counts_what_a_cut_flash_staged(picow, tmp_path):
                          capture_output=True, text=True, timeout=120,
                          env=dict(os.environ, **{flash._KILL_ENV: "chunk:80"}))
     assert cut.returncode == -9, cut.stdout + cut.stderr
-    assert [p for p in picow.fs_tree() if p.endswith(".part")]  # 160 KB staged
-    assert boots(picow, (b"BOOT A",)) == whole_version(picow.fs_tree())  # A still runs
+    tree = flash_tree(picow)
+    assert [p for p in tree if p.endswith(".part")]  # 160 KB staged
+    assert boots(picow, (b"BOOT A",)) == whole_version(tree)  # A still runs
     done = flash.flash(picow.path, firmware=fw_b, out=quiet)
     assert done["version"] == rel.version
     wait_for(lambda: b"BOOT B" in bytes(picow.outputs[-1]), lambda: picow.outputs[-1])
@@ -232,7 +304,8 @@ def test_flash_names_the_board_and_refuses_firmware_it_cannot_hold(picow, tmp_pa
     with pytest.raises(flash.UserError, match="the Pico W's filesystem holds 848 KB"):
         flash.flash(picow.path, firmware=fw, out=lines.append)
     assert "board: Raspberry Pi Pico W (RPI_PICO_W), a 848 KB filesystem" in lines
-    assert "/.shutbox/current" not in picow.fs_tree()  # nothing written
+    assert "/.shutbox/current" not in flash_tree(picow)  # nothing written
+    picow.power_on()
     r = subprocess.run([*SHUTBOX, "flash", "--port", picow.path, "--firmware", str(fw)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
@@ -280,7 +353,7 @@ def test_a_box_flashed_before_lean_updates_is_updated_in_place(tmp_path):
         assert (done["uploaded"], done["copied"]) == (1, 0), done
         assert done["moved"] == done["files"] - 2 + done["tables"], done
         assert boots(vp) == done["version"]
-        tree = vp.fs_tree()
+        tree = flash_tree(vp)
         assert sum(len(d) for p, d in tree.items() if not p.startswith("/data")) == \
             done["deployed_bytes"]
         assert not [p for p in tree if "n10" in p or "n12" in p]

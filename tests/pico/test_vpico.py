@@ -268,3 +268,34 @@ def test_the_watchdogs_registers_as_an_rp2040_keeps_them(vp):
     assert lines() == ["1 0 0", "3 2 77", "3 2 77", "3 1 77", "1 0 0"]
     assert vp.watchdog == [0] * 9
 
+
+
+def test_a_cut_after_n_flash_operations_and_the_flash_read_with_the_power_off(tmp_path):
+    """cut_after(n): the board loses its power after n flash operations of the interpreters
+    started from then on (mpremote's soft reset starts one), whatever the host's clock; the
+    flash is read only with the power off (a running board may be writing it)."""
+    vp = vpico.VirtualPico(tmp_path / "flash", board="RPI_PICO_W", fs_image=tmp_path / "fs.img")
+    vp.start()
+    try:
+        with pytest.raises(RuntimeError, match="power_off"):
+            vp.fs_tree()
+        vp.cut_after(9)
+        code = "f = open('/a.bin', 'wb')\nfor i in range(64):\n    f.write(bytes(256))\nf.close()"
+        proc = subprocess.Popen([*MPREMOTE, "connect", vp.path, "exec", code],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_for(lambda: not vp.powered, lambda: vp.ops, timeout=30)
+        finally:
+            proc.kill()
+            proc.wait()
+        vp.cut_after(None)
+        assert vp.ops[-1] == 9 and not vp.powered
+        assert "/a.bin" not in vp.fs_tree() or len(vp.fs_tree()["/a.bin"]) < 64 * 256
+        n = len(vp.boots)
+        vp.power_on()
+        assert vp.powered and len(vp.boots) == n + 1
+        mpremote(vp.path, "exec", code)  # the board works again, and writes it whole
+        vp.power_off()
+        assert vp.fs_tree()["/a.bin"] == bytes(64 * 256)
+    finally:
+        vp.stop()

@@ -595,13 +595,13 @@ def plan() -> list[dict]:
         settings_of(players=1),
         settings_of(players=2, computer=1, one_die=1, one_die_mode=1, moves=1, scoring=1,
                     start=1, open_box=1, unlucky7=1, most_tiles=1, format=1, shut_wins=1,
-                    tie=1, stakes=1, sound=0, brightness=0, code=1234),
+                    tie=1, stakes=1, sound=0, brightness=0, sleep=0, code=1234),
         settings_of(players=3, computer=2, hints=2, one_die=2, one_die_mode=2, moves=2,
-                    scoring=2, start=2, to_go=2, format=2, tie=2, sound=1, brightness=2),
+                    scoring=2, start=2, to_go=2, format=2, tie=2, sound=1, brightness=2, sleep=1),
         settings_of(players=4, computer=3, hints=0, one_die=3, moves=3, start=3, open_box=1,
-                    to_go=1, unlucky7=1, format=3, shut_wins=1, stakes=1, code=0),
+                    to_go=1, unlucky7=1, format=3, shut_wins=1, stakes=1, sleep=3, code=0),
         settings_of(players=2, one_die=0, scoring=1, to_go=1, most_tiles=1, format=4, tie=1,
-                    same_throws=1, code=9999),
+                    same_throws=1, sleep=4, code=9999),
     ]
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from shutbox_host.errors import UserError
 
-FORMAT = 1  # the newest log format (docs/log-format.md) this PC reads: the box's "v"
+FORMAT = 2  # the newest log format (docs/log-format.md) this PC reads: the box's "v"
 PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id (shutbox_host.pico.flash.PICO_VID)
 BAUD = 115200  # any: the Pico's port is USB, not a UART
 _POLL_S = 0.2  # how often a missing port is looked for, and a read's timeout
@@ -52,11 +52,13 @@ def settings_names(rec: dict) -> dict | None:
     from shutbox import setnames
 
     values = rec.get("values")
-    if rec.get("v") != 1 or not isinstance(values, list) or len(values) != len(
-            setnames.OPTIONS):
+    # version 1 had every option before sleep (19), version 2 all of them
+    n = {1: 19, 2: len(setnames.OPTIONS)}.get(rec.get("v"))
+    if n is None or not isinstance(values, list) or len(values) != n:
         return None
     out = {}
-    for option, choices, v in zip(setnames.OPTIONS, setnames.CHOICES, values, strict=True):
+    for option, choices, v in zip(setnames.OPTIONS[:n], setnames.CHOICES[:n], values,
+                                  strict=True):
         if not isinstance(v, int) or not 0 <= v < len(choices):
             return None
         out[option] = choices[v]

@@ -94,6 +94,10 @@ SAY = {
     "stakes": [["", "stakes after round {round}: {balance|signed|join: }"]],
     "rule": [["", "{rule}: {player|who}'s turn ends"]],
     "fault": [["", "the box restarted after a fault ({error})"]],
+    "sleep": [["why=battery", "the cells are flat: the game is saved and the box sleeps (new "
+                              "cells, then Roll)"],
+              ["", "asleep, left alone: Roll wakes it to the game"]],
+    "wake": [["", "awake: the game goes on"]],
 }
 TABLES = {
     "why": {"too-high": "those tiles add up to more than the throw",
@@ -103,7 +107,8 @@ TABLES = {
             "setup": "open the blinking tiles first"},
     "notice": {"1": "the settings were damaged (defaults used)",
                "2": "the records were damaged (started again)",
-               "3": "the saved game was damaged (a new game)", "4": "restarted after a fault"},
+               "3": "the saved game was damaged (a new game)", "4": "restarted after a fault",
+               "5": "the batteries are low"},
 }
 UNKNOWN = "the box said: {ev}"  # a kind this vocabulary does not know
 

@@ -38,7 +38,7 @@ PICO_PINOUT = (
 )
 PHYSICAL = {int(name[2:]): i + 1 for i, name in enumerate(PICO_PINOUT) if name.startswith("GP")}
 USER_GPIOS = tuple(sorted(PHYSICAL))  # GP0-GP22, GP26-GP28
-PIN_VBUS, PIN_3V3, PIN_3V3_EN = 40, 36, 37
+PIN_VBUS, PIN_VSYS, PIN_3V3, PIN_3V3_EN = 40, 39, 36, 37
 
 
 def wokwi_pin(physical: int) -> str:
@@ -53,13 +53,15 @@ def wokwi_pin(physical: int) -> str:
 class PinMap:
     """A validated pin map: GPIO numbers of every part of the box."""
 
-    def __init__(self, tiles, tile_pins, roll_pin, buzzer_pin, led_pin, led_order="GRB"):
+    def __init__(self, tiles, tile_pins, roll_pin, buzzer_pin, led_pin, led_order="GRB",
+                 led_power_pin=17):
         self.tiles = tiles
         self.tile_pins = tuple(tile_pins)
         self.roll_pin = roll_pin
         self.buzzer_pin = buzzer_pin
         self.led_pin = led_pin
         self.led_order = led_order
+        self.led_power_pin = led_power_pin  # the LED supply's switch: high on, low asleep
         self.board = None  # the shutbox_host.pico.boards.Board it was checked for (parse)
 
     @property
@@ -68,13 +70,15 @@ class PinMap:
         return self.tiles + DICE_LEDS
 
     def roles(self) -> dict:
-        """Return {gpio: (kind, number)}: kind tile/spare/roll/buzzer/led; number = tile k."""
+        """Return {gpio: (kind, number)}: kind tile/spare/roll/buzzer/led/led_power; number =
+        tile k."""
         roles = {}
         for k, gpio in enumerate(self.tile_pins, 1):
             roles[gpio] = ("tile" if k <= self.tiles else "spare", k)
         roles[self.roll_pin] = ("roll", 0)
         roles[self.buzzer_pin] = ("buzzer", 0)
         roles[self.led_pin] = ("led", 0)
+        roles[self.led_power_pin] = ("led_power", 0)
         return roles
 
 
@@ -114,7 +118,7 @@ def parse(data, source=PINMAP, board=None) -> PinMap:
     if not isinstance(data, dict):
         raise UserError("%s: expected a JSON object" % source)
     the_board = board_of(data, board, source)
-    for key in ("tiles", "tile_pins", "roll_pin", "buzzer_pin", "led_pin"):
+    for key in ("tiles", "tile_pins", "roll_pin", "buzzer_pin", "led_pin", "led_power_pin"):
         if key not in data:
             raise UserError("%s: missing key %r" % (source, key))
     tiles = data["tiles"]
@@ -134,7 +138,7 @@ def parse(data, source=PINMAP, board=None) -> PinMap:
     used = {}
     named = [("tile %d" % k, "tile_pins[%d]" % (k - 1), v) for k, v in enumerate(tile_pins, 1)]
     named += [(key.replace("_pin", ""), key, data[key])
-              for key in ("roll_pin", "buzzer_pin", "led_pin")]
+              for key in ("roll_pin", "buzzer_pin", "led_pin", "led_power_pin")]
     gpios = []
     for label, key, value in named:
         gpio = _gpio(value, "%s: %s" % (source, key), the_board)
@@ -154,7 +158,7 @@ def parse(data, source=PINMAP, board=None) -> PinMap:
         raise UserError("%s: switches must close to GND with pull-ups (switch_active_level 0, "
                         "switch_pull \"up\")" % source)
     n = len(tile_pins)
-    pm = PinMap(tiles, gpios[:n], gpios[n], gpios[n + 1], gpios[n + 2], order)
+    pm = PinMap(tiles, gpios[:n], gpios[n], gpios[n + 1], gpios[n + 2], order, gpios[n + 3])
     pm.board = the_board
     return pm
 
@@ -183,9 +187,10 @@ def render_pins(pm: PinMap) -> str:
         "LED_PIN = const(%d)  # WS2812 chain: tile LEDs, then 7 pips of die A, then 7 of die B\n"
         'LED_ORDER = "%s"\n'
         "SWITCH_ACTIVE = const(0)  # a shut tile or a pressed Roll button reads 0 (pull-ups)\n"
+        "LED_POWER_PIN = const(%d)  # the LEDs' supply switch: high powers them (shutbox.supply)\n"
     ) % (pm.tiles, ", ".join(str(p) for p in pm.tile_pins),
          "".join("\\x%02x" % p for p in pm.tile_pins), pm.roll_pin, pm.buzzer_pin, pm.led_pin,
-         pm.led_order)
+         pm.led_order, pm.led_power_pin)
 
 
 # --- hardware/bom.csv ---------------------------------------------------------------------------
@@ -228,10 +233,29 @@ def bom_rows(pm: PinMap) -> list:
         ("Buzzer", "passive piezo transducer (no built-in oscillator), 12 mm", 1,
          "TDK PS1240P02BT", "driven by PWM through the transistor; in its holder under "
          "the deck's sound hole", "buzzer"),
-        ("Transistor", "NPN, small signal, TO-92", 1, "onsemi 2N3904BU", "BC547 works too",
-         "npn"),
+        ("Transistor", "NPN, small signal, TO-92", 2, "onsemi 2N3904BU",
+         "the buzzer's driver and the LED supply switch's (Q3); BC547 works too", "npn"),
         ("Resistor", "1 kohm, 1/4 W", 2, "Stackpole CF14JT1K00",
          "one to the transistor's base, one across the piezo", "res_1k"),
+        ("Battery holder", "3 x AA, side by side, with leads", 1, "(any, about 58 x 48 mm)",
+         "on the base, two M3 countersunk screws through its floor (hardware/README.md "
+         "section 3: why 3 x AA)", "battery_holder"),
+        ("Battery", "AA cell, alkaline (LR6) or NiMH", 3, "Energizer E91 / Panasonic eneloop",
+         "in the holder; the box runs on USB without them", "aa_cell"),
+        ("Schottky diode", "1 A, 20 V, DO-41", 1, "onsemi 1N5817",
+         "D1: the cells into VSYS; the Pico's own diode feeds it from USB", "diode"),
+        ("P-MOSFET", "P-channel, logic level, TO-220", 1, "onsemi NDP6020P",
+         "Q2: switches the LED supply from VSYS (the high side); off while the box sleeps",
+         "pmos"),
+        ("Step-up regulator", "5 V boost module, 0.5-5.5 V in, 3 pins VIN GND VOUT", 1,
+         "Pololu U1V10F5", "U3: the LEDs' 5 V from the cells' 2.7-4.5 V (and from USB's VSYS)",
+         "boost"),
+        ("Resistor", "10 kohm, 1/4 W", 2, "Stackpole CF14JT10K0",
+         "R5 in Q2's gate, R6 to Q3's base", "res_10k"),
+        ("Resistor", "100 kohm, 1/4 W", 2, "Stackpole CF14JT100K",
+         "R4 holds Q2 off, R7 holds Q3 off while the Pico starts", "res_100k"),
+        ("Capacitor", "2.2 uF, ceramic, 5 mm pitch", 1, "(any, 10 V or more)",
+         "C3: Q2's gate ramps, so the LED supply starts softly", "cap_2u2"),
         ("Wiring board", "stripboard, 0.1 in, cut to %d x %d holes"
          % (stripboard.COLS, stripboard.ROWS), 1, "(any, e.g. 100 x 160 mm Veroboard)",
          "the Pico's carrier: hardware/enclosure/wiring-board.svg", "stripboard"),
@@ -266,7 +290,7 @@ def enclosure_rows(tiles: int, pins: int) -> list:
     rod = tiles * pitch + post + 2 * END_POST_OUT - 0.2
     return [
         ("Power switch", "mini rocker, DPDT ON-ON, snap-in, 19 x 13 mm cutout", 1,
-         "(any, KCD1 class, 4.8 mm tabs)", "in the right wall: one pole breaks the LED +5V, "
+         "(any, KCD1 class, 4.8 mm tabs)", "in the right wall: one pole breaks the cells, "
          "the other grounds 3V3_EN when off (hardware/README.md section 3)", "power_switch"),
         ("Hinge and rest rods", "silver steel rod %g mm, cut to %.0f mm" % (rod_d, rod), 2,
          "BS 1407 silver steel %g mm x 333 mm" % rod_d,
@@ -302,7 +326,8 @@ def enclosure_rows(tiles: int, pins: int) -> list:
     ] + [("Screw", "%s, A2" % screw.describe(), n, "%s %sx%g A2" % (
         P.STANDARD[screw.head], screw.size, screw.length), note, screw.key)
         for screw, n, note in (
-            (E.M3_CORNER, 8, "base and deck into the corner posts"),
+            (E.M3_CORNER, 10, "base and deck into the corner posts; 2 hold the battery "
+             "holder"),
             (E.M3, 2 * tiles + 6, "deck into the cradles, dice plates and buzzer holder"),
             (E.M3_POST, 2 * (tiles + 1) + 4,
              "hinge and end posts from under the deck; 4 hold the rods' washers"),
@@ -315,12 +340,15 @@ def enclosure_rows(tiles: int, pins: int) -> list:
          "washer_m2"),
         ("Nut", "M2 hex, ISO 4032, A2", 2 * tiles, "ISO 4032 M2 A2", "for the switch screws",
          "nut_m2"),
+        ("Nut", "M3 hex, ISO 4032, A2", 2, "ISO 4032 M3 A2",
+         "under the base, for the battery holder's screws", "nut_m3"),
         ("Standoff", "M2.5 x 10 mm, hex 5 mm, female-female, brass", 4, "(any)",
          "the wiring board on the base", "standoff_m25"),
         ("Foot", "self-adhesive rubber bumper, 12.7 mm x 3.5 mm", 4, "(any)",
          "under the base, clear of the screw heads", "foot"),
         ("Hook-up wire", "22 AWG stranded: red, black, orange", 1, "(any)",
-         "the LED supply and the rocker (hardware/enclosure/harness.csv)", "(harness)"),
+         "the LED supply, the cells and the rocker (hardware/enclosure/harness.csv)",
+         "(harness)"),
         ("Hook-up wire", "26 AWG stranded: blue, black, red, yellow, green, white, purple", 1,
          "(any)", "switches, Roll, LED data, buzzer, 3V3_EN", "(harness)"),
         ("Crimp housing", "Dupont 2.54 mm female, 1-pin housing and crimp contact", pins,
@@ -355,6 +383,7 @@ def render_bom(pm: PinMap) -> str:
 
 COLOURS = {"tile": "#1f6fb4", "spare": "#9aa5b1", "roll": "#2a9d3c", "buzzer": "#8a4fbf",
            "led": "#e07b00", "gnd": "#222222", "5v": "#d62728", "3v3": "#c2185b",
+           "led_power": "#b8860b",
            "idle": "#b0b0b0"}
 
 
@@ -516,7 +545,7 @@ def _chain_panel(svg, pm, top, pin):
     for rail, colour, name in ((rail5, c["5v"], "+5V"), (rail0, c["gnd"], "GND")):
         svg.line(cx, rail, rail_end, rail, colour)
         svg.text(rail_end + 6, rail + 4, name, 11, colour=colour, weight="bold")
-    svg.text(cx, rail5 - 8, "+5V rail: VBUS (pin 40) when powered by USB", 10,
+    svg.text(cx, rail5 - 8, "+5V rail: the boost module U3 (the LED supply, below)", 10,
              colour=c["5v"])
     # The dice, each a 3 x 3 grid with its 7 pips numbered in chain order.
     dy = rail0 + 40
@@ -558,6 +587,33 @@ def _chain_panel(svg, pm, top, pin):
     return dy + box + 40
 
 
+def _npn(svg, qx, y, name):
+    """An NPN transistor centred at (qx, y): base in from the left at qx - 12, collector up to
+    y - 40 and emitter down to a ground at y + 44, both at qx + 10."""
+    svg.circle(qx, y, 24, "#ffffff")
+    svg.line(qx - 12, y - 14, qx - 12, y + 14, "#222222", 3)
+    svg.line(qx - 12, y - 6, qx + 10, y - 22)   # collector leg
+    svg.line(qx - 12, y + 6, qx + 10, y + 22)   # emitter leg
+    svg.poly([(qx + 10, y + 22), (qx + 1, y + 20), (qx + 6, y + 13)], "#222222", 1, "#222222",
+             closed=True)
+    svg.text(qx + 30, y + 4, name, 11)
+    svg.text(qx - 22, y - 4, "B", 9, "end")
+    svg.line(qx + 10, y - 22, qx + 10, y - 40)
+    svg.text(qx + 14, y - 28, "C", 9)
+    svg.line(qx + 10, y + 22, qx + 10, y + 44)
+    svg.text(qx + 14, y + 36, "E", 9)
+    _ground(svg, qx + 10, y + 44)
+
+
+def _resistor_v(svg, x, y0, y1, label, right=True, colour="#222222"):
+    """A resistor (or capacitor) drawn upright between (x, y0) and (x, y1), its label beside."""
+    mid = (y0 + y1) // 2
+    svg.line(x, y0, x, mid - 13, colour)
+    svg.rect(x - 7, mid - 13, 14, 26, "#ffffff")
+    svg.line(x, mid + 13, x, y1, colour)
+    svg.text(x + 12 if right else x - 12, mid + 4, label, 10, "start" if right else "end")
+
+
 def _buzzer_panel(svg, pm, top, pin):
     """Draw the buzzer driver: PWM pin, base resistor, NPN, piezo to +5V."""
     c = COLOURS
@@ -570,19 +626,7 @@ def _buzzer_panel(svg, pm, top, pin):
     svg.text(rx + 25, y - 12, "1 kΩ", 11, "middle")
     qx = rx + 120                                # the transistor's body
     svg.line(rx + 50, y, qx - 12, y, c["buzzer"])
-    svg.circle(qx, y, 24, "#ffffff")
-    svg.line(qx - 12, y - 14, qx - 12, y + 14, "#222222", 3)
-    svg.line(qx - 12, y - 6, qx + 10, y - 22)   # collector leg
-    svg.line(qx - 12, y + 6, qx + 10, y + 22)   # emitter leg
-    svg.poly([(qx + 10, y + 22), (qx + 1, y + 20), (qx + 6, y + 13)], "#222222", 1, "#222222",
-             closed=True)
-    svg.text(qx + 30, y + 4, "NPN 2N3904", 11)
-    svg.text(qx - 22, y - 4, "B", 9, "end")
-    svg.line(qx + 10, y - 22, qx + 10, y - 40)
-    svg.text(qx + 14, y - 28, "C", 9)
-    svg.line(qx + 10, y + 22, qx + 10, y + 44)
-    svg.text(qx + 14, y + 36, "E", 9)
-    _ground(svg, qx + 10, y + 44)
+    _npn(svg, qx, y, "NPN 2N3904")
     # The piezo between +5V and the collector, with 1 k across it to bleed its charge.
     py = y - 40
     svg.rect(qx - 5, py - 40, 30, 40, "#f4ecfb", c["buzzer"], 2, 4)
@@ -600,29 +644,90 @@ def _buzzer_panel(svg, pm, top, pin):
     return y + 80
 
 
-def _rocker(svg, vx, vy, ey, gy):
-    """The power rocker (DPDT, right wall): pole 1 from VBUS to the +5V rail, pole 2 from
-    3V3_EN to GND when off (hardware/README.md section 3)."""
+def _rocker(svg, vx, vy, ey):
+    """The power rocker (DPDT, right wall), drawn on: pole 1 joins the cells' + to D1 and VSYS
+    (pin 39), pole 2 lets 3V3_EN (pin 37) go; off, pole 1 opens and pole 2 grounds 3V3_EN,
+    which stops the Pico's regulator (hardware/README.md section 3)."""
     c = COLOURS
-    x = vx + 120
-    svg.text(x, vy - 34, "POWER ROCKER (DPDT, right wall)", 11, weight="bold", colour="#444444")
-    for y, net, colour, label, far in ((vy, "VBUS", c["5v"], "ON: +5V rail (LEDs, 74AHCT125)",
-                                        vy - 14),
-                                       (ey, "3V3_EN", c["3v3"], "OFF: to GND (Pico stops)",
-                                        ey + 14)):
-        svg.line(vx + 5, y, x, y, colour)
-        svg.circle(x, y, 4, "#ffffff", colour)
-        svg.line(x + 4, y, x + 40, far, "#222222", 3)        # the pole
-        svg.circle(x + 46, far, 4, "#ffffff", "#222222")
-        svg.circle(x + 46, y + (y - far), 4, "#ffffff", "#bbbbbb")
-        svg.text(x + 56, far + 4, label, 11, colour="#444444")
-        svg.text(x - 6, y - 6, net, 10, "end", colour)
-    svg.line(x + 23, vy - 6, x + 23, ey + 6, "#222222", 1, "3 3")   # the poles move together
-    # the OFF contact of pole 2 to the GND flag of pin 38
-    svg.line(x + 46, ey + 18, x + 46, ey + 30, c["gnd"])
-    svg.line(x - 20, ey + 30, x + 46, ey + 30, c["gnd"])
-    svg.line(x - 20, gy, x - 20, ey + 30, c["gnd"])
-    svg.line(vx + 88, gy, x - 20, gy, c["gnd"])
+    x = vx + 230                                   # the contacts the poles close when on
+    svg.text(x - 20, vy - 30, "POWER ROCKER (DPDT, right wall), drawn ON", 11, weight="bold",
+             colour="#444444")
+    # pole 1, on the VSYS row: D1 (anode towards the rocker, cathode to VSYS)
+    dx = x - 90
+    svg.line(vx + 5, vy, dx, vy, c["5v"])
+    svg.poly([(dx, vy), (dx + 16, vy - 8), (dx + 16, vy + 8)], c["5v"], 2, "#ffffff", True)
+    svg.line(dx, vy - 8, dx, vy + 8, c["5v"])
+    svg.text(dx + 8, vy - 12, "D1 1N5817", 9, "middle")
+    svg.line(dx + 16, vy, x - 4, vy, c["5v"])
+    # pole 1: ON contact (to D1), the unused OFF below it, the common to the cells' +
+    svg.circle(x, vy, 4, "#ffffff", c["5v"])
+    svg.circle(x, vy + 16, 4, "#ffffff", "#bbbbbb")
+    svg.circle(x + 60, vy + 8, 4, "#ffffff", "#222222")
+    svg.line(x + 56, vy + 7, x + 5, vy + 1, "#222222", 3)
+    svg.text(x, vy - 8, "ON", 9, "middle", "#666666")
+    svg.line(x + 64, vy + 8, x + 100, vy + 8, c["5v"])
+    svg.text(x + 104, vy + 12, "BAT+ (the cells)", 10, colour=c["5v"], weight="bold")
+    # pole 2: the common on 3V3_EN, the unused ON contact, the OFF contact to GND
+    svg.line(vx + 5, ey, x - 4, ey, c["3v3"])
+    svg.text(vx + 10, ey - 6, "3V3_EN", 10, colour=c["3v3"])
+    svg.circle(x, ey, 4, "#ffffff", "#222222")
+    svg.circle(x + 60, ey - 8, 4, "#ffffff", "#bbbbbb")
+    svg.circle(x + 60, ey + 8, 4, "#ffffff", c["gnd"])
+    svg.line(x + 4, ey - 1, x + 55, ey - 8, "#222222", 3)
+    svg.text(x + 70, ey + 12, "OFF: to GND", 9, colour="#666666")
+    svg.line(x + 60, ey + 12, x + 60, ey + 30, c["gnd"])
+    _ground(svg, x + 60, ey + 30)
+    svg.line(x + 30, vy + 6, x + 30, ey - 4, "#222222", 1, "3 3")   # the poles move together
+    svg.text(x - 150, ey + 62, "Off, pole 1 cuts the cells and pole 2 grounds 3V3_EN: the "
+             "Pico's regulator stops.", 10, colour="#444444")
+
+
+def _power_panel(svg, pm, top, pin):
+    """The LED supply's high-side switch: Q2 from VSYS into the 5 V boost module U3, driven
+    by the LED power GPIO through Q3; R4 holds Q2 off, C3 with R5 ramps its gate."""
+    c = COLOURS
+    svg.text(30, top, "LED supply: a P-MOSFET from VSYS into a 5 V step-up module, off while "
+             "the box sleeps", 15, weight="bold")
+    y = top + 50                                      # the VSYS rail
+    svg.line(60, y, 620, y, c["5v"])
+    svg.text(60, y - 8, "VSYS (pin 39): the cells through D1, or USB through the Pico's own "
+             "diode", 10, colour=c["5v"])
+    g = y + 70                                        # the gate node
+    _resistor_v(svg, 340, y, g, "C3 2.2 µF", right=False)
+    _resistor_v(svg, 390, y, g, "R4 100 kΩ")
+    svg.line(300, g, 450, g, "#222222")
+    svg.rect(450, y + 40, 40, 60, "#ffffff", "#222222", 2, 4)      # Q2: S up, G left, D down
+    svg.line(470, y, 470, y + 40, c["5v"])
+    svg.text(470, y + 74, "Q2", 11, "middle", weight="bold")
+    svg.text(498, y + 60, "NDP6020P (P-channel):", 10)
+    svg.text(498, y + 74, "S to VSYS, G, D to U3", 10)
+    svg.line(470, y + 100, 470, y + 130, c["5v"])
+    svg.rect(430, y + 130, 80, 40, "#fff8ee", c["5v"], 2, 4)       # U3
+    svg.text(470, y + 148, "U3 5 V boost", 10, "middle", weight="bold")
+    svg.text(470, y + 162, "VIN GND VOUT", 9, "middle", "#666666")
+    svg.line(510, y + 150, 570, y + 150, c["5v"])
+    svg.text(576, y + 154, "+5V rail: the LEDs, the 74AHCT125, the buzzer", 11,
+             colour=c["5v"], weight="bold")
+    svg.line(470, y + 170, 470, y + 186, c["gnd"])
+    _ground(svg, 470, y + 186)
+    qx, qy = 290, y + 170                             # Q3, its collector up to R5
+    _resistor_v(svg, 300, g, qy - 40, "R5 10 kΩ", right=False)
+    _npn(svg, qx, qy, "Q3 2N3904")
+    end = _flag(svg, 30, qy, 1, "LED POWER GP%d (pin %d)" % (pm.led_power_pin, pin),
+                c["led_power"])
+    svg.line(end, qy, 222, qy, c["led_power"])
+    svg.rect(222, qy - 7, 26, 14, "#ffffff")
+    svg.text(235, qy - 12, "R6 10 kΩ", 9, "middle")
+    svg.line(248, qy, qx - 12, qy, c["led_power"])
+    _resistor_v(svg, 262, qy, qy + 56, "R7 100 kΩ", right=False, colour=c["gnd"])
+    _ground(svg, 262, qy + 56)
+    for i, text in enumerate((
+            "GPIO high: Q3 pulls Q2's gate down through R5; C3 ramps the gate, so the LED",
+            "supply starts softly (no surge that would sag the cells).",
+            "GPIO low (the box asleep) or floating (R7, while the Pico starts): R4 holds the",
+            "gate at VSYS and Q2 is off: U3, the LEDs and the 74AHCT125 draw nothing.")):
+        svg.text(690, y + 20 + 16 * i, text, 11)
+    return qy + 90
 
 
 def _pin_table(svg, pm, x, top):
@@ -630,7 +735,7 @@ def _pin_table(svg, pm, x, top):
     svg.text(x, top, "Pin map (hardware/pinmap.json)", 15, weight="bold")
     rows = [("Tile %d" % k, g) for k, g in enumerate(pm.tile_pins[:pm.tiles], 1)]
     rows += [("Roll button", pm.roll_pin), ("Buzzer (PWM)", pm.buzzer_pin),
-             ("LED data", pm.led_pin)]
+             ("LED data", pm.led_pin), ("LED power", pm.led_power_pin)]
     y = top + 24
     svg.text(x, y, "function", 11, weight="bold")
     svg.text(x + 150, y, "GPIO", 11, weight="bold")
@@ -672,7 +777,7 @@ def render_svg(pm: PinMap) -> str:
             colour = c[role[1]]
         elif name in ("GND", "AGND"):
             colour = c["gnd"]
-        elif physical == PIN_VBUS:
+        elif physical == PIN_VSYS:
             colour = c["5v"]
         else:
             colour = c["idle"]
@@ -698,7 +803,7 @@ def render_svg(pm: PinMap) -> str:
             svg.text(stub + side * 6, y + 4, "spare: tile %d of a %d-tile box"
                      % (k, len(pm.tile_pins)), 11, "end" if side < 0 else "start", colour)
         else:
-            label = {"buzzer": "BUZZER", "led": "LED DATA"}[kind]
+            label = {"buzzer": "BUZZER", "led": "LED DATA", "led_power": "LED POWER"}[kind]
             _flag(svg, stub, y, side, label, colour)
     # GND buses for the switches, each tied to the side's ground pin nearest their middle.
     for side, rows in bus_rows.items():
@@ -717,9 +822,9 @@ def render_svg(pm: PinMap) -> str:
         _ground(svg, far, bottom + 20)
         svg.text(far + side * 18, bottom + 34, "GND", 12, "end" if side < 0 else "start",
                  c["gnd"], "bold")
-    # Power pins on the right: VBUS feeds the LED rail, one GND feeds the panels below.
-    vx, vy, _ = _pin_xy(PIN_VBUS)
-    _rocker(svg, vx, vy, _pin_xy(PIN_3V3_EN)[1], _pin_xy(38)[1])
+    # Power pins on the right: the rocker's two poles, one GND feeds the panels below.
+    vx, vy, _ = _pin_xy(PIN_VSYS)
+    _rocker(svg, vx, vy, _pin_xy(PIN_3V3_EN)[1])
     gx, gy, _ = _pin_xy(38)
     svg.line(gx + 5, gy, gx + 40, gy, c["gnd"])
     _flag(svg, gx + 40, gy, 1, "GND", c["gnd"])
@@ -733,6 +838,8 @@ def render_svg(pm: PinMap) -> str:
     svg.line(20, y - 10, W - 20, y - 10, "#dddddd", 1)
     end = max(_buzzer_panel(svg, pm, y + 20, PHYSICAL[pm.buzzer_pin]),
               _pin_table(svg, pm, 700, y + 20))
+    svg.line(20, end + 10, W - 20, end + 10, "#dddddd", 1)
+    end = _power_panel(svg, pm, end + 40, PHYSICAL[pm.led_power_pin])
     svg.height = end + 50
     leds = pm.led_count
     svg.text(30, svg.height - 20, "Power: %d LEDs × %d mA = %d mA at full white, more than "

@@ -48,6 +48,7 @@ COMBINATIONS = (
     ((2,), "tile 2 shut", "the records: 1 best score, 2 boxes shut, 3 games, 4 turns"),
     ((2, 9), "tiles 2 and 9 shut", "erase the records (hold Roll to confirm)"),
     ((8, 9), "tiles 8 and 9 shut", "factory reset: settings and records (hold Roll)"),
+    ((3,), "tile 3 shut", "the battery gauge, until a press of Roll"),
 )
 
 MENU = (
@@ -61,7 +62,8 @@ MENU = (
 NOTICES = (
     "At power-up both dice show an amber X for 2 s if something was wrong; the tile that "
     "blinks says what: 1 settings damaged (defaults used), 2 records damaged (started "
-    "again), 3 saved game damaged (a new game), 4 restarted after a fault.",
+    "again), 3 saved game damaged (a new game), 4 restarted after a fault, 5 the batteries "
+    "are low (it shows again every 20 s while they are).",
     "The tiles blinking red, odd and even in turn, and both dice a red X: the box met an "
     "error (written to /error.log). Press Roll, or wait 10 s: it starts again and resumes "
     "the game.",
@@ -101,7 +103,7 @@ CHALLENGE = (
     "Two boxes with the same code (and the same rules of a turn) throw the same dice: the "
     "same throws for each player in each round, whatever was played before. Play it again: "
     "the same dice again. No code: random dice.",
-    "To enter one, on the code's page (5.3) flip tile 2. For each digit, from the left, die "
+    "To enter one, on the code's page (5.4) flip tile 2. For each digit, from the left, die "
     "A shows which (cyan): flip as many tiles as the digit (any tiles), then a short Roll "
     "(for a 0, Roll at once). The code then shows, as at the game's end: die A which digit, "
     "the tiles the digit. Hold Roll to save it.",
@@ -144,12 +146,13 @@ MEANINGS = {
            "players play another round",
     "same-throws": "every player of a round gets the first player's throws (one die is "
                    "not offered)",
-    "stakes": "Canoga: each round every loser pays the winner the difference, twice if the "
-              "box was shut; the balance shows at the end",
+    "stakes": "Canoga: each loser pays the winner the difference (twice: a shut box); the "
+              "balance at the end",
     "sound": "the buzzer: silent / quiet / as loud as it goes",
     "brightness": "the LEDs: for a dark room / the standard box / for daylight",
-    "code": "random dice / a challenge code's dice: the same on every box with the code "
-            "(enter it: see the other side)",
+    "sleep": "left alone so long the box sleeps; Roll wakes it: never / 1 / 5 / 10 / 30 min",
+    "code": "random dice / a challenge code's dice, the same on every box (see the other "
+            "side)",
 }
 
 

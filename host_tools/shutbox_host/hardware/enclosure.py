@@ -121,6 +121,12 @@ PIPE_FLANGE = dict(d=8.0, t=1.2)   # the printed light pipe's flange, between th
 ROLL_BUTTON = dict(bezel_d=33.0, bezel_h=3.0, cap_d=24.0, cap_h=6.0, body_d=29.6, body_h=22.0,
                    switch=(20.0, 13.0, 11.0))
 POWER_SWITCH_DEPTH = 22.0
+# The cells: IEC 60086-2 LR6 (AA) at its maxima, 14.5 mm across and 50.5 mm long. The holder
+# (bought, 3 x AA side by side with leads) as modelled: an envelope of the common kind, a
+# floor with two countersunk M3 holes under the middle cell, walls to two thirds of a cell,
+# a rib between cells and room for the contact springs at the ends.
+AA = dict(d=14.5, length=50.5)
+HOLDER = dict(wall=1.2, floor=2.0, rib=1.0, play=0.5, contacts=3.0, height=12.0, hole_dx=15.0)
 BUZZER = dict(d=12.2, h=6.5, port=2.0, sound_hole=4.0)
 STANDOFF = dict(size="M2.5", af=5.0, h=10.0)     # brass hex standoff, female-female
 BOARD_PCB = 1.6
@@ -360,6 +366,13 @@ class Layout:
         self.usb_z = self.pico_z + PICO["pcb"] + PICO_USB["height"] / 2
         self.y_power = t + 30.0
         self.z_power = t + p.inner_height / 2
+        # the battery holder on the base, in front of the wiring board's left end, cells
+        # along x: clear of the corner posts, the feet's screws and the Roll button above
+        h = HOLDER
+        self.holder_len = AA["length"] + 2 * h["contacts"] + 2 * h["wall"]
+        self.holder_w = 3 * (AA["d"] + h["play"]) + 2 * h["rib"] + 2 * h["wall"]
+        self.holder_x0 = self.board_x0 - 8.0 - self.holder_len
+        self.holder_y0 = t + 12.0
 
     def tile_x(self, k: int) -> float:
         """Centre x of tile k (1-based)."""
@@ -507,9 +520,11 @@ def flats(lay: Layout) -> list:
     for x, y in _buzzer_screws(lay):
         deck.holes.append(("circle", x, y, P.CLEARANCE["M3"]))
         deck.csk.append((x, y, CSK_D))
-    # base: the wiring board's standoffs (M2.5 from below)
+    # base: the wiring board's standoffs (M2.5 from below), the battery holder's screws
     for x, y in _board_holes(lay):
         base.holes.append(("circle", x, y, P.CLEARANCE["M2.5"]))
+    for x, y in holder_screws(lay):
+        base.holes.append(("circle", x, y, P.CLEARANCE["M3"]))
     h = p.inner_height
     front = Flat("front", W, h)
     back = Flat("back", W, h)
@@ -564,7 +579,8 @@ COLOURS = {"panel": (0.80, 0.66, 0.46), "tile": (0.96, 0.93, 0.84), "print": (0.
            "lever": (0.85, 0.85, 0.88), "led": (0.95, 0.95, 0.95), "pcb": (0.10, 0.45, 0.20),
            "pico": (0.12, 0.55, 0.25), "button": (0.85, 0.15, 0.12), "magnet": (0.55, 0.55, 0.6),
            "brass": (0.80, 0.65, 0.25), "usb": (0.2, 0.2, 0.2), "pipe": (0.85, 0.95, 1.0),
-           "screw": (0.45, 0.45, 0.5), "rubber": (0.1, 0.1, 0.1), "part": (0.3, 0.3, 0.35)}
+           "screw": (0.45, 0.45, 0.5), "rubber": (0.1, 0.1, 0.1), "part": (0.3, 0.3, 0.35),
+           "cell": (0.75, 0.55, 0.15)}
 
 
 def _bd():
@@ -986,6 +1002,50 @@ def power_switch_solid(lay: Layout):
     return bezel + body
 
 
+def _cells(lay: Layout):
+    """(y, z) of the three cells' axes in the holder, lying on its floor."""
+    h, r = HOLDER, AA["d"] / 2
+    pitch = AA["d"] + h["play"] + h["rib"]
+    y0 = lay.holder_y0 + h["wall"] + (AA["d"] + h["play"]) / 2
+    z = lay.t + h["floor"] + r + 0.05
+    return [(y0 + i * pitch, z) for i in range(3)]
+
+
+def holder_screws(lay: Layout):
+    """(x, y) of the holder's two screws: under the middle cell, either side of the middle."""
+    cx = lay.holder_x0 + lay.holder_len / 2
+    y = _cells(lay)[1][0]
+    return [(cx - HOLDER["hole_dx"], y), (cx + HOLDER["hole_dx"], y)]
+
+
+def holder_solid(lay: Layout):
+    """The 3 x AA holder: a tray with a cavity per cell, its floor's holes countersunk from
+    inside (the heads flush under the middle cell)."""
+    bd = _bd()
+    h, t = HOLDER, lay.t
+    x0, y0 = lay.holder_x0, lay.holder_y0
+    solid = _box(x0, x0 + lay.holder_len, y0, y0 + lay.holder_w, t, t + h["height"])
+    cw = AA["d"] + h["play"]
+    cuts = []
+    for y, _ in _cells(lay):
+        cuts.append(_box(x0 + h["wall"], x0 + lay.holder_len - h["wall"], y - cw / 2, y + cw / 2,
+                         t + h["floor"], t + h["height"] + 1))
+    z = t + h["floor"]
+    depth = (CSK_D - P.CLEARANCE["M3"]) / 2
+    for x, y in holder_screws(lay):
+        cuts.append(_cyl_z(x, y, t - 1, z + 1, P.CLEARANCE["M3"]))
+        cuts.append(bd.Pos(x, y, z + 0.5) * bd.Cone(
+            P.CLEARANCE["M3"] / 2, CSK_D / 2 + 0.5, depth + 0.5,
+            align=(bd.Align.CENTER, bd.Align.CENTER, bd.Align.MAX)))
+    return _cut(solid, cuts)
+
+
+def cell_solids(lay: Layout):
+    """The three AA cells in the holder, each centred between its contacts."""
+    x0 = lay.holder_x0 + (lay.holder_len - AA["length"]) / 2
+    return [_cyl_x(x0, x0 + AA["length"], y, z, AA["d"]) for y, z in _cells(lay)]
+
+
 def coupon_solid(p: Params):
     """The tolerance coupon, printed first: a strip with every fit the box relies on, left to
     right as coupon_holes lists them."""
@@ -1067,7 +1127,7 @@ def lever_rest_angle(lay: Layout, tile, k: int, steps: int = 30) -> float:
 
 # Build steps: (group, title). Every item belongs to one; the guide's pictures follow them.
 STEPS = (
-    ("base", "Base, feet, corner posts and the wiring board's standoffs"),
+    ("base", "Base, feet, corner posts, the wiring board's standoffs and the battery holder"),
     ("board", "The wiring board with the Pico on the standoffs"),
     ("walls", "Walls and the power rocker"),
     ("under", "Under the deck: cradles, LEDs and their light pipes, deck magnets, dice plates, "
@@ -1210,6 +1270,15 @@ def build(params: Params, tiles: int, shut=None) -> Design:
         screw("screw_buzzer_%d" % j, M3, (x, y, lay.zt), (0, 0, -1), "buzzer_holder", "under")
     add("roll_button", roll_solid(lay), "bought", "roll_button", C["button"], "deck")
     add("power_switch", power_switch_solid(lay), "bought", "power_switch", C["switch"], "walls")
+    add("battery_holder", holder_solid(lay), "bought", "battery_holder", C["switch"], "base")
+    for i, cell in enumerate(cell_solids(lay)):
+        add("cell_%d" % (i + 1), cell, "bought", "aa_cell", C["cell"], "base")
+    for i, (x, y) in enumerate(holder_screws(lay)):
+        nut = "nut_holder_%d" % i
+        add(nut, P.nut_solid(bd, "M3", (x, y, 0.0), (0, 0, -1)), "bought", "nut_m3", C["steel"],
+            "base")
+        screw("screw_holder_%d" % i, M3_CORNER, (x, y, lay.t + HOLDER["floor"]), (0, 0, -1),
+              nut, "base")
     # the wiring board: stripboard, the Pico on its sockets, the parts; standoffs and screws
     pm = _pinmap_for(tiles)
     board = S.place(pm)
@@ -1517,8 +1586,8 @@ def _parts_csv(design: Design) -> str:
 # --- the harness: every wire off the wiring board, its length from the model -------------------
 
 WIRE = {"+5V": ("red", 22), "GND": ("black", 22), "LED_DIN": ("yellow", 26),
-        "ROLL": ("green", 26), "VBUS": ("orange", 22), "3V3_EN": ("white", 26),
-        "BUZ_C": ("purple", 26)}
+        "ROLL": ("green", 26), "BAT_SW": ("orange", 22), "BAT+": ("red", 22),
+        "3V3_EN": ("white", 26), "BUZ_C": ("purple", 26)}
 BOARD_END = "Dupont 2.54 mm female, 1-pin housing"
 SLACK = 40.0        # mm added to a wire's route for stripping, bending and a service loop
 
@@ -1582,14 +1651,21 @@ def harness(design: Design) -> list:
         ref, at = min(pins[net], key=lambda q: q[1][0])
         wire(net, "board %s" % ref, BOARD_END, "buzzer %s" % lead, "solder", at,
              (bz.center().X, bz.center().Y, bz.min.Z), gauge=26)
+    # the cells: the holder's + lead to the rocker's pole 1, its ON contact to the board (D1),
+    # the holder's - lead to the board's ground rail; pole 2 grounds 3V3_EN when off
     rocker = (lay.width - lay.t - POWER_SWITCH_DEPTH, lay.y_power, lay.z_power)
-    for net, contact in (("VBUS", "pole 1 common"), ("+5V", "pole 1 ON"),
-                         ("3V3_EN", "pole 2 common"), ("GND", "pole 2 OFF")):
+    hb = design.by_name("battery_holder").shape.bounding_box()
+    leads = (hb.max.X, hb.center().Y, hb.min.Z + HOLDER["floor"])
+    wire("BAT+", "battery holder + lead", "solder", "rocker pole 1 common", "4.8 mm receptacle",
+         leads, rocker)
+    for net, contact in (("BAT_SW", "pole 1 ON"), ("3V3_EN", "pole 2 common"),
+                         ("GND", "pole 2 OFF")):
         cand = pins[net]
-        ref, at = max(cand, key=lambda q: (q[1][0], q[1][1])) if net in ("+5V",) else \
-            min(cand, key=lambda q: -q[1][1]) if net == "GND" else cand[0]
+        ref, at = min(cand, key=lambda q: -q[1][1]) if net == "GND" else cand[0]
         wire(net, "board %s" % ref, BOARD_END, "rocker %s" % contact, "4.8 mm receptacle", at,
              rocker)
+    ref, at = next((r, a) for r, a in pins["GND"] if r == design.board.cells_gnd)
+    wire("GND", "board %s" % ref, BOARD_END, "battery holder - lead", "solder", at, leads)
     return rows
 
 

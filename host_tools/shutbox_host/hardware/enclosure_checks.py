@@ -488,15 +488,23 @@ def _pair_dist(a, b):
 
 
 def countersink_report(design, flats=None) -> list:
-    """Countersunk screws whose panel hole has no countersink in the cut files."""
+    """Countersunk screws whose panel hole has no countersink in the cut files. A head that
+    sits in another part (the battery holder's floor, countersunk by its maker) is that
+    part's: the collision check sees a countersink missing there."""
     flat = {f.name: f for f in (flats or E.flats(design.lay))}
+    lay = design.lay
     bad = []
     for it in design.items:
         if it.thread is None or not it.part.endswith("_csk"):
             continue
         bb = it.shape.bounding_box()
         x, y = bb.center().X, bb.center().Y
-        panel = flat["deck" if bb.center().Z > design.lay.zb - 5 else "base"]
+        deck = bb.center().Z > lay.zb - 5
+        z0, z1 = (lay.zb, lay.zt) if deck else (0.0, lay.t)
+        head = it.head.bounding_box()
+        if head.max.Z < z0 - 0.01 or head.min.Z > z1 + 0.01:
+            continue
+        panel = flat["deck" if deck else "base"]
         if not any(abs(cx - x) < 0.01 and abs(cy - y) < 0.01 for cx, cy, _ in panel.csk):
             bad.append(it.name)
     return bad

@@ -44,6 +44,14 @@ FOOTPRINTS = {
                              + [("%d" % k, 3, 14 - k) for k in range(8, 15)]),
                        (0, 0, 3, 6), 7.5, "74AHCT125"),
     "res": Footprint((("a", 0, 0), ("b", 0, 4)), (0, 0, 0, 4), 3.0, "R"),
+    # an axial diode (DO-41) lying across four strips, cathode first
+    "diode": Footprint((("k", 0, 0), ("a", 0, 4)), (0, 0, 0, 4), 3.0, "D"),
+    # a TO-220 MOSFET standing on its leads, the tab away from the board, turned so its pins
+    # run source, drain, gate down the column; its body covers the holes around them
+    "to220": Footprint((("S", 0, 0), ("D", 0, 1), ("G", 0, 2)), (-1, -1, 1, 3), 20.0, "Q"),
+    # the 5 V step-up module (Pololu U1V10F5 class) lying on its 3-pin header: VIN, GND, VOUT
+    "boost": Footprint((("VIN", 0, 0), ("GND", 0, 1), ("VOUT", 0, 2)), (0, -1, 3, 3), 6.5,
+                       "5 V boost"),
     "cap": Footprint((("a", 0, 0), ("b", 0, 2)), (0, 0, 0, 2), 5.0, "C"),
     "elco": Footprint((("-", 0, 0), ("+", 0, 2)), (-1, 0, 1, 2), 20.0, "C"),
     "to92": Footprint((("E", 0, 0), ("B", 0, 1), ("C", 0, 2)), (0, 0, 0, 2), 5.0, "Q"),
@@ -79,6 +87,7 @@ class Layout:
     links: list = field(default_factory=list)
     errors: list = field(default_factory=list)
     tied: list = field(default_factory=list)     # pins a part joins inside (the Pico's GNDs)
+    cells_gnd: str = ""                          # the connector of the cells' - lead
 
     def part(self, ref):
         return next(p for p in self.parts if p.ref == ref)
@@ -94,13 +103,14 @@ def pico_nets(pm) -> dict:
 
     nets = {}
     for i, name in enumerate(PICO_PINOUT, 1):
-        nets[str(i)] = {"GND": "GND", "AGND": "GND", "VBUS": "VBUS", "3V3_EN": "3V3_EN"}.get(
+        nets[str(i)] = {"GND": "GND", "AGND": "GND", "VSYS": "VSYS", "3V3_EN": "3V3_EN"}.get(
             name, "nc:pico%d" % i)
     for k, gpio in enumerate(pm.tile_pins[:pm.tiles], 1):
         nets[str(PHYSICAL[gpio])] = "TILE%d" % k
     nets[str(PHYSICAL[pm.roll_pin])] = "ROLL"
     nets[str(PHYSICAL[pm.buzzer_pin])] = "BUZZER"
     nets[str(PHYSICAL[pm.led_pin])] = "LED_3V3"
+    nets[str(PHYSICAL[pm.led_power_pin])] = "LED_PWR"
     return nets
 
 
@@ -130,6 +140,27 @@ def place(pm) -> Layout:
     parts.append(Placed("Q1", "to92", 3, 22, {"E": "BUZ_E", "B": "BUZ_BASE2", "C": "BUZ_C"},
                         "npn", "2N3904"))
     parts.append(Placed("R3", "res", 6, 20, {"a": "+5V", "b": "BUZ_C"}, "res_1k", "1 kohm"))
+    # the power (README section 3): the cells through the rocker and D1 into VSYS; Q2 (high
+    # side) feeds the 5 V boost module U3 from VSYS while Q3, driven by the LED supply's GPIO,
+    # pulls Q2's gate down through R5 (C3 with R4 and R5 ramps it: the soft start); R4 holds
+    # the gate at VSYS (off) and R7 Q3's base low while the GPIO floats
+    parts.append(Placed("D1", "diode", 16, 1, {"k": "VSYS", "a": "BAT_SW"}, "diode",
+                        "1N5817"))
+    parts.append(Placed("Q2", "to220", 21, 1, {"S": "VSYS", "D": "BOOST_IN", "G": "GATE"},
+                        "pmos", "NDP6020P"))
+    parts.append(Placed("C3", "cap", 24, 1, {"a": "VSYS", "b": "GATE"}, "cap_2u2", "2.2 uF"))
+    parts.append(Placed("R4", "res", 27, 1, {"a": "VSYS", "b": "GATE"}, "res_100k",
+                        "100 kohm"))
+    parts.append(Placed("R5", "res", 28, 3, {"a": "GATE", "b": "PWR_C"}, "res_10k", "10 kohm"))
+    parts.append(Placed("Q3", "to92", 30, 5, {"E": "GND", "B": "PWR_B", "C": "PWR_C"}, "npn",
+                        "2N3904"))
+    parts.append(Placed("R7", "res", 32, 6, {"a": "PWR_B", "b": "GND"}, "res_100k",
+                        "100 kohm"))
+    lp = PHYSICAL[pm.led_power_pin]
+    parts.append(Placed("R6", "res", 17 if lp > 20 else 2, _pico_row(lp) - 4,
+                        {"a": "PWR_B", "b": "LED_PWR"}, "res_10k", "10 kohm"))
+    parts.append(Placed("U3", "boost", 33, 2, {"VIN": "BOOST_IN", "GND": "GND", "VOUT": "+5V"},
+                        "boost", "5 V step-up"))
     # connector pins for the harness: tiles, Roll, switch ground on the left; the LED chain,
     # the buzzer, the rocker on the right
     pins = []
@@ -139,16 +170,17 @@ def place(pm) -> Layout:
     pins.append(("GND", (1, _pico_row(18))))          # switch ground, beside pin 18
     pins += [("LED_DIN", (16, 19)), ("+5V", (36, 30)), ("GND", (36, 28)),
              ("+5V", (8, 20)), ("BUZ_C", (8, 24)),
-             ("VBUS", (14, _pico_row(40))), ("3V3_EN", (14, _pico_row(37))),
-             ("GND", (14, _pico_row(38))), ("+5V", (29, 30))]
+             ("BAT_SW", (18, 5)), ("3V3_EN", (14, _pico_row(37))),
+             ("GND", (14, _pico_row(38))), ("GND", (29, 28))]
     for i, (net, (c, r)) in enumerate(pins, 1):
         parts.append(Placed("J%d" % i, "pin", c, r, {"1": net}, "pin_header", net))
+    cells = "J%d" % len(pins)                          # the last: GND beside the rail's end
     # rails: GND on row 28, +5V on row 30 (the 1000 uF across them)
     parts.append(Placed("RAIL1", "rail", 2, 28, {"1": "GND"}, "", "GND rail"))
     parts.append(Placed("RAIL2", "rail", 2, 30, {"1": "+5V"}, "", "+5V rail"))
     for i, (c, r) in enumerate(MOUNTS):
         parts.append(Placed("H%d" % (i + 1), "mount", c, r, {"1": "mount%d" % i}))
-    lay = Layout(parts)
+    lay = Layout(parts, cells_gnd=cells)
     lay.tied = [[("U1", str(i)) for i, n in pico.items() if n == "GND"]]
     # the transistor's base, emitter and collector join their nets through short links
     _route(lay, {"BUZ_BASE2": "BUZ_BASE", "BUZ_E": "GND"})
@@ -344,7 +376,9 @@ def nets(lay: Layout) -> dict:
 NET_COLOURS = {"+5V": "#d62728", "GND": "#222222", "VBUS": "#ff7f0e", "3V3_EN": "#7f7f7f",
                "LED_3V3": "#e0b000", "LED_5V": "#e0b000", "LED_DIN": "#e0b000",
                "BUZZER": "#8a4fbf", "BUZ_BASE": "#8a4fbf", "BUZ_C": "#8a4fbf",
-               "ROLL": "#2a9d3c"}
+               "ROLL": "#2a9d3c", "VSYS": "#c0392b", "BAT_SW": "#ff7f0e",
+               "BOOST_IN": "#c0392b", "LED_PWR": "#b8860b", "PWR_B": "#b8860b",
+               "PWR_C": "#7f7f7f", "GATE": "#7f7f7f"}
 
 
 HALO = ' stroke="#ffffff" stroke-width="2.5" paint-order="stroke"'   # text over the holes

@@ -216,10 +216,13 @@ class Emulator:
     """One emulated Pico. Times are ms on the emulated clock since the first power-up."""
 
     def __init__(self, uf2=None, bootrom=None, flash: bytes | None = None,
-                 fs: bytes | None = None, pinmap=None, check=True, echo=None):
+                 fs: bytes | None = None, pinmap=None, check=True, echo=None,
+                 battery_mv: int | None = None):
         """*flash*: a whole 2 MB image (else the uf2 on erased flash); *fs*: a littlefs image
         written at the filesystem's offset (fsimage.build()); *echo*: a callable given every
-        console chunk as it comes (text)."""
+        console chunk as it comes (text); *battery_mv*: powered up from the cells alone, VSYS
+        at that many mV (None: from USB, VSYS 4700 mV; ``supply`` changes it)."""
+        self._battery = battery_mv
         self.uf2, self.bootrom = resolve_inputs(uf2, bootrom)
         self.node = node_exe()
         if check and (flash is not None or fs is not None):
@@ -251,6 +254,8 @@ class Emulator:
         self._decode = _decode_frame()
         self.levels: dict[int, int] = {}
         self.on_event = None  # callable(event dict), for the pty bridge
+        self.dormancy: list[tuple[float, bool]] = []  # (ms, asleep) as the chip goes DORMANT
+        self.pin_levels: list[tuple[float, int, int]] = []  # (ms, gpio, 1/0/-1): watched
 
     # ---- life cycle ----
 
@@ -267,7 +272,10 @@ class Emulator:
         self._reader.start()
         threading.Thread(target=self._read_err, daemon=True, name="emu-stderr").start()
         init = {"bootrom": str(self.bootrom), "led": pins.LED_PIN, "buzzer": pins.BUZZER_PIN,
-                "pullups": [pins.TILE_PINS[k] for k in range(pins.TILES)] + [pins.ROLL_PIN]}
+                "pullups": [pins.TILE_PINS[k] for k in range(pins.TILES)] + [pins.ROLL_PIN],
+                "watch": [pins.LED_POWER_PIN]}
+        if self._battery is not None:
+            init.update(vbus=0, vsys_mv=self._battery)
         if self._flash is not None:
             (tmp / "flash.bin").write_bytes(self._flash)
             init["flash"] = str(tmp / "flash.bin")
@@ -414,6 +422,10 @@ class Emulator:
             self.flash_ops.append((ev["t"], ev["t1"], bool(ev["erase"]), ev["addr"], ev["count"]))
         elif kind == "connect":
             self.connects.append(t)
+        elif kind == "dormant":
+            self.dormancy.append((t, bool(ev["on"])))
+        elif kind == "pin":
+            self.pin_levels.append((t, ev["gpio"], ev["level"]))
         elif kind == "error":
             self.errors.append("emulated chip at %.3f ms: %s" % (t, ev["msg"]))
         if self.on_event is not None:
@@ -504,6 +516,19 @@ class Emulator:
             if self.levels.get(pins.TILE_PINS[k], 1) != pins.SWITCH_ACTIVE:
                 m |= 1 << k
         return m
+
+    def supply(self, vsys_mv: int, usb: bool = False) -> None:
+        """Power the box from the cells with VSYS at *vsys_mv* (the ADC reads a third), or
+        with *usb* from USB too (GPIO 24, VBUS sense, high)."""
+        self._call("supply", vbus=int(usb), vsys_mv=int(vsys_mv))
+
+    def led_power(self, ms: float | None = None) -> int:
+        """The LED supply's GPIO at *ms* (None: now): 1 on, 0 off, -1 not driven."""
+        level = -1
+        for t, g, v in self.pin_levels:
+            if g == pins.LED_POWER_PIN and (ms is None or t <= ms):
+                level = v
+        return level
 
     def press(self) -> None:
         self.set_levels({pins.ROLL_PIN: pins.SWITCH_ACTIVE})
@@ -606,7 +631,8 @@ class Emulator:
             self.run(until_ns=until_ns)
 
     def stats(self) -> dict:
-        """Counters: busy/wait/stall ns, resets, erases, programs, entry counts, the buzzer."""
+        """Counters: busy/wait/stall/dormant ns, resets, erases, programs, entry counts, the
+        buzzer, the supply."""
         st = self._call("stats")
         return {k: v for k, v in st.items() if k not in ("ev", "id", "t")}
 

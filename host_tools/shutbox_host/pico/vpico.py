@@ -22,6 +22,13 @@ is not a folder but a file holding the board's littlefs, as big as that board's 
 (a Pico W's 212 blocks of 4 KB): the real littlefs of MicroPython (the unix port's VfsLfs2,
 the rp2 port's code and settings), so a full filesystem refuses writes and os.statvfs tells
 the truth; ``fs_tree()`` reads it back (littlefs-python).
+
+The power: ``power_off()`` cuts it (the interpreter dies wherever it is, the flash keeps what
+its last operation left, what the host sends is lost as with a USB link that is gone) and
+returns once the board is dark, so the flash can be read as the cut left it; ``power_on()``
+starts it as at power-on; ``power_cycle()`` is both. ``cut_after(n)`` arms a cut that does not
+depend on the host's clock: the board loses its power by itself after its next *n* flash
+operations (a 4 KB erase or a 256-byte page program; ``ops`` counts each interpreter's).
 """
 
 from __future__ import annotations
@@ -80,12 +87,17 @@ class VirtualPico:
         self.path: str | None = None
         self.boots: list[str] = []  # how each interpreter started: hard, soft, raw
         self.outputs: list[bytearray] = []  # what each one printed (its last _OUTPUT_MAX)
+        self.ops: list[int] = []  # the flash operations each one started (fs_image)
         self.watchdog = [0] * 9  # the RP2040 watchdog's REASON, then SCRATCH0..7
         self.error: BaseException | None = None
         self._proc: subprocess.Popen | None = None
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._power_cut = False
+        self._on = False  # the board has power (an interpreter runs, or is restarting)
+        self._power = threading.Condition()
+        self._cut_left: int | None = None  # operations before the armed cut (cut_after)
+        self._cut_from = 0  # ...counted in the interpreters from this one (len(boots)) on
 
     # ---- life cycle -------------------------------------------------------------------
 
@@ -157,15 +169,13 @@ class VirtualPico:
         """{absolute path: content} of every file on the littlefs flash (``fs_image``)."""
         from shutbox_host.pico import fsimage
 
-        assert self.fs_image is not None, "the flash is a folder: read it directly"
-        return fsimage.read_tree(self.fs_image.read_bytes(), self.board)
+        return fsimage.read_tree(self.fs_bytes(), self.board)
 
     def fs_used(self) -> tuple[int, int]:
         """(bytes in files, blocks in use) on the littlefs flash, as littlefs counts them."""
         from shutbox_host.pico import fsimage
 
-        assert self.fs_image is not None
-        fs = fsimage.new_fs(bytearray(self.fs_image.read_bytes()), blocks=self.board.fs_blocks)
+        fs = fsimage.new_fs(bytearray(self.fs_bytes()), blocks=self.board.fs_blocks)
         try:
             used = fs.used_block_count
             size = 0
@@ -176,9 +186,57 @@ class VirtualPico:
             fs.unmount()
         return size, used
 
+    def fs_bytes(self) -> bytes:
+        """The littlefs flash (``fs_image``) as it is, read with the power off: an interpreter
+        that runs may be writing it, and a read taken meanwhile mixes blocks of before and
+        after its writes (a file moved between two folders would be in neither)."""
+        assert self.fs_image is not None, "the flash is a folder: read it directly"
+        if self._on:
+            raise RuntimeError("the virtual Pico is running: power_off() before reading its "
+                               "flash")
+        return self.fs_image.read_bytes()
+
     def power_cycle(self):
         """Pull the plug and plug it back in: the interpreter restarts as at power-on."""
-        os.write(self._wake_w, b"P")
+        self.power_off()
+        self.power_on()
+
+    def power_off(self, timeout: float = 30):
+        """Pull the plug; return once the interpreter is dead (the flash is what it left)."""
+        os.write(self._wake_w, b"0")
+        self._await_power(False, timeout)
+
+    def power_on(self, timeout: float = 30):
+        """Plug it back in: the board starts as at power-on (returns once it runs)."""
+        os.write(self._wake_w, b"1")
+        self._await_power(True, timeout)
+
+    @property
+    def powered(self) -> bool:
+        """Whether the board has power (False after power_off() or an armed cut)."""
+        return self._on
+
+    def cut_after(self, n: int | None):
+        """Arm a power cut after *n* flash operations of the interpreters started from now
+        on (None: disarm): the one that reaches *n* loses the power before its next
+        operation. What the running one writes does not count (`shutbox flash` starts its
+        own: mpremote's soft reset), so *n* is the same point of the same flash each time."""
+        self._cut_from = len(self.boots)
+        self._cut_left = n
+
+    def _await_power(self, on: bool, timeout: float):
+        deadline = time.monotonic() + timeout
+        with self._power:
+            while self._on != on:
+                if self.error is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the virtual Pico did not power %s: %r"
+                                       % ("on" if on else "off", self.error))
+                self._power.wait(0.1)
+
+    def _set_power(self, on: bool):
+        with self._power:
+            self._on = on
+            self._power.notify_all()
 
     # ---- the interpreter ----------------------------------------------------------------
 
@@ -189,6 +247,9 @@ class VirtualPico:
         env.pop("MICROPYPATH", None)
         env["SHUTBOX_VPICO_BOARD"] = self.board.name
         env["SHUTBOX_VPICO_MACHINE"] = self.board.machine
+        env.pop("SHUTBOX_VPICO_CUT", None)
+        if self._cut_left is not None:
+            env["SHUTBOX_VPICO_CUT"] = str(max(0, self._cut_left))
         if self.fs_image is not None:
             env["SHUTBOX_VPICO_LFS"] = "%s,%d" % (self.fs_image, self.board.fs_blocks)
         else:
@@ -218,6 +279,8 @@ class VirtualPico:
         self._reboot = None
         self.boots.append(boot)
         self.outputs.append(bytearray())
+        self.ops.append(0)
+        self._set_power(True)
         self.log("vpico: interpreter started (%s)" % boot)
         self._pump_child()
 
@@ -237,6 +300,8 @@ class VirtualPico:
     def _child_gone(self):
         """The interpreter ended (a reset we were asked for, or a crash): start the next one."""
         proc = self._proc
+        if proc is None:  # already gone (a power cut; a stale event of its pipes)
+            return
         for fd in (self._out, self._ctl_r, self._in):
             if fd in self._sel.get_map():
                 self._sel.unregister(fd)
@@ -252,6 +317,7 @@ class VirtualPico:
         del self._to_host[:-_HOST_BUFFER_MAX]
         self._stalled = None
         self._kill_child()
+        self._count_ops(self._ctl_buf + self._drain(self._ctl_r))  # what it said last
         os.close(self._ctl_r)
         os.close(self._ack_w)
         self._proc = None
@@ -261,6 +327,10 @@ class VirtualPico:
         if boot is None or self._power_cut:  # a power cycle, or not asked for (a crash): the
             self.watchdog = [0] * 9  # board comes back as from power-on, its registers clear
             self._power_cut = False
+        if boot == "off":  # the power is gone: the board stays dark until power_on()
+            self._to_child.clear()
+            self._set_power(False)
+            return
         if boot is None:  # not asked for: like a crash, the board comes back as from power-on
             now = time.monotonic()
             self._deaths = [t for t in self._deaths if now - t < 5] + [now]
@@ -303,11 +373,44 @@ class VirtualPico:
 
     def _from_wake(self):
         for cmd in os.read(self._wake_r, 64):
-            if cmd == ord("P") and self._proc is not None:
-                self._reboot = "hard"
-                self._power_cut = True
-                self._running = False
-                self._proc.kill()
+            if cmd == ord("0"):
+                self._cut_power()
+            elif cmd == ord("1") and self._proc is None:
+                self._to_child.clear()  # nothing reached a board without power
+                self._spawn("hard")
+
+    def _cut_power(self):
+        """The power goes: the interpreter dies where it is and nothing starts again."""
+        if self._proc is None:
+            self._set_power(False)
+            return
+        self._reboot = "off"
+        self._power_cut = True
+        self._running = False
+        self._child_gone()
+
+    @staticmethod
+    def _drain(fd: int) -> bytes:
+        out = b""
+        while True:
+            data = _read_ready(fd, 4096)
+            if not data:
+                return out
+            out += data
+
+    def _count_ops(self, buf: bytes):
+        """Count the flash operations in what a dead interpreter still had to say."""
+        i = 0
+        while i < len(buf):
+            m = buf[i:i + 1]
+            if m == b"o":
+                self._op()
+            i += {b"N": 2, b"R": 37}.get(m, 1)
+
+    def _op(self):
+        self.ops[-1] += 1
+        if self._cut_left is not None and len(self.boots) > self._cut_from:
+            self._cut_left -= 1
 
     def _from_host(self):
         try:
@@ -317,6 +420,8 @@ class VirtualPico:
         except OSError:
             time.sleep(0.05)  # no one has the port open: nothing to read
             return
+        if self._reboot == "off" or self._proc is None:
+            return  # no power: no USB link, what the host sends is lost
         if self._reboot is not None:
             self._to_child += data  # arrives while it reboots: the next interpreter reads it
             return
@@ -352,6 +457,8 @@ class VirtualPico:
             self._in_registered = want
 
     def _from_child(self):
+        if self._proc is None:
+            return
         data = _read_ready(self._out, 65536)
         if data is None:
             return
@@ -396,6 +503,8 @@ class VirtualPico:
                 self._sel.register(self._out, selectors.EVENT_READ, "out")
 
     def _from_ctl(self):
+        if self._proc is None:
+            return
         data = _read_ready(self._ctl_r, 256)
         if data is None:
             return
@@ -406,7 +515,14 @@ class VirtualPico:
         i = 0
         while i < len(buf):
             m = buf[i:i + 1]
-            if m == b"X":
+            if m == b"o":
+                self._op()
+            elif m == b"C":  # the armed cut: it waits for the power to go
+                self._cut_left = None
+                self._ctl_buf = b""
+                self._cut_power()
+                return
+            elif m == b"X":
                 self._running, self._kbd_intr, self._sigint_sent = True, True, False
             elif m == b"N":
                 if i + 1 >= len(buf):

@@ -24,6 +24,8 @@ BLOCKS 4 KB blocks mounted as rp2's _boot.py mounts it (VfsLfs2, progsize 256; f
 when it does not mount), on a block device that erases to 0xFF and programs by AND as NOR
 flash does, each operation written through to the file (a killed interpreter leaves what a
 power cut leaves between operations). Without it the FLASH folder is the flash.
+SHUTBOX_VPICO_CUT "N": the power goes after N more flash operations (a 4 KB erase, a 256-byte
+page program): this interpreter stops before the next one and tells the relay (b'C').
 
 CTL and ACK are pipe descriptors to the relay (one byte messages on CTL):
   X       code starts running: a Ctrl-C from the host now becomes SIGINT (KeyboardInterrupt)
@@ -32,6 +34,8 @@ CTL and ACK are pipe descriptors to the relay (one byte messages on CTL):
   H, F, W hard reset, soft reboot into the friendly / raw REPL: the relay restarts micropython
   T       the watchdog expired: a hard reset
   R regs  (36 bytes, before H, F, W and T) the watchdog's registers, 9 little-endian words
+  o       a flash operation starts (the relay counts them)
+  C       the power cut of SHUTBOX_VPICO_CUT is due: the relay turns the board off
 """
 
 import io
@@ -57,6 +61,7 @@ _FLASH = _SIM = _PLATFORM = _BOOT = _WATCHDOG = ""
 _LFS = False  # the flash is a littlefs in a file (SHUTBOX_VPICO_LFS), not the FLASH folder
 _ctl = _ack = None
 _seq = 0
+_cut = -1  # flash operations left before the power goes (SHUTBOX_VPICO_CUT); -1: never
 _g = {"__name__": "__main__"}  # the user's globals: boot.py, main.py and the REPL share them
 
 # What each board reports; the bytecode version is the interpreter's own (it must load .mpy).
@@ -86,6 +91,7 @@ class _FileFlash:
             off = 0
         pos = n * 4096 + off
         for i in range(0, len(buf), 256):
+            _flash_op()
             chunk = buf[i:i + 256]
             old = memoryview(self._old)[:len(chunk)]
             self._f.seek(pos + i)
@@ -100,12 +106,29 @@ class _FileFlash:
         if op == 5:  # block size
             return 4096
         if op == 6:  # erase a block
+            _flash_op()
             self._f.seek(arg * 4096)
             self._f.write(self._ff)
             self._f.flush()
         if op == 3:  # sync
             self._f.flush()
         return 0
+
+
+def _flash_op():
+    """A flash operation is about to start: the relay counts it; if the power cut armed by
+    SHUTBOX_VPICO_CUT is due, the power goes now, before it (the relay kills us)."""
+    global _cut
+    if _cut == 0:
+        _signal(b"C")
+        while True:
+            try:
+                time.sleep(1)
+            except KeyboardInterrupt:
+                pass
+    if _cut > 0:
+        _cut -= 1
+    _signal(b"o")
 
 
 def _lfs_root(spec):
@@ -343,8 +366,9 @@ def _setup():
     _banner = "MicroPython %s on virtual flash; %s\nType \"help()\" for more information.\n" % (
         vstr, machine_name)
 
-    global _LFS
+    global _LFS, _cut
     lfs = _os.getenv("SHUTBOX_VPICO_LFS")
+    _cut = int(_os.getenv("SHUTBOX_VPICO_CUT") or -1)
     root = _lfs_root(lfs) if lfs else _os.VfsPosix(_FLASH)
     _LFS = bool(lfs)
     _os.umount("/")

@@ -5,9 +5,10 @@
  *
  * Commands ({"op": ...}; every one is answered by {"ev": "done", "id": ..., "t": ns} after
  * its events, or {"ev": "fail", "id": ..., "msg": ...}):
- *   init {bootrom, uf2 | flash, fs, fs_offset, led, buzzer, pullups}
+ *   init {bootrom, uf2 | flash, fs, fs_offset, led, buzzer, pullups, vbus, vsys_mv, watch}
  *   run {ns | until_ns, match (a RegExp source, one console line), frames (stop after n)}
  *   input {levels: {gpio: 0|1}}     write {b64}     line {dtr, rts}
+ *   supply {vbus: 0|1, vsys_mv}: USB present or not (GPIO 24), VSYS (ADC3 reads a third)
  *   flash_get {path}   flash_set {path}   power_cycle   watchdog_reset   stats
  *   trace {mask}: report timer and GPIO_IN reads (trace events, "T<ns>:<us>"/"G<ns>:<levels>")
  *   spans {on}: start (or stop) recording the core's busy spans; returns those recorded
@@ -17,7 +18,8 @@
  *   go {lag_ms}: run freely at about real time (the pty bridge) until pause
  *   pause   quit
  * Events: console {t, b64}, frame {t, hex}, tone {t, hz, duty}, reset {t, why},
- *   connect {t}, error {t, msg}, flash {t, t1, erase, addr, count}.
+ *   connect {t}, error {t, msg}, flash {t, t1, erase, addr, count}, dormant {t, on},
+ *   pin {t, gpio, level} (a watched GPIO's output: 1, 0, -1 not driven).
  * stdin closing (the Python side gone) ends the process.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -92,6 +94,11 @@ function make(cmd) {
     ledPin: cmd.led,
     buzzerPin: cmd.buzzer,
     pullups: cmd.pullups || [],
+    vbus: cmd.vbus === undefined ? true : !!cmd.vbus,
+    vsysMv: cmd.vsys_mv,
+    watchPins: cmd.watch || [],
+    onDormant: (t, on) => emit({ ev: 'dormant', t, on: on ? 1 : 0 }),
+    onPin: (t, gpio, level) => emit({ ev: 'pin', t, gpio, level }),
     onConsole,
     onFrame,
     onTone: (t, hz, duty) => emit({ ev: 'tone', t, hz, duty }),
@@ -140,6 +147,9 @@ function stats() {
     now: pico.now,
     busy_ns: pico.busyNs,
     wait_ns: pico.waitNs,
+    dormant_ns: pico.dormantNs,
+    dormant: pico.dormant,
+    supply: pico.supply,
     stall_ns: pico.stallNs,
     resets: pico.resets,
     erases: pico.erases,
@@ -206,6 +216,7 @@ const handlers = {
     return {};
   },
   write: (c) => (pico.write(Buffer.from(c.b64, 'base64')), {}),
+  supply: (c) => (pico.setSupply(!!c.vbus, c.vsys_mv), {}),
   line: (c) => (pico.setLineState(c.dtr, c.rts), {}),
   flash_get: (c) => {
     if (pico.stall) pico.finishStall(pico.now);

@@ -14,7 +14,8 @@
  *   the input levels;
  * - pull-ups: inputs are driven from outside (setInput); pins named in `pullups` start high;
  * - WS2812 frames decoded from the LED data pin by pulse timing, failing loudly on timings
- *   outside the WS2812B datasheet's tolerances; the buzzer's PWM frequency and duty.
+ *   outside the WS2812B datasheet's tolerances; the buzzer's PWM frequency and duty;
+ * - DORMANT and its GPIO wake, VBUS sense and VSYS on ADC3 (power.js).
  *
  * Time is the emulator's clock (8 ns a cycle at 125 MHz, WFI/WFE jumping to the next alarm),
  * counted across rebuilds. Everything runs synchronously in `runUntil`; the caller (the Node
@@ -22,6 +23,7 @@
  * needs rp2040js and typed arrays.
  */
 import { GPIOPinState, RP2040, USBCDC } from 'rp2040js';
+import * as power from './power.js';
 
 export const FLASH_SIZE = 2 * 1024 * 1024; // RPI_PICO: 2 MB (pico-sdk boards/pico.h)
 export const FS_OFFSET = 0xa0000; // RPI_PICO littlefs: flash size minus 1,408 KB (rp2_flash.c)
@@ -198,9 +200,11 @@ function fastMemory(chip) {
 /**
  * The emulated Pico. `options`: bootrom (Uint8Array, 16 KB), uf2 (Uint8Array) or flash
  * (a whole 2 MB image), fsImage + fsOffset (a littlefs image), ledPin, buzzerPin, pullups
- * (GPIOs that read high unless driven), and callbacks: onConsole(t, bytes), onFrame(t, bytes),
- * onTone(t, hz, duty), onReset(t, why), onError(t, message), onConnect(t),
- * onFlash(t0, t1, erase, addr, count) (a flash operation and the time it takes).
+ * (GPIOs that read high unless driven), vbus and vsysMv (the supply: USB by default, VSYS
+ * 4700 mV), watchPins (GPIOs whose output level onPin reports), and callbacks:
+ * onConsole(t, bytes), onFrame(t, bytes), onTone(t, hz, duty), onReset(t, why),
+ * onError(t, message), onConnect(t), onFlash(t0, t1, erase, addr, count) (a flash operation
+ * and the time it takes), onDormant(t, asleep), onPin(t, gpio, level: 1, 0 or -1 not driven).
  */
 export class Pico {
   constructor(options) {
@@ -215,6 +219,9 @@ export class Pico {
     if (options.fsImage) this.flash.set(options.fsImage, options.fsOffset ?? FS_OFFSET);
     this.inputs = new Map(); // gpio -> level driven from outside
     for (const g of options.pullups || []) this.inputs.set(g, true);
+    this.supply = { vbus: options.vbus ?? true, vsysMv: options.vsysMv ?? 4700 };
+    this.inputs.set(power.VBUS_GPIO, this.supply.vbus);
+    this.dormantNs = 0; // wall time the chip spent DORMANT (its clock stopped)
     this.base = 0; // ns of emulated time before the current chip was built
     this.resets = 0;
     this.busyNs = 0; // time the core executed instructions (not WFI/WFE, not stalled)
@@ -259,6 +266,7 @@ export class Pico {
       this.brk = true;
     };
     this.watchdog = wd;
+    power.attach(this, chip);
     this.pendingReset = null;
     this.stall = null; // a flash operation under way: {kind, addr, count, data, t0, t1}
     chip.onBreak = (code) => this.onBreak(code);
@@ -273,6 +281,12 @@ export class Pico {
         (message) => this.error(message));
       const pin = chip.gpio[led];
       pin.addListener((value) => this.ws.edge(value === GPIOPinState.High, this.now));
+    }
+    for (const g of this.opts.watchPins || []) {
+      const pin = chip.gpio[g];
+      const level = (v) => (v === GPIOPinState.High ? 1 : v === GPIOPinState.Low ? 0 : -1);
+      if (this.opts.onPin) this.opts.onPin(this.now, g, level(pin.value));
+      pin.addListener((v) => this.opts.onPin && this.opts.onPin(this.now, g, level(v)));
     }
     // the buzzer
     this.tone = { hz: 0, duty: 0 };
@@ -442,10 +456,21 @@ export class Pico {
     }
   }
 
-  /** Drive GPIO *gpio* high (true) or low from outside; kept across rebuilds. */
+  /** Drive GPIO *gpio* high (true) or low from outside; kept across rebuilds. The same
+   * level again is no edge (rp2040js would latch one). */
   setInput(gpio, level) {
     this.inputs.set(gpio, !!level);
-    this.chip.gpio[gpio].setInputValue(!!level);
+    const pin = this.chip.gpio[gpio];
+    if (pin.rawInputValue === !!level) return;
+    pin.setInputValue(!!level);
+    power.checkWake(this);
+  }
+
+  /** The supply: USB present (*vbus*, GPIO 24 high) and VSYS in mV (ADC3 reads a third). */
+  setSupply(vbus, vsysMv) {
+    this.supply = { vbus: !!vbus, vsysMv };
+    this.chip.adc.channelValues[power.VSYS_CHANNEL] = power.vsysCode(vsysMv);
+    this.setInput(power.VBUS_GPIO, vbus);
   }
 
   /** Send bytes from the USB host to the device (its console input). */
@@ -503,6 +528,16 @@ export class Pico {
       if (now >= target) break;
       if (this.pendingReset) {
         this.watchdogReset(this.pendingReset);
+        continue;
+      }
+      if (this.dormant) {
+        // the crystal stopped: wall time passes, the chip's own clock does not
+        if (this.spans !== null && this.spanStart >= 0) {
+          this.spans.push(this.spanStart, now);
+          this.spanStart = -1;
+        }
+        this.dormantNs += target - now;
+        this.base += target - now;
         continue;
       }
       if (this.stall) {
