@@ -7,13 +7,18 @@ bad ports and files; and reading a log back (``--check``, ``read``).
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
 import os
+import pty
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+import tty
 from pathlib import Path
 
 import logschema
@@ -88,6 +93,9 @@ def test_records_the_box_through_a_reset_and_a_replug(tmp):
         box.start()
         try:
             wait_for(lambda: rec.kinds()[:1] == ["link"], rec.err)
+            # the box saves its new game at its first step: a reset before that (its boot
+            # slowed by a loaded machine) leaves no game, and the next boot starts a new one
+            wait_for(lambda: (flash / "data" / "game").exists(), rec.err)
             box.power_cycle()  # a reset mid-recording: the port stays, the box boots again
             wait_for(lambda: "resume" in rec.kinds(), lambda: "%r\n%s" % (rec.kinds(),
                                                                             rec.err()))
@@ -197,6 +205,40 @@ def test_waiting_for_a_port_that_never_comes_then_ctrl_c(tmp):
     wait_for(lambda: "waiting for" in rec.err(), rec.err)
     assert rec.stop() == 0
     assert rec.err().strip().splitlines()[-1].endswith("stopped: 0 records in %s" % rec.out)
+
+
+def test_ctrl_c_as_a_record_goes_out_stops_after_it_and_counts_it(monkeypatch):
+    """Ctrl-C the moment a record is flushed, before the recorder has counted it (the race of
+    a Ctrl-C as the box goes away): it stops cleanly at a line's end, and its last line says
+    how many records it wrote, all of them."""
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+
+    class Out(io.StringIO):
+        def flush(self):
+            super().flush()
+            n = self.getvalue().count("\n")
+            if n == 1:  # the link record: the port is open, the box prints (opening cleared it)
+                os.write(master, b'{"ev": "turn", "player": 1, "open": [1]}\r\n' * 3)
+            elif n == 2:  # the box's first record
+                os.kill(os.getpid(), signal.SIGINT)
+
+    out, err = Out(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(log, "Recorder", lambda o, _r=log.Recorder: _r(o, err))
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in `shutbox log`
+    again = threading.Timer(10, os.kill, (os.getpid(), signal.SIGINT))  # never to hang
+    again.start()
+    try:
+        args = argparse.Namespace(check=None, output=None, port=os.ttyname(slave))
+        assert log.run(args) == 0
+    finally:
+        again.cancel()
+        signal.signal(signal.SIGINT, old)
+        os.close(master)
+        os.close(slave)
+    n = out.getvalue().count("\n")
+    assert n >= 2 and err.getvalue().endswith("shutbox log: stopped: %d records written\n" % n)
 
 
 def shutbox(*args: str) -> subprocess.CompletedProcess:

@@ -439,7 +439,7 @@ def fast_forward(settings: dict, turns: int, seed: int) -> subprocess.Popen:
     script.write("%s\na %d 400\nq\n" % (settings_line(seed=seed, **settings), turns))
     script.seek(0)
     return subprocess.Popen(argv, stdin=script, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, env=env, **boxsim.tied())
 
 
 def scores_of(p: subprocess.Popen) -> list[int]:

@@ -5,8 +5,9 @@ The chip is deterministic (the same inputs at the same emulated times give the s
 every cut replays the reference's pin changes up to its moment, cuts the power there (an erase
 or a page program under way stays half done: some cells done, some not), and powers up from
 that flash. The littlefs must mount (littlefs-python), /data's files must be a version the
-reference wrote (or still missing), the firmware must read its settings and records as whole,
-report no damaged file, and the saved game must resume and play on.
+reference's flash held between two of its operations (or still missing), the firmware must
+read its settings and records as whole, report no damaged file, and the saved game must resume
+and play on.
 """
 
 from __future__ import annotations
@@ -28,26 +29,31 @@ FILES = ("/data/settings", "/data/records", "/data/game")
 
 
 def _tree(img: bytes) -> dict:
-    tree = fsimage.read_tree(img)
+    tree = fsimage.read_tree(img, paths=FILES)
     return {p: tree.get(p) for p in FILES}
 
 
 @pytest.fixture(scope="module")
 def reference(fw_image):
-    """One turn from power-up, its flash operations and every version of /data's files."""
-    with Emulator(fs=fw_image) as emu:
-        versions = {p: {v} for p, v in _tree(emu.flash_image()).items()}
+    """One turn from power-up, its flash operations and every version of /data's files: the
+    flash after each operation (a save at a throw is on the flash until the next save, which
+    can come before the player sees the throw: a throw that ends the turn)."""
+    with Emulator(fs=fw_image, keep_writes=True) as emu:
 
-        def snap():
-            emu.run(ms=100)  # the save is done (a 4 KB erase takes 45 ms)
-            for p, v in _tree(emu.flash_image()).items():
-                versions[p].add(v)
+        def pause():  # the player looks at each throw and move a moment
+            emu.run(ms=100)
 
         emu.wait_for(r'"ev": "turn"', timeout_ms=5000)
         emu.run(ms=100)
-        snap()
-        autoplay.play_turn(emu, autoplay.engine(), after=snap)
-        snap()
+        pause()
+        autoplay.play_turn(emu, autoplay.engine(), after=pause)
+        pause()
+        versions: dict = {p: set() for p in FILES}
+        last = b""
+        for last in emu.flash_history():
+            for p, v in _tree(last).items():
+                versions[p].add(v)
+        assert last == emu.flash_image()  # the operations kept make the flash as it is
         return {"inputs": list(emu.inputs), "ops": list(emu.flash_ops), "versions": versions,
                 "end": emu.now_ns, "log": list(emu.log)}
 

@@ -473,7 +473,7 @@ class Box:
                 "--flash", self.flash, "--quiet", "--wdt", "8000", "--powerup"]
         env = dict(os.environ, MICROPYPATH=str(tree or boxsim.build()))
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=env)
+                                     stderr=subprocess.PIPE, env=env, **boxsim.tied())
         self.sel = selectors.DefaultSelector()
         self.sel.register(self.proc.stdout, selectors.EVENT_READ)
         self.buf = b""

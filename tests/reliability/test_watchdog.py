@@ -288,7 +288,7 @@ def test_a_box_flashed_without_its_tables_names_the_file_and_shows_the_fault(tmp
     argv, env = boxsim.command("--flash", str(tmp_path / "flash"), "--powerup", heapsize=HEAP)
     env["MICROPYPATH"] = str(tree)
     p = subprocess.run(argv, input="w 1000\nq\n", capture_output=True, text=True, env=env,
-                       timeout=60)
+                       timeout=60, **boxsim.tied())
     frames, _, log, _ = boxsim.parse(p.stdout)
     faults = [e for e in log if e["ev"] == "fault"]
     assert faults and faults[0]["error"] == "OSError", p.stdout[-2000:]

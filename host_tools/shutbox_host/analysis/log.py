@@ -26,7 +26,9 @@ import argparse
 import datetime as _dt
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -270,6 +272,26 @@ def record(port: str | None, rec: Recorder, should_stop=lambda: False) -> None:
                 pass
 
 
+class _CtrlC(threading.Event):
+    """Set by Ctrl-C (SIGINT) while the recorder runs; ``restore`` puts the handler back.
+
+    The recorder looks at it between two lines (within _POLL_S): Ctrl-C as an exception
+    wherever it lands would, mid-record, leave a record written but not counted ("stopped: N
+    records" one short) and, mid-message, a line on stderr without its end."""
+
+    def __init__(self):
+        super().__init__()
+        self._old = None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._old = signal.signal(signal.SIGINT, lambda *_: self.set())
+
+    def restore(self) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+            self._old = None
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `shutbox log`."""
     parser.add_argument("--port", help="the box's serial port (default: the one Pico on USB)")
@@ -297,11 +319,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = sys.stdout
     rec = Recorder(out)
+    stop = _CtrlC()
     try:
-        record(args.port, rec)
-    except KeyboardInterrupt:
+        record(args.port, rec, stop.is_set)
+    except KeyboardInterrupt:  # Ctrl-C where no flag could be set (not the main thread)
         pass
     finally:
+        stop.restore()
         if out is not sys.stdout:
             out.close()
     rec.say("stopped: %d records %s" % (rec.written, "in " + args.output if args.output

@@ -158,11 +158,40 @@ def pico_flash(flash: Path, source: bool = False):
 
 
 def command(*args: str, heapsize: str = "64k") -> tuple[list[str], dict]:
-    """Return (argv, env) that start boxrun under micropython with *args*."""
+    """Return (argv, env) that start boxrun under micropython with *args*; start it with
+    ``tied()``'s options."""
     tree = build()
     argv = [mp.micropython_exe(), "-X", "heapsize=" + heapsize, "-m", "boxrun", *args]
     env = dict(os.environ, MICROPYPATH=str(tree))
     return argv, env
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with(parent: int, prctl) -> None:
+    """In the child, before exec: the kernel kills it when its parent dies (SIGKILL); a
+    parent gone already (the fork raced its death) ends it at once."""
+    import signal
+
+    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def tied() -> dict:
+    """subprocess.Popen's options that tie a child (boxrun) to this process: on Linux the
+    child is killed when this process dies, however it dies (SIGKILL, a crash), so that no
+    simulated box runs on orphaned; a box in a long virtual wait would otherwise spin until
+    its script's end. The kernel watches the thread that starts the child: start it from a
+    thread that outlives it (boxsim.run's waits for it). Elsewhere: no options."""
+    if not sys.platform.startswith("linux"):
+        return {}
+    import ctypes
+    import functools
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here, not in the fork
+    return {"preexec_fn": functools.partial(_die_with, os.getpid(), prctl)}
 
 
 # ----- scripts -----
@@ -434,7 +463,7 @@ def run(script: Script | str, *args: str, heapsize: str = "64k", timeout: float 
         script = Script().parse(script)
     argv, env = command(*args, heapsize=heapsize)
     p = subprocess.run(argv, input=script.text(), capture_output=True, text=True, env=env,
-                       timeout=timeout)
+                       timeout=timeout, **tied())
     r = Run(p.returncode, p.stdout, p.stderr)
     r.frames, r.tones, r.log, r.lines = parse(p.stdout, r.volume)
     return r

@@ -333,7 +333,7 @@ class Box:
         argv, env = boxsim.command(*_boxrun_args(args, flash, open_, realtime=True),
                                    heapsize=args.heap)
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=env)
+                                     stderr=subprocess.PIPE, env=env, **boxsim.tied())
         self.buf = b""
         self.open_ = open_
         self.roll_down = False  # held down by the r key (or the mouse)

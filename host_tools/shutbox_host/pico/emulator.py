@@ -217,11 +217,15 @@ class Emulator:
 
     def __init__(self, uf2=None, bootrom=None, flash: bytes | None = None,
                  fs: bytes | None = None, pinmap=None, check=True, echo=None,
-                 battery_mv: int | None = None):
+                 battery_mv: int | None = None, keep_writes: bool = False):
         """*flash*: a whole 2 MB image (else the uf2 on erased flash); *fs*: a littlefs image
         written at the filesystem's offset (fsimage.build()); *echo*: a callable given every
         console chunk as it comes (text); *battery_mv*: powered up from the cells alone, VSYS
-        at that many mV (None: from USB, VSYS 4700 mV; ``supply`` changes it)."""
+        at that many mV (None: from USB, VSYS 4700 mV; ``supply`` changes it); *keep_writes*:
+        keep the bytes of every flash operation (``flash_history``)."""
+        self._keep_writes = keep_writes
+        self._flash0 = b""  # the flash at power-up (keep_writes)
+        self._writes: list[tuple[bool, int, int, bytes]] = []  # (erase, addr, count, data)
         self._battery = battery_mv
         self.uf2, self.bootrom = resolve_inputs(uf2, bootrom)
         self.node = node_exe()
@@ -286,7 +290,11 @@ class Emulator:
             init["fs"] = str(tmp / "fs.bin")
             init["fs_offset"] = 0xA0000
         self.levels = {g: 1 for g in init["pullups"]}
+        if self._keep_writes:
+            init["flash_data"] = 1
         self._call("init", **init)
+        if self._keep_writes:
+            self._flash0 = self.flash_image()
         return self
 
     def stop(self) -> None:
@@ -420,6 +428,9 @@ class Emulator:
             self.resets.append((t, ev["why"]))
         elif kind == "flash":
             self.flash_ops.append((ev["t"], ev["t1"], bool(ev["erase"]), ev["addr"], ev["count"]))
+            if self._keep_writes:
+                self._writes.append((bool(ev["erase"]), ev["addr"], ev["count"],
+                                     base64.b64decode(ev.get("b64", ""))))
         elif kind == "connect":
             self.connects.append(t)
         elif kind == "dormant":
@@ -599,12 +610,31 @@ class Emulator:
         self._call("flash_get", path=str(p))
         return p.read_bytes()
 
+    def flash_history(self):
+        """Yield the whole flash as it was at power-up and after each flash operation since
+        (every image a power cut between two operations can leave; keep_writes). A run cut by
+        power_cut or flash_image mid-operation did not finish that one: this assumes it did."""
+        if not self._keep_writes:
+            raise ValueError("flash_history needs Emulator(keep_writes=True)")
+        img = bytearray(self._flash0)
+        yield bytes(img)
+        for erase, addr, count, data in self._writes:
+            if erase:
+                img[addr:addr + count] = b"\xff" * count
+            else:
+                old = int.from_bytes(img[addr:addr + count], "little")
+                img[addr:addr + count] = (old & int.from_bytes(data, "little")).to_bytes(
+                    count, "little")  # NOR flash: a program only clears bits
+            yield bytes(img)
+
     def set_flash(self, image: bytes) -> None:
         """Replace the flash (takes effect at the next power cycle for code already running)."""
         assert self._tmp is not None
         p = Path(self._tmp.name) / "set.bin"
         p.write_bytes(image)
         self._call("flash_set", path=str(p))
+        if self._keep_writes:  # flash_history starts again from here
+            self._flash0, self._writes = self.flash_image(), []
 
     def power_cycle(self) -> None:
         """Cut the power now and power up again: fresh RAM and watchdog, the flash kept (an

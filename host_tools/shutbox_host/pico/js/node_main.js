@@ -5,7 +5,8 @@
  *
  * Commands ({"op": ...}; every one is answered by {"ev": "done", "id": ..., "t": ns} after
  * its events, or {"ev": "fail", "id": ..., "msg": ...}):
- *   init {bootrom, uf2 | flash, fs, fs_offset, led, buzzer, pullups, vbus, vsys_mv, watch}
+ *   init {bootrom, uf2 | flash, fs, fs_offset, led, buzzer, pullups, vbus, vsys_mv, watch,
+ *     flash_data (1: each flash event carries the bytes programmed)}
  *   run {ns | until_ns, match (a RegExp source, one console line), frames (stop after n)}
  *   input {levels: {gpio: 0|1}}     write {b64}     line {dtr, rts}
  *   supply {vbus: 0|1, vsys_mv}: USB present or not (GPIO 24), VSYS (ADC3 reads a third)
@@ -18,7 +19,8 @@
  *   go {lag_ms}: run freely at about real time (the pty bridge) until pause
  *   pause   quit
  * Events: console {t, b64}, frame {t, hex}, tone {t, hz, duty}, reset {t, why},
- *   connect {t}, error {t, msg}, flash {t, t1, erase, addr, count}, dormant {t, on},
+ *   connect {t}, error {t, msg}, flash {t, t1, erase, addr, count, b64 (flash_data: the
+ *   bytes a program writes)}, dormant {t, on},
  *   pin {t, gpio, level} (a watched GPIO's output: 1, 0, -1 not driven).
  * stdin closing (the Python side gone) ends the process.
  */
@@ -104,7 +106,11 @@ function make(cmd) {
     onTone: (t, hz, duty) => emit({ ev: 'tone', t, hz, duty }),
     onReset: (t, why) => emit({ ev: 'reset', t, why }),
     onConnect: (t) => emit({ ev: 'connect', t }),
-    onFlash: (t0, t1, erase, addr, count) => emit({ ev: 'flash', t: t0, t1, erase, addr, count }),
+    onFlash: (t0, t1, erase, addr, count, data) => {
+      const ev = { ev: 'flash', t: t0, t1, erase, addr, count };
+      if (cmd.flash_data && data) ev.b64 = Buffer.from(data).toString('base64');
+      emit(ev);
+    },
     onTrace: (t, kind, v) => {
       traceBuf.push(`${kind}${Math.round(t)}:${v}`);
       if (traceBuf.length >= 512) flushTrace();

@@ -203,8 +203,8 @@ function fastMemory(chip) {
  * (GPIOs that read high unless driven), vbus and vsysMv (the supply: USB by default, VSYS
  * 4700 mV), watchPins (GPIOs whose output level onPin reports), and callbacks:
  * onConsole(t, bytes), onFrame(t, bytes), onTone(t, hz, duty), onReset(t, why),
- * onError(t, message), onConnect(t), onFlash(t0, t1, erase, addr, count) (a flash operation
- * and the time it takes), onDormant(t, asleep), onPin(t, gpio, level: 1, 0 or -1 not driven).
+ * onError(t, message), onConnect(t), onFlash(t0, t1, erase, addr, count, data) (a flash
+ * operation, the time it takes and the bytes a program writes), onDormant(t, asleep), onPin(t, gpio, level: 1, 0 or -1 not driven).
  */
 export class Pico {
   constructor(options) {
@@ -399,7 +399,7 @@ export class Pico {
       }
       this.stall = { erase, addr, count, data, t0, t1: t0 + dt };
       this.brk = true;
-      if (this.opts.onFlash) this.opts.onFlash(t0, t0 + dt, erase, addr, count);
+      if (this.opts.onFlash) this.opts.onFlash(t0, t0 + dt, erase, addr, count, data);
       if (erase) this.erases += Math.ceil(count / 4096);
       else this.programs += Math.ceil(count / 256);
       return;
