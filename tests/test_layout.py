@@ -64,3 +64,70 @@ def test_the_check_sees_an_import(tmp_path):
     f.write_text("import machine.pin\nfrom soak import run\n__import__('shutbox.game')\n"
                  "from . import near\n")
     assert imports(f) == {"machine", "soak", "shutbox"}
+
+
+# What a test calls to skip where a tool is missing -> the marker make check deselects it by.
+NEEDS = {"require_emulator": {"node"}, "require_build": {"node"}, "missing": {"node"},
+         "require_browser": {"node", "browser"}, "node_exe": {"node"}, "which:node": {"node"},
+         "importorskip:build123d": {"enclosure"}}
+
+
+def _marks(decorators) -> set[str]:
+    """The pytest.mark.NAME names among *decorators* (or a pytestmark list's elements)."""
+    return {d.attr for d in decorators
+            if isinstance(d, ast.Attribute) and getattr(d.value, "attr", "") == "mark"}
+
+
+def _needs(node) -> set[str]:
+    """The markers the skips called anywhere inside *node* ask for."""
+    out = set()
+    for n in ast.walk(node):
+        if not isinstance(n, ast.Call):
+            continue
+        name = getattr(n.func, "id", None) or getattr(n.func, "attr", "")
+        arg = n.args[0].value if n.args and isinstance(n.args[0], ast.Constant) else None
+        out |= NEEDS.get(name, set()) | NEEDS.get("%s:%s" % (name, arg), set())
+    return out
+
+
+def unmarked(path: Path) -> list[str]:
+    """Where *path* skips for a missing tool without the marker make check deselects by:
+    'module' or a test's name, with the markers missing."""
+    tree = ast.parse(path.read_text())
+    module = set()
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "pytestmark":
+            module = _marks(n.value.elts if isinstance(n.value, ast.List) else [n.value])
+    out = []
+    top = [n for n in tree.body if not isinstance(n, ast.FunctionDef)]
+    lack = set().union(*(_needs(n) for n in top)) - module
+    if lack:
+        out.append("module: %s" % sorted(lack))
+    for f in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+        if f.name.startswith("test_"):
+            lack = _needs(f) - module - _marks(f.decorator_list)
+            if lack:
+                out.append("%s: %s" % (f.name, sorted(lack)))
+    return out
+
+
+def test_every_test_that_needs_node_chromium_or_cad_is_marked_so():
+    """make check deselects by the markers node, browser and enclosure: a test that needs
+    one of those tools (it calls require_emulator, require_build, require_browser, or skips
+    without build123d) and lacks its marker would run in make check wherever the tool is
+    installed, and the fast loop would be slow again."""
+    bad = {str(f.relative_to(ROOT)): u for f in sorted((ROOT / "tests").rglob("test_*.py"))
+           if (u := unmarked(f))}
+    assert not bad, bad
+
+
+def test_the_marker_check_sees_a_missing_marker(tmp_path):
+    f = tmp_path / "test_x.py"
+    f.write_text("from emu_skip import require_emulator\nrequire_emulator()\n"
+                 "def test_a():\n    pass\n")
+    assert unmarked(f) == ["module: ['node']"]
+    f.write_text("import pytest\npytestmark = [pytest.mark.node]\n"
+                 "from emu_skip import require_emulator\nrequire_emulator()\n")
+    assert unmarked(f) == []
+    f.write_text("def test_a():\n    import shutil\n    shutil.which('node')\n")
+    assert unmarked(f) == ["test_a: ['node']"]

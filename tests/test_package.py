@@ -23,6 +23,8 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from shutbox_host import mp
 
 ROOT = mp.ROOT
@@ -103,6 +105,7 @@ def run(venv: Path, *args, env=None, timeout=300):
                           text=True, timeout=timeout, env=base, cwd=str(home))
 
 
+@pytest.mark.node
 def test_the_wheel_is_whole_and_runs_installed(tmp_path):
     """One test (the wheel and the venv are made once): the wheel's contents, then its
     commands in a fresh venv, then a fetch and the page's build from it."""

@@ -171,6 +171,7 @@ def corpus_frames() -> list[list]:
     return out
 
 
+@pytest.mark.node
 def test_the_page_says_what_the_terminal_prints():
     """words.js and words.py on the same records and frames: the same sentences and screen
     lines, word for word (the page's controls named as the page names them)."""

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = [pytest.mark.enclosure]
+
 E = pytest.importorskip(
     "shutbox_host.hardware.enclosure", reason="enclosure toolchain: make venv-enclosure")
 pytest.importorskip("build123d", reason="build123d missing: make venv-enclosure")

@@ -18,6 +18,8 @@ from emu_skip import require_emulator
 from shutbox_host import mp
 from shutbox_host.pico import emulator, inputs
 
+pytestmark = [pytest.mark.node]
+
 SHUTBOX = Path(sys.executable).with_name("shutbox")
 
 
@@ -99,8 +101,10 @@ def test_a_bootrom_that_is_not_one(tmp_path):
 def test_no_node(tmp_path):
     env = {"PATH": str(tmp_path), "NODE": ""}
     rc, _, err = emu_cli("--ms", "1", env=env)
-    if emulator.missing() and "uf2" in emulator.missing():
-        pytest.skip(emulator.missing())
+    try:  # the uf2 and the bootrom are looked for first: without them, that is the error
+        emulator.resolve_inputs()
+    except emulator.UserError as exc:
+        pytest.skip(str(exc))
     one_line_error(rc, err, "node not found", "apt-get install nodejs")
 
 

@@ -17,6 +17,8 @@ import random
 import pytest
 from emu_skip import require_emulator
 
+pytestmark = [pytest.mark.node]
+
 require_emulator()
 
 from shutbox import pins  # noqa: E402
@@ -72,7 +74,10 @@ def _cuts(ref) -> list[tuple[str, int]]:
     return cuts
 
 
-@pytest.mark.parametrize("i", range(6))
+# One cut of each kind (mid erase, mid program, anywhere) in make test; the second of each
+# (odd i) under SHUTBOX_SLOW=1 (make soak).
+@pytest.mark.parametrize("i", [pytest.param(i, marks=[pytest.mark.slow] * (i % 2))
+                               for i in range(6)])
 def test_a_power_cut_leaves_the_old_or_the_new_version_and_the_game_resumes(fw_image,
                                                                              reference, i):
     kind, cut = _cuts(reference)[i]

@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 from emu_skip import require_emulator
 
+pytestmark = [pytest.mark.node]
+
 require_emulator()
 
 from shutbox import pins  # noqa: E402

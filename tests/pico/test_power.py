@@ -18,6 +18,8 @@ import logschema
 import pytest
 from emu_skip import require_emulator
 
+pytestmark = [pytest.mark.node]
+
 require_emulator()
 
 from shutbox import pins  # noqa: E402

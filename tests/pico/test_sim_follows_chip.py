@@ -10,7 +10,10 @@ both; the chip's answers are the reference, none is written here.
 
 from __future__ import annotations
 
+import pytest
 from emu_skip import require_emulator
+
+pytestmark = [pytest.mark.node]
 
 require_emulator()
 

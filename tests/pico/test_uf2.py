@@ -139,15 +139,18 @@ def test_the_bundle_is_micropython_then_the_filesystem_for_every_board(bundles, 
     assert summary["bytes"] == len(data) == os.path.getsize(path)
 
 
-def _game(emu):
+def _turn(emu):
+    """Play the first turn to its score (each throw and move checked against the engine; a
+    whole game on the same firmware is tests/pico/test_emulator.py's)."""
     from shutbox_host.pico import autoplay
 
     emu.wait_for(r'"ev": "turn"', timeout_ms=8000)
     emu.run(ms=100)
-    return autoplay.play_game(emu, players=2)
+    return autoplay.play_turn(emu, autoplay.engine())
 
 
-def test_the_bundled_uf2_boots_in_the_emulated_pico_and_plays_a_game(bundles):
+@pytest.mark.node
+def test_the_bundled_uf2_boots_in_the_emulated_pico_and_plays_a_turn(bundles):
     from emu_skip import require_emulator
 
     require_emulator()
@@ -157,14 +160,15 @@ def test_the_bundled_uf2_boots_in_the_emulated_pico_and_plays_a_game(bundles):
         pytest.skip("no RPI_PICO uf2 in ../shared/rp2040")
     path, _ = bundles["RPI_PICO"]
     with Emulator(uf2=path) as emu:  # the one file, as the bootrom would lay it in flash
-        win = _game(emu)
-        assert win["ev"] == "winner"
+        score = _turn(emu)
+        assert score["ev"] == "score" and score["player"] == 1
         tree = fsimage.read_tree(emu.flash_image())
         assert tree["/.shutbox/current"].decode() == flash.prepare(
             mp.FIRMWARE, fsimage.BOARD_MPY).version
         assert "/data/game" in tree  # the box saves its game on the bundled littlefs
 
 
+@pytest.mark.node
 def test_the_pico_w_bundle_boots_on_its_848_kb_filesystem(bundles):
     """The Pico W's MicroPython runs on the emulated RP2040 (its wireless chip absent): it
     mounts the bundle's littlefs at 0x12C000, sees 212 blocks, and the box starts."""

@@ -24,8 +24,9 @@ from shutbox_host.box import boxsim
 from shutbox_host.box.boxsim import mpy_cross_exe
 
 
-# make test: 4 examples on each row of fuzzbox.plan() (every value of every setting), then
-# 20 with every setting drawn; SHUTBOX_SLOW=1: 40 on each row, then 1000 drawn
+# make test: 2 examples on each row of fuzzbox.plan() (every value of every setting), then
+# 10 with every setting drawn (the time goes per example: its boots and power cuts);
+# SHUTBOX_SLOW=1: 40 on each row, then 1000 drawn
 @pytest.fixture(autouse=True, scope="module")
 def _one_box():
     yield
@@ -56,15 +57,15 @@ def test_the_plan_takes_every_value_of_every_setting():
 
 def test_fuzz_the_box():
     fuzzbox.reset_stats()
-    fuzzbox.campaign(4, 20, 40, print_blob=True)
+    fuzzbox.campaign(2, 10, 40, print_blob=True)
     report("quick")
     s = fuzzbox.STATS
-    assert s["examples"] >= 40 and s["finished"] == s["examples"]  # each ended in a new game
+    assert s["examples"] >= 20 and s["finished"] == s["examples"]  # each ended in a new game
     assert s["boots"] > s["examples"]  # the settings record checked at every power-up
     # enough happened to mean something (the counts vary with the random settings)
-    assert s["events"] > 1000 and s["moves"] > 40 and s["power_cuts"] > 10 and s["resumes"]
+    assert s["events"] > 500 and s["moves"] > 40 and s["power_cuts"] > 10 and s["resumes"]
     for attr, counts in fuzzbox.DRAWN.items():  # every value of every setting was played
-        assert min(counts) >= 4, (attr, counts)
+        assert min(counts) >= 2, (attr, counts)
 
 
 @pytest.mark.slow

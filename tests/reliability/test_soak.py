@@ -1,7 +1,7 @@
 # Soak: many whole games under MicroPython with the heap capped: no MemoryError, no leak.
 """soak (tests/mp/soak_games.py): games through the simulated pins, in one process.
 
-``make test`` plays 200 games (about 7 s); ``SHUTBOX_SLOW=1`` (make soak) 10,000, and
+``make test`` plays 100 games (a few seconds); ``SHUTBOX_SLOW=1`` (make soak) 10,000, and
 ``shutbox bench --soak`` does the same. The heap is capped so that the firmware gets 64 KB
 (issue 7) on top of what the simulated board and the soak script hold (their base). The live
 heap is read after gc.collect() at the same point of every game: it must be the same after the last
@@ -34,8 +34,8 @@ def check(out, games):
     assert out["saves"] > 20 * games  # the game in progress was saved all along
 
 
-def test_soak_200_games(cap):
-    check(soak.run(200, cap, seed=11, reboot_every=50), 200)
+def test_soak_100_games(cap):
+    check(soak.run(100, cap, seed=11, reboot_every=25), 100)
 
 
 def test_the_firmware_cap_is_real(cap):

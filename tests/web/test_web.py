@@ -27,6 +27,8 @@ import time
 import pytest
 from browser_skip import require_browser
 
+pytestmark = [pytest.mark.node, pytest.mark.browser]
+
 require_browser()
 
 from shutbox import pins  # noqa: E402

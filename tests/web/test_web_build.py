@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from browser_skip import require_build
 
+pytestmark = [pytest.mark.node]
+
 require_build()
 
 from shutbox import pins  # noqa: E402
