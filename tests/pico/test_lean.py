@@ -250,6 +250,43 @@ def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, t
         assert _sweep(picow, image, fw_c, a, c, 0, 1)
 
 
+def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tmp_path,
+                                                                        monkeypatch):
+    """An update that also replaces the launcher (/main.py an older one), cut after each flash
+    operation from just before the launcher is written to just after it is in place: the
+    board still finds a /main.py and the box starts (the launcher is written in /.shutbox/ and
+    moved to /: a move between folders that a cut left halfway would hide /main.py until
+    littlefs's first write, and nothing writes before main.py runs; 9 cuts here, none does)."""
+    fw_a, fw_b, _ = _versions(tmp_path)
+    a = flash.flash(picow.path, firmware=fw_a, out=quiet)["version"]
+    mpremote = Path(sys.executable).with_name("mpremote")
+    r = subprocess.run([str(mpremote), "connect", picow.path, "exec",
+                        "f = open('/main.py', 'a')\nf.write('# an older launcher\\n')\n"
+                        "f.close()"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert boots(picow) == a
+    picow.power_off()
+    image = picow.fs_bytes()
+    # where the launcher goes in: the flash's operations at the points around it, counted
+    # in the interpreter the flash runs in (as cut_after counts them)
+    marks = {}
+    monkeypatch.setattr(flash, "on_point", lambda board, phase, n: marks.setdefault(
+        phase, picow.ops[-1]))
+    picow.power_on()
+    b = flash.flash(picow.path, firmware=fw_b, out=quiet)["version"]
+    assert marks["launcher"] > marks["verified"], marks
+    cuts = []
+    for n in range(marks["verified"], marks["launcher"] + 1):
+        picow.power_off()
+        picow.fs_image.write_bytes(image)
+        assert _cut_at_op(picow, fw_b, n), n  # the power went
+        cuts.append(n)
+        assert boots(picow) in (a, b), (n, cuts)
+    assert flash_tree(picow)[flash.LAUNCHER_PATH] in (flash.LAUNCHER.encode(),
+                                                      flash.LAUNCHER.encode() +
+                                                      b"# an older launcher\n")
+
+
 def test_a_code_only_update_writes_only_the_changed_modules(picow, tmp_path):
     _, fw_b, _ = _versions(tmp_path)
     first = flash.flash(picow.path, out=quiet)
