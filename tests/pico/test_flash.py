@@ -20,6 +20,7 @@ from shutbox_host.errors import UserError
 from shutbox_host.pico import flash, vpico
 
 SHUTBOX = [sys.executable, "-m", "shutbox_host.cli"]
+KILLED = Path(__file__).with_name("flash_killed.py")  # a flash that kills itself at a point
 TABLE = bytes(range(256)) * 40  # 10 KB of data both versions share
 
 
@@ -98,9 +99,11 @@ def fw(tmp_path):
             make_firmware(tmp_path / "fw_b", "B", extra=os.urandom(9000)))
 
 
-def cli_flash(port, firmware, *extra, env=None):
-    return subprocess.run([*SHUTBOX, "flash", "--port", port, "--firmware", str(firmware),
-                           *extra], capture_output=True, text=True, timeout=60,
+def cli_flash(port, firmware, *extra, env=None, kill=None):
+    """`shutbox flash`; with *kill* ("phase[:n]"), one that kills itself at that point."""
+    cmd = [sys.executable, str(KILLED), kill] if kill else [*SHUTBOX, "flash"]
+    return subprocess.run([*cmd, "--port", port, "--firmware", str(firmware), *extra],
+                          capture_output=True, text=True, timeout=60,
                           env=dict(os.environ, **(env or {})))
 
 
@@ -168,7 +171,7 @@ def test_flash_killed_part_way_never_bricks_and_the_next_flash_finishes(vp, fw, 
     fw_a, fw_b = fw
     mine = maker_files(vp.flash)
     flash.flash(vp.path, firmware=fw_a, out=quiet)
-    result = cli_flash(vp.path, fw_b, env={flash._KILL_ENV: point})
+    result = cli_flash(vp.path, fw_b, kill=point)
     assert result.returncode == -9, (result.stdout, result.stderr)  # it really died there
     assert boot(vp) == runs
     done = flash.flash(vp.path, firmware=fw_b, out=quiet)
@@ -188,12 +191,12 @@ def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path, monke
     fw_b = make_firmware(tmp_path / "b", "B", extra=os.urandom(50_000))
     flash.flash(vp.path, firmware=fw_a, out=quiet)
 
-    def pull_cable(phase, n=0, board=None):  # at the 5th chunk of the upload, it restarts
+    def pull_cable(board, phase, n):  # at the 5th chunk of the upload, it restarts
         if (phase, n) == ("chunk", 5):
             vp.power_cycle()
             time.sleep(0.3)
 
-    monkeypatch.setattr(flash, "_kill_point", pull_cable)
+    monkeypatch.setattr(flash, "on_point", pull_cable)
     t0 = time.monotonic()
     with pytest.raises(UserError, match="writing .* failed"):
         flash.flash(vp.path, firmware=fw_b, out=quiet)
@@ -228,7 +231,7 @@ def test_a_damaged_version_on_the_board_is_rebuilt_aside(vp, fw):
 
 
 def test_first_flash_killed_then_finished(vp, fw):
-    result = cli_flash(vp.path, fw[0], env={flash._KILL_ENV: "chunk:2"})
+    result = cli_flash(vp.path, fw[0], kill="chunk:2")
     assert result.returncode == -9
     done = flash.flash(vp.path, firmware=fw[0], out=quiet)
     assert done["kept"] >= 1  # what made it across the first time is not sent again

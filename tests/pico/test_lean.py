@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_flash import make_firmware, quiet
+from test_flash import KILLED, make_firmware, quiet
 from test_vpico import wait_for
 
 from shutbox_host import mp
@@ -137,8 +137,8 @@ def _cut_flash(vp, firmware: Path, rng: random.Random, how: str, first: bool) ->
     cmd = [*SHUTBOX, "flash", "--port", vp.path, "--firmware", str(firmware)]
     if how == "point":
         point = rng.choice(POINTS if first else UPDATE_POINTS)
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
-                           env=dict(os.environ, **{flash._KILL_ENV: point}))
+        r = subprocess.run([sys.executable, str(KILLED), point, *cmd[len(SHUTBOX) + 1:]],
+                           capture_output=True, text=True, timeout=120)
         assert r.returncode == -9, (point, r.stdout, r.stderr)  # it really died there
         return "killed at %s" % point
     delay = rng.uniform(0.0, 3.0 if first else 1.0)
@@ -323,9 +323,8 @@ def test_the_room_check_counts_what_a_cut_flash_staged(picow, tmp_path):
     plan = flash.flash(picow.path, firmware=fw_b, dry_run=True, out=quiet)
     assert 0 <= plan["free_bytes"] - plan["need_bytes"] <= 3 * 4096, plan
     rel = flash.prepare(fw_b, 4870)
-    cut = subprocess.run([*SHUTBOX, "flash", "--port", picow.path, "--firmware", str(fw_b)],
-                         capture_output=True, text=True, timeout=120,
-                         env=dict(os.environ, **{flash._KILL_ENV: "chunk:80"}))
+    cut = subprocess.run([sys.executable, str(KILLED), "chunk:80", "--port", picow.path,
+                          "--firmware", str(fw_b)], capture_output=True, text=True, timeout=120)
     assert cut.returncode == -9, cut.stdout + cut.stderr
     tree = flash_tree(picow)
     assert [p for p in tree if p.endswith(".part")]  # 160 KB staged

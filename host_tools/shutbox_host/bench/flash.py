@@ -70,6 +70,8 @@ def _watched(port: str, firmware: Path) -> tuple[dict, list[tuple[str, int, int]
     seen: list[tuple[str, int, int]] = []
 
     def look(board, phase, n):
+        if board is None:
+            return
         held, blocks = board.eval(_HELD)
         seen.append(("%s:%d" % (phase, n), held, blocks))
 

@@ -47,7 +47,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -76,10 +75,11 @@ CHUNK = 2048  # bytes per write command; the Pico compiles each one (a few KB of
 _VERSION_RE = re.compile(r"^fw-[0-9a-f]{10}b?$")
 _TABLE_RE = re.compile(r"^([nt])(\d+)\.bin$")  # nN.bin, tN.bin: read by an N-tile box only
 _TILES_RE = re.compile(rb"^TILES = const\((\d+)\)", re.M)  # in shutbox/pins.py
-_KILL_ENV = "SHUTBOX_FLASH_KILL_AT"  # fault injection for the tests: "phase[:n]"
 _SLACK_BLOCKS = 2  # littlefs metadata growth while staging (commits, a compaction)
 _INLINE_MAX = 512  # littlefs 2.11 on rp2 keeps a file this small in its directory's metadata
-on_point = None  # a callable(board, phase, n) the bench sets to look at the board at each point
+# a callable(board, phase, n) called at each named point of a flash (board None where the
+# flash holds none): the bench looks at the board there, the tests stop the flash there
+on_point = None
 
 LAUNCHER = LAUNCHER_MARK + """: starts the last complete firmware (written by `shutbox flash`).
 import sys
@@ -283,18 +283,10 @@ class Fail(UserError):
     """A flash that stopped part way (the board still starts the version it had)."""
 
 
-def _kill_point(phase, n=0, board=None):
-    """Fault injection for the tests: SIGKILL ourselves at the named point of a flash; and
-    the bench's look at the board there (``on_point``)."""
-    if on_point is not None and board is not None:
+def _point(phase, n=0, board=None):
+    """A named point of a flash (its *n*-th): ``on_point``'s, when one is set."""
+    if on_point is not None:
         on_point(board, phase, n)
-    want = os.environ.get(_KILL_ENV)
-    if not want:
-        return
-    name, _, count = want.partition(":")
-    if name == phase and int(count or 0) == n:
-        sys.stdout.flush()
-        os.kill(os.getpid(), 9)
 
 
 # ---- the host side --------------------------------------------------------------------
@@ -875,22 +867,22 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
         board.exec("_rm(%r)" % path)
     board.exec(_MKDIRS % ([BOARD_DIR, TABLES_DIR, stage_dir] + _dirs_of(want_paths(stage_dir,
                                                                                    want))))
-    _kill_point("staged-dirs", 0, board)
+    _point("staged-dirs", 0, board)
     for dst, src in move:  # content a stale version holds: nothing reads it any more
         board.exec("os.rename(%r, %r)" % (src, dst))
     for dst, src in copy:  # one file per command: each finishes well inside mpremote's timeout
         board.exec(_COPY % (src, dst))
-    _kill_point("copied", 0, board)
+    _point("copied", 0, board)
     n_chunks = [0]
 
     def on_chunk(done, size):
         n_chunks[0] += 1
-        _kill_point("chunk", n_chunks[0])
+        _point("chunk", n_chunks[0])
 
     for i, (dst, data) in enumerate(upload):
         out("  upload %s (%s)" % (_short(dst, stage_dir), _kb(len(data))))
         _write(board, dst, data, on_chunk)
-        _kill_point("uploaded", i + 1, board)
+        _point("uploaded", i + 1, board)
 
     # Verify: the board hashes what it holds; anything wrong is sent again, once. What the
     # journal will move in must be whole where it is now.
@@ -929,7 +921,7 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
     got = _hash_stage(board, stage_dir, list(staged))
     if {p: got.get(p) for p in staged} != staged:
         raise Fail("%s did not verify after writing its manifest" % stage)
-    _kill_point("verified", 0, board)
+    _point("verified", 0, board)
 
     # The launcher: replaced by a rename, so /main.py is always whole.
     if not launcher_ok:
@@ -941,22 +933,22 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
         board.exec("os.rename('/.shutbox/main.tmp', '/main.py')")
         if board.eval("print(repr(_h('/main.py')))") != _sha(launcher):
             raise Fail("the launcher /main.py did not verify")
-    _kill_point("launcher", 0, board)
+    _point("launcher", 0, board)
 
     # The switch: one atomic rename. Then the journal moves the unchanged files in.
     if board.eval(_SWITCH % stage) != stage:
         raise Fail("the version pointer did not verify")
-    _kill_point("switched", 0, board)
+    _point("switched", 0, board)
     if journal:
         board.exec("_fin(%r)" % stage_dir)
-        _kill_point("moved", 0, board)
+        _point("moved", 0, board)
     got = board.eval(_HASH_DIR % stage_dir)
     if got != want:
         raise Fail("%s is not whole after the switch (%s): run the flash again"
                    % (stage, ", ".join(sorted(set(want) ^ set(got))[:3]) or "content"))
     summary["removed"] = _clean(board, stage, versions, state["other"], have_tables,
                                 set(tables))
-    _kill_point("done", 0, board)
+    _point("done", 0, board)
     board.reset()
     summary["seconds"] = time.monotonic() - t0
     out("switched to %s%s; verified %d files and %d tables; board reset: the box starts "
@@ -1023,7 +1015,7 @@ def _clean(board: Board, keep: str, versions: dict, other: list, have_tables: di
     removed = [v for v in versions if v != keep and _VERSION_RE.match(v)]
     for vname in removed:
         board.exec("_rm(%r)" % (BOARD_DIR + "/" + vname))
-        _kill_point("removed")
+        _point("removed")
     for name in have_tables:
         if name not in tables:
             board.exec("_rm(%r)" % (TABLES_DIR + "/" + name))
