@@ -136,3 +136,36 @@ def smallest_heap(fits, lo: int, hi: int, step: int = 256, what: str = "the run"
         else:
             lo = mid
     return hi
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with(parent: int, prctl, nice: int) -> None:
+    """In the child, before exec: the kernel kills it when its parent dies (SIGKILL); a
+    parent gone already (the fork raced its death) ends it at once; *nice* lowers it."""
+    import signal
+
+    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+    if nice:
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
+
+
+def tied(nice: int = 0) -> dict:
+    """subprocess.Popen's options that tie a child (a simulated box, the emulator's Node, a
+    virtual Pico's interpreter) to this process: on Linux the child is killed when this
+    process dies, however it dies (SIGKILL, a crash), so that none runs on orphaned. The kernel
+    watches the thread that starts the child: start it from a thread that outlives it.
+    *nice*: the child's lower priority. Elsewhere: no options."""
+    if not sys.platform.startswith("linux"):
+        return {}
+    import ctypes
+    import functools
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here, not in the fork
+    return {"preexec_fn": functools.partial(_die_with, os.getpid(), prctl, nice)}

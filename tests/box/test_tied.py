@@ -1,4 +1,4 @@
-# A simulated box never outlives the process that started it.
+# A simulated box or a virtual Pico never outlives the process that started it.
 """boxsim.tied(): the parent that starts boxrun dies (SIGKILL: no clean-up of its own runs)
 while the box is deep in a virtual wait; the box is gone within seconds, not left spinning
 on as an orphan. The control: the same parent without tied() leaves its box running."""
@@ -41,10 +41,22 @@ def _alive(pid: int) -> bool:
     return stat[stat.rfind(")") + 2] != "Z"
 
 
-def _orphan_after_kill(mode: str) -> bool:
+# The parent of a virtual Pico (shutbox_host.pico.vpico): its interpreter's pid, then a wait
+PARENT_VPICO = """
+import sys, tempfile, time
+from pathlib import Path
+from shutbox_host.pico import vpico
+pico = vpico.VirtualPico(Path(tempfile.mkdtemp()) / "flash")
+pico.start()
+print(pico._proc.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def _orphan_after_kill(mode: str, parent_code: str = PARENT) -> bool:
     """Kill a parent of *mode* and return True if its box still runs 3 s later (then end it)."""
-    parent = subprocess.Popen([sys.executable, "-c", PARENT, mode], stdout=subprocess.PIPE,
-                              text=True)
+    parent = subprocess.Popen([sys.executable, "-c", parent_code, mode],
+                              stdout=subprocess.PIPE, text=True)
     assert parent.stdout is not None
     child = int(parent.stdout.readline())
     try:
@@ -67,3 +79,8 @@ def test_the_box_dies_with_its_parent():
 
 def test_control_an_untied_box_outlives_its_parent():
     assert _orphan_after_kill("plain")
+
+
+def test_a_virtual_pico_dies_with_its_parent():
+    """A failing test (killed by its timeout, say) leaves no virtual Pico's interpreter."""
+    assert not _orphan_after_kill("tied", PARENT_VPICO)

@@ -166,32 +166,7 @@ def command(*args: str, heapsize: str = "64k") -> tuple[list[str], dict]:
     return argv, env
 
 
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
-
-
-def _die_with(parent: int, prctl) -> None:
-    """In the child, before exec: the kernel kills it when its parent dies (SIGKILL); a
-    parent gone already (the fork raced its death) ends it at once."""
-    import signal
-
-    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-def tied() -> dict:
-    """subprocess.Popen's options that tie a child (boxrun) to this process: on Linux the
-    child is killed when this process dies, however it dies (SIGKILL, a crash), so that no
-    simulated box runs on orphaned; a box in a long virtual wait would otherwise spin until
-    its script's end. The kernel watches the thread that starts the child: start it from a
-    thread that outlives it (boxsim.run's waits for it). Elsewhere: no options."""
-    if not sys.platform.startswith("linux"):
-        return {}
-    import ctypes
-    import functools
-
-    prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here, not in the fork
-    return {"preexec_fn": functools.partial(_die_with, os.getpid(), prctl)}
+tied = mp.tied  # Popen's options that tie a simulated box to this process
 
 
 # ----- scripts -----

@@ -182,24 +182,6 @@ def _compile_pins(source: str) -> bytes:
 _LIVE: weakref.WeakSet = weakref.WeakSet()
 
 
-def _die_with_parent() -> None:
-    """In the child before exec: on Linux, SIGKILL it when this process dies (even killed
-    with SIGKILL, when neither atexit nor a closed stdin can help: Node mid-run reads no stdin).
-    Also a lower priority: the emulator's figures come from its own clock, while the programs
-    it talks to (mpremote, the tests' other interpreters) have real timeouts."""
-    try:
-        os.nice(5)
-    except OSError:
-        pass
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 @atexit.register
 def _kill_all():
     for emu in list(_LIVE):
@@ -270,7 +252,10 @@ class Emulator:
         self.proc = subprocess.Popen(
             [self.node, str(NODE_MAIN)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, cwd=str(mp.ROOT), start_new_session=True,
-            preexec_fn=_die_with_parent)
+            # killed with this process, however it dies (Node mid-run reads no stdin), and
+            # niced: the emulator's figures come from its own clock, while the programs it
+            # talks to (mpremote, the tests' other interpreters) have real timeouts
+            **mp.tied(nice=5))
         _LIVE.add(self)
         self._reader = threading.Thread(target=self._read, daemon=True, name="emu-reader")
         self._reader.start()

@@ -259,7 +259,7 @@ class VirtualPico:
                ",".join(str(v) for v in self.watchdog)]
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, pass_fds=(ctl_w, ack_r), env=env,
-                                cwd=str(self.flash), start_new_session=True)
+                                cwd=str(self.flash), start_new_session=True, **mp.tied())
         os.close(ctl_w)
         os.close(ack_r)
         self._proc = proc
