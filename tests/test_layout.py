@@ -1,8 +1,9 @@
 # The import directions docs/design.md draws, checked on every module's imports.
 """docs/design.md (Layout): the firmware imports only itself and MicroPython's modules, with
 ``machine`` and ``neopixel`` in board.py alone (and ``machine`` in supply.py, the chip's power
-hardware, loaded only there); the host tools import the firmware, never the
-other way; no product module imports the tests' machinery but the bench's reliability part.
+hardware, loaded only there, with ``network``: the Pico W's radio, whose VBUS sense it is);
+the host tools import the firmware, never the other way; no product module imports the
+tests' machinery but the bench's reliability part.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ FIRMWARE = ROOT / "firmware"
 HOST = ROOT / "host_tools" / "shutbox_host"
 # MicroPython's modules the firmware may use (the rp2 port's built-ins and frozen ones).
 MICROPYTHON = {"array", "binascii", "gc", "hashlib", "json", "machine", "micropython",
-               "neopixel", "os", "struct", "sys", "time", "vfs"}
-HARDWARE = {"machine", "neopixel"}
+               "neopixel", "network", "os", "struct", "sys", "time", "vfs"}
+# only board.py (supply.py: machine and network) reaches them
+HARDWARE = {"machine", "neopixel", "network"}
 TESTS = {"fuzzbox", "soak", "conftest", "tests", "engine_reference", "solve_reference"}
 
 
@@ -43,7 +45,7 @@ def test_the_firmware_imports_only_itself_and_micropython():
         rel = f.relative_to(ROOT)
         assert names <= MICROPYTHON | {"shutbox"}, (rel, names - MICROPYTHON - {"shutbox"})
         if f.name == "supply.py":
-            assert names & HARDWARE == {"machine"}, (rel, names & HARDWARE)
+            assert names & HARDWARE == {"machine", "network"}, (rel, names & HARDWARE)
         elif f.name != "board.py":
             assert not names & HARDWARE, (rel, names & HARDWARE)
     assert HARDWARE <= seen  # (board.py is scanned: the check can see them)

@@ -148,8 +148,8 @@ def prelude(board, asked, ticks_ms, sleep_ms, out=print):
     supply = Supply()
     if not supply.ok:
         return
+    mv = supply.vsys_mv(True)  # before usb(): on a Pico W that starts the radio
     usb = supply.usb()
-    mv = supply.vsys_mv(True)
     if usb and not asked:
         return
     _show(board, supply, mv, usb, 0 if asked else _GAUGE_MS, sleep_ms)

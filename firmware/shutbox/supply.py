@@ -5,9 +5,9 @@ guard's sleep and the gauge, shutbox.sleep): the simulated board has neither ADC
 and a module's names are interned for good once it is loaded, which costs heap.
 
 ``Supply(machine_module=None)``: ``led_power(on)`` switches the P-MOSFET that feeds the 5 V
-boost of the LEDs (Board switches it on at start); ``usb()`` reads VBUS sense; ``vsys_mv()``
-reads VSYS through the Pico's divider by 3 on ADC3; ``dormant(tiles)`` stops the chip
-until Roll goes down.
+boost of the LEDs (Board switches it on at start); ``usb()`` reads VBUS sense (a Pico W whose
+radio did not start: True); ``vsys_mv()`` reads VSYS through the Pico's divider by 3 on ADC3;
+``dormant(tiles)`` stops the chip until Roll goes down.
 """
 
 from micropython import const
@@ -32,6 +32,15 @@ _VSYS_SCALE = const(9900)  # mV at the ADC's full scale: VSYS / 3 against its 3.
 _VBUS_PIN = const(24)
 _VSYS_PIN = const(29)
 _WL_CS = const(25)
+# The radio's power enable (pico-sdk boards/pico_w.h CYW43_DEFAULT_PIN_WL_REG_ON), an output
+# of SIO's GPIO_OUT (RP2040 datasheet 2.3.1.7): the rp2 port's boot (cyw43_init) drives it
+# low; the radio's first start drives it high, and it stays high whether that start worked
+_SIO_OUT = const(0xD0000010)
+_WL_ON = const(23)
+# Supply.wireless: 0 a Pico; a Pico W: its radio not asked yet, did not start, runs
+_ASK = const(1)
+_NO_RADIO = const(2)
+_RADIO_RUNS = const(3)
 
 
 class Supply:
@@ -46,7 +55,8 @@ class Supply:
         self.machine = machine_module
         # the rp2 port's machine sleeps and reads its ADC; a stand-in (the virtual Pico's) may not
         self.ok = hasattr(machine_module, "lightsleep") and hasattr(machine_module, "ADC")
-        self.wireless = " W with " in m  # a Pico W (or 2 W): VBUS and VSYS via the radio
+        # a Pico W (or 2 W): VBUS and VSYS via the radio (usb)
+        self.wireless = _ASK if " W with " in m else 0
         self.rp2040 = "RP2040" in m  # DORMANT through its registers (not the RP2350's)
         self.adc = None  # VSYS's ADC, made at the first reading
 
@@ -57,9 +67,34 @@ class Supply:
 
     def usb(self):
         """Return True while USB powers the box (VBUS sense: GPIO 24 on a Pico, the radio's
-        WL_GPIO2 on a Pico W)."""
+        WL_GPIO2 on a Pico W, as MicroPython's Pico W docs read it). A Pico W whose radio
+        did not start counts as on USB: it never goes DORMANT (which would stop a USB
+        console), and its radio is never started again.
+
+        The first read of a WL_GPIO pin starts the radio (cyw43-driver cyw43_gpio_get ->
+        cyw43_ensure_up). When cyw43_ll_bus_init fails ("[CYW43] Failed to start CYW43": no
+        radio, as on the emulated chip, or a broken module) it returns without releasing the
+        gSPI bus that pico-sdk's cyw43_spi_init claimed (a PIO state machine left enabled on
+        GPIO 24/29, its program, two DMA channels), and cyw43_poll stays NULL, so every later
+        read starts the radio again: ~350 ms of resets and test reads, another state machine,
+        another copy of the program and two more DMA channels, the first machine still on
+        the same pins; its transfers wait on their DMA with no timeout. On the emulated chip
+        (rp2040js runs a PIO block that is already running only on wall-clock timers) that
+        second start never ends and the watchdog resets the box. So the radio is started
+        once: WL_REG_ON still low means never tried; its MAC (cyw43_state.mac, read without
+        the bus by WLAN.config("mac")) is set only by a start that worked, zero otherwise.
+        ``wireless`` keeps the answer."""
         Pin = self.machine.Pin
-        return Pin("WL_GPIO2" if self.wireless else _VBUS_PIN, Pin.IN).value() == 1
+        w = self.wireless
+        if not w:
+            return Pin(_VBUS_PIN, Pin.IN).value() == 1
+        if w == _ASK:
+            if not self.machine.mem32[_SIO_OUT] >> _WL_ON & 1:
+                Pin("WL_GPIO2", Pin.IN).value()  # the radio's first use starts it
+            import network  # type: ignore[import-not-found]  # the W's (not in the rp2 stubs)
+
+            w = self.wireless = _RADIO_RUNS if any(network.WLAN().config("mac")) else _NO_RADIO
+        return w == _NO_RADIO or Pin("WL_GPIO2", Pin.IN).value() == 1
 
     def vsys_mv(self, radio_off=False):
         """Return VSYS in mV: ADC3 reads it through the Pico's divider by 3 (8 readings

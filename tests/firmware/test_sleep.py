@@ -209,3 +209,64 @@ def test_vsys_on_a_pico_w_only_with_the_radio_off_its_chip_select_high_then_the_
     m.cs_high = True  # a Pico's divider is always joined
     s = supply.Supply(m)
     assert abs(s.vsys_mv() - 3300) <= 10 and [c[:2] for c in m.calls] == [("ADC", 29)]
+
+
+class RadioMachine:
+    """A Pico W's machine as far as its radio's start goes (cyw43-driver at MicroPython
+    v1.28): the boot drives WL_REG_ON (GPIO 23, SIO GPIO_OUT) low; any read of a WL_GPIO pin
+    starts the radio unless it runs (REG_ON high), and a failed start leaves it stopped, so
+    the next read starts it again; WLAN.config("mac") gives cyw43_state.mac, zero until a
+    start worked. *radio*: a radio that starts; *vbus*: WL_GPIO2's level."""
+
+    def __init__(self, radio, vbus=1):
+        self.radio, self.vbus = radio, vbus
+        self.up = False
+        self.starts = 0
+        self.mac = bytes(6)
+        self.mem32 = {0xD0000010: 0}
+        machine = self
+
+        class Pin:
+            IN = 0
+
+            def __init__(self, name, mode=-1):
+                assert name == "WL_GPIO2" and mode == Pin.IN, name
+
+            def value(self):
+                if not machine.up:
+                    machine.starts += 1
+                    machine.mem32[0xD0000010] |= 1 << 23
+                    machine.up = machine.radio
+                    if machine.up:
+                        machine.mac = b"\x28\xcd\xc1\x00\x00\x01"
+                return machine.vbus if machine.up else 0
+
+        class WLAN:
+            def config(self, what):
+                assert what == "mac"
+                return machine.mac
+
+        self.Pin = Pin
+        self.network = type("network", (), {"WLAN": WLAN})
+
+
+def test_a_pico_w_starts_its_radio_once_and_without_it_counts_as_on_usb(monkeypatch):
+    """No radio (the emulated chip, a broken module): one start at the first reading, none
+    after it (a second start is what hung on the emulated chip), and the box counts as on
+    USB, for the power-up's Supply and the loop's alike. A radio that runs: WL_GPIO2 read at
+    every call, VBUS as it is."""
+    import sys
+
+    from shutbox import supply
+
+    for radio in (False, True):
+        m = RadioMachine(radio, vbus=0)
+        monkeypatch.setitem(sys.modules, "network", m.network)
+        usb = []
+        for _ in range(2):  # shutbox.sleep.prelude's Supply, then main's
+            s = supply.Supply(m)
+            s.wireless = True  # sys.implementation._machine names a Pico W on the chip
+            usb += [s.usb(), s.usb()]
+            m.vbus = 1
+        assert m.starts == 1
+        assert usb == ([True] * 4 if not radio else [False, False, True, True])
