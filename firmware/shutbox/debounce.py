@@ -18,6 +18,9 @@ from shutbox.ticks import ticks_diff
 
 _SETTLE_MS = const(30)  # > the 20 ms worst-case bounce of a cheap microswitch
 _LONG_MS = const(700)  # Roll held this long is a long press (one die)
+# The shortest press a host makes for a click, a tap or a key (the web page, the terminal box):
+# held past the settle time with a margin for the poll, so that every press counts
+_PRESS_MS = const(32)
 
 # Events returned by update(), as bits.
 EV_TILES = const(1)  # the debounced tile levels changed (see .levels)
