@@ -106,12 +106,13 @@ class App:
         self._shown[0] = _UNDRAWN
         self.game.log.append({"ev": "notice", "tiles": tiles_of(self.notices)})
 
-    def step(self, now):
-        """One poll at time *now* (ticks_ms)."""
+    def step(self, now, levels=-1):
+        """One poll at time *now* (ticks_ms) of the switches' reading *levels* (Board.reader:
+        the box's loop reads them once a pass; -1: read here)."""
         board = self.board
         deb = self.deb
         game = self.game
-        ev = deb.update(board.switches(), board.roll(), now)
+        ev = deb.update(board.switches(levels), board.roll(levels), now)
         rs = self.resume
         if rs is not None and rs.expect >= 0:  # resumed: the tiles must match the saved game
             ev = rs.hold(game, deb.levels, ev, now)
@@ -124,6 +125,7 @@ class App:
                 self._long = True
             if ev & EV_DOWN:
                 self._down_at = now
+                self._next_frame = now  # the dice start rolling at once if it throws
         if self._down_at >= 0:  # Roll held _NEW_GAME_MS: abandon the game (or match), always
             if not deb.pressed:
                 self._down_at = -1
@@ -145,6 +147,8 @@ class App:
         if ev or paced:
             self._next_frame = ticks_add(now, _FRAME_MS)
             f = game.render(now)
+            if self._down_at >= 0 and game.would_throw():  # Roll held: the dice roll till it is up
+                fr.rolling(f, board.tiles, now, self._down_at, True)
             if rs is not None and rs.expect >= 0:  # resumed: tiles unlike the saved game's blink
                 fr.tiles_mask(f, deb.levels ^ rs.expect, fr.AMBER if fr.blink(now, 0) else fr.OFF)
             if self.notices:
@@ -184,7 +188,8 @@ class App:
         game's blinking tiles) the next frame at the frame pace. The Pico's loop sleeps until
         then, or until a switch changes (shutbox.guard: Guard.forever)."""
         ms = self.deb.wait(now, _IDLE_MS)
-        if self._down_at >= 0:
+        held = self._down_at >= 0
+        if held:
             w = _NEW_GAME_MS - ticks_diff(now, self._down_at)
             if w < ms:
                 ms = w
@@ -193,7 +198,8 @@ class App:
             if w < ms:
                 ms = w
         rs = self.resume
-        if self.notices or rs is not None and rs.expect >= 0 or self.game.moving(now):
+        if self.notices or rs is not None and rs.expect >= 0 or self.game.moving(now) or \
+                held and self.game.would_throw():
             w = ticks_diff(self._next_frame, now)
             if w < ms:
                 ms = w

@@ -100,34 +100,56 @@ class Board:
                 v = _PALETTE_RGB[3 * code + "RGB".index(pins.LED_ORDER[j])]
                 pal[3 * code + j] = v * k >> 2
 
-    def switches(self):
-        """Return the raw tile levels: bit k set = tile k+1 open (up)."""
-        m = 0
-        active = pins.SWITCH_ACTIVE
-        tp = self._tile_pins
-        for k in range(self.tiles):
-            if tp[k].value() != active:
-                m |= 1 << k
-        return m
-
-    def roll(self):
-        """Return True while Roll is pressed (raw, not debounced)."""
-        return self._roll_pin.value() == pins.SWITCH_ACTIVE
-
     def reader(self):
-        """Return a function of no arguments giving the raw levels of every tile and of Roll
-        as one int, to spot a change: the main loop's cheap read between steps (Guard.forever).
+        """Return a function of no arguments giving one reading of every switch as one int:
+        bit g is GPIO g's level (only the tiles' and Roll's pins). The box's loop
+        (Guard.forever) takes one reading a pass, compares it with the last to spot a change
+        and hands the step that same reading (``switches(levels)``, ``roll(levels)``), so no
+        edge between two reads can leave the box's view apart from the pins'.
 
-        On an RP2040 it is one read of SIO's GPIO_IN register through machine.mem32 (all 30
-        GPIO levels, masked to the switches' pins), allocation-free; elsewhere the pins'.
+        On an RP2040 it is one read of SIO's GPIO_IN register (all 30 GPIO levels at one
+        instant) through machine.mem32, allocation-free; elsewhere the pins' values, one after
+        the other.
         """
-        mem32 = self._rp2040()
-        if mem32 is None:
-            return lambda: self.switches() | self.roll() << self.tiles
         m = 1 << pins.ROLL_PIN
         for k in range(self.tiles):
             m |= 1 << pins.TILE_PINS[k]
-        return lambda: mem32[_GPIO_IN] & m
+        mem32 = self._rp2040()
+        if mem32 is not None:
+            return lambda: mem32[_GPIO_IN] & m
+        tp = self._tile_pins
+        rp = self._roll_pin
+
+        def read():
+            v = rp.value() << pins.ROLL_PIN
+            for k in range(pins.TILES):
+                v |= tp[k].value() << pins.TILE_PINS[k]
+            return v
+
+        return read
+
+    def switches(self, levels=-1):
+        """Return the tile levels of a reading (``reader``; -1: read now): bit k set = tile
+        k+1 open (up)."""
+        m = 0
+        active = pins.SWITCH_ACTIVE
+        if levels < 0:
+            tp = self._tile_pins
+            for k in range(self.tiles):
+                if tp[k].value() != active:
+                    m |= 1 << k
+            return m
+        for k in range(self.tiles):
+            if levels >> pins.TILE_PINS[k] & 1 != active:
+                m |= 1 << k
+        return m
+
+    def roll(self, levels=-1):
+        """Return True while Roll is pressed (not debounced) in a reading (``reader``; -1:
+        read now)."""
+        if levels < 0:
+            return self._roll_pin.value() == pins.SWITCH_ACTIVE
+        return levels >> pins.ROLL_PIN & 1 == pins.SWITCH_ACTIVE
 
     def show(self, frame):
         """Light the chain from a frame of palette codes (len tiles + 14); allocates nothing."""

@@ -1,25 +1,43 @@
 # Debounced inputs: the tile switches as one bitmask, and the Roll button's short and long presses.
-"""Switch debouncing by settle time, per input, with a clock passed in.
+"""Switch debouncing by a short settle and a lock-out, per input, with a clock passed in.
 
-Every input (tile k = bit k-1, Roll = the bit after the last tile) keeps the time its raw
-level last changed. A new level is accepted once it has held for 30 ms without a
-change, so contact bounce (a burst of flips lasting 1 to 20 ms) or a glitch shorter than
-30 ms never registers as an extra flip or press. A bouncing tile does not hold up the
-others. Roll gives a short press on release, or a long press as soon as it has been held for
-700 ms (then its release is not a short press). Roll held when the debouncer is built
-(a power-up combination) gives no press until it has been released once. ``wait`` says
-when the next poll can change anything: the box sleeps until then unless a level changes.
+The box hands the debouncer one reading of every input per step (the box's loop reads the
+switches once, Board.reader, and the step decodes that same reading: tile k = bit k-1, Roll
+the bit after the last tile); nothing else reads the pins, so its view can never part from
+the level the pins settle on.
+
+A new level is taken once two reads _SETTLE_MS ticks apart have shown it with no change read
+between: 2 ticks of the ms clock are at least 1 ms, so a glitch shorter than 1 ms (a spike on
+a long wire) is never taken, and a clean flip is taken 1-2 ms after the first read that sees
+it (the box reads every ms while a level is unsettled), so the LED answers within a few ms.
+Contact bounce (a burst of edges for up to 10-15 ms after each press and release) may let a
+level through early, in the burst: that is the level the contact is going to, and for
+_LOCK_MS after a level is taken the input's next change is held back, so the burst cannot
+make a second flip or press. Past the lock-out the input takes whatever level has
+settled: a tile flipped and flipped back within the lock-out ends where it rests. Why not a
+long settle time (the old 30 ms): every flip would show 30 ms late; why not a lock-out
+alone: a glitch would be taken.
+
+Roll gives a short press on release, or a long press as soon as it has been held _LONG_MS
+on the debounced level (then its release is not a short press). Roll held when the
+debouncer is built (a power-up combination) gives no press until it has been released once.
+``wait`` says when the next reading can change anything: the box sleeps until then unless a
+level changes.
 """
 
 from array import array
 
 from micropython import const
-from shutbox.ticks import ticks_diff
+from shutbox.ticks import ticks_add, ticks_diff
 
-_SETTLE_MS = const(30)  # > the 20 ms worst-case bounce of a cheap microswitch
+_SETTLE_MS = const(2)  # a level read twice this many ticks apart (no change between) is taken
+# after a level is taken the input's next change waits this long: longer than the bounce of
+# a worn contact (shutbox_host.contact: bursts up to 15 ms), so a burst is one flip
+_LOCK_MS = const(25)
 _LONG_MS = const(700)  # Roll held this long is a long press (one die)
 # The shortest press a host makes for a click, a tap or a key (the web page, the terminal box):
-# held past the settle time with a margin for the poll, so that every press counts
+# held past the lock-out and the settle time with a margin for the poll, so that both its
+# edges count
 _PRESS_MS = const(32)
 
 # Events returned by update(), as bits.
@@ -34,8 +52,8 @@ _IDLE = const(0)  # no press under way (or Roll held since before the debouncer 
 _DOWN = const(1)  # a press that started after the debouncer did: short on release, or long
 _LONG = const(2)  # its long press was reported: the release is not a short press
 
-# Slots of Debouncer._t counted from its end (t[-_RAW]), after the per-input change times.
-_RAW = const(4)  # the raw levels of the last poll
+# Slots of Debouncer._t counted from its end (t[-_RAW]), after the per-input times.
+_RAW = const(4)  # the raw levels of the last reading
 _STABLE = const(3)  # the debounced levels (tiles and Roll)
 _DOWN_AT = const(2)  # when Roll went down (debounced)
 _PRESS = const(1)  # where the press is
@@ -50,10 +68,15 @@ class Debouncer:
         raw = switches & (self._rbit - 1)
         if roll:
             raw |= self._rbit
-        # One array for the whole state (fewer attributes): slot i < tiles + 1 is when input
-        # i's raw level last changed; then the raw levels, the stable ones, when Roll went
-        # down and where the press is (_IDLE, _DOWN, _LONG). Index from the end: -_RAW etc.
-        t = self._t = array("i", [now] * (tiles + 5))
+        n = tiles + 1
+        # One array for the whole state (fewer attributes): slot i < n is when input i's raw
+        # level last changed, slot n + i when its level was last taken (the lock-out); then
+        # the raw levels, the stable ones, when Roll went down and where the press is
+        # (_IDLE, _DOWN, _LONG). Index from the end: -_RAW etc.
+        t = self._t = array("i", [now] * (2 * n + 4))
+        free = ticks_add(now, -_LOCK_MS)  # no lock-out at the start
+        for i in range(n, 2 * n):
+            t[i] = free
         t[-_RAW] = raw
         t[-_STABLE] = raw
         t[-_PRESS] = _IDLE
@@ -61,10 +84,10 @@ class Debouncer:
         self.levels = raw & (self._rbit - 1)
 
     def update(self, switches, roll, now):
-        """Feed one poll of raw levels; return the EV_* bits of what happened."""
+        """Feed one reading of the raw levels, taken at *now*; return the EV_* bits of what
+        happened."""
         rbit = self._rbit
-        tmask = rbit - 1
-        raw = switches & tmask
+        raw = switches & (rbit - 1)
         if roll:
             raw |= rbit
         t = self._t
@@ -78,22 +101,24 @@ class Debouncer:
                 changed >>= 1
                 i += 1
         ev = 0
-        stable = t[-_STABLE]
-        diff = raw ^ stable
+        diff = raw ^ t[-_STABLE]
         if diff:
+            n = len(t) - 4 >> 1
             settled = 0
             i = 0
             while diff:
-                if diff & 1 and ticks_diff(now, t[i]) >= _SETTLE_MS:
+                if diff & 1 and ticks_diff(now, t[i]) >= _SETTLE_MS and \
+                        ticks_diff(now, t[n + i]) >= _LOCK_MS:
                     settled |= 1 << i
+                    t[n + i] = now
                 diff >>= 1
                 i += 1
             if settled:
-                stable ^= settled
+                stable = t[-_STABLE] ^ settled
                 t[-_STABLE] = stable
-                if settled & tmask:
-                    self.levels = stable & tmask
-                    ev |= EV_TILES
+                if settled & (rbit - 1):
+                    self.levels = stable & (rbit - 1)
+                    ev = EV_TILES
                 if settled & rbit:
                     self.pressed = stable & rbit != 0
                     if self.pressed:
@@ -111,18 +136,24 @@ class Debouncer:
         return ev
 
     def wait(self, now, most):
-        """Return the ms from *now* until a raw level settles or Roll's long press is due, at
-        most *most* (0: due now): with no level changing, update() reports nothing before."""
+        """Return the ms from *now* until the next reading can take a level or Roll's long
+        press is due, at most *most* (0: due now): with no level changing, update() reports
+        nothing before. While a level is unsettled it is 1 at most: the box reads every ms,
+        to see the end of a bounce at once."""
         t = self._t
         diff = t[-_RAW] ^ t[-_STABLE]
-        i = 0
-        while diff:
-            if diff & 1:
-                w = _SETTLE_MS - ticks_diff(now, t[i])
-                if w < most:
-                    most = w
-            diff >>= 1
-            i += 1
+        if diff:
+            n = len(t) - 4 >> 1
+            i = 0
+            while diff:
+                if diff & 1:
+                    w = _LOCK_MS - ticks_diff(now, t[n + i])
+                    if w < 1:
+                        w = 1
+                    if w < most:
+                        most = w
+                diff >>= 1
+                i += 1
         if t[-_PRESS] == _DOWN:
             w = _LONG_MS - ticks_diff(now, t[-_DOWN_AT])
             if w < most:

@@ -42,6 +42,7 @@ _FACE_PIPS = const(b"\x00\x08\x41\x49\x63\x6b\x77")
 
 _BLINK_MS = const(250)  # half-period of a slow blink
 _FAST_MS = const(100)  # half-period of a fast blink
+_ANIM_MS = const(70)  # one frame of the dice rolling
 _DIGIT_MS = const(900)  # one digit of a long number
 _DIRECT_MAX = const(129)  # largest number drawn as tens-on-dice, units-on-tiles
 
@@ -81,6 +82,15 @@ def die(frame, tiles, which, face, code):
     base = tiles + which * _PIPS
     for i in range(_PIPS):
         frame[base + i] = code if bits & (1 << i) else OFF
+
+
+def rolling(frame, tiles, now, since, two):
+    """Draw the dice rolling since *since* (ticks_ms; its low byte seeds the faces): die A,
+    and die B if *two*, in white."""
+    t = ticks_diff(now, since) // _ANIM_MS + (since & 0xFF)
+    die(frame, tiles, 0, (t * 5) % 6 + 1, WHITE)
+    if two:
+        die(frame, tiles, 1, (t * 7 + 3) % 6 + 1, WHITE)
 
 
 def bar(frame, tiles, n, code):

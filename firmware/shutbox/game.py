@@ -86,7 +86,6 @@ _RULE_NAMES = const("one-die never high-shut sum-le-6 sum-lt-6/one-die-mode opti
                     "start all-open low-three-shut odd-open even-open")
 
 _ROLL_MS = const(600)  # dice animation
-_ANIM_MS = const(70)  # one animation frame
 _FLASH_MS = const(500)  # accepted tiles flash green
 _SETTLE_MS = const(1500)  # an extendable legal move is accepted after this pause
 _LABEL_MS = const(1000)  # in a score view: the player's number ...
@@ -473,6 +472,15 @@ class Game:
         self.sound = sound  # a melody: (Hz / 10, ms / 10) byte pairs
         self.sound_seq = (self.sound_seq + 1) & 0xFFFF
 
+    def would_throw(self):
+        """Return True if a Roll press now throws the dice (on its release): the box shows
+        them rolling from the press on, so that it answers at once."""
+        st = self.state
+        if self.err or self.cpu is not None and self.cpu.playing():
+            return False
+        return st == SETUP or st == READY or st == MOVE and self._pending and \
+            self.open_ & ~self._shut != 0
+
     def moving(self, now):
         """Return True while time alone changes the frame or the state (a blink, the dice
         rolling, a view that cycles, a move accepted after a pause, the computer's turn): the
@@ -504,10 +512,7 @@ class Game:
                 fr.tiles_mask(f, self.err_mask, (_AMBER if st == SETUP else _RED)
                               if on else _OFF)
             if st == ROLLING:
-                t = ticks_diff(now, self.t_state) // _ANIM_MS + (self.t_state & 0xFF)
-                fr.die(f, n, 0, (t * 5) % 6 + 1, _WHITE)
-                if self.b:
-                    fr.die(f, n, 1, (t * 7 + 3) % 6 + 1, _WHITE)
+                fr.rolling(f, n, now, self.t_state, self.b)
             else:
                 if st == SETUP:
                     fr.die(f, n, 0, self.player + 1, _MAGENTA)

@@ -103,16 +103,17 @@ class Guard:
                 app.notice(notice, now)
             self.app = app
         except Exception as e:  # noqa: BLE001 - a box that cannot start still must not freeze
-            self._fault(e, now)
+            self.fault(e, now)
 
     def forever(self):
         """Poll the box forever (the Pico's main loop: shutbox.app.main, shutbox.rescue).
 
-        The loop sleeps: it reads the switches every _POLL_MS (on an RP2040 in one read of
-        the GPIO input register: Board.reader) and steps the app only when one of them
-        changed or when the app said something is due (App.wait, ``wait`` here), feeding the
-        watchdog in between. A wait with nothing due allocates nothing (its frame is this
-        one's, made once) and costs a few µs.
+        The loop sleeps: it reads the switches every _POLL_MS (Board.reader: on an RP2040
+        one read of the GPIO input register) and steps the app only when the reading changed
+        or when the app said something is due (App.wait, ``wait`` here), handing the step
+        that same reading, and feeds the watchdog in between. A wait with nothing due
+        allocates nothing (its frame is this one's, made once) and costs a few µs. A reading
+        that fails (a driver's error) is a fault like one in a step.
 
         A developer's Ctrl-C (mpremote) stops the watchdog before the REPL takes over: it
         cannot be stopped through machine.WDT and would reboot the Pico mid-session.
@@ -128,10 +129,15 @@ class Guard:
         try:
             while True:
                 now = ticks_ms()
-                lv = read()
+                try:
+                    lv = read()
+                except Exception as e:  # noqa: BLE001 - as in a step: the box must not freeze
+                    if self.app is not None:  # in fault mode: its own reading retries
+                        self.fault(e, now)
+                    lv = -1
                 if lv != seen or ticks_diff(now, due) >= 0:
                     seen = lv
-                    self.step(now)
+                    self.step(now, lv)
                     due = ticks_add(now, self.wait(now))
                     now = ticks_ms()
                 elif wdt is not None:
@@ -151,15 +157,16 @@ class Guard:
         dt = ticks_diff(self._next_frame, now)
         return dt if dt > 0 else 0
 
-    def step(self, now):
-        """One poll: the app's, or the fault pattern's (Roll pressed, or 10 s: a restart)."""
+    def step(self, now, levels=-1):
+        """One poll of the switches' reading *levels* (Board.reader; -1: read anew): the
+        app's, or the fault pattern's (Roll pressed, or 10 s: a restart)."""
         app = self.app
         if app is not None:
             try:
-                app.step(now)
+                app.step(now, levels)
                 return
             except Exception as e:  # noqa: BLE001 - anything at all: the box must not freeze
-                self._fault(e, now)
+                self.fault(e, now)
         board = self.board
         try:
             if ticks_diff(now, self._next_frame) >= 0:
@@ -182,7 +189,9 @@ class Guard:
         if restart:
             self._start(now, _NOTICE_FAULT)
 
-    def _fault(self, exc, now):
+    def fault(self, exc, now):
+        """Take *exc*, an error the app did not catch (in a step, or in the loop's reading):
+        log it, show the fault pattern, restart later (the module's docstring)."""
         app = self.app
         rs = getattr(app, "resume", None) if app is not None else None
         saved = rs is not None and rs.saves > 0  # the game moved on since the start

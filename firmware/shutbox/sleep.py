@@ -55,7 +55,7 @@ _CHECK_MS = const(20000)  # VSYS read this often during play
 _GAUGE_MS = const(1500)  # the gauge at power-up
 _ASKED_MS = const(10000)  # the gauge asked for by the combination, at most this long
 _RAMP_MS = const(60)  # the LEDs' supply up (C3 and R5 ramp Q2's gate: about 3 x 10 ms)
-_PRESS_MS = const(30)  # debounce._SETTLE_MS: the shortest press the box counts
+_PRESS_MS = const(30)  # Roll held this long wakes the box (a bounce or a glitch does not)
 _CHATTER_MS = const(500)  # a contact that settles in neither state this long: no press
 _POLL_MS = const(20)  # asleep on USB: Roll read this often
 _BUSY_MS = const(1000)  # idle long enough but the dice roll or the computer plays: ask again
@@ -180,7 +180,6 @@ class Sleeper(Guard):
         is stopped while the box sleeps and started again."""
         self.supply = supply
         self.after = _MINUTES[settings.sleep] * 60000  # ms idle before sleeping (0: never)
-        self._read = board.reader()
         self._levels = -1
         self._quiet = now  # a switch or Roll last changed then
         self._due = now  # the cells or the idle time are due then
@@ -206,11 +205,12 @@ class Sleeper(Guard):
             ms = w
         return ms if ms > 0 else 0
 
-    def step(self, now):
-        """Note a change of the switches, or check the cells and the idle time when they are
-        due (a sleep ends with the app made anew); then the guard's step, if the app is due.
-        (Its methods keep their frames small: a larger one is allocated at every call.)"""
-        lv = self._read()
+    def step(self, now, levels=-1):
+        """Note a change of the switches' reading *levels* (Board.reader; -1: none), or
+        check the cells and the idle time when they are due (a sleep ends with the app made
+        anew); then the guard's step, if the app is due. (Its methods keep their frames
+        small: a larger one is allocated at every call.)"""
+        lv = levels
         if lv != self._levels:
             self._levels = lv
             self._quiet = now
@@ -221,7 +221,7 @@ class Sleeper(Guard):
             if ticks_diff(now, self._app_due) < 0:
                 return  # only the cells were due, not the app: the guard would not step it
         self._asked = True
-        super().step(now)
+        super().step(now, lv)
 
     def _woke(self, now):
         """After a sleep: the app made anew from the saved game, as after a power cut, its

@@ -137,7 +137,7 @@ def test_private_constants_match_their_sources():
         (_records._TRUNCATED, _store._TRUNCATED),
         # the cells and sleep (the chip's: shutbox.sleep)
         (_sleep._ROLLING, game.ROLLING), (_sleep._NOTICE_BATTERY, _app._NOTICE_BATTERY),
-        (_sleep._PRESS_MS, _debounce._SETTLE_MS), (len(_sleep._MINUTES), settings.COUNTS[19]),
+        (len(_sleep._MINUTES), settings.COUNTS[19]),
     ]
     assert [a for a, b in pairs] == [b for a, b in pairs]
     names = [v.ONE_DIE, v.ONE_DIE_MODE, v.MOVES, v.SCORING, v.START]

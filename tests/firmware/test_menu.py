@@ -35,10 +35,10 @@ class Board:
         self.frames: list[str] = []
         self.tones: list[int] = []
 
-    def switches(self):
+    def switches(self, levels=-1):
         return self.levels
 
-    def roll(self):
+    def roll(self, levels=-1):
         return self.rolling
 
     def show(self, frame):

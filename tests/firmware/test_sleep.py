@@ -85,7 +85,7 @@ class App:
         self.tally = [0]
         self.steps = 0
 
-    def step(self, now):
+    def step(self, now, levels=-1):
         self.steps += 1
 
     def wait(self, now):
@@ -148,11 +148,8 @@ def test_never_while_the_dice_roll_or_the_computer_plays():
 
 def test_the_idle_time_counts_from_the_last_change():
     s, clock, board, out, apps = _box(App(game.READY))
-    levels = [0]
-    s._read = lambda: levels[0]
     _run(s, clock, 50_000)
-    levels[0] = 1  # a tile flipped at 50 s: the guard steps at the change
-    s.step(clock.t)
+    s.step(clock.t, 1)  # a tile flipped at 50 s: the guard steps at the change
     _run(s, clock, 109_000)
     assert out == []
     board.press_at = 120_000

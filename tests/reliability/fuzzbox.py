@@ -707,10 +707,10 @@ class BoxMachine(RuleBasedStateMachine):
         self.event()
         self.s.bounce(k, ms).wait(after)
 
-    @rule(k=tile, ms=st.integers(1, 28), after=short_ms)
-    def glitch(self, k, ms, after):
+    @rule(k=tile, us=st.integers(2, 999), after=short_ms)
+    def glitch(self, k, us, after):
         self.event()
-        self.s.glitch(k, ms).wait(after)
+        self.s.glitch(k, us).wait(after)
 
     @rule(mask=st.integers(1, FULL), roll=st.booleans(), ms=wait_ms)
     def together(self, mask, roll, ms):

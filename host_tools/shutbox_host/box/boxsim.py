@@ -12,7 +12,7 @@ primitives (drive a pin, let time pass). Physical detail such as contact bounce 
 here, on the host, so the harness inside the 64 KB heap stays small.
 
 Script commands (tiles numbered from 1):
-  open K.. / shut K.. / flip K..   set tiles cleanly     bounce K MS / glitch K MS
+  open K.. / shut K.. / flip K..   set tiles cleanly     bounce K MS / glitch K US
   press / release / click [MS] / hold [MS] / rollbounce MS      the Roll button
   wait MS / dice F.. / state / heap / lockcheck N / echo TEXT
   reset (machine.reset(): the chip restarts through its watchdog) / power_cut
@@ -37,11 +37,10 @@ from shutbox import board as _board
 from shutbox import pins
 from shutbox.frame import _FACE_PIPS as FACE_PIPS  # private: folded in on the box
 from shutbox.frame import NAMES
-from shutbox_host import mp
+from shutbox_host import contact, mp
 
 BUILD = mp.BUILD
 _SIM_MODULES = ("machine", "neopixel", "simbus", "simtime", "boxrun", "boxauto")
-_BOUNCE = (1, 2, 1, 3, 1, 2, 2, 4, 1, 3)  # ms between contact flips while a switch bounces
 ROLL_MS = 700  # from a press to the throw shown (debounce + the 600 ms animation), rounded up
 
 
@@ -175,7 +174,12 @@ tied = mp.tied  # Popen's options that tie a simulated box to this process
 class Script:
     """Physical events on the box, compiled to boxrun's primitive commands."""
 
-    def __init__(self, levels: int = -1):
+    def __init__(self, levels: int = -1, seed: int = 0,
+                 profile: contact.Profile = contact.NEW):
+        """*seed*: the contact model's draws (bounce, glitches); *profile*: how the
+        contacts bounce (shutbox_host.contact)."""
+        self.rng = random.Random(seed)
+        self.profile = profile
         self.lines: list[str] = []
         self.open_ = levels & ((1 << pins.TILES) - 1)  # as set by boxrun --levels
         self.ms = 0  # virtual time so far: the ms that boxrun prints on its F and T lines
@@ -211,33 +215,44 @@ class Script:
             self.ms += ms
         return self
 
-    def _chatter(self, gpio: int, active: bool, ms: int, back: bool) -> None:
-        """Switch to *active*, bounce for *ms* ms, settle on it (or back, for a glitch)."""
-        t, i, state = 0, 0, active
-        self._pin(gpio, state)
-        while True:
-            dt = _BOUNCE[i % len(_BOUNCE)]
-            i += 1
-            if t + dt >= ms:
-                break
-            self.wait(dt)
-            t += dt
-            state = not state
-            self._pin(gpio, state)
-        self.wait(ms - t)
-        self._pin(gpio, not active if back else active)
+    def _edges(self, gpio: int, active: bool, edges: list[tuple[int, bool]],
+               offset_us: int = 0) -> None:
+        """Schedule a contact's *edges* (ns from now, True = *active*) on *gpio*, *offset_us*
+        later: boxrun applies each when the virtual clock reaches it, between or inside the
+        box's reads. Time does not pass here."""
+        on = pins.SWITCH_ACTIVE
+        words = []
+        for t, v in edges:
+            words += [str(offset_us + t // 1000), str(on if v == active else 1 - on)]
+        self.lines.append("E %d %s" % (gpio, " ".join(words)))
 
-    def bounce(self, k: int, ms: int) -> Script:
-        """Flip tile *k* with contact bounce lasting *ms* ms (time passes)."""
+    def _burst(self, gpio: int, active: bool, ms: int | None, offset_us: int = 0) -> None:
+        """Switch *gpio* to *active* *offset_us* from now with a contact's bounce lasting
+        *ms* ms (None: drawn from the profile); time passes until it has settled."""
+        edges = contact.burst(self.rng, True, self.profile,
+                              None if ms is None else ms * 1_000_000)
+        self._edges(gpio, active, edges, offset_us)
+        self.wait(-(-(edges[-1][0] + offset_us * 1000) // 1_000_000) + 1)
+
+    def bounce(self, k: int, ms: int | None = None, offset_us: int = 0) -> Script:
+        """Flip tile *k* with contact bounce lasting *ms* ms (None: drawn from the profile),
+        its first edge *offset_us* from now (time passes)."""
+        if not 1 <= k <= pins.TILES:
+            raise ValueError("no tile %d on a %d-tile box" % (k, pins.TILES))
         was_open = bool(self.open_ >> (k - 1) & 1)
-        self._chatter(pins.TILE_PINS[k - 1], was_open, ms, back=False)
+        self._burst(pins.TILE_PINS[k - 1], was_open, ms, offset_us)
         self.open_ ^= 1 << (k - 1)
         return self
 
-    def glitch(self, k: int, ms: int) -> Script:
-        """A spurious pulse of *ms* ms on tile *k* that ends where it started."""
-        was_open = bool(self.open_ >> (k - 1) & 1)
-        self._chatter(pins.TILE_PINS[k - 1], was_open, ms, back=True)
+    def glitch(self, k: int, us: int | None = None) -> Script:
+        """A spike on tile *k* shorter than 1 ms (*us* µs; None: drawn) that ends where it
+        started: the box must take nothing from it (1 ms passes)."""
+        if not 1 <= k <= pins.TILES:
+            raise ValueError("no tile %d on a %d-tile box" % (k, pins.TILES))
+        is_open = bool(self.open_ >> (k - 1) & 1)
+        edges = contact.glitch(self.rng, False, None if us is None else us * 1000)
+        self._edges(pins.TILE_PINS[k - 1], is_open, edges)
+        self.wait(1)
         return self
 
     def press(self) -> Script:
@@ -256,11 +271,12 @@ class Script:
         """A long press of Roll (one die where the rules allow it)."""
         return self.press().wait(ms).release()
 
-    def rollbounce(self, ms: int, held: int = 150) -> Script:
-        """A short press whose contacts bounce for *ms* ms on the way down and up."""
-        self._chatter(pins.ROLL_PIN, True, ms, back=False)
+    def rollbounce(self, ms: int | None, held: int = 150, offset_us: int = 0) -> Script:
+        """A short press whose contacts bounce for *ms* ms (None: drawn from the profile) on
+        the way down and up, its first edge *offset_us* from now."""
+        self._burst(pins.ROLL_PIN, True, ms, offset_us)
         self.wait(held)
-        self._chatter(pins.ROLL_PIN, False, ms, back=False)
+        self._burst(pins.ROLL_PIN, False, ms, offset_us)
         return self
 
     def dice(self, *faces: int) -> Script:

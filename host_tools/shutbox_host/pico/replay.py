@@ -3,9 +3,10 @@
 
 ``Emulator.trace()`` records every read of the GPIO inputs and the timer read before it (the
 ``time.ticks_ms()`` of each pass of the Pico's loop, Guard.forever, which then reads the
-switches once and steps the app when they changed or it is due). Fed the same reads, the
-same ``now`` values and dice giving the throws the chip logged, a CPython ``App`` on a
-stand-in board, stepped as that loop steps it, takes exactly the firmware's path, so its
+switches once and steps the app with that reading when it changed or the app is due). Fed
+the same reads, the same ``now`` values and dice giving the throws the chip logged, a
+CPython ``App`` on a stand-in board, stepped as that loop steps it, takes exactly the
+firmware's path, so its
 ``Board.show`` calls are the frames the chip must have sent down the LED chain, one for one,
 and its log the chip's log. The tests compare both with what the emulator decoded and read.
 """
@@ -51,18 +52,20 @@ class _Board:
         self.frames: list[str] = []
         self.tones: list[int] = []
 
-    def _level(self, gpio: int) -> int:
-        return self.reads.next_gpio() >> gpio & 1
-
-    def switches(self) -> int:
+    def switches(self, levels: int = -1) -> int:
+        """The tiles of the loop's reading *levels* (-1: read now: a read of the trace per
+        pin, as Pin.value reads GPIO_IN on the chip)."""
         m = 0
         for k in range(self.tiles):
-            if self._level(pins.TILE_PINS[k]) != pins.SWITCH_ACTIVE:
+            g = pins.TILE_PINS[k]
+            v = (levels if levels >= 0 else self.reads.next_gpio()) >> g & 1
+            if v != pins.SWITCH_ACTIVE:
                 m |= 1 << k
         return m
 
-    def roll(self) -> bool:
-        return self._level(pins.ROLL_PIN) == pins.SWITCH_ACTIVE
+    def roll(self, levels: int = -1) -> bool:
+        v = levels if levels >= 0 else self.reads.next_gpio()
+        return v >> pins.ROLL_PIN & 1 == pins.SWITCH_ACTIVE
 
     def show(self, frame) -> None:
         self.frames.append("".join(chr(NAMES[c & 7]) for c in frame))
@@ -130,7 +133,7 @@ def replay(reads, log: list[dict], start_ms: float, settings=None) -> tuple[list
             levels = q.next_gpio()
             if levels != seen or ticks_diff(now, due) >= 0:
                 seen = levels
-                app.step(now)
+                app.step(now, levels)
                 due = ticks_add(now, app.wait(now))
         except EOFError:
             break

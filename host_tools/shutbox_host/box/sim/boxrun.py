@@ -169,7 +169,7 @@ def read_saved():
     from shutbox import powerup
     from shutbox.store import Store
 
-    saved[0] = powerup.read(Board(), Store(opts["flash"] + "/data"))
+    saved[0] = powerup.read(loop[6], Store(opts["flash"] + "/data"))
     powerup.unload("powerup")
 
 
@@ -179,7 +179,7 @@ def make(t, safe):
         from shutbox.app import start
         from shutbox.store import Store
 
-        return start(Board(), urandom, t, Store(opts["flash"] + "/data"), saved[0], safe)
+        return start(loop[6], urandom, t, Store(opts["flash"] + "/data"), saved[0], safe)
     from shutbox.app import App
     settings = Settings(players=opts["players"])
     rules = None
@@ -196,7 +196,7 @@ def make(t, safe):
         from shutbox.store import Store
 
         store = Store(opts["flash"] + "/data")
-    return App(Board(), urandom, t, settings=settings, rules=rules, store=store,
+    return App(loop[6], urandom, t, settings=settings, rules=rules, store=store,
                resume=not safe)
 
 
@@ -208,6 +208,7 @@ def boot(power_cut):
     """
     global app, guard
     app = guard = None
+    loop[6] = Board()  # the boot's one Board (app.main's: the guard's and every app's)
     on[0] = 1
     gc.collect()
     if power_cut:
@@ -218,7 +219,7 @@ def boot(power_cut):
         from shutbox import powerup
         from shutbox.store import Store
 
-        b = Board()
+        b = loop[6]
         if powerup.combination(b.switches(), b.roll(), b.tiles) == 2:  # _SELFTEST
             from shutbox.selftest import SelfTest
 
@@ -238,7 +239,7 @@ def game_on():
     if guarded:
         from shutbox.guard import Guard
 
-        board = Board()
+        board = loop[6]
         wdt = board.watchdog(opts["wdt"]) if opts["wdt"] else None
         log = opts["flash"] + "/error.log" if opts["flash"] else "/dev/null"
         guard = Guard(board, make, now[0], wdt=wdt, log_path=log,
@@ -303,13 +304,14 @@ def report():
 
 
 # Guard.forever's state: switches last seen, a step due, the reader, the ms to the next pass;
-# then the passes and the steps of the app so far (the n command)
-loop = [-1, 0, None, 0, 0, 0]
+# then the passes and the steps of the app so far (the n command); the boot's Board
+loop = [-1, 0, None, 0, 0, 0, None]
 
 
 def poll_once(force=False):
     """One pass of the Pico's loop (shutbox.guard: Guard.forever): the app steps when a
-    switch changed (one read of GPIO_IN, Board.reader) or when it said something is due
+    switch changed (one read of GPIO_IN, Board.reader: the reading the step takes) or when
+    it said something is due
     (App.wait), else the watchdog is fed; a reset (the watchdog) reboots it. Returns the ms
     to the next pass (the loop's sleep). The power-up screens step every pass."""
     global app
@@ -326,17 +328,27 @@ def poll_once(force=False):
                 game_on()
             simbus.check_wdt(now[0])
             return poll
-        lv = loop[2]()
+        try:
+            lv = loop[2]()
+        except (simbus.Hung, simbus.Reset):
+            raise
+        except Exception as e:  # as Guard.forever: a failing reading is a fault
+            if guard is None:
+                raise
+            if guard.app is not None:  # in fault mode: its own reading retries
+                guard.fault(e, now[0])
+            app = None
+            lv = -1
         loop[4] += 1
         if force or lv != loop[0] or ticks_diff(now[0], loop[1]) >= 0:
             loop[0] = lv
             loop[5] += 1
             if guard is not None:
-                guard.step(now[0])
+                guard.step(now[0], lv)
                 app = guard.app
                 dt = guard.wait(now[0])
             else:
-                app.step(now[0])
+                app.step(now[0], lv)
                 dt = app.wait(now[0])
             loop[1] = ticks_add(now[0], dt)
         elif guard is not None and guard.wdt is not None:
@@ -407,6 +419,13 @@ def command(line):
     c = w[0]
     if c == "p":
         simbus.set_level(int(w[1]), int(w[2]))
+    elif c == "E":  # a contact's edges: E gpio us level us level ... (µs from now, in order)
+        q = simbus.schedule  # when each takes effect: [ms tick, µs within it, gpio, level]
+        g = int(w[1])
+        for i in range(2, len(w), 2):
+            u = simbus.us + int(w[i])
+            q.append([ticks_add(now[0], u // 1000), u % 1000, g, int(w[i + 1])])
+        q.sort(key=lambda e: (ticks_diff(e[0], now[0]), e[1]))
     elif c == "w":
         wait(int(w[1]))
     elif c == "d":
@@ -528,11 +547,11 @@ def _vsleep(ms):
 _step = [None]  # shutbox.guard.Guard.step, wrapped once the guard's module is loaded
 
 
-def _guard_step(self, t):
+def _guard_step(self, t, levels=-1):
     """Guard.step, recording the guard for the s, z and d commands (--main)."""
     global guard, app
     guard = self
-    _step[0](self, t)
+    _step[0](self, t, levels)
     app = self.app
 
 
