@@ -52,6 +52,9 @@ CLEAN_MS = 10
 BOUNCED_MS = 15
 ROLL_MS = 10
 _ROLLING_MS = 600  # game._ROLL_MS: the dice roll this long before the throw is logged
+# a press is answered by this long after its last edge: taken as a long press (700 ms, when
+# its release was lost), settled (30 ms on the old firmware), the dice rolled
+_ANSWERED_MS = 700 + LOST_MS + _ROLLING_MS + 100
 _FLOW = ("turn", "throw", "move", "score", "winner", "game", "refused")
 _NOISE = ("error", "refused", "throw", "move", "score", "game", "turn", "turn_end")
 
@@ -78,9 +81,12 @@ class Sample:
     saving: bool = False  # a flash operation overlapped the input or its answer
 
     def late(self) -> bool:
-        """Past its target (clean flip, bounced flip up to 10 ms, a Roll press)."""
+        """Past its target (clean flip, bounced flip up to 10 ms, a Roll press); a contact
+        bouncing longer (ROUGH) has no latency target, only not to be lost."""
         lim = {"clean": CLEAN_MS, "bounced": BOUNCED_MS, "pair": BOUNCED_MS,
                "roll": ROLL_MS}.get(self.kind)
+        if self.profile == contact.ROUGH.name:
+            return False
         return lim is not None and (self.latency_ms is None or self.latency_ms > lim)
 
 
@@ -90,11 +96,19 @@ class Result:
 
     samples: list[Sample] = field(default_factory=list)
     edges: int = 0
-    phantom_throws: int = 0
-    unintended_new_games: int = 0
+    phantoms: list[float] = field(default_factory=list)  # ms of each throw no press explains
+    unexpected_games: list[float] = field(default_factory=list)  # ms of each game not asked for
     new_games: int = 0  # asked for (a long press at a game's end)
     throws: int = 0
     emulated_ms: float = 0.0
+
+    @property
+    def phantom_throws(self) -> int:
+        return len(self.phantoms)
+
+    @property
+    def unintended_new_games(self) -> int:
+        return len(self.unexpected_games)
 
     def of(self, *kinds: str) -> list[Sample]:
         return [s for s in self.samples if s.kind in kinds]
@@ -139,6 +153,12 @@ class Result:
         """One paragraph: the counts, and the first few inputs that went wrong."""
         f = self.figures("")
         lines = [", ".join("%s %s" % kv for kv in sorted(f.items()))]
+        if self.phantoms:
+            lines.append("  phantom throws at %s ms"
+                         % ", ".join("%.1f" % t for t in self.phantoms))
+        if self.unexpected_games:
+            lines.append("  unintended new games at %s ms"
+                         % ", ".join("%.1f" % t for t in self.unexpected_games))
         for s in (self.lost() + self.late() + self.wrong())[:12]:
             lines.append("  %s %s (%s) at %.3f ms, %d edges over %.3f ms: latency %s%s%s"
                          % (s.kind, s.what, s.profile or "-", s.t0 / 1e6, s.edges,
@@ -276,15 +296,26 @@ class Bouncer:
                 if self.state == "turn_end":
                     emu.click(100)
                     emu.run(ms=300)
-                else:  # a new game, asked for: a long press at the game's end
-                    t = emu.now_ms
-                    emu.click(1000)
-                    emu.run(ms=300)
-                    self.asked.append((t, emu.now_ms))
-                    self.res.new_games += 1
-                    self.state = "setup"
+                else:
+                    self._new_game()
         raise AssertionError("the game did not come back to a turn's start or a throw: %s; "
                              "last lines %s" % (self.state, [x for _, x in emu.lines[-5:]]))
+
+    def _new_game(self) -> None:
+        """Start a new game, as asked for at a game's end: a long press (one second), or if
+        the box wants more, Roll held 6 s (it abandons any game after 5 s)."""
+        emu = self.emu
+        for hold in (1000, 6000):
+            t = emu.now_ms
+            n = len(emu.log)
+            emu.click(hold)
+            emu.run(ms=300)
+            self.asked.append((t, emu.now_ms))
+            if any(r.get("ev") == "turn" for r in emu.log[n:]):
+                self.res.new_games += 1
+                return
+        raise AssertionError("no new game at the game's end after a long press or Roll held "
+                             "6 s; last lines %s" % [x for _, x in emu.lines[-5:]])
 
     # ---- the inputs ----
 
@@ -409,7 +440,7 @@ class Bouncer:
     def _after_press(self, t1: int) -> None:
         """Run until the press is answered (its throw logged, or refused), at most until the
         dice would have landed."""
-        self.emu.run(until_ns=t1 + (LOST_MS + _ROLLING_MS + 100) * _MS)
+        self.emu.run(until_ns=t1 + _ANSWERED_MS * _MS, until=r'"ev": "(throw|refused)"')
 
 
 def _mask(tiles) -> int:
@@ -483,7 +514,8 @@ def judge(emu, b: Bouncer) -> Result:
         s.lost = f is None or f.ms > t1 + LOST_MS or end is None or not shows(end)
         if s.kind == "chatter":
             s.latency_ms = None
-    # throws: each explained by one press (its dice land _ROLLING_MS after the press is taken)
+    # throws: each explained by one press, its dice landing _ROLLING_MS after the press is
+    # taken: by its release at the latest, or as a long press (a lost release)
     used = set()
     for r in emu.log:
         if r.get("ev") != "throw" or r["_ms"] < b.start_ms:
@@ -491,27 +523,27 @@ def judge(emu, b: Bouncer) -> Result:
         res.throws += 1
         hit = None
         for i, (p0, p1) in enumerate(b.presses):
-            if i not in used and p0 / 1e6 <= r["_ms"] <= p1 / 1e6 + LOST_MS + _ROLLING_MS + 50:
+            if i not in used and p0 / 1e6 <= r["_ms"] <= p1 / 1e6 + _ANSWERED_MS:
                 hit = i
                 break
         if hit is None:
-            res.phantom_throws += 1
+            res.phantoms.append(r["_ms"])
         else:
             used.add(hit)
     for r in emu.log:
         if r.get("ev") == "game" and r["_ms"] >= b.start_ms and not any(
                 a <= r["_ms"] <= z for a, z in b.asked):
-            res.unintended_new_games += 1
+            res.unexpected_games.append(r["_ms"])
     res.emulated_ms = emu.now_ms - b.start_ms
     return res
 
 
-def run(emu, events: int, seed: int, profiles=(contact.NEW, contact.WORN)) -> Result:
-    """Play *events* random inputs (seeded) into *emu*, a box at a turn's start; judge them."""
+def run(emu, seed: int, edges: int = 2000, profiles=(contact.NEW, contact.WORN)) -> Result:
+    """Play random inputs (seeded) into *emu*, a box at a turn's start, until they made at
+    least *edges* edges; judge them. Every throw comes from one of these inputs' presses
+    (settle() plays the game on without throwing), so each is matched to a press."""
     b = Bouncer(emu, random.Random(seed), profiles)
-    # the throws the player's own moves need are explained by the presses (play is by Roll
-    # presses only: settle() never throws), so every throw record is matched to one
-    for _ in range(events):
+    while b.res.edges < edges:
         b.one()
     b.settle()
     return judge(emu, b)
