@@ -2,11 +2,11 @@
 """Thousands of bounced edges (shutbox_host.contact) at random instants against the poll loop.
 
 shutbox_host.pico.bounce lands every edge on its pin at its exact emulated ns and judges the
-box by what the chip sent: its WS2812 frames and its JSON log. The targets (docs/
-reliability.md): a clean flip shown within 10 ms, a flip bouncing up to 10 ms within 15 ms of
-its first edge, a Roll press answered by rolling dice within 10 ms; nothing lost (shown within
-50 ms of the last edge and still shown when the next input comes), no glitch under 1 ms
-changing anything, no throw without a press, no new game nobody asked for.
+box by what the chip sent: its WS2812 frames and its JSON log. The targets (bounce.CLEAN_MS,
+BOUNCED_MS, ROLL_MS, LOST_MS): a clean flip shown within 10 ms, a flip bouncing up to 10 ms
+within 15 ms of its first edge, a Roll press answered by rolling dice within 10 ms; nothing
+lost (shown within 50 ms of the last edge and still shown when the next input comes), no
+glitch under 1 ms changing anything, no throw without a press, no new game nobody asked for.
 """
 
 from __future__ import annotations
