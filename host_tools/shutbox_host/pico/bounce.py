@@ -16,6 +16,8 @@ The inputs:
 - ``chatter``: a tile held half way, chattering up to 200 ms, then shut (and opened again);
 - ``glitch``: a spike shorter than 1 ms on a tile or on Roll;
 - ``roll``: a short press of Roll (40-200 ms), its press and its release both bouncing;
+- ``hold``: a long press of Roll (0.8-1.3 s: the one-die press), bouncing both ways: a
+  release the box misses leaves Roll held for it, and 5 s held starts a new game;
 - ``roll_flip``: Roll pressed while a tile, shut, is opened again and still bouncing.
 
 What is measured comes from the chip alone: the WS2812 frames decoded from its LED pin and
@@ -55,12 +57,15 @@ _ROLLING_MS = 600  # game._ROLL_MS: the dice roll this long before the throw is 
 # a press is answered by this long after its last edge: taken as a long press (700 ms, when
 # its release was lost), settled (30 ms on the old firmware), the dice rolled
 _ANSWERED_MS = 700 + LOST_MS + _ROLLING_MS + 100
+# the game's own moments (a move taken, a turn started) are followed by this pause: the save
+# they make (a 45 ms erase) is over before the next input, which is not one made during a save
+_AFTER_MS = 120
 _FLOW = ("turn", "throw", "move", "score", "winner", "game", "refused")
 _NOISE = ("error", "refused", "throw", "move", "score", "game", "turn", "turn_end")
 
-KINDS = ("clean", "bounced", "pair", "back", "chatter", "glitch", "roll", "roll_flip")
+KINDS = ("clean", "bounced", "pair", "back", "chatter", "glitch", "roll", "hold", "roll_flip")
 # how often each input comes (per mille): flips most, the special cases each now and then
-_WEIGHTS = (200, 330, 90, 70, 30, 90, 150, 40)
+_WEIGHTS = (200, 280, 90, 70, 30, 90, 140, 60, 40)
 
 
 @dataclass
@@ -256,12 +261,18 @@ class Bouncer:
                 self._score_ms = rec["_ms"]
         self._log_i = len(self.emu.log)
 
-    def _set_tiles(self) -> None:
-        """Put every tile's pin where the game has it (open tiles up), cleanly."""
+    def _set_tiles(self) -> bool:
+        """Put every tile's pin where the game has it (open tiles up), cleanly; return True
+        if one moved."""
         lv = {}
         for k in range(1, pins.TILES + 1):
-            lv[_tile_gpio(k)] = _level(bool(self.open_ >> (k - 1) & 1))
-        self.emu.set_levels(lv)
+            g = _tile_gpio(k)
+            v = _level(bool(self.open_ >> (k - 1) & 1))
+            if self.emu.levels.get(g) != v:
+                lv[g] = v
+        if lv:
+            self.emu.set_levels(lv)
+        return bool(lv)
 
     def settle(self) -> None:
         """Play the game on, with clean inputs, until it waits at a turn's start or between
@@ -270,7 +281,8 @@ class Bouncer:
         for _ in range(50):
             self._follow()
             if self.state in ("setup", "ready"):
-                self._set_tiles()
+                if not self._set_tiles():
+                    return
                 emu.run(ms=60)
                 self._follow()
                 if self.state in ("setup", "ready"):
@@ -283,9 +295,11 @@ class Bouncer:
                     emu.set_levels({_tile_gpio(k): _level(False)})
                     emu.run(ms=30)
                 self.state = "moving"
-                emu.run(ms=400)
+                emu.run(ms=1000, until=r'"ev": "(move|score)"')
+                emu.run(ms=_AFTER_MS)
             elif self.state in ("rolling", "moving"):
-                emu.run(ms=300)
+                emu.run(ms=1000, until=r'"ev": "(throw|move|score)"')
+                emu.run(ms=_AFTER_MS)
             elif self.state in ("turn_end", "game_end"):
                 wait = self._score_ms + 800 - emu.now_ms
                 if wait > 0:
@@ -295,7 +309,8 @@ class Bouncer:
                 emu.run(ms=60)
                 if self.state == "turn_end":
                     emu.click(100)
-                    emu.run(ms=300)
+                    emu.run(ms=1000, until=r'"ev": "(turn|winner)"')
+                    emu.run(ms=_AFTER_MS)
                 else:
                     self._new_game()
         raise AssertionError("the game did not come back to a turn's start or a throw: %s; "
@@ -406,18 +421,21 @@ class Bouncer:
         self.drive(e)
         self._sample("glitch", what, e, True)
 
-    def _press(self, start: int, rng) -> list[tuple[int, int, int]]:
+    def _press(self, start: int, rng, held=(40 * _MS, 200 * _MS)):
         prof = rng.choice(self.profiles)
-        burst = contact.press(rng, rng.randint(40 * _MS, 200 * _MS), prof)
+        burst = contact.press(rng, rng.randint(*held), prof)
         # press(): True is the contact closed, Roll pressed: its pin at SWITCH_ACTIVE
         return self._edges(pins.ROLL_PIN, start, burst, False), prof
 
-    def _roll(self, tiles):
-        e, prof = self._press(self._phase(), self.rng)
+    def _roll(self, tiles, kind="roll", held=(40 * _MS, 200 * _MS)):
+        e, prof = self._press(self._phase(), self.rng, held)
         self.drive(e)
         self.presses.append((e[0][0], e[-1][0]))
-        self._sample("roll", "roll", e, True, prof.name)
+        self._sample(kind, "roll", e, True, prof.name)
         self._after_press(e[-1][0])
+
+    def _hold(self, tiles):
+        self._roll(tiles, "hold", (800 * _MS, 1300 * _MS))
 
     def _roll_flip(self, tiles):
         """A tile shut (clean), then opened again bouncing, Roll pressed during its burst."""
