@@ -11,8 +11,6 @@ glitch under 1 ms changing anything, no throw without a press, no new game nobod
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from emu_skip import require_emulator
 
@@ -52,18 +50,17 @@ def _check(res: bounce.Result, edges: int) -> None:
 
 
 def test_edges_land_on_the_pins_at_their_ns_and_the_chip_reads_them_there(fw_image):
-    """The harness's own clock: each edge is on the pin from its ns on (within one
-    instruction), and every read of GPIO_IN after it returns the new level."""
+    """Emulator.drive: each edge is on the pin from its ns on (within the instruction under
+    way), and every read of GPIO_IN after it returns the new level."""
     emu = _box(fw_image)
     try:
-        b = bounce.Bouncer(emu, random.Random(5))
         g = pins.TILE_PINS[0]
         t = emu.now_ns + 3_000_123
         edges = [(t + dt, g, 1 - v) for dt, v in
                  [(0, 1), (17_000, 0), (17_500, 1), (900_003, 0), (2_400_000, 1)]]
         n = len(emu.inputs)
         emu.trace(True)
-        b.drive(edges)
+        emu.drive(edges)
         emu.run(ms=5)
         emu.trace(False)
         landed = [(ns, lv[g]) for ns, lv in emu.inputs[n:]]

@@ -31,9 +31,10 @@ rolling when die A shows white pips. For every input:
   input starts (the box's view left different from the pin);
 - a glitch that changes anything (a frame, an error, a throw) is counted as wrong.
 
-And over the run: phantom throws (a ``throw`` record no press explains) and unintended new
-games (a ``game`` record other than the one the player asked for with a long press at the
-game's end).
+And over the run: phantom throws (a ``throw`` record no press explains: none came within
+``_ANSWERED_MS`` before it; a press the box missed and takes late, when another input wakes
+it, counts: the player sees the dice roll with no press) and unintended new games (a ``game``
+record other than the one the player asked for with a long press at the game's end).
 """
 
 from __future__ import annotations
@@ -208,19 +209,8 @@ class Bouncer:
     # ---- the pins ----
 
     def drive(self, edges: list[tuple[int, int, int]]) -> None:
-        """Land each (ns, gpio, level) on its pin at its ns: the chip runs up to each edge."""
-        emu = self.emu
-        edges = sorted(edges)
-        i = 0
-        while i < len(edges):
-            t = edges[i][0]
-            levels = {}
-            while i < len(edges) and edges[i][0] == t:
-                levels[edges[i][1]] = edges[i][2]
-                i += 1
-            if t > emu.now_ns:
-                emu.run(until_ns=t)
-            emu.set_levels(levels)
+        """Land each (ns, gpio, level) on its pin at its ns (Emulator.drive)."""
+        self.emu.drive(edges)
 
     def _edges(self, gpio: int, start: int, burst: list[tuple[int, bool]],
                active_high: bool) -> list[tuple[int, int, int]]:
