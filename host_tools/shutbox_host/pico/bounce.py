@@ -61,7 +61,6 @@ _ANSWERED_MS = 700 + LOST_MS + _ROLLING_MS + 100
 # the game's own moments (a move taken, a turn started) are followed by this pause: the save
 # they make (a 45 ms erase) is over before the next input, which is not one made during a save
 _AFTER_MS = 120
-_FLOW = ("turn", "throw", "move", "score", "winner", "game", "refused")
 _NOISE = ("error", "refused", "throw", "move", "score", "game", "turn", "turn_end")
 
 KINDS = ("clean", "bounced", "pair", "back", "chatter", "glitch", "roll", "hold", "roll_flip")
@@ -239,6 +238,7 @@ class Bouncer:
                 self.open_ = _mask(rec["open"])
             elif ev == "throw":
                 self._throw = rec
+                self.open_ = _mask(rec["open"])
                 self.state = "move" if rec["moves"] else "rolling"
             elif ev == "move":
                 self.state = "ready"
