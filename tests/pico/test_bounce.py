@@ -37,7 +37,7 @@ def _check(res: bounce.Result, edges: int) -> None:
     why = res.summary()
     assert res.edges >= edges, why
     # the run covered every kind of input, each judged
-    for kind in bounce.KINDS:
+    for kind in (*bounce.KINDS, "roll_move"):
         assert res.of(kind), "no %s input: %s" % (kind, why)
     assert res.of("clean") and all(s.latency_ms is not None for s in res.of("clean")
                                    if not s.lost), why

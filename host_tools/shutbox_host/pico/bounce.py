@@ -18,7 +18,9 @@ The inputs:
 - ``roll``: a short press of Roll (40-200 ms), its press and its release both bouncing;
 - ``hold``: a long press of Roll (0.8-1.3 s: the one-die press), bouncing both ways: a
   release the box misses leaves Roll held for it, and 5 s held starts a new game;
-- ``roll_flip``: Roll pressed while a tile, shut, is opened again and still bouncing.
+- ``roll_flip``: Roll pressed while a tile, shut, is opened again and still bouncing;
+- ``roll_move``: a short press of Roll, bouncing, after a throw and before its move (it only
+  buzzes: any throw after it is a phantom).
 
 What is measured comes from the chip alone: the WS2812 frames decoded from its LED pin and
 its JSON log, on the emulated clock. A tile shows open when its LED is white (at a turn's
@@ -61,6 +63,7 @@ _ANSWERED_MS = 700 + LOST_MS + _ROLLING_MS + 100
 # the game's own moments (a move taken, a turn started) are followed by this pause: the save
 # they make (a 45 ms erase) is over before the next input, which is not one made during a save
 _AFTER_MS = 120
+_MOVE_PRESS = 0.3  # how often Roll is pressed between a throw and its move
 _NOISE = ("error", "refused", "throw", "move", "score", "game", "turn", "turn_end")
 
 KINDS = ("clean", "bounced", "pair", "back", "chatter", "glitch", "roll", "hold", "roll_flip")
@@ -278,6 +281,8 @@ class Bouncer:
                 if self.state in ("setup", "ready"):
                     return
             if self.state == "move":
+                if self.rng.random() < _MOVE_PRESS:
+                    self._roll_move()
                 rec = self._throw
                 a, b = (rec["dice"] + [0])[:2]
                 move = self.eng.best_move(self.open_, a, b)
@@ -445,6 +450,14 @@ class Bouncer:
         self._sample("roll_flip", "roll", re, True, prof.name)
         self._after_press(re[-1][0])
 
+    def _roll_move(self) -> None:
+        """Roll pressed (bouncing) while the throw waits for its move: no press to throw."""
+        e, prof = self._press(self._phase(), self.rng)
+        self.drive(e)
+        s = self._sample("roll_move", "roll", e, True, prof.name)
+        self.emu.run(ms=LOST_MS + self.rng.randint(5, 60))
+        s.until = self.emu.now_ns
+
     def _after_press(self, t1: int) -> None:
         """Run until the press is answered (its throw logged, or refused), at most until the
         dice would have landed."""
@@ -491,6 +504,8 @@ def judge(emu, b: Bouncer) -> Result:
     for s in res.samples:
         t0, t1, until = s.t0 / 1e6, s.t1 / 1e6, s.until / 1e6
         s.saving = any(a < s.t1 + LOST_MS * _MS and z > s.t0 for a, z in ops)
+        if s.kind == "roll_move":
+            continue  # it must not throw: a throw after it is a phantom (below)
         if s.what == "roll":
             if s.kind == "glitch":
                 if first(t0, until, rolling) or records(t0, until, _NOISE):
