@@ -1,8 +1,9 @@
 # Bounced inputs against the real firmware on the emulated RP2040: what the LEDs show, and when.
 """Drive bouncing switches into a booted emulated box and measure how it answers.
 
-``run(emu, events, seed)`` takes an ``Emulator`` at a turn's start and plays *events* inputs
-at random instants (seeded, so a run replays), each made of the edges the contact model
+``run(emu, seed, edges)`` takes an ``Emulator`` at a turn's start and plays random inputs at
+random instants (seeded, so a run replays) until they made *edges* edges, each input made of
+the edges the contact model
 (shutbox_host.contact) gives, landed on the pins at their exact emulated ns. Between them it
 plays the game on as a careful player would (the throw's best move, clean edges), so the box
 is always where an input means something: at a turn's start or between two throws.
@@ -58,7 +59,7 @@ BOUNCED_MS = 15
 ROLL_MS = 10
 _ROLLING_MS = 600  # game._ROLL_MS: the dice roll this long before the throw is logged
 # a press is answered by this long after its last edge: taken as a long press (700 ms, when
-# its release was lost), settled (30 ms on the old firmware), the dice rolled
+# its release was lost), settled (a debounce of up to 30 ms), the dice rolled
 _ANSWERED_MS = 700 + LOST_MS + _ROLLING_MS + 100
 # the game's own moments (a move taken, a turn started) are followed by this pause: the save
 # they make (a 45 ms erase) is over before the next input, which is not one made during a save
@@ -66,6 +67,7 @@ _AFTER_MS = 120
 _MOVE_PRESS = 0.3  # how often Roll is pressed between a throw and its move
 _NOISE = ("error", "refused", "throw", "move", "score", "game", "turn", "turn_end")
 
+# the inputs drawn at a turn's start or between throws (roll_move comes with a throw's move)
 KINDS = ("clean", "bounced", "pair", "back", "chatter", "glitch", "roll", "hold", "roll_flip")
 # how often each input comes (per mille): flips most, the special cases each now and then
 _WEIGHTS = (200, 280, 90, 70, 30, 90, 140, 60, 40)
