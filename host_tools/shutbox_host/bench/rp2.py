@@ -9,6 +9,14 @@ slower: read them as lower bounds.
 - rp2_flip_to_led_ms_p50/_max: a tile switch edge (the GPIO level set) to the start of the
   first WS2812 frame in which that tile's LED changed (the frame itself takes 0.7 ms more),
   for every tile shut in two turns.
+- rp2_flip_to_led_ms_{clean,bounced}_{p50,p99,max}, rp2_roll_to_throw_ms_{p50,max},
+  rp2_lost_inputs, rp2_bounced_edges and the other rp2_bounced_*/late/wrong/phantom/unintended
+  counts: shutbox_host.pico.bounce on a box at a turn's start, seeded, at least 2,000 edges
+  (20,000 with soak) of contacts bouncing as shutbox_host.contact's NEW and WORN profiles,
+  each landed on its pin at its emulated ns: from an input's first edge to the start of the
+  first frame showing the tile's settled level (clean: one edge; bounced: bursts up to 10 ms,
+  two tiles together included), or to the first frame of rolling dice (a Roll press whose
+  press and release both bounce); lost: not shown within 50 ms of the last edge.
 - rp2_poll_us_p50/_max: the core's busy span (from a wake-up to its next WFE) holding each
   idle poll's reads of the switches (Emulator.trace), nothing pressed, 2 s.
 - rp2_idle_busy_fraction: time executing / time, over the same 2 s.
@@ -40,7 +48,7 @@ from pathlib import Path
 
 from shutbox import pins
 from shutbox_host import mp
-from shutbox_host.pico import autoplay, emu_cli, fsimage
+from shutbox_host.pico import autoplay, bounce, emu_cli, fsimage
 from shutbox_host.pico.emulator import Emulator, EmulatorError
 
 _TURN = r'"ev": "turn"'
@@ -240,6 +248,14 @@ def _flash_s(uf2, bootrom) -> dict:
                 "rp2_flash_programs": st["programs"] - st0["programs"]}
 
 
+def _bounced(uf2, bootrom, soak: bool) -> dict:
+    with Emulator(uf2, bootrom, fs=fsimage.build()) as emu:
+        emu.wait_for(_TURN, timeout_ms=5000)
+        emu.run(ms=300)
+        res = bounce.run(emu, seed=21, edges=20000 if soak else 2000)
+    return res.figures()
+
+
 def figures(soak=False, uf2=None, bootrom=None):
     """Measure the rp2_* figures; {} with a note when the emulator cannot run here."""
     from shutbox_host.pico import emulator
@@ -261,6 +277,7 @@ def figures(soak=False, uf2=None, bootrom=None):
         out.update(_idle(emu, gc_alloc))
         out.update(_flip_to_led(emu))
         out.update(_decision(emu))
+    out.update(_bounced(uf2, bootrom, soak))
     out.update(_heap(uf2, bootrom))
     out.update(_flash_s(uf2, bootrom))
     return out

@@ -1,0 +1,100 @@
+# Bouncing switches against the real rp2 build on the emulated RP2040: every input shown, at once.
+"""Thousands of bounced edges (shutbox_host.contact) at random instants against the poll loop.
+
+shutbox_host.pico.bounce lands every edge on its pin at its exact emulated ns and judges the
+box by what the chip sent: its WS2812 frames and its JSON log. The targets (bounce.CLEAN_MS,
+BOUNCED_MS, ROLL_MS, LOST_MS): a clean flip shown within 10 ms, a flip bouncing up to 10 ms
+within 15 ms of its first edge, a Roll press answered by rolling dice within 10 ms; nothing
+lost (shown within 50 ms of the last edge and still shown when the next input comes), no
+glitch under 1 ms changing anything, no throw without a press, no new game nobody asked for.
+"""
+
+from __future__ import annotations
+
+import pytest
+from emu_skip import require_emulator
+
+pytestmark = [pytest.mark.node]
+
+require_emulator()
+
+from shutbox import pins  # noqa: E402
+from shutbox_host import contact  # noqa: E402
+from shutbox_host.pico import bounce  # noqa: E402
+from shutbox_host.pico.emulator import Emulator  # noqa: E402
+
+TURN = r'"ev": "turn"'
+
+
+def _box(fw_image) -> Emulator:
+    emu = Emulator(fs=fw_image).start()
+    emu.wait_for(TURN, timeout_ms=5000)
+    emu.run(ms=300)
+    return emu
+
+
+def _check(res: bounce.Result, edges: int) -> None:
+    why = res.summary()
+    assert res.edges >= edges, why
+    # the run covered every kind of input, each judged
+    for kind in (*bounce.KINDS, "roll_move"):
+        assert res.of(kind), "no %s input: %s" % (kind, why)
+    assert res.of("clean") and all(s.latency_ms is not None for s in res.of("clean")
+                                   if not s.lost), why
+    assert res.throws >= len(res.of("roll")) // 2, why  # the presses did throw
+    assert not res.lost(), why
+    assert not res.late(), why
+    assert not res.wrong(), why
+    assert res.phantom_throws == 0, why
+    assert res.unintended_new_games == 0, why
+
+
+def test_edges_land_on_the_pins_at_their_ns_and_the_chip_reads_them_there(fw_image):
+    """Emulator.drive: each edge is on the pin from its ns on (within the instruction under
+    way), and every read of GPIO_IN after it returns the new level."""
+    emu = _box(fw_image)
+    try:
+        g = pins.TILE_PINS[0]
+        t = emu.now_ns + 3_000_123
+        edges = [(t + dt, g, 1 - v) for dt, v in
+                 [(0, 1), (17_000, 0), (17_500, 1), (900_003, 0), (2_400_000, 1)]]
+        n = len(emu.inputs)
+        emu.trace(True)
+        emu.drive(edges)
+        emu.run(ms=5)
+        emu.trace(False)
+        landed = [(ns, lv[g]) for ns, lv in emu.inputs[n:]]
+        assert [lv for _, lv in landed] == [e[2] for e in edges]
+        for (ns, _), e in zip(landed, edges, strict=True):
+            assert 0 <= ns - e[0] < 100  # ns: the instruction under way when it came
+        # every read after an edge (and before the next) returns that edge's level
+        reads = [(ms * 1e6, v >> g & 1) for kind, ms, v in emu.reads if kind == "G"]
+        assert reads
+        for i, (ns, lv) in enumerate(landed):
+            end = landed[i + 1][0] if i + 1 < len(landed) else float("inf")
+            assert all(v == lv for r, v in reads if ns < r < end)
+    finally:
+        emu.stop()
+
+
+def test_two_thousand_bounced_edges_are_all_shown_at_once(fw_image):
+    emu = _box(fw_image)
+    try:
+        res = bounce.run(emu, seed=2121, edges=2000)
+    finally:
+        emu.stop()
+    _check(res, 2000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_twenty_thousand_bounced_edges_rough_contacts_too(fw_image, seed):
+    """The long run: 2 x 10,000 edges, also with contacts bouncing up to 15 ms (ROUGH: past
+    the latency target, so its flips are judged for loss only)."""
+    emu = _box(fw_image)
+    try:
+        res = bounce.run(emu, seed=seed, edges=10000,
+                         profiles=(contact.NEW, contact.WORN, contact.ROUGH))
+    finally:
+        emu.stop()
+    _check(res, 10000)
