@@ -43,16 +43,38 @@ class App:
     """The box: one board, one game."""
 
     def __init__(self, board, urandom, now, settings=None, rules=None, out=None, wdt=None,
-                 tables_dir=None, store=None, resume=True, engine=None):
+                 tables_dir=None, store=None, resume=True, engine=None, tally=None):
         """Build everything once; *urandom(n)* gives random bytes, *out* prints a log line.
 
         *tables_dir*: where the engine's optimal-play tables are (None: beside the engine, and
         only when the settings need them). *store* (shutbox.store.Store): the game in progress
         is saved there at safe points and, with *resume*, continued from there. *engine*: the
         engine for these settings and rules (``make_engine``), made once and shared by every
-        start; None: one is made here.
+        start; None: one is made here. *tally*: the box's records' (``start``), saved with
+        the game and taken back with it.
         """
+        # Every attribute first, the game's as a stand-in: the instance's dict (a block of a
+        # few hundred bytes) grows to its full size before the game's many blocks are made
         self.board = board
+        self.game: Game = None  # type: ignore[assignment]  # made last, below
+        self.out = out if out is not None else print
+        self.wdt = wdt
+        self._next_frame = now
+        # the melody being played (game.sound): its next note, when that is due (-1: silent)
+        self._sound_seq = 0
+        self._note = -1
+        self._note_end = now
+        self.notices = 0  # _NOTICE_* bits shown by the boot notice
+        self._notice_at = now
+        self._down_at = -1  # Roll went down then (-1: up): _NEW_GAME_MS later, a new game
+        # A long press takes effect when Roll comes up, so that holding it on to _NEW_GAME_MS
+        # starts a new game without throwing the dice first
+        self._long = False
+        # the box's records (shutbox.records): the turns counted for them, made by
+        # shutbox.powerup (Records.tally: [store, key, skip, turns, best, shut, began, games])
+        # or None
+        self.tally = tally
+        self.resume = None
         self.deb = Debouncer(board.tiles, board.switches(), board.roll(), now)
         if rules is None:
             rules = Rules(tiles=board.tiles)
@@ -67,32 +89,16 @@ class App:
         else:
             self.dice = Dice(urandom)  # type: ignore[assignment]  # Challenge is a Dice
         board.adjust(settings.sound, settings.brightness)  # the box's own settings
-        self.game = Game(self.engine, self.dice, settings, self.deb.levels, now)
-        self.out = out if out is not None else print
-        self.wdt = wdt
         # the frame last drawn; _UNDRAWN in it makes the next frame drawn even if it is dark
-        self._shown = bytearray(len(self.game.frame))
+        self._shown = bytearray(fr.size(self.engine.tiles))
         self._shown[0] = _UNDRAWN
-        self._next_frame = now
-        # the melody being played (game.sound): its next note, when that is due (-1: silent)
-        self._sound_seq = 0
-        self._note = -1
-        self._note_end = now
-        self.notices = 0  # _NOTICE_* bits shown by the boot notice
-        self._notice_at = now
-        self._down_at = -1  # Roll went down then (-1: up): _NEW_GAME_MS later, a new game
-        # A long press takes effect when Roll comes up, so that holding it on to _NEW_GAME_MS
-        # starts a new game without throwing the dice first
-        self._long = False
-        # the box's records (shutbox.records): the game's turns counted for them, made by
-        # shutbox.powerup (Records.tally: [store, key, skip, turns, best, shut]) or None
-        self.tally = None
-        self.resume = None
+        self.game = Game(self.engine, self.dice, settings, self.deb.levels, now)
         if store is not None:  # imported here: a box without flash (some tests) goes without
             from shutbox.resume import Resume, was_damaged
 
             self.resume = Resume(store)
-            if resume and was_damaged(self.resume.load(self.game, self.deb.levels, now)):
+            if resume and was_damaged(self.resume.load(self.game, self.deb.levels, now,
+                                                       tally)):
                 self.notice(_NOTICE_GAME, now)
 
     def notice(self, reasons, now):
@@ -177,7 +183,7 @@ class App:
         if game.log:
             self._write_log()
         if rs is not None:
-            rs.poll(game)
+            rs.poll(game, self.tally)  # with the tally: a cut loses none of its turns
         if self.wdt is not None:
             self.wdt.feed()
 
@@ -218,6 +224,8 @@ class App:
                 t[3] += 1
                 t[4] = min(t[4], rec["score"])
                 t[5] += 1 if rec["shut_box"] else 0
+            elif ev == "game":  # a new game: the records' count it began with (Records.add)
+                t[6] = t[7]
             elif ev == "winner":  # the game's end: into flash, with the module only for that
                 import gc
 
@@ -242,10 +250,11 @@ def make_engine(settings, rules, tables_dir=None):
 
 
 def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=None):
-    """Return the App for the box's *boot* list (shutbox.powerup.read), with a new tally of
-    the records for its game; *safe*: start a new game rather than the saved one (the guard,
-    after a fault). The boot notice's reasons are shown at the first start only; a boot
-    list's log record (None from shutbox.powerup.read, which prints it) too.
+    """Return the App for the box's *boot* list (shutbox.powerup.read), with the boot list's
+    tally of the records (the one list, kept from start to start: the saved game's when it
+    resumes); *safe*: start a new game rather than the saved one (the guard, after a fault).
+    The boot notice's reasons are shown at the first start only; a boot list's log record
+    (None from shutbox.powerup.read, which prints it) too.
 
     The engine (its tables: the largest blocks the game holds) is made at the first start
     and kept in the boot list for every start after it (main() makes it before the first):
@@ -257,10 +266,9 @@ def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=Non
     if len(boot) == 5:
         boot.append(make_engine(settings, rules, tables_dir))
     app = App(board, urandom, now, settings=settings, rules=rules, out=out, store=store,
-              resume=not safe, engine=boot[5])
+              resume=not safe, engine=boot[5], tally=tally)
     if log is not None:
         app.out(log)
-    app.tally = tally = list(tally)
     cpu = getattr(app.game, "cpu", None)
     if cpu is not None:  # the computer's turns are not the box's records
         tally[2] = cpu.seats

@@ -16,6 +16,14 @@ score), except the turns of the computer's seats. At a ``winner`` record the app
 module for ``Records.add``, which merges the tally into the variant's entry, counts a game and
 saves (once a game, so flash wear is a few hundred bytes a game), then forgets it again.
 The settings menu's records screen (shutbox.menu) reads the entry with ``Records.entry``.
+
+Exact through power cuts: the saved game carries the tally (shutbox.resume), so the turns
+played before a cut still count, and with it the variant's game count as it was when the
+game began (the app takes it at each ``game`` record). The records and the saved game are
+two files, so a cut can come between their saves at a game's end; the game then resumes from
+before its end and ends again, and ``add`` finds the count moved on since it began: the game
+was counted, and is not counted again (exact up to 65,535 games of a variant, where the
+count stops).
 """
 
 import struct
@@ -60,44 +68,52 @@ class Records:
     def tally(self, skip):
         """Return a new tally of a game for the app (App.tally), for this store and variant.
 
-        It is ``[store, key, skip, turns, best, shut]``: *skip* bit p = player p+1's turns do
-        not count (the computer's seats); the app counts the rest of the game's turns, the
-        best (lowest) of their scores and the boxes shut, and ``add`` merges them.
+        It is ``[store, key, skip, turns, best, shut, began, games]``: *skip* bit p = player
+        p+1's turns do not count (the computer's seats); the app counts the rest of the
+        turns, the best (lowest) of their scores and the boxes shut, and ``add`` merges them.
+        *games* is the variant's game count as the records last had it, *began* as it was
+        when the game began (App._write_log takes it at each new game).
         """
-        return [self.store, self.key, skip, 0, _NONE, 0]
+        games = self.entry()[3]
+        return [self.store, self.key, skip, 0, _NONE, 0, games, games]
 
     def add(self, tally):
-        """Merge a game's *tally* into the variant's entry, count the game and save.
+        """Merge a game's *tally* into the variant's entry, count the game and save, unless
+        the count has moved on since the game began: the records counted it before a power
+        cut, and it ended again.
 
-        The tally starts again from zero. Before the variant's first counted turn there is
-        no entry and nothing is saved.
+        The tally starts again from zero, with the count as it is now. Before the variant's
+        first counted turn there is no entry and nothing is saved.
         """
-        turns = tally[3]
-        buf = self.buf
-        i = self.at
-        if i < 0:
-            if not turns:
-                return
-            i = self.n  # a new entry: at the end, or over the one with the fewest turns
-            if i == _MAX:
-                i = 0
-                for j in range(1, _MAX):
-                    if struct.unpack_from(_FORMAT, buf, j * _ENTRY)[2] < \
-                            struct.unpack_from(_FORMAT, buf, i * _ENTRY)[2]:
-                        i = j
-            else:
-                self.n += 1
-            struct.pack_into(_FORMAT, buf, i * _ENTRY, self.key, _NONE, 0, 0, 0)
-            self.at = i
-        _, best, old, shut, games = struct.unpack_from(_FORMAT, buf, i * _ENTRY)
-        if turns:  # digital scores on 10+ tiles can be larger than the field
-            best = min(best, tally[4], _NONE - 1)
-        struct.pack_into(_FORMAT, buf, i * _ENTRY, self.key, best, min(old + turns, _NONE),
-                         min(shut + tally[5], 0xFFFF), min(games + 1, 0xFFFF))
+        if self.entry()[3] == tally[6]:  # else counted before a cut: not again (nor its turns)
+            turns = tally[3]
+            buf = self.buf
+            i = self.at
+            if i < 0:
+                if not turns:
+                    return
+                i = self.n  # a new entry: at the end, or over the one with the fewest turns
+                if i == _MAX:
+                    i = 0
+                    for j in range(1, _MAX):
+                        if struct.unpack_from(_FORMAT, buf, j * _ENTRY)[2] < \
+                                struct.unpack_from(_FORMAT, buf, i * _ENTRY)[2]:
+                            i = j
+                else:
+                    self.n += 1
+                struct.pack_into(_FORMAT, buf, i * _ENTRY, self.key, _NONE, 0, 0, 0)
+                self.at = i
+            _, best, old, shut, games = struct.unpack_from(_FORMAT, buf, i * _ENTRY)
+            if turns:  # digital scores on 10+ tiles can be larger than the field
+                best = min(best, tally[4], _NONE - 1)
+            struct.pack_into(_FORMAT, buf, i * _ENTRY, self.key, best,
+                             min(old + turns, _NONE), min(shut + tally[5], 0xFFFF),
+                             min(games + 1, 0xFFFF))
+            self.save()
         tally[3] = 0
         tally[4] = _NONE
         tally[5] = 0
-        self.save()
+        tally[7] = self.entry()[3]
 
     def save(self):
         """Write the records to flash; return the store's status (0 = OK)."""

@@ -1,7 +1,7 @@
 # The game in progress survives a power cut: a compact snapshot saved at safe points.
 """Snapshot layout, saving at safe points, and resuming with the physical tiles checked.
 
-``snapshot(game)`` packs everything a game needs to continue into 60 bytes (layout
+``snapshot(game, buf, tally)`` packs everything a game needs to continue into 76 bytes (layout
 ``VERSION``, little-endian)::
 
     0       VERSION                  13  player (0-based)
@@ -17,15 +17,21 @@
             as ROLLING: the throw    47..52  this turn's score
             stands; ROLLOFF too)     53..58  the winning score
     59      n: bytes of the match that follow (0 without one; at most 83)
+    60..75  the box's records' tally (shutbox.records; App.tally), 4 bytes each: turns, the
+            best turn score, boxes shut, the records' game count when the game began
 
-The match: a game with rounds, a format, a tie rule, stakes or a turn variant keeps more state
-in ``game.match`` (shutbox.rounds: the round, the turn scores of the round, the Canoga
-balances, the roll-off, the recorded throws), written from byte 60 on by ``Match.save`` and
-checked and taken back by ``Match.load`` (its docstring has the layout). A change of this
-layout, the match's included, raises VERSION: a file of another version reads as damaged and
-the box starts anew. The fingerprint covers the options that shape a game and the challenge
-code, if any (CRC-32 chained over its two bytes): a game of the firmware before, which had no
-code, sound or brightness, still resumes; sound and brightness end no saved game.
+The tally: the turns the records have not counted yet (the game's, and those of the games left
+unfinished since the last one that ended), so that a power cut loses none of them, and the
+variant's game count when the game began, by which the records know a game they counted
+before a cut (``load``: its turns are not counted again). The match: a game with rounds, a
+format, a tie rule, stakes or a turn variant keeps more state in ``game.match``
+(shutbox.rounds: the round, the turn scores of the round, the Canoga balances, the roll-off,
+the recorded throws), written from byte 76 on by ``Match.save`` and checked and taken back by
+``Match.load`` (its docstring has the layout). A change of this layout, the match's included,
+raises VERSION: a file of another version reads as damaged and the box starts anew (version
+2, before the tally: a game saved by the firmware before an update). The fingerprint covers
+the options that shape a game and the challenge code, if any (CRC-32 chained over its two
+bytes): sound and brightness end no saved game.
 
 ``restore(game, data, now)`` checks the layout (the range of every field) and that the rules
 and settings are the ones the box runs now; a game saved under other settings is not resumed.
@@ -34,8 +40,8 @@ and settings are the ones the box runs now; a game saved under other settings is
 game has entered a new state (a throw, an accepted move, a turn end, a new turn, round or
 game, a roll-off die; never on a plain poll, and not on entering MOVE, which adds nothing to
 the throw saved just before). Saving at the throw, before the dice are shown, means pulling
-the plug cannot buy a new throw. Flash wear: about a dozen saves of a 72-byte file (up to
-155 with a match) per turn; littlefs inlines such a small file in its directory's
+the plug cannot buy a new throw. Flash wear: about a dozen saves of an 88-byte file (up to
+171 with a match) per turn; littlefs inlines such a small file in its directory's
 metadata log, so a save appends a few hundred bytes there and a 4 KB block is erased only
 when the log compacts, every few dozen saves, with the metadata moved to a fresh block every
 100 erases (block_cycles) so the wear spreads over the whole filesystem (``shutbox bench``
@@ -57,8 +63,9 @@ from shutbox.settings import ATTRS
 from shutbox.store import MISSING, OK, damaged
 
 NAME = "game"  # the file in the store
-VERSION = const(2)
-_SIZE = const(60)  # the fixed part
+VERSION = const(3)
+_SIZE = const(76)  # the fixed part
+_NONE = const(0xFFFFFFFF)  # shutbox.records._NONE: no best score
 _EXTRA_MAX = const(84)  # the most a match adds (shutbox.rounds.Match.save: 83 bytes)
 _GAME_OPTIONS = const(17)  # settings._GAME_OPTIONS: ATTRS[:17] shape the game
 _STALE = const(8)  # restore(): a whole game, but under other settings (not damage)
@@ -88,10 +95,10 @@ def _fingerprint(game):
     return crc & 0xFFFFFFFF
 
 
-def snapshot(game, buf=None):
+def snapshot(game, buf=None, tally=None):
     """Return the game's snapshot: a bytearray, or a memoryview of *buf* when given.
 
-    *buf* must hold 60 + 84 bytes.
+    *buf* must hold 76 + 84 bytes. *tally*: the records' (App.tally; None: an empty one).
     """
     given = buf is not None
     if not given:
@@ -121,6 +128,9 @@ def snapshot(game, buf=None):
         buf[23 + 6 * i:29 + 6 * i] = game.scores[i].to_bytes(6, "little")
     buf[47:53] = game.score.to_bytes(6, "little")
     buf[53:59] = (game.best_score if game.best_score > 0 else 0).to_bytes(6, "little")
+    t = tally if tally is not None else (0,) * 7  # none: an empty one
+    for i in range(4):  # a larger best score is capped by the records too
+        buf[60 + 4 * i:64 + 4 * i] = min(t[3 + i], _NONE).to_bytes(4, "little")
     n = _SIZE if game.match is None else game.match.save(buf, _SIZE)
     buf[59] = n - _SIZE
     return memoryview(buf)[:n] if given else buf[:n]
@@ -135,7 +145,8 @@ def restore(game, data, now):
     m = game.match
     if len(data) < _SIZE or data[0] != VERSION or len(data) != _SIZE + data[59]:
         return _BAD
-    if data[1:12] != snapshot(game)[1:12]:  # the variant, the settings, the players
+    # the variant, the settings, the players (in a buffer of its own: no copy of its bytes)
+    if data[1:12] != snapshot(game, bytearray(_SIZE + _EXTRA_MAX))[1:12]:
         return _STALE
     players = data[11]
     st = data[12]
@@ -196,19 +207,29 @@ class Resume:
         self.saves = 0
         self.failed = 0  # saves the flash refused (the game goes on; the next save retries)
 
-    def load(self, game, levels, now):
+    def load(self, game, levels, now, tally=None):
         """Resume the saved game into *game* if there is one; return the status.
 
         *levels* are the debounced tile levels now. The status is the store's: OK, MISSING
         (also for a game saved under other settings) or a damaged file (was_damaged: the app
-        shows the notice); the game stays a new one unless OK.
+        shows the notice); the game stays a new one unless OK. A resumed game's records'
+        tally goes back into *tally* (App.tally), with no turns when the records' count has
+        moved on since the game began (they counted it, and its turns, before a cut).
         """
-        n = self.store.load_into(NAME, self._buf, VERSION)
+        b = self._buf
+        n = self.store.load_into(NAME, b, VERSION)
         st = self.store.status
         if n >= 0:
-            st = restore(game, memoryview(self._buf)[:n], now)
+            st = restore(game, memoryview(b)[:n], now)
             if st == _STALE:  # a game under other settings: quietly replaced, as if none
                 st = MISSING
+        if st == OK and tally is not None:
+            t = tally
+            for i in range(4):
+                t[3 + i] = int.from_bytes(b[60 + 4 * i:64 + 4 * i], "little")
+            if t[6] != t[7]:  # counted: whatever it ends in, not counted again
+                t[3] = t[5] = 0
+                t[4] = _NONE
         # a resumed game is on flash already; anything else is saved at the first poll, so a
         # damaged file is replaced at once
         self._seen = game.transitions if st == OK else -1
@@ -224,15 +245,16 @@ class Resume:
                 game.tiles_changed(levels, now)
         return st
 
-    def poll(self, game):
-        """Save the game if it entered a new state since the last poll (not into MOVE)."""
+    def poll(self, game, tally=None):
+        """Save the game, with the records' *tally*, if it entered a new state since the last
+        poll (not into MOVE)."""
         t = game.transitions
         if t == self._seen:
             return False
         self._seen = t
         if game.state == MOVE:
             return False
-        if self.store.save(NAME, snapshot(game, self._buf), VERSION) == OK:
+        if self.store.save(NAME, snapshot(game, self._buf, tally), VERSION) == OK:
             self.saves += 1
             return True
         self.failed += 1

@@ -30,7 +30,7 @@ RP2350) a poll of Roll every _POLL_MS (the USB console stays up; power costs not
 A Roll press held _PRESS_MS (the debouncer's settle time: the shortest press the box counts)
 wakes it; a shorter glitch or a bounce puts it back to sleep at once. Awake again, the LEDs'
 supply comes up (_RAMP_MS: C3 ramps Q2's gate), the watchdog starts again and the app is made
-anew from the saved game, as after a power cut (its records' tally kept): tiles flipped while
+anew from the saved game, as after a power cut (its records' tally with it): tiles flipped while
 it slept blink amber until they are put back (shutbox.resume). The log gets ``sleep`` and
 ``wake``.
 
@@ -224,15 +224,12 @@ class Sleeper(Guard):
         super().step(now, lv)
 
     def _woke(self, now):
-        """After a sleep: the app made anew from the saved game, as after a power cut, its
-        records' tally kept."""
+        """After a sleep: the app made anew from the saved game, as after a power cut (the
+        records' tally with it: shutbox.resume)."""
         self._quiet = now
         self._asked = True
-        tally = self.app.tally if self.app is not None else None
         self.app = None
         self._start(now, 0)
-        if self.app is not None and tally is not None:
-            self.app.tally = tally
 
     def _cells(self, now):
         """Every _CHECK_MS on the cells: the warning, the safe stop; True after a stop."""

@@ -135,6 +135,7 @@ def test_private_constants_match_their_sources():
         (_menu._FACTORY, _powerup._FACTORY),
         (_menu._NONE, _records._NONE),
         (_records._TRUNCATED, _store._TRUNCATED),
+        (_resume._NONE, _records._NONE),
         # the cells and sleep (the chip's: shutbox.sleep)
         (_sleep._ROLLING, game.ROLLING), (_sleep._NOTICE_BATTERY, _app._NOTICE_BATTERY),
         (len(_sleep._MINUTES), settings.COUNTS[19]),

@@ -373,6 +373,9 @@ def _score(score, shut=False, player=1):
     return {"ev": "score", "score": score, "shut_box": shut, "player": player}
 
 
+GAME = {"ev": "game"}  # a new game: it takes the records' game count it begins with
+
+
 # The records' format and sizes are private constants of shutbox.records (no names in RAM).
 FORMAT, NONE, MAX = rec_mod._FORMAT, rec_mod._NONE, rec_mod._MAX
 
@@ -393,10 +396,10 @@ def test_records_count_turns_boxes_best_and_games(tmp_path):
     st = store(tmp_path)
     r = Records(st, 77)
     assert r.status == MISSING and r.at < 0 and r.entry() == (NONE, 0, 0, 0)
-    tally = _note(st, 77, (_score(12), _score(0, True), _score(30), {"ev": "winner"},
-                           _score(5), _score(1, player=2), {"ev": "winner"}),
+    tally = _note(st, 77, (GAME, _score(12), _score(0, True), _score(30), {"ev": "winner"},
+                           GAME, _score(5), _score(1, player=2), {"ev": "winner"}),
                   skip=0b10)  # player 2 is the computer
-    assert tally[3:] == [0, NONE, 0]  # counted into flash at each winner
+    assert tally[3:] == [0, NONE, 0, 1, 2]  # counted into flash at each winner; the counts
     again = Records(st, 77)
     assert again.status == OK
     assert struct.unpack_from(FORMAT, again.buf, 0) == (77, 0, 4, 1, 2)
@@ -407,22 +410,44 @@ def test_records_count_turns_boxes_best_and_games(tmp_path):
 
 def test_records_wait_for_a_turn_and_count_every_game_after(tmp_path):
     st = store(tmp_path)
-    _note(st, 9, ({"ev": "winner"}, _score(4, player=2), {"ev": "winner"}), skip=0b10)
+    _note(st, 9, (GAME, {"ev": "winner"}, GAME, _score(4, player=2), {"ev": "winner"}),
+          skip=0b10)
     assert st.load(rec_mod.NAME, rec_mod.VERSION) is None  # no turn of the variant: no entry
-    _note(st, 9, (_score(4), _score(6)))  # a power cut before the end: those turns are lost
+    _note(st, 9, (GAME, _score(4), _score(6)))  # the tally alone (the saved game keeps it)
     assert st.load(rec_mod.NAME, rec_mod.VERSION) is None
     # a game abandoned (Roll held): its turns count at the next game's end
-    _note(st, 9, (_score(8), {"ev": "game"}, _score(9), {"ev": "winner"}, {"ev": "winner"}))
+    _note(st, 9, (GAME, _score(8), GAME, _score(9), {"ev": "winner"}, GAME, {"ev": "winner"}))
     assert Records(st, 9).entry() == (8, 2, 0, 2)
-    _note(st, 9, ({"ev": "winner"},))  # a game of the computer's turns only still counts
+    _note(st, 9, (GAME, {"ev": "winner"}))  # a game of the computer's turns only still counts
     assert Records(st, 9).entry() == (8, 2, 0, 3)
+
+
+def test_a_game_the_records_counted_is_not_counted_again(tmp_path):
+    """A game that ends again (resumed from before its end after a power cut) began with a
+    game count the records have moved on from: not counted again, its turns neither."""
+    st = store(tmp_path)
+    tally = _note(st, 9, (GAME, _score(8), {"ev": "winner"}))
+    assert Records(st, 9).entry() == (8, 1, 0, 1) and tally[6:] == [0, 1]
+    again = Records(st, 9).tally(0)
+    assert again[6:] == [1, 1]
+    again[6] = 0  # the count the saved game began with, as shutbox.resume gives it back
+    app = App.__new__(App)
+    app.game = SimpleNamespace(log=[_score(8), {"ev": "winner"}])  # its last turn, again
+    app.out = lambda line: None
+    app.tally = again
+    app._write_log()
+    assert Records(st, 9).entry() == (8, 1, 0, 1)  # once
+    assert again[3:] == [0, NONE, 0, 0, 1]
+    app.game.log[:] = [GAME, _score(3, True), {"ev": "winner"}]  # the next game counts
+    app._write_log()
+    assert Records(st, 9).entry() == (3, 2, 1, 2)
 
 
 def test_records_keep_16_variants_replacing_the_least_played(tmp_path):
     st = store(tmp_path)
     for k in range(MAX):
-        _note(st, k, [_score(k)] * (k + 1) + [{"ev": "winner"}])
-    _note(st, 1000, (_score(3), {"ev": "winner"}))
+        _note(st, k, [GAME] + [_score(k)] * (k + 1) + [{"ev": "winner"}])
+    _note(st, 1000, (GAME, _score(3), {"ev": "winner"}))
     got = Records(st, 1000)
     keys = [struct.unpack_from("<I", got.buf, i * 16)[0] for i in range(got.n)]
     assert got.n == 16 and 0 not in keys and 1000 in keys and got.at == 0
@@ -434,9 +459,9 @@ def test_records_counts_stop_at_their_maximum(tmp_path):
     r.buf[:16] = struct.pack(FORMAT, 5, 7, NONE, 0xFFFF, 0xFFFF)
     r.n = 1
     r.save()
-    _note(st, 5, (_score(2 ** 40, True), {"ev": "winner"}))  # a digital score on 12 tiles
+    _note(st, 5, (GAME, _score(2 ** 40, True), {"ev": "winner"}))  # digital, 12 tiles
     assert struct.unpack_from(FORMAT, Records(st, 5).buf, 0) == (5, 7, NONE, 0xFFFF, 0xFFFF)
-    _note(st, 6, (_score(2 ** 40), {"ev": "winner"}))
+    _note(st, 6, (GAME, _score(2 ** 40), {"ev": "winner"}))
     assert Records(st, 6).entry() == (NONE - 1, 1, 0, 1)
 
 

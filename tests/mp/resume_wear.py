@@ -4,9 +4,9 @@
 Formats a RAM flash like the Pico's (store_flashdev.py: 4 KB erase blocks, progsize 256;
 BLOCKS blocks, 352 by default: the 1.4 MB filesystem of a 2 MB Pico) with os.VfsLfs2, puts a
 settings file (24 bytes) and a records file (700 bytes) beside it, then saves the game in
-progress SAVES times through shutbox.store as shutbox.resume does (72 bytes: the 12-byte
-header and the 60-byte snapshot, its bytes changing every save; SNAPSHOT bytes instead, e.g.
-99 or 127 for a 3-round match without or with stakes). Counts every program and erase, and
+progress SAVES times through shutbox.store as shutbox.resume does (88 bytes: the 12-byte
+header and the 76-byte snapshot, its bytes changing every save; SNAPSHOT bytes instead, e.g.
+115 or 143 for a 3-round match without or with stakes). Counts every program and erase, and
 the erases of each block. Prints:
 
     WEAR saves S programs P erases E blocks_erased B max_block_erases M bytes N ms T
@@ -22,7 +22,7 @@ from shutbox.store import OK, Store
 
 SAVES = int(sys.argv[1])
 BLOCKS = int(sys.argv[2]) if len(sys.argv) > 2 else 352
-SNAPSHOT = int(sys.argv[3]) if len(sys.argv) > 3 else 60
+SNAPSHOT = int(sys.argv[3]) if len(sys.argv) > 3 else 76
 
 
 class CountingDev(FlashDev):

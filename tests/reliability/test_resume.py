@@ -201,7 +201,7 @@ def some_game(state, players=2, rules=None, shut_wins=False):
 def test_the_layout_is_the_documented_one():
     g, now = some_game(TURN_END, players=3)
     snap = resume.snapshot(g)
-    assert len(snap) == resume._SIZE == 60 and snap[0] == resume.VERSION
+    assert len(snap) == resume._SIZE == 76 and snap[0] == resume.VERSION
     r = g.engine.rules
     assert list(snap[1:7]) == [9, r.one_die, r.one_die_mode, r.moves, r.scoring, r.start]
     assert int.from_bytes(snap[7:11], "little") == fingerprint(g.settings)
@@ -213,6 +213,13 @@ def test_the_layout_is_the_documented_one():
         assert int.from_bytes(snap[23 + 6 * p:29 + 6 * p], "little") == g.scores[p]
     assert int.from_bytes(snap[47:53], "little") == g.score == g.scores[2]
     assert snap[59] == 0
+    assert snap[60:76] == bytes(16)  # no tally given: an empty one
+    tally = [None, 0, 0, 70000, 5, 3, 513, 512]  # ..., turns, best, shut, began, games
+    snap = resume.snapshot(g, tally=tally)
+    assert [int.from_bytes(snap[i:i + 4], "little") for i in range(60, 76, 4)] == \
+        [70000, 5, 3, 513]
+    tally[4] = 1 << 40  # a digital score beyond the records' field: capped, as they cap it
+    assert resume.snapshot(g, tally=tally)[64:68] == b"\xff" * 4
 
 
 def test_a_throw_in_progress_is_saved_as_the_throw():

@@ -20,22 +20,31 @@ def engine(rules: Rules | None = None) -> Engine:
 
 
 def play_turn(emu, eng: Engine, strategy: str = "best", gap_ms: float = 60,
-              checks: list | None = None, after=None) -> dict:
+              checks: list | None = None, after=None, open_: int | None = None,
+              rolling: int | None = None) -> dict:
     """Play one whole turn from SETUP (tiles open) to its score; return the score record.
-    *after*: called after each throw and each accepted move (the saves' safe points)."""
+    *after*: called after each throw and each accepted move (the saves' safe points).
+    A turn resumed after a power cut: *open_*, the tiles open (as the box shows them), and
+    *rolling*, a throw under way (its record comes from that console line on)."""
     full = (1 << pins.TILES) - 1
-    open_ = eng.start_open
+    open_ = eng.start_open if open_ is None else open_
     locked = False
     buf = [0] * MAX_MOVES
     while True:
         one = eng.one_die_allowed(open_) and eng.choose_one_die(open_, locked)
-        n0 = len(emu.lines)
-        emu.press()
-        emu.run(ms=_HOLD_MS if one else 100)
-        emu.release()
+        resumed = rolling is not None
+        if rolling is None:
+            n0 = len(emu.lines)
+            emu.press()
+            emu.run(ms=_HOLD_MS if one else 100)
+            emu.release()
+        else:
+            n0, rolling = rolling, None
         throw = emu.wait_for(r'"ev": "(throw|refused)"', timeout_ms=3000, since=n0)
         assert throw["ev"] == "throw", throw
         a, b = (throw["dice"] + [0])[:2]
+        if resumed:  # thrown before the cut, whatever this player would choose
+            one = b == 0
         assert bool(b == 0) == bool(one), (throw, one)
         locked = locked or (one and eng.rules.one_die_mode == 1)
         n = eng.legal_into(open_, a, b, buf)

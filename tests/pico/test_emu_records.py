@@ -1,0 +1,208 @@
+# The records through power cuts on the emulated RP2040: mid erase and mid program, each game once.
+"""A two-player game on the real rp2 build, cut at random cycles of its saves' flash operations.
+
+The first player's turn is played, then the second's up to its last safe point before its score;
+the flash then (the game saved with the first turn's score in its tally) is where every run
+starts, as after a power cycle. A reference run plays the second turn to its score and ends the
+game: its flash operations are the second turn's last saves ("mid") and the end's ("end": the
+records' save, then the game's). The chip is deterministic, so each cut replays the reference's
+pin changes up to a chosen instant inside one operation (an erase or a page program left half
+done), powers up again, and plays the game on to its end from wherever the box resumed it. The
+records read back from the flash's littlefs must then count the game once, both its turns, the
+best score and the boxes shut, as the game ended.
+
+littlefs erases a block only when its metadata log fills, every few saves: the starting flash is
+shifted (the saved game written again with the same bytes, on the host's littlefs) until an
+erase falls among each phase's saves, so that both are cut mid erase too.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+
+import pytest
+from emu_skip import require_emulator
+
+pytestmark = [pytest.mark.node]
+
+require_emulator()
+
+from shutbox import pins, setfile  # noqa: E402
+from shutbox.records import _FORMAT  # noqa: E402  # private: no name in the box's RAM
+from shutbox.settings import Settings  # noqa: E402
+from shutbox_host.pico import autoplay, fsimage  # noqa: E402
+from shutbox_host.pico.emulator import Emulator  # noqa: E402
+
+FULL = (1 << pins.TILES) - 1
+KEY = setfile.variant_key(Settings(), pins.TILES)
+# Cuts in make test, by phase (the end's, where a cut can count a game twice, the most); up
+# to SLOW of each under make soak (SHUTBOX_SLOW=1)
+MAKE_TEST = {"mid": 3, "end": 5}
+SLOW = 20
+
+
+def records(flash: bytes) -> tuple[int, int, int, int] | None:
+    """(best, turns, boxes shut, games) of the default variant in the flash's records file
+    (its store header skipped), or None without one."""
+    data = fsimage.read_tree(flash, paths=["/data/records"]).get("/data/records")
+    if data is None:
+        return None
+    payload = data[12:]
+    for i in range(0, len(payload) - 15, 16):
+        key, *rest = struct.unpack_from(_FORMAT, payload, i)
+        if key == KEY:
+            return tuple(rest)  # type: ignore[return-value]
+    return None
+
+
+def _shifted(flash: bytes, saves: int) -> bytes:
+    """*flash* with /data/game written again *saves* times with the same bytes, as the box
+    saves it (a temporary file renamed over it): the metadata log moves on, nothing else."""
+    off = fsimage.FS_OFFSET
+    size = fsimage.BLOCK_SIZE * fsimage.BLOCK_COUNT
+    fs = fsimage.new_fs(bytearray(flash[off:off + size]))
+    fs.fs_mkconsistent()
+    with fs.open("/data/game", "rb") as f:
+        game = f.read()
+    for _ in range(saves):
+        with fs.open("/data/game.tmp", "wb") as f:
+            f.write(game)
+        fs.rename("/data/game.tmp", "/data/game")
+    fs.unmount()
+    return flash[:off] + bytes(fs.context.buffer) + flash[off + size:]
+
+
+def _pass_the_box(emu: Emulator) -> None:
+    """After a turn's score: let it show, put the tiles up, Roll (the next turn or the end)."""
+    emu.run(ms=750)
+    emu.set_open(FULL)
+    emu.run(ms=60)
+    emu.click(100)
+
+
+@pytest.fixture(scope="module")
+def start(fw_image):
+    """The flash near the game's end: the first player's turn scored, the second's at its
+    last safe point before the throw or move that ends it (its score still to come)."""
+    with Emulator(fs=fw_image) as emu:
+        emu.wait_for(r'"ev": "turn"', timeout_ms=5000)
+        emu.run(ms=100)
+        autoplay.play_turn(emu, autoplay.engine())
+        n = len(emu.lines)
+        _pass_the_box(emu)
+        turn = emu.wait_for(r'"ev": "turn"', timeout_ms=2000, since=n)
+        assert turn["player"] == 2
+        emu.run(ms=300)
+        images = [emu.flash_image()]
+
+        def saved():  # each throw and move of the second turn, once its save is done
+            emu.run(ms=100)
+            images.append(emu.flash_image())
+
+        autoplay.play_turn(emu, autoplay.engine(), after=saved)
+        return images[-2]
+
+
+def _reference(flash: bytes) -> dict:
+    """From *flash*: the second turn played to its score, then the game's end."""
+    with Emulator(flash=flash) as emu:
+        rec = emu.wait_for(r'"ev": "resume"', timeout_ms=5000)
+        assert rec["player"] == 2 and rec["state"] in ("setup", "ready", "rolling"), rec
+        scores = _finish(emu, 0)
+        ops = list(emu.flash_ops)
+        end = emu.inputs[-2][0]  # the Roll that ends the game (pressed, then let go)
+        return {"flash": flash, "inputs": list(emu.inputs), "scores": scores,
+                "mid": [op for op in ops if op[0] < end], "end": [op for op in ops if op[0] > end],
+                "records": records(emu.flash_image())}
+
+
+@pytest.fixture(scope="module")
+def references(start):
+    """The references from *start*, shifted until an erase falls among the second turn's
+    last saves ("mid") and among the end's ("end"): {phase: reference}."""
+    found: dict = {}
+    for shift in range(10):
+        ref = _reference(_shifted(start, shift))
+        for phase in ("mid", "end"):
+            if phase not in found and any(op[2] for op in ref[phase]):
+                found[phase] = ref
+        if len(found) == 2:
+            return found
+    raise AssertionError("no erase among the saves in 10 shifts: %s" % sorted(found))
+
+
+def test_a_game_resumed_after_a_power_cycle_counts_its_turns_before(references):
+    """The references themselves: the power went off and on after the first turn and most of
+    the second (*start*); the records count both turns, and the game once."""
+    for ref in references.values():
+        assert ref["records"] == _expected(ref["scores"])
+
+
+def _expected(scores: list[int]) -> tuple[int, int, int, int]:
+    return min(scores), len(scores), scores.count(0), 1
+
+
+def _cuts(refs: dict, phase: str, n: int) -> list[tuple[str, int]]:
+    """*n* instants in the flash operations of *phase*'s saves (the end's, or the second
+    turn's last): every third in an erase, the others in a page program, each at a random
+    cycle (8 ns) inside it."""
+    rng = random.Random(21 if phase == "mid" else 9)
+    ops = refs[phase][phase]
+    erases = [op for op in ops if op[2]]
+    programs = [op for op in ops if not op[2]]
+    out = []
+    for j in range(n):
+        kind, pool = ("erase", erases) if j % 3 == 0 else ("program", programs)
+        t0, t1 = rng.choice(pool)[:2]
+        out.append((kind, t0 + 8 * rng.randrange(1, (t1 - t0) // 8)))
+    return out
+
+
+def _finish(emu: Emulator, n: int) -> list[int]:
+    """Play the resumed game (its records from console line *n* on) to its end; return the
+    scores it ended with."""
+    rec = emu.wait_for(r'"ev": "(resume|turn)"', timeout_ms=5000, since=n)
+    assert rec["ev"] == "resume", rec  # the saved game, never damaged, never lost
+    st = rec["state"]
+    if st == "game_end":
+        emu.run(ms=500)
+        return rec["scores"]
+    if st != "turn_end":
+        assert rec["player"] == 2 and st in ("setup", "ready", "rolling"), rec
+        open_ = sum(1 << (k - 1) for k in rec["open"])
+        emu.set_open(open_)  # the tiles as the saved game had them
+        emu.run(ms=200)
+        autoplay.play_turn(emu, autoplay.engine(), open_=open_,
+                           rolling=n if st == "rolling" else None)
+    m = len(emu.lines)
+    _pass_the_box(emu)
+    win = emu.wait_for(r'"ev": "winner"', timeout_ms=2000, since=m)
+    emu.run(ms=500)
+    return win["scores"]
+
+
+def _cut_and_finish(ref: dict, cut: int) -> tuple:
+    """Run *ref* again up to *cut*, cut the power there, play the game to its end: return
+    (the records, what they should be)."""
+    with Emulator(flash=ref["flash"]) as emu:
+        emu.replay_inputs(ref["inputs"], cut)
+        assert emu.stats()["now"] >= cut
+        emu.release()  # Roll held through power-up would be a combination
+        n = len(emu.lines)
+        emu.power_cut(cut)
+        scores = _finish(emu, n)
+        return records(emu.flash_image()), _expected(scores)
+
+
+@pytest.mark.parametrize("phase,i", [
+    pytest.param(phase, i, marks=[pytest.mark.slow] * (i >= MAKE_TEST[phase]))
+    for phase in ("mid", "end") for i in range(SLOW)])
+def test_a_cut_mid_erase_or_mid_program_counts_the_game_once(references, phase, i):
+    """A cut at a random cycle of an erase or a page program of the second turn's last saves
+    or of the end's (the records' save, then the game's), then the game played to its end:
+    the game counted once, both turns, the best score and the boxes shut."""
+    kind, cut = _cuts(references, phase, SLOW)[i]
+    got, want = _cut_and_finish(references[phase], cut)
+    assert got == want, (phase, kind, cut, "records (best, turns, shut, games)", got,
+                         "want", want)
