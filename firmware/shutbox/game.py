@@ -48,6 +48,8 @@ _MODE_FORCED = const(2)
 _HINT_OFF = const(0)  # shutbox.settings._HINT_OFF: what the MOVE state lights
 _HINT_BEST = const(2)  # shutbox.settings._HINT_BEST
 _FAST_MS = const(100)  # shutbox.frame's fast blink (half-period)
+_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
+_DIGIT_MS = const(900)  # shutbox.frame's digits of a long number, a challenge code's digits
 _OFF = const(0)  # shutbox.frame's palette codes
 _WHITE = const(1)
 _GREEN = const(2)
@@ -474,19 +476,45 @@ class Game:
         self.sound_seq = (self.sound_seq + 1) & 0xFFFF
 
     def moving(self, now):
-        """Return True while time alone changes the frame or the state (a blink, the dice
-        rolling, a view that cycles, a move accepted after a pause, the computer's turn): the
-        app then polls at its frame pace. False: nothing changes until the tiles or Roll do."""
+        """Return the ms from *now* until time alone changes the frame or the state (a
+        blink's or a view's next edge, a move accepted after its pause), 0 while it changes
+        at the frame pace (the dice rolling, the computer's turn), or -1 when nothing changes
+        until the tiles or Roll do. The app steps then, and not between (shutbox.app).
+
+        The edges are render's: a blink's every half-period from when it began, a view's
+        every second of its cycle (every part of a cycle is whole seconds long, the winner's
+        label blinking every _FAST_MS), a long number's digits every _DIGIT_MS."""
         st = self.state
-        if st == ROLLING or st > MOVE or self.err:  # the dice, the views, a blinking mistake
-            return True
-        if self.cpu is not None and self.cpu.playing():
-            return True
+        if st == ROLLING or self.cpu is not None and self.cpu.playing():
+            return 0
+        t = ticks_diff(now, self.t_state)
+        w = -1
+        if self.err:  # a mistake blinks from when it began
+            w = _BLINK_MS - ticks_diff(now, self.since) % _BLINK_MS
         if st == MOVE:
-            return self._pending  # its tiles blink until it is accepted
-        # SETUP, READY: die B's centre blinks when one die is there; a move flashes green
-        return self.one_die_choice() == 1 or st == READY and ticks_diff(
-            now, self.t_state) < _FLASH_MS
+            if self._pending:  # its tiles blink fast; accepted _SETTLE_MS later, on an edge
+                w = _FAST_MS - ticks_diff(now, self.since) % _FAST_MS
+            return w
+        if st <= READY:  # die B's centre blinks for one die; a move flashes green _FLASH_MS
+            if self.one_die_choice() == 1 or st == READY and t < _FLASH_MS:
+                e = _BLINK_MS - t % _BLINK_MS
+                if w < 0 or e < w:
+                    w = e
+            return w
+        if st == _ROLLOFF:  # the tied players' tiles blink
+            return _BLINK_MS - t % _BLINK_MS
+        c = t % (_CYCLE_MS if self.dice.code < 0 else _CODE_CYCLE_MS)
+        label = st == GAME_END and not self.page
+        if label and c < _LABEL_MS or st == TURN_END and self.shut_box and t < _CELEBRATE_MS:
+            return _FAST_MS - t % _FAST_MS  # the winners' tiles blink, the celebration runs
+        if label and c >= _CYCLE_MS:  # a challenge's code: a digit every _DIGIT_MS
+            return _DIGIT_MS - (c - _CYCLE_MS) % _DIGIT_MS
+        w = _LABEL_MS - c % _LABEL_MS
+        if self.engine.tiles < 9 or self.match is not None or self.engine.rules.scoring:
+            e = _DIGIT_MS - t % _DIGIT_MS  # a number that may be drawn digit by digit
+            if e < w:
+                w = e
+        return w
 
     def render(self, now):
         """Fill and return ``frame`` for the time *now* (allocates nothing)."""
