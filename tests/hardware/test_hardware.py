@@ -583,6 +583,9 @@ class FakeBoard:
     def roll(self):
         return self.pressed
 
+    def reader(self):  # Board.reader: every switch's level as one int
+        return lambda: self.levels | self.pressed << self.tiles
+
     def show(self, frame):
         assert len(frame) == self.tiles + 14
         self.shown = "".join(".WGRYBMC"[c] for c in frame)
