@@ -497,23 +497,24 @@ class Game:
             return w
         if st <= READY:  # die B's centre blinks for one die; a move flashes green _FLASH_MS
             if self.one_die_choice() == 1 or st == READY and t < _FLASH_MS:
-                e = _BLINK_MS - t % _BLINK_MS
-                if w < 0 or e < w:
-                    w = e
+                c = _BLINK_MS - t % _BLINK_MS
+                if w < 0 or c < w:
+                    w = c
             return w
         if st == _ROLLOFF:  # the tied players' tiles blink
             return _BLINK_MS - t % _BLINK_MS
+        # (few locals: a frame of at most 11 slots stays off the heap)
         c = t % (_CYCLE_MS if self.dice.code < 0 else _CODE_CYCLE_MS)
-        label = st == GAME_END and not self.page
-        if label and c < _LABEL_MS or st == TURN_END and self.shut_box and t < _CELEBRATE_MS:
-            return _FAST_MS - t % _FAST_MS  # the winners' tiles blink, the celebration runs
-        if label and c >= _CYCLE_MS:  # a challenge's code: a digit every _DIGIT_MS
+        if st == TURN_END and self.shut_box and t < _CELEBRATE_MS or \
+                st == GAME_END and not self.page and c < _LABEL_MS:
+            return _FAST_MS - t % _FAST_MS  # the celebration runs, the winners' tiles blink
+        if st == GAME_END and not self.page and c >= _CYCLE_MS:  # a challenge's code
             return _DIGIT_MS - (c - _CYCLE_MS) % _DIGIT_MS
         w = _LABEL_MS - c % _LABEL_MS
         if self.engine.tiles < 9 or self.match is not None or self.engine.rules.scoring:
-            e = _DIGIT_MS - t % _DIGIT_MS  # a number that may be drawn digit by digit
-            if e < w:
-                w = e
+            c = _DIGIT_MS - t % _DIGIT_MS  # a number that may be drawn digit by digit
+            if c < w:
+                w = c
         return w
 
     def render(self, now):
