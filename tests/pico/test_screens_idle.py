@@ -1,4 +1,4 @@
-# Every screen that waits for the player leaves the emulated RP2040 idle: few cycles, no allocation.
+# Every screen that waits for the player leaves the emulated RP2040 idle: few cycles, no allocs.
 """The real rp2 build on an emulated RP2040, booted once and taken through every waiting screen.
 
 On each (a turn's start, the score, the winner, a resumed game's blinking tiles, the settings
