@@ -69,10 +69,11 @@ class Debouncer:
         t = self._t
         if switches == t[-_RAW] == t[-_STABLE] and t[-_PRESS] != _DOWN:
             return 0
-        return self._settle(switches, now)
+        return self.poll(switches, now)
 
-    def _settle(self, raw, now):
-        """update() when a level changed or settles, or Roll is down."""
+    def poll(self, raw, now):
+        """update() when a level changed or settles, or Roll is down (a name the box has
+        interned already: a new one can cost a kilobyte of heap)."""
         rbit = self._rbit
         tmask = rbit - 1
         t = self._t
