@@ -197,14 +197,10 @@ class App:
                 ms = w
         w = 0 if self.notices else self.game.moving(now)
         rs = self.resume
-        if rs is not None and rs.expect >= 0:  # the tiles unlike the saved game's blink
-            e = _BLINK_MS - ticks_diff(now, 0) % _BLINK_MS
-            if w < 0 or e < w:
-                w = e
-        if w >= 0:
-            e = ticks_diff(self._next_frame, now)
-            if w < e:
-                w = e
+        if w < 0 and rs is not None and rs.expect >= 0:  # the tiles unlike the saved game's
+            w = _BLINK_MS - ticks_diff(now, 0) % _BLINK_MS  # blink (render's: fr.blink)
+        if w >= 0:  # never sooner than the frame pace
+            w = max(w, ticks_diff(self._next_frame, now))
             if w < ms:
                 ms = w
         return ms if ms > 0 else 0

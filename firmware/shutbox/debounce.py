@@ -61,21 +61,12 @@ class Debouncer:
         self.levels = raw & (self._rbit - 1)
 
     def update(self, switches, roll, now):
-        """Feed one poll of raw levels; return the EV_* bits of what happened.
-
-        A poll that changes nothing, nothing settling and no press under way, returns at once
-        from a frame small enough (11 slots) for the C stack: no allocation."""
-        switches = switches & (self._rbit - 1) | (self._rbit if roll else 0)
-        t = self._t
-        if switches == t[-_RAW] == t[-_STABLE] and t[-_PRESS] != _DOWN:
-            return 0
-        return self.poll(switches, now)
-
-    def poll(self, raw, now):
-        """update() when a level changed or settles, or Roll is down (a name the box has
-        interned already: a new one can cost a kilobyte of heap)."""
+        """Feed one poll of raw levels; return the EV_* bits of what happened."""
         rbit = self._rbit
         tmask = rbit - 1
+        raw = switches & tmask
+        if roll:
+            raw |= rbit
         t = self._t
         changed = raw ^ t[-_RAW]
         if changed:
@@ -125,11 +116,15 @@ class Debouncer:
         t = self._t
         diff = t[-_RAW] ^ t[-_STABLE]
         i = 0
-        while diff:  # few locals: a frame of at most 11 slots stays off the heap
-            if diff & 1 and _SETTLE_MS - ticks_diff(now, t[i]) < most:
-                most = _SETTLE_MS - ticks_diff(now, t[i])
+        while diff:
+            if diff & 1:
+                w = _SETTLE_MS - ticks_diff(now, t[i])
+                if w < most:
+                    most = w
             diff >>= 1
             i += 1
-        if t[-_PRESS] == _DOWN and _LONG_MS - ticks_diff(now, t[-_DOWN_AT]) < most:
-            most = _LONG_MS - ticks_diff(now, t[-_DOWN_AT])
+        if t[-_PRESS] == _DOWN:
+            w = _LONG_MS - ticks_diff(now, t[-_DOWN_AT])
+            if w < most:
+                most = w
         return most if most > 0 else 0

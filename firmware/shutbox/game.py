@@ -48,8 +48,6 @@ _MODE_FORCED = const(2)
 _HINT_OFF = const(0)  # shutbox.settings._HINT_OFF: what the MOVE state lights
 _HINT_BEST = const(2)  # shutbox.settings._HINT_BEST
 _FAST_MS = const(100)  # shutbox.frame's fast blink (half-period)
-_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
-_DIGIT_MS = const(900)  # shutbox.frame's digits of a long number, a challenge code's digits
 _OFF = const(0)  # shutbox.frame's palette codes
 _WHITE = const(1)
 _GREEN = const(2)
@@ -476,46 +474,34 @@ class Game:
         self.sound_seq = (self.sound_seq + 1) & 0xFFFF
 
     def moving(self, now):
-        """Return the ms from *now* until time alone changes the frame or the state (a
-        blink's or a view's next edge, a move accepted after its pause), 0 while it changes
-        at the frame pace (the dice rolling, the computer's turn), or -1 when nothing changes
-        until the tiles or Roll do. The app steps then, and not between (shutbox.app).
+        """Return the ms from *now* until time alone changes a view's frame, 0 while time
+        changes the frame or the state at the frame pace (a blink, the dice rolling, a move
+        accepted after a pause, the computer's turn), or -1 when nothing changes until the
+        tiles or Roll do. The app steps then, and not between (shutbox.app).
 
-        The edges are render's: a blink's every half-period from when it began, a view's
-        every second of its cycle (every part of a cycle is whole seconds long, the winner's
-        label blinking every _FAST_MS), a long number's digits every _DIGIT_MS."""
+        A view's edges are render's: every second of its cycle (each part lasts whole
+        seconds), every _FAST_MS while the box shut celebrates, the winners' tiles blink or
+        a challenge's code shows, or when a number may be drawn digit by digit (a match, a
+        scoring variant, a box of fewer than 9 tiles): the grid of all of them."""
         st = self.state
-        if st == ROLLING or self.cpu is not None and self.cpu.playing():
+        if st == TURN_END or st == GAME_END:
+            t = ticks_diff(now, self.t_state)
+            c = t % (_CYCLE_MS if self.dice.code < 0 else _CODE_CYCLE_MS)
+            if st == TURN_END and self.shut_box and t < _CELEBRATE_MS or \
+                    st == GAME_END and not self.page and (c < _LABEL_MS or c >= _CYCLE_MS) \
+                    or self.engine.tiles < 9 or self.match is not None or \
+                    self.engine.rules.scoring:
+                return _FAST_MS - t % _FAST_MS
+            return _LABEL_MS - c % _LABEL_MS
+        if st == ROLLING or st > MOVE or self.err:  # the dice, a roll-off, a blinking mistake
             return 0
-        t = ticks_diff(now, self.t_state)
-        w = -1
-        if self.err:  # a mistake blinks from when it began
-            w = _BLINK_MS - ticks_diff(now, self.since) % _BLINK_MS
+        if self.cpu is not None and self.cpu.playing():
+            return 0
         if st == MOVE:
-            if self._pending:  # its tiles blink fast; accepted _SETTLE_MS later, on an edge
-                w = _FAST_MS - ticks_diff(now, self.since) % _FAST_MS
-            return w
-        if st <= READY:  # die B's centre blinks for one die; a move flashes green _FLASH_MS
-            if self.one_die_choice() == 1 or st == READY and t < _FLASH_MS:
-                c = _BLINK_MS - t % _BLINK_MS
-                if w < 0 or c < w:
-                    w = c
-            return w
-        if st == _ROLLOFF:  # the tied players' tiles blink
-            return _BLINK_MS - t % _BLINK_MS
-        # (few locals: a frame of at most 11 slots stays off the heap)
-        c = t % (_CYCLE_MS if self.dice.code < 0 else _CODE_CYCLE_MS)
-        if st == TURN_END and self.shut_box and t < _CELEBRATE_MS or \
-                st == GAME_END and not self.page and c < _LABEL_MS:
-            return _FAST_MS - t % _FAST_MS  # the celebration runs, the winners' tiles blink
-        if st == GAME_END and not self.page and c >= _CYCLE_MS:  # a challenge's code
-            return _DIGIT_MS - (c - _CYCLE_MS) % _DIGIT_MS
-        w = _LABEL_MS - c % _LABEL_MS
-        if self.engine.tiles < 9 or self.match is not None or self.engine.rules.scoring:
-            c = _DIGIT_MS - t % _DIGIT_MS  # a number that may be drawn digit by digit
-            if c < w:
-                w = c
-        return w
+            return 0 if self._pending else -1  # its tiles blink until it is accepted
+        # SETUP, READY: die B's centre blinks when one die is there; a move flashes green
+        return 0 if self.one_die_choice() == 1 or st == READY and ticks_diff(
+            now, self.t_state) < _FLASH_MS else -1
 
     def render(self, now):
         """Fill and return ``frame`` for the time *now* (allocates nothing)."""
