@@ -480,19 +480,17 @@ class Game:
         tiles or Roll do. The app steps then, and not between (shutbox.app).
 
         A view's edges are render's: every second of its cycle (each part lasts whole
-        seconds), every _FAST_MS while the box shut celebrates, the winners' tiles blink or
-        a challenge's code shows, or when a number may be drawn digit by digit (a match, a
-        scoring variant, a box of fewer than 9 tiles): the grid of all of them."""
+        seconds); every _FAST_MS, the grid of all of them, while the box shut celebrates or
+        the winners' tiles blink, in a challenge (its code's digits) and where a number may
+        be drawn digit by digit (a match, a scoring variant, a box of fewer than 9 tiles)."""
         st = self.state
         if st == TURN_END or st == GAME_END:
             t = ticks_diff(now, self.t_state)
-            c = t % (_CYCLE_MS if self.dice.code < 0 else _CODE_CYCLE_MS)
-            if st == TURN_END and self.shut_box and t < _CELEBRATE_MS or \
-                    st == GAME_END and not self.page and (c < _LABEL_MS or c >= _CYCLE_MS) \
-                    or self.engine.tiles < 9 or self.match is not None or \
-                    self.engine.rules.scoring:
+            if st == TURN_END and self.shut_box and t < _CELEBRATE_MS or st == GAME_END and \
+                    not self.page and t % _CYCLE_MS < _LABEL_MS or self.dice.code >= 0 or \
+                    self.engine.tiles < 9 or self.match is not None or self.engine.rules.scoring:
                 return _FAST_MS - t % _FAST_MS
-            return _LABEL_MS - c % _LABEL_MS
+            return _LABEL_MS - t % _LABEL_MS
         if st == ROLLING or st > MOVE or self.err:  # the dice, a roll-off, a blinking mistake
             return 0
         if self.cpu is not None and self.cpu.playing():
