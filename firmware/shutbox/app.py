@@ -195,11 +195,11 @@ class App:
             w = ticks_diff(self._note_end, now)
             if w < ms:
                 ms = w
-        w = 0 if self.notices else self.game.moving(now)
+        w = True if self.notices else self.game.moving(now)  # True: the frame pace
         rs = self.resume
-        if w < 0 and rs is not None and rs.expect >= 0:  # the tiles unlike the saved game's
+        if not w and rs is not None and rs.expect >= 0:  # the tiles unlike the saved game's
             w = _BLINK_MS - ticks_diff(now, 0) % _BLINK_MS  # blink (render's: fr.blink)
-        if w >= 0:  # never sooner than the frame pace
+        if w:  # never sooner than the frame pace
             w = max(w, ticks_diff(self._next_frame, now))
             if w < ms:
                 ms = w
