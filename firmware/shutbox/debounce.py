@@ -117,14 +117,14 @@ class Debouncer:
         diff = t[-_RAW] ^ t[-_STABLE]
         i = 0
         while diff:
-            if diff & 1:
-                w = _SETTLE_MS - ticks_diff(now, t[i])
+            if diff & 1:  # (a shallow stack: a frame of 11 slots stays off the heap)
+                w = ticks_diff(t[i], now) + _SETTLE_MS
                 if w < most:
                     most = w
             diff >>= 1
             i += 1
         if t[-_PRESS] == _DOWN:
-            w = _LONG_MS - ticks_diff(now, t[-_DOWN_AT])
+            w = ticks_diff(t[-_DOWN_AT], now) + _LONG_MS
             if w < most:
                 most = w
         return most if most > 0 else 0
