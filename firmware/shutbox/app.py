@@ -30,7 +30,8 @@ _NOTICE_RECORDS = const(2)  # the records file was damaged: records start again
 _NOTICE_GAME = const(4)  # the saved game was damaged: a new game
 _NOTICE_FAULT = const(8)  # restarted after an error or a watchdog reset (see error.log)
 _NOTICE_BATTERY = const(16)  # the cells are low (shutbox.sleep: every check while they are)
-_FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they change (and on an input)
+_FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they move (and on an input)
+_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
 _IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
 _UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always drawn
 # The optimal-play table (2 KB and more) is loaded only for a feature that needs it (best-move
@@ -190,9 +191,11 @@ class App:
     def wait(self, now):
         """Return the ms from *now* until the next step can change anything if no switch
         changes (0: at once): a level settling, Roll's long press or its 5 s hold, the next
-        note, and while time alone changes the frame (Game.moving, the boot notice, a resumed
-        game's blinking tiles) the next frame at the frame pace. The Pico's loop sleeps until
-        then, or until a switch changes (shutbox.guard: Guard.forever)."""
+        note, the frame's next change while time alone changes it (Game.moving: a blink's or
+        a view's next edge, or the frame pace while the dice roll; a resumed game's blinking
+        tiles; the boot notice at the frame pace), never sooner than the frame pace. The
+        Pico's loop sleeps until then, or until a switch changes (shutbox.guard:
+        Guard.forever): a screen that waits for the player steps only when it changes."""
         ms = self.deb.wait(now, _IDLE_MS)
         held = self._down_at >= 0
         if held:
@@ -203,10 +206,13 @@ class App:
             w = ticks_diff(self._note_end, now)
             if w < ms:
                 ms = w
+        # True: the frame pace (the boot notice; the dice rolling while Roll is held)
+        w = True if self.notices or held and self.game.would_throw() else self.game.moving(now)
         rs = self.resume
-        if self.notices or rs is not None and rs.expect >= 0 or self.game.moving(now) or \
-                held and self.game.would_throw():
-            w = ticks_diff(self._next_frame, now)
+        if not w and rs is not None and rs.expect >= 0:  # the tiles unlike the saved game's
+            w = _BLINK_MS - ticks_diff(now, 0) % _BLINK_MS  # blink (render's: fr.blink)
+        if w:  # never sooner than the frame pace
+            w = max(w, ticks_diff(self._next_frame, now))
             if w < ms:
                 ms = w
         return ms if ms > 0 else 0

@@ -155,13 +155,13 @@ class Board:
         """Light the chain from a frame of palette codes (len tiles + 14); allocates nothing."""
         buf = self._np.buf
         pal = self._pal
-        j = 0
-        for i in range(self.tiles + 2 * _PIPS):
-            c = (frame[i] & 7) * 3
+        j = 3 * (self.tiles + 2 * _PIPS)
+        while j:  # few locals: a frame of at most 11 slots stays off the heap
+            j -= 3
+            c = (frame[j // 3] & 7) * 3
             buf[j] = pal[c]
             buf[j + 1] = pal[c + 1]
             buf[j + 2] = pal[c + 2]
-            j += 3
         self._np.write()
 
     def tone(self, freq_hz, ms=0):

@@ -146,8 +146,8 @@ class Debouncer:
             n = len(t) - 4 >> 1
             i = 0
             while diff:
-                if diff & 1:
-                    w = _LOCK_MS - ticks_diff(now, t[n + i])
+                if diff & 1:  # (a shallow stack: a frame of 11 slots stays off the heap)
+                    w = ticks_diff(t[n + i], now) + _LOCK_MS
                     if w < 1:
                         w = 1
                     if w < most:
@@ -155,7 +155,7 @@ class Debouncer:
                 diff >>= 1
                 i += 1
         if t[-_PRESS] == _DOWN:
-            w = _LONG_MS - ticks_diff(now, t[-_DOWN_AT])
+            w = ticks_diff(t[-_DOWN_AT], now) + _LONG_MS
             if w < most:
                 most = w
         return most if most > 0 else 0

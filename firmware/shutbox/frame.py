@@ -78,10 +78,14 @@ def tiles_mask(frame, mask, code):
 
 def die(frame, tiles, which, face, code):
     """Draw *face* (0 = dark, 1..6) on die *which* (0 = A, 1 = B) in *code*."""
-    bits = _FACE_PIPS[face] if 0 <= face <= 6 else 0
-    base = tiles + which * _PIPS
-    for i in range(_PIPS):
-        frame[base + i] = code if bits & (1 << i) else OFF
+    # the arguments reused as locals: a frame of at most 11 slots stays off the heap
+    face = _FACE_PIPS[face] if 0 <= face <= 6 else 0  # its pips, bit i pip i
+    which = tiles + which * _PIPS  # the die's first LED
+    tiles = which + _PIPS
+    while which < tiles:
+        frame[which] = code if face & 1 else OFF
+        face >>= 1
+        which += 1
 
 
 def rolling(frame, tiles, now, since, two):

@@ -482,11 +482,26 @@ class Game:
             self.open_ & ~self._shut != 0
 
     def moving(self, now):
-        """Return True while time alone changes the frame or the state (a blink, the dice
-        rolling, a view that cycles, a move accepted after a pause, the computer's turn): the
-        app then polls at its frame pace. False: nothing changes until the tiles or Roll do."""
+        """Return the ms from *now* until time alone changes a view's frame (the score, the
+        winner), True while time changes the frame or the state at the frame pace (a blink,
+        the dice rolling, a move accepted after a pause, the computer's turn), or False when
+        nothing changes until the tiles or Roll do. The app steps then (shutbox.app).
+
+        A view's edges are render's: every second of its cycle (each part lasts whole
+        seconds); every _FAST_MS, the grid of all of them, while the box shut celebrates or
+        the winners' tiles blink, in a challenge (its code's digits) and where a number may
+        be drawn digit by digit (a match, a scoring variant, a box of fewer than 9 tiles)."""
         st = self.state
-        if st == ROLLING or st > MOVE or self.err:  # the dice, the views, a blinking mistake
+        if st == TURN_END or st == GAME_END:
+            t = ticks_diff(now, self.t_state)
+            if st == TURN_END and self.shut_box and t < _CELEBRATE_MS or st == GAME_END and \
+                    not self.page and t % _CYCLE_MS < _LABEL_MS or self.dice.code >= 0 or \
+                    self.engine.tiles < 9 or self.match is not None or self.engine.rules.scoring:
+                st = _FAST_MS
+            else:
+                st = _LABEL_MS
+            return st - t % st
+        if st == ROLLING or st > MOVE or self.err:  # the dice, a roll-off, a blinking mistake
             return True
         if self.cpu is not None and self.cpu.playing():
             return True
@@ -507,10 +522,6 @@ class Game:
             fr.tiles_mask(f, self.open_ & self.levels, _WHITE)
             if st == READY and ticks_diff(now, self.t_state) < _FLASH_MS:
                 fr.tiles_mask(f, self._shut, _GREEN)  # the move just accepted
-            if self.err:  # over the green flash: a tile of that move reopened blinks red
-                on = fr.blink(now, self.since)
-                fr.tiles_mask(f, self.err_mask, (_AMBER if st == SETUP else _RED)
-                              if on else _OFF)
             if st == ROLLING:
                 fr.rolling(f, n, now, self.t_state, self.b)
             else:
@@ -523,10 +534,7 @@ class Game:
         elif st == MOVE:
             fr.die(f, n, 0, self.a, _WHITE)
             fr.die(f, n, 1, self.b, _WHITE)
-            if self.err:
-                on = fr.blink(now, self.since)
-                fr.tiles_mask(f, self.err_mask, _RED if on else _OFF)
-            else:
+            if not self.err:  # a mistake: only its tiles (below)
                 hints = self.settings.hints
                 if hints != _HINT_OFF:
                     fr.tiles_mask(f, self.hint, _WHITE)
@@ -542,8 +550,9 @@ class Game:
                 t //= _FAST_MS
                 for k in range(n):  # colours running along the tiles: codes 1..7, all but off
                     f[k] = 1 + (k + t) % 7
-                fr.die(f, n, 0, 6 if t & 1 else 0, _GREEN)  # both dice flashing six
-                fr.die(f, n, 1, 6 if t & 1 else 0, _GREEN)
+                t = 6 if t & 1 else 0  # both dice flashing six
+                fr.die(f, n, 0, t, _GREEN)
+                fr.die(f, n, 1, t, _GREEN)
             else:  # several rounds: then the running total, in white
                 p = self.player
                 m = self.match
@@ -593,6 +602,9 @@ class Game:
                 fr.number(f, n, score, code, at, self.t_state)
             else:
                 fr.number(f, n, more, more_code, at, self.t_state)
+        if self.err:  # over all (a move's green flash too): red, or SETUP's tiles amber
+            fr.tiles_mask(f, self.err_mask, (_AMBER if st == SETUP else _RED)
+                          if fr.blink(now, self.since) else _OFF)
         if self.cpu is not None and self.cpu.playing():
             self.cpu.draw(f, now)
         return f

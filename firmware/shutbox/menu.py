@@ -60,6 +60,10 @@ _SOUND = const(17)  # the pages of sound and brightness (settings.ATTRS)
 _BRIGHTNESS = const(18)
 _GAME_OPTIONS = const(17)  # settings._GAME_OPTIONS: the options that shape a game
 _DIGITS = const(4)  # a code's digits
+_IDLE_MS = const(60000)  # wait(): the longest sleep when nothing is due
+_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
+_DIGIT_MS = const(900)  # shutbox.frame's digits of a long number, a code's digits
+_DIRECT_MAX = const(129)  # shutbox.frame's largest number drawn whole
 _CODE_VIEW_MS = const(4500)  # shutbox.challenge.show: 4 digits and a dark step, 900 ms each
 
 
@@ -84,8 +88,9 @@ def screen(mode, board, settings, store, recs, now):
 class Screen:
     """What every screen shares: debounced inputs, a frame shown when it changes, beeps.
 
-    Each screen defines ``event(ev, now)``, which takes debounced events (EV_* bits), and
-    ``draw(f, now)``, which draws the screen into the cleared frame *f*.
+    Each screen defines ``event(ev, now)``, which takes debounced events (EV_* bits),
+    ``draw(f, now)``, which draws the screen into the cleared frame *f*, and ``edge(t)``,
+    the ms until that drawing changes by itself, *t* ms after t0 (-1: not until an input).
     """
 
     def __init__(self, board, settings, store, recs, now):
@@ -105,10 +110,11 @@ class Screen:
         self._tone_off = -1  # when the beep ends (-1: silent)
         board.adjust(settings.sound, settings.brightness)  # the saved ones, from the first beep
 
-    def step(self, now):
-        """One poll; return True when the screen is done."""
+    def step(self, now, levels=-1):
+        """One poll of the switches' reading *levels* (Board.reader: the power-up loop reads
+        them once a pass; -1: read here); return True when the screen is done."""
         b = self.board
-        ev = self.deb.update(b.switches(), b.roll(), now)
+        ev = self.deb.update(b.switches(levels), b.roll(levels), now)
         if ev and not self.leaving:
             self.event(ev, now)  # type: ignore[attr-defined]  # each screen defines it
         if self._tone_off >= 0 and ticks_diff(now, self._tone_off) >= 0:
@@ -127,6 +133,21 @@ class Screen:
             self._shown[:] = f
             b.show(f)
         return False
+
+    def wait(self, now):
+        """Return the ms from *now* until the next step can change anything if no switch
+        changes: a level settling, the beep's end, the flash before play ending, or the
+        frame's next change (``edge``); the loop sleeps until then (shutbox.powerup)."""
+        ms = self.deb.wait(now, _IDLE_MS)
+        if self._tone_off >= 0:
+            w = ticks_diff(self._tone_off, now)
+            if w < ms:
+                ms = w
+        w = ticks_diff(ticks_add(self.leave_at, _LEAVE_MS), now) if self.leaving else \
+            self.edge(ticks_diff(now, self.t0))  # type: ignore[attr-defined]
+        if 0 <= w < ms:
+            ms = w
+        return ms if ms > 0 else 0
 
     def beep(self, hz, ms, now):
         """Sound *hz* for *ms* ms."""
@@ -276,6 +297,19 @@ class Menu(Screen):
                 f[v] = fr.GREEN
 
 
+    def edge(self, t):
+        """The ms until draw's picture changes by itself (a blink, the code's digits)."""
+        if self.entry >= 0:
+            if _count(self.levels ^ self.base) <= 9:
+                return -1
+        elif self.page == len(COUNTS) and self.code >= 0:
+            t %= _LABEL_MS + _CODE_VIEW_MS
+            return _LABEL_MS - t if t < _LABEL_MS else _DIGIT_MS - (t - _LABEL_MS) % _DIGIT_MS
+        elif self.bad != self.page:
+            return -1
+        return _BLINK_MS - t % _BLINK_MS
+
+
 class RecordsView(Screen):
     """The records of the variant being played (see the module doc)."""
 
@@ -304,6 +338,19 @@ class RecordsView(Screen):
             fr.number(f, n, v, code, now, self.t0)
 
 
+    def edge(self, t):
+        """The ms until draw's picture changes by itself: the label, the number's digits."""
+        v = self.values[self.page]
+        if v == _NONE:
+            return -1
+        w = _LABEL_MS - t % _LABEL_MS  # the label 1 s, then the number until _CYCLE_MS
+        if v > _DIRECT_MAX or self.tiles < 9:
+            e = _DIGIT_MS - t % _DIGIT_MS
+            if e < w:
+                w = e
+        return w
+
+
 class Erase(Screen):
     """Erase the records (*what* 2) or settings and records (3), once Roll confirms it."""
 
@@ -329,3 +376,7 @@ class Erase(Screen):
         n = self.tiles
         fr.bar(f, n, n, fr.RED if fr.blink(now, self.t0) else fr.OFF)
         fr.die(f, n, 0, self.what, fr.RED)
+
+    def edge(self, t):
+        """The ms until the blink's next edge."""
+        return _BLINK_MS - t % _BLINK_MS

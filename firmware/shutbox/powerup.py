@@ -126,8 +126,18 @@ def screens():
         unload("sleep")
     store = Store("/data")
     screen = prelude(board, store, time.ticks_ms())
-    if screen is not None:
-        while not screen.step(time.ticks_ms()):
+    if screen is not None:  # stepped when a switch changes or it is due (as Guard.forever)
+        levels = board.reader()
+        seen = -1
+        due = time.ticks_ms()
+        while True:
+            now = time.ticks_ms()
+            lv = levels()
+            if lv != seen or time.ticks_diff(now, due) >= 0:
+                seen = lv
+                if screen.step(now, lv):
+                    break
+                due = time.ticks_add(now, screen.wait(now))
             time.sleep_ms(_POLL_MS)
     unload("menu", "setfile", "records", "challenge")
     return read(board, store)

@@ -331,6 +331,34 @@ def test_the_simulated_loop_sleeps_as_the_picos_and_a_flip_shows_at_once():
     assert 2 <= shown[0] - t <= 4, (t, shown)
 
 
+def test_the_score_and_the_winner_step_only_when_their_picture_changes():
+    """A score view changes each second of its cycle (the player's number 1 s, the score
+    2 s), the winner's view blinks every 100 ms for its first second: the app steps then and
+    not at the 50 Hz frame pace (150 steps in 3 s), and the LEDs still show every change."""
+    s = Script().wait(100)
+    roll(s, 1, 1)
+    s.shut(2).wait(100)
+    roll(s, 1, 1)  # nothing fits: the turn ends, its score (43) shows
+    s.wait(500).loop_count()
+    t0 = s.ms
+    s.wait(3000).loop_count()  # the score view: one whole cycle
+    s.click().wait(100).loop_count()
+    t1 = s.ms
+    s.wait(3000).loop_count()  # the winner's view
+    r = run(s, 1)
+    counts = [[int(x) for x in line.split()[1:]] for line in r.lines if line.startswith("N ")]
+    (_, s0), (_, s1), (_, s2), (_, s3) = counts
+    assert r.events("winner")
+    assert s1 - s0 <= 4, counts  # at 1, 3 (the cycle's start) and maybe one edge more
+    # 10 blinks in the label's second, the number's edges, the fanfare's notes (4)
+    assert s3 - s2 <= 20, counts
+    # what they showed: the label and the score in turn, the winner's tile blinking
+    score = {number_shown(f) for f in r.frames if t0 < f[0] <= t0 + 3000 and "M" not in f[1]}
+    assert score == {43}, score
+    label = [f[1] for f in r.frames if t1 < f[0] <= t1 + 700]  # tile 1 on and off, in turn
+    assert set(label) == {"G........", "........."} and len(label) >= 6, label
+
+
 def test_the_firmware_fits_64k():
     """What the firmware holds once running, minus the simulated board, stays under 64 KB."""
     r = run(Script().wait(100).heap())

@@ -577,11 +577,14 @@ class FakeBoard:
         self.freq = 0
         self.shows = 0
 
-    def switches(self):
-        return self.levels
+    def switches(self, levels=-1):  # Board.switches: of a reading (reader), or now
+        return self.levels if levels < 0 else levels & ((1 << self.tiles) - 1)
 
-    def roll(self):
-        return self.pressed
+    def roll(self, levels=-1):
+        return self.pressed if levels < 0 else bool(levels >> self.tiles & 1)
+
+    def reader(self):  # Board.reader: every switch's level as one int
+        return lambda: self.levels | self.pressed << self.tiles
 
     def show(self, frame):
         assert len(frame) == self.tiles + 14

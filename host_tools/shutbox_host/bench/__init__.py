@@ -18,6 +18,7 @@ PARTS = (
     "shutbox_host.bench.reliability",
     "shutbox_host.bench.settings",
     "shutbox_host.bench.rp2",
+    "shutbox_host.bench.idle",
     "shutbox_host.bench.power",
     "shutbox_host.bench.report",
     "shutbox_host.bench.web",
