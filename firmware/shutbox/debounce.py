@@ -6,10 +6,11 @@ switches once, Board.reader, and the step decodes that same reading: tile k = bi
 the bit after the last tile); nothing else reads the pins, so its view can never part from
 the level the pins settle on.
 
-A new level is taken once two reads _SETTLE_MS ticks apart have shown it with no change read
-between: 2 ticks of the ms clock are at least 1 ms, so a glitch shorter than 1 ms (a spike on
-a long wire) is never taken, and a clean flip is taken 1-2 ms after the first read that sees
-it (the box reads every ms while a level is unsettled), so the LED answers within a few ms.
+A new level is taken once two reads on different ticks of the ms clock have shown it with no
+change read between. The box's loop leaves at least 1 ms between two readings
+(Guard.forever), so a glitch shorter than 1 ms (a spike on a long wire) is never taken, and a
+clean flip is taken at the next reading after the one that saw it (the box reads every ms
+while a level is unsettled): the LED answers within a few ms.
 Contact bounce (a burst of edges for up to 10-15 ms after each press and release) may let a
 level through early, in the burst: that is the level the contact is going to, and for
 _LOCK_MS after a level is taken the input's next change is held back, so the burst cannot
@@ -30,7 +31,7 @@ from array import array
 from micropython import const
 from shutbox.ticks import ticks_add, ticks_diff
 
-_SETTLE_MS = const(2)  # a level read twice this many ticks apart (no change between) is taken
+_SETTLE_MS = const(1)  # a level read twice this many ticks apart (no change between) is taken
 # after a level is taken the input's next change waits this long: longer than the bounce of
 # a worn contact (shutbox_host.contact: bursts up to 15 ms), so a burst is one flip
 _LOCK_MS = const(25)

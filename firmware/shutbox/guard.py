@@ -143,7 +143,9 @@ class Guard:
                 elif wdt is not None:
                     wdt.feed()
                 dt = ticks_diff(due, now)
-                sleep_ms(dt if dt < _POLL_MS else _POLL_MS)
+                # at least 1 ms between two readings: the debouncer's settle (a glitch under
+                # 1 ms is never read twice) and a loop that never spins
+                sleep_ms(1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS)
         except KeyboardInterrupt:
             self.board.watchdog_stop()
             raise

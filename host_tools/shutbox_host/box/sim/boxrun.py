@@ -362,7 +362,7 @@ def poll_once(force=False):
         boot(False)
         return 0
     dt = ticks_diff(loop[1], now[0])
-    return dt if dt < poll else poll
+    return 1 if dt < 1 else dt if dt < poll else poll  # as Guard.forever: 1 ms at least
 
 
 def step():
