@@ -131,8 +131,7 @@ class App:
             if ev & EV_LONG:
                 self._long = True
             if ev & EV_DOWN:
-                self._down_at = now
-                self._next_frame = now  # the dice start rolling at once if it throws
+                self._down_at = now  # the frame below shows the dice rolling if it throws
         if self._down_at >= 0:  # Roll held _NEW_GAME_MS: abandon the game (or match), always
             if not deb.pressed:
                 self._down_at = -1
@@ -317,6 +316,11 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
     for name in ["guard", "resume"] + parts(boot[0]) + (["sleep"] if chip else []):
         gc.collect()
         __import__("shutbox." + name)
+    # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them
+    # (MicroPython's own functions, the pin numbers): the modules themselves (about 900 and
+    # 2,400 bytes of heap) go; a module loaded later brings them back
+    forget("ticks")
+    forget("pins")
     if booted is not None:  # main.py's start-up shortcuts end: collected with the rest
         booted()
     gc.collect()

@@ -14,7 +14,16 @@ piezo).
 """
 
 from micropython import const
-from shutbox import pins
+from shutbox.pins import (
+    BUZZER_PIN,
+    LED_ORDER,
+    LED_PIN,
+    LED_POWER_PIN,
+    ROLL_PIN,
+    SWITCH_ACTIVE,
+    TILE_PINS,
+    TILES,
+)
 
 _COLOURS = const(8)  # shutbox.frame.COLOURS: palette codes (private copies: see test_memory)
 _PIPS = const(7)  # shutbox.frame._PIPS: LEDs per die
@@ -66,7 +75,7 @@ class Board:
     def __init__(self, machine_module=None):
         """Build the pins (*machine_module*: a stand-in for ``machine``, or None).
 
-        The palette is kept as bytes in the chain's wire order (pins.LED_ORDER), 3 per code.
+        The palette is kept as bytes in the chain's wire order (LED_ORDER), 3 per code.
         """
         if machine_module is None:
             import machine as machine_module
@@ -74,19 +83,19 @@ class Board:
 
         self._machine = machine_module
         Pin = machine_module.Pin
-        self.tiles = pins.TILES
-        tp: list = [None] * pins.TILES  # sized once: no regrowth at boot
-        for k in range(pins.TILES):
-            tp[k] = Pin(pins.TILE_PINS[k], Pin.IN, Pin.PULL_UP)
+        self.tiles = TILES
+        tp: list = [None] * TILES  # sized once: no regrowth at boot
+        for k in range(TILES):
+            tp[k] = Pin(TILE_PINS[k], Pin.IN, Pin.PULL_UP)
         self._tile_pins = tp
-        self._roll_pin = Pin(pins.ROLL_PIN, Pin.IN, Pin.PULL_UP)
-        self._np = neopixel.NeoPixel(Pin(pins.LED_PIN, Pin.OUT), pins.TILES + 2 * _PIPS)
+        self._roll_pin = Pin(ROLL_PIN, Pin.IN, Pin.PULL_UP)
+        self._np = neopixel.NeoPixel(Pin(LED_PIN, Pin.OUT), TILES + 2 * _PIPS)
         self._pal = bytearray(3 * _COLOURS + 1)  # and the buzzer's duty / 256 (adjust)
         self.adjust(_LOUD, _MEDIUM)
-        self._pwm = machine_module.PWM(Pin(pins.BUZZER_PIN, Pin.OUT))
+        self._pwm = machine_module.PWM(Pin(BUZZER_PIN, Pin.OUT))
         self._pwm.duty_u16(0)
         # the LEDs' supply on (hardware/README.md section 3); shutbox.supply switches it
-        Pin(pins.LED_POWER_PIN, Pin.OUT, value=1)
+        Pin(LED_POWER_PIN, Pin.OUT, value=1)
 
     def adjust(self, sound, brightness):
         """Set the buzzer's volume (*sound*: 0 off, 1 soft, 2 loud) for the next notes and
@@ -97,7 +106,7 @@ class Board:
         k = _SCALE[brightness]
         for code in range(_COLOURS):
             for j in range(3):
-                v = _PALETTE_RGB[3 * code + "RGB".index(pins.LED_ORDER[j])]
+                v = _PALETTE_RGB[3 * code + "RGB".index(LED_ORDER[j])]
                 pal[3 * code + j] = v * k >> 2
 
     def reader(self):
@@ -111,45 +120,38 @@ class Board:
         instant) through machine.mem32, allocation-free; elsewhere the pins' values, one after
         the other.
         """
-        m = 1 << pins.ROLL_PIN
+        m = 1 << ROLL_PIN
         for k in range(self.tiles):
-            m |= 1 << pins.TILE_PINS[k]
+            m |= 1 << TILE_PINS[k]
         mem32 = self._rp2040()
         if mem32 is not None:
             return lambda: mem32[_GPIO_IN] & m
-        tp = self._tile_pins
-        rp = self._roll_pin
+        tp = self._tile_pins  # elsewhere (no GPIO_IN): the pins, one after the other
 
         def read():
-            v = rp.value() << pins.ROLL_PIN
-            for k in range(pins.TILES):
-                v |= tp[k].value() << pins.TILE_PINS[k]
+            v = self._roll_pin.value() << ROLL_PIN
+            for k in range(TILES):
+                v |= tp[k].value() << TILE_PINS[k]
             return v
 
         return read
 
     def switches(self, levels=-1):
-        """Return the tile levels of a reading (``reader``; -1: read now): bit k set = tile
-        k+1 open (up)."""
+        """Return the tile levels of a reading (``reader``; -1: read the pins now): bit k set
+        = tile k+1 open (up)."""
         m = 0
-        active = pins.SWITCH_ACTIVE
-        if levels < 0:
-            tp = self._tile_pins
-            for k in range(self.tiles):
-                if tp[k].value() != active:
-                    m |= 1 << k
-            return m
+        tp = self._tile_pins
         for k in range(self.tiles):
-            if levels >> pins.TILE_PINS[k] & 1 != active:
+            v = tp[k].value() if levels < 0 else levels >> TILE_PINS[k] & 1
+            if v != SWITCH_ACTIVE:
                 m |= 1 << k
         return m
 
     def roll(self, levels=-1):
         """Return True while Roll is pressed (not debounced) in a reading (``reader``; -1:
-        read now)."""
-        if levels < 0:
-            return self._roll_pin.value() == pins.SWITCH_ACTIVE
-        return levels >> pins.ROLL_PIN & 1 == pins.SWITCH_ACTIVE
+        read the pin now)."""
+        v = self._roll_pin.value() if levels < 0 else levels >> ROLL_PIN & 1
+        return v == SWITCH_ACTIVE
 
     def show(self, frame):
         """Light the chain from a frame of palette codes (len tiles + 14); allocates nothing."""

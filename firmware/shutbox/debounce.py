@@ -74,10 +74,8 @@ class Debouncer:
         # level last changed, slot n + i when its level was last taken (the lock-out); then
         # the raw levels, the stable ones, when Roll went down and where the press is
         # (_IDLE, _DOWN, _LONG). Index from the end: -_RAW etc.
-        t = self._t = array("i", [now] * (2 * n + 4))
-        free = ticks_add(now, -_LOCK_MS)  # no lock-out at the start
-        for i in range(n, 2 * n):
-            t[i] = free
+        # every time _LOCK_MS ago: no lock-out at the start
+        t = self._t = array("i", [ticks_add(now, -_LOCK_MS)] * (2 * n + 4))
         t[-_RAW] = raw
         t[-_STABLE] = raw
         t[-_PRESS] = _IDLE

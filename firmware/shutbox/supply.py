@@ -11,7 +11,7 @@ radio did not start: True); ``vsys_mv()`` reads VSYS through the Pico's divider 
 """
 
 from micropython import const
-from shutbox import pins
+from shutbox.pins import LED_POWER_PIN, ROLL_PIN, TILE_PINS
 
 # DORMANT's wake (RP2040 datasheet 2.19.6.2): IO_BANK0 INTR0 (+0x0F0, its edges cleared by
 # writing 1s) and DORMANT_WAKE_INTE0 (+0x160), 4 bits a GPIO, 8 GPIOs a register (bit 2
@@ -63,7 +63,7 @@ class Supply:
     def led_power(self, on):
         """Switch the LEDs' supply (Q2 before the 5 V boost): off while the box sleeps; it
         takes shutbox.sleep's ramp (C3 on Q2's gate) to come up."""
-        self.machine.Pin(pins.LED_POWER_PIN).value(1 if on else 0)  # a static object
+        self.machine.Pin(LED_POWER_PIN).value(1 if on else 0)  # a static object
 
     def usb(self):
         """Return True while USB powers the box (VBUS sense: GPIO 24 on a Pico, the radio's
@@ -131,10 +131,10 @@ class Supply:
         if not self.rp2040:
             return
         mem32 = self.machine.mem32
-        roll = pins.ROLL_PIN
+        roll = ROLL_PIN
         reg = (roll >> 3) << 2
         shift = (roll & 7) << 2
-        tp = pins.TILE_PINS
+        tp = TILE_PINS
         for k in range(tiles):
             mem32[_PADS_CLR + (tp[k] << 2)] = _PULLS
             mem32[_PADS_SET + (tp[k] << 2)] = _PDE
