@@ -114,8 +114,8 @@ class Guard:
         watchdog in between. A wait with nothing due allocates nothing (its frame is this
         one's, made once) and costs a few µs.
 
-        A developer's Ctrl-C (mpremote) stops the watchdog before the REPL takes over: it
-        cannot be stopped through machine.WDT and would reboot the Pico mid-session.
+        A developer's Ctrl-C (mpremote) goes through: whoever started the watchdog stops it
+        (app.main, rescue.run), from its start on, since the REPL cannot stop machine.WDT.
         """
         import time
 
@@ -125,22 +125,18 @@ class Guard:
         wdt = self.wdt
         seen = -1
         due = ticks_ms()
-        try:
-            while True:
+        while True:
+            now = ticks_ms()
+            lv = read()
+            if lv != seen or ticks_diff(now, due) >= 0:
+                seen = lv
+                self.step(now)
+                due = ticks_add(now, self.wait(now))
                 now = ticks_ms()
-                lv = read()
-                if lv != seen or ticks_diff(now, due) >= 0:
-                    seen = lv
-                    self.step(now)
-                    due = ticks_add(now, self.wait(now))
-                    now = ticks_ms()
-                elif wdt is not None:
-                    wdt.feed()
-                dt = ticks_diff(due, now)
-                sleep_ms(dt if dt < _POLL_MS else _POLL_MS)
-        except KeyboardInterrupt:
-            self.board.watchdog_stop()
-            raise
+            elif wdt is not None:
+                wdt.feed()
+            dt = ticks_diff(due, now)
+            sleep_ms(dt if dt < _POLL_MS else _POLL_MS)
 
     def wait(self, now):
         """Return the ms until the next step is due if no switch changes: the app's

@@ -1,0 +1,91 @@
+# A Ctrl-C at any instant of the boot, on the real rp2 build: the REPL, never a fault.
+"""A developer's Ctrl-C (mpremote and `shutbox flash` send one as they open the port) stops
+the box at MicroPython's REPL at whatever instant of its boot it comes, as it does a plain
+MicroPython script: no fault on the console or the LEDs, nothing in /error.log, and the
+watchdog (started just before the box's loop) stopped, so the REPL stays.
+
+One emulated Pico boots a freshly flashed box once to learn when its USB console is up (the
+first instant a host can send anything) and when the first turn starts; then, from the same
+flash each time (power cycled), it is interrupted at instants spread evenly between the two.
+MicroPython's import takes any exception of a mounted folder's stat for "no such file", so
+while the boot's shortcut (shutbox.bootfs) is mounted an interrupt used to become a false
+ImportError, or vanish.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from emu_skip import require_emulator
+
+pytestmark = [pytest.mark.node]
+
+require_emulator()
+
+from shutbox_host.pico import fsimage  # noqa: E402
+from shutbox_host.pico.emulator import Emulator  # noqa: E402
+
+INSTANTS = 21  # from the console's connection to the first turn, both included
+PROMPT_MS = 2000  # from the Ctrl-C to the REPL's prompt, at most
+WATCHDOG_MS = 9000  # past the box's 8 s watchdog: a watchdog left running resets the chip
+FAULT_TILES = {"R.R.R.R.R", ".R.R.R.R."}  # the fault pattern's tiles (shutbox.frame.fault)
+
+
+def test_a_ctrl_c_at_any_instant_of_the_boot_stops_at_the_repl(fw_image):
+    with Emulator(fs=fw_image) as emu:
+        fresh = emu.flash_image()  # as `shutbox flash` leaves it, before the first boot
+        turn = emu.wait_for(r'"ev": "turn"', timeout_ms=5000)
+        assert emu.connects, "the USB console never came up"
+        first, last = emu.connects[0], turn["_ms"]
+        assert 0 < first < last
+        failures = []
+        for i in range(INSTANTS):
+            at = first + (last - first) * i / (INSTANTS - 1)
+            emu.set_flash(fresh)
+            emu.power_cycle()
+            t0, n, n_lines, n_resets = emu.now_ms, len(emu.console), len(emu.lines), \
+                len(emu.resets)
+            emu.run(ms=at)
+            emu.write(b"\x03")
+            wrong = []
+            try:
+                emu.prompt(timeout_ms=PROMPT_MS, since=n)
+            except Exception:  # noqa: BLE001 - said below, with the rest
+                wrong.append("no REPL prompt")
+            text = bytes(emu.console[n:]).decode("utf-8", "replace")
+            if "KeyboardInterrupt" not in text:
+                wrong.append("no KeyboardInterrupt")
+            faults = [x for _, x in emu.lines[n_lines:] if re.search(r'"ev": "fault"', x)]
+            if faults:
+                wrong.append("fault: %s" % faults[0])
+            if {f.tiles for f in emu.frames_since(t0)} & FAULT_TILES:
+                wrong.append("the fault pattern on the LEDs")
+            log = fsimage.read_tree(emu.flash_image()).get("/error.log", b"")
+            if log:
+                wrong.append("/error.log: %r" % log.splitlines()[-1:])
+            emu.run(ms=WATCHDOG_MS)  # at the REPL: nothing resets the chip
+            if emu.resets[n_resets:]:
+                wrong.append("reset: %s" % emu.resets[n_resets:])
+            if wrong:
+                failures.append("Ctrl-C at %.1f ms of the boot: %s" % (at, "; ".join(wrong)))
+        assert not failures, "%d of %d instants:\n%s" % (len(failures), INSTANTS,
+                                                         "\n".join(failures))
+
+
+def test_a_ctrl_c_at_the_rescue_s_fault_pattern_stops_its_watchdog(fw_image):
+    """An error outside the guard (shutbox.rescue: the fault pattern under the watchdog): a
+    Ctrl-C there too gives a REPL that stays."""
+    with Emulator(fs=fw_image) as emu:
+        emu.wait_for(r'"ev": "turn"', timeout_ms=5000)
+        emu.repl("from shutbox import rescue\nrescue.run(RuntimeError('injected'))\n",
+                 wait=False)
+        fault = emu.wait_for(r'"ev": "fault"', timeout_ms=3000)
+        assert fault["text"] == "injected"
+        emu.run(ms=300)
+        assert {f.tiles for f in emu.frames_since(fault["_ms"])} & FAULT_TILES
+        n, n_resets = len(emu.console), len(emu.resets)
+        emu.write(b"\x03")
+        emu.prompt(timeout_ms=PROMPT_MS, since=n)
+        emu.run(ms=WATCHDOG_MS)
+        assert emu.resets[n_resets:] == []
