@@ -19,8 +19,11 @@ from shutbox.ticks import ticks_diff
 _SETTLE_MS = const(30)  # > the 20 ms worst-case bounce of a cheap microswitch
 _LONG_MS = const(700)  # Roll held this long is a long press (one die)
 # The shortest press a host makes for a click, a tap or a key (the web page, the terminal box):
-# held past the settle time with a margin for the poll, so that every press counts
-_PRESS_MS = const(32)
+# held past the settle time and two polls, so that every press counts. The loop first reads a
+# press up to one poll after its edge, and the settle time is counted from that read to a read
+# up to one poll past it; a poll is 2 ms of sleep and the loop (2.035 ms on the emulated
+# RP2040): 30 + 2 x 2.035 = 34.1 ms, with a margin
+_PRESS_MS = const(36)
 
 # Events returned by update(), as bits.
 EV_TILES = const(1)  # the debounced tile levels changed (see .levels)
