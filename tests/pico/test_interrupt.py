@@ -73,10 +73,8 @@ def _interrupted(emu: Emulator, flash: bytes, at: float) -> list[str]:
     return wrong
 
 
-@pytest.mark.parametrize("box", ["fresh", "game in progress"])
-def test_a_ctrl_c_at_any_instant_of_the_boot_stops_at_the_repl(fw_image, box):
-    """A box as `shutbox flash` leaves it (its first boot), and one with a game in progress
-    saved (its boot resumes it)."""
+def _across_the_boot(fw_image, box: str, count: int = 0, step_ms: float = 0) -> None:
+    """Interrupt *box* at *count* instants spread evenly over its boot, or every *step_ms*."""
     with Emulator(fs=fw_image) as emu:
         flash = emu.flash_image()  # as `shutbox flash` leaves it, before the first boot
         if box == "game in progress":
@@ -87,15 +85,32 @@ def test_a_ctrl_c_at_any_instant_of_the_boot_stops_at_the_repl(fw_image, box):
             flash = emu.flash_image()
         first, last = _boot(emu, flash)
         assert 0 < first < last
+        if step_ms:
+            count = int((last - first) / step_ms) + 1
+            instants = [first + step_ms * i for i in range(count)]
+        else:
+            instants = [first + (last - first) * i / (count - 1) for i in range(count)]
         failures = []
-        count = INSTANTS[box]
-        for i in range(count):
-            at = first + (last - first) * i / (count - 1)
+        for at in instants:
             wrong = _interrupted(emu, flash, at)
             if wrong:
                 failures.append("Ctrl-C at %.1f ms of the boot: %s" % (at, "; ".join(wrong)))
         assert not failures, "%d of %d instants:\n%s" % (len(failures), count,
                                                          "\n".join(failures))
+
+
+@pytest.mark.parametrize("box", list(INSTANTS))
+def test_a_ctrl_c_at_any_instant_of_the_boot_stops_at_the_repl(fw_image, box):
+    """A box as `shutbox flash` leaves it (its first boot), and one with a game in progress
+    saved (its boot resumes it)."""
+    _across_the_boot(fw_image, box, count=INSTANTS[box])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("box", list(INSTANTS))
+def test_a_ctrl_c_every_2_ms_of_the_boot_stops_at_the_repl(fw_image, box):
+    """make soak: the same every 2 ms of the boot (about 150 instants each)."""
+    _across_the_boot(fw_image, box, step_ms=2)
 
 
 def test_a_ctrl_c_at_the_rescue_s_fault_pattern_stops_its_watchdog(fw_image):
