@@ -32,11 +32,12 @@ def run():
     kept = [None]  # made first: the start-up shortcut's mount point (shutbox.boot.start)
 
     def booted():  # the shortcut ends: the plain filesystem from here on
-        if kept[0] is not None:
+        at = kept[0]
+        if at is not None:
             import vfs
 
-            vfs.umount(kept[0])
-            kept[0] = None
+            kept[0] = None  # first: the unmount raises a Ctrl-C that an import's stat caught
+            vfs.umount(at)
         forget("bootfs")
 
     _start(kept)

@@ -329,9 +329,13 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
     def make(now, safe):
         return start(board, os.urandom, now, store, boot, safe)
 
-    wdt = board.watchdog(watchdog_ms) if watchdog_ms > 0 else None
-    if chip:  # the guard with the cells' checks and sleep
-        from shutbox import sleep
+    try:  # a Ctrl-C from the watchdog's start on stops it: the REPL cannot stop machine.WDT
+        wdt = board.watchdog(watchdog_ms) if watchdog_ms > 0 else None
+        if chip:  # the guard with the cells' checks and sleep
+            from shutbox import sleep
 
-        sleep.main(board, make, boot, wdt, watchdog_ms)
-    Guard(board, make, time.ticks_ms(), wdt=wdt, wdt_reset=board.watchdog_reset()).forever()
+            sleep.main(board, make, boot, wdt, watchdog_ms)
+        Guard(board, make, time.ticks_ms(), wdt=wdt, wdt_reset=board.watchdog_reset()).forever()
+    except KeyboardInterrupt:
+        board.watchdog_stop()
+        raise

@@ -115,8 +115,8 @@ class Guard:
         allocates nothing (its frame is this one's, made once) and costs a few µs. A reading
         that fails (a driver's error) is a fault like one in a step.
 
-        A developer's Ctrl-C (mpremote) stops the watchdog before the REPL takes over: it
-        cannot be stopped through machine.WDT and would reboot the Pico mid-session.
+        A developer's Ctrl-C (mpremote) goes through: whoever started the watchdog stops it
+        (app.main, rescue.run), from its start on, since the REPL cannot stop machine.WDT.
         """
         import time
 
@@ -126,29 +126,25 @@ class Guard:
         wdt = self.wdt
         seen = -1
         due = ticks_ms()
-        try:
-            while True:
+        while True:
+            now = ticks_ms()
+            try:
+                lv = read()
+            except Exception as e:  # noqa: BLE001 - as in a step: the box must not freeze
+                if self.app is not None:  # in fault mode: its own reading retries
+                    self.fault(e, now)
+                lv = -1
+            if lv != seen or ticks_diff(now, due) >= 0:
+                seen = lv
+                self.step(now, lv)
+                due = ticks_add(now, self.wait(now))
                 now = ticks_ms()
-                try:
-                    lv = read()
-                except Exception as e:  # noqa: BLE001 - as in a step: the box must not freeze
-                    if self.app is not None:  # in fault mode: its own reading retries
-                        self.fault(e, now)
-                    lv = -1
-                if lv != seen or ticks_diff(now, due) >= 0:
-                    seen = lv
-                    self.step(now, lv)
-                    due = ticks_add(now, self.wait(now))
-                    now = ticks_ms()
-                elif wdt is not None:
-                    wdt.feed()
-                dt = ticks_diff(due, now)
-                # at least 1 ms between two readings: the debouncer's settle (a glitch under
-                # 1 ms is never read twice) and a loop that never spins
-                sleep_ms(1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS)
-        except KeyboardInterrupt:
-            self.board.watchdog_stop()
-            raise
+            elif wdt is not None:
+                wdt.feed()
+            dt = ticks_diff(due, now)
+            # at least 1 ms between two readings: the debouncer's settle (a glitch under 1 ms
+            # is never read twice) and a loop that never spins
+            sleep_ms(1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS)
 
     def wait(self, now):
         """Return the ms until the next step is due if no switch changes: the app's

@@ -39,5 +39,9 @@ def run(exc):
             raise todo.pop()
         board.reset()
 
-    Guard(board, make, time.ticks_ms(), wdt=board.watchdog(_WATCHDOG_MS),
-          wdt_reset=board.watchdog_reset()).forever()
+    try:  # a Ctrl-C stops the watchdog first: the REPL cannot stop machine.WDT
+        Guard(board, make, time.ticks_ms(), wdt=board.watchdog(_WATCHDOG_MS),
+              wdt_reset=board.watchdog_reset()).forever()
+    except KeyboardInterrupt:
+        board.watchdog_stop()
+        raise

@@ -271,6 +271,24 @@ def test_below_the_minimum_one_line_says_the_size(term, tmp_path):
 # ----- the power switch, the menu, the flash kept between runs -----
 
 
+def test_a_quick_click_and_a_quick_key_each_press_roll(term, tmp_path):
+    """A mouse click on Roll whose press and release come in one read (a quick click), and r
+    pressed twice at once (Roll held, then let go): each is a press of Roll that throws, as
+    each level of Roll stays on the pin the firmware's shortest press (boxsim.PRESS_MS)."""
+    t = term("--players", "1", "--dice", "5,4,3,1", "--flash", str(tmp_path / "f"), "--fresh")
+    t.wait("player 1: your turn")
+    y = next(i for i, line in enumerate(t.screen.display) if "[ Roll ]" in line)
+    x = t.screen.display[y].index("[ Roll ]") + 3
+    os.write(t.fd, b"\x1b[<0;%d;%dM\x1b[<0;%d;%dm" % (x, y + 1, x, y + 1))  # 1-based
+    t.wait("threw 5 + 4 = 9")
+    t.keys("9")
+    t.wait("player 1 shut 9")
+    os.write(t.fd, b"rr")  # one read: Roll down and up at once
+    t.wait("threw 3 + 1 = 4")
+    assert "Roll HELD DOWN" not in t.text()
+    assert t.quit() == 0
+
+
 def test_power_key_reaches_the_menu_and_a_setting_survives_a_restart(term, tmp_path):
     flash = tmp_path / "f"
     t = term("--flash", str(flash), "--fresh")

@@ -247,6 +247,54 @@ def test_on_a_phone_a_tap_is_a_press_and_a_new_box_is_new(browser):
         box.close()
 
 
+def _throws(box, press, what: str) -> dict:
+    """Press Roll once with *press*; the throw it makes (AssertionError naming *what*)."""
+    n = box.log_len()
+    press()
+    try:
+        return box.wait_log("throw", n, timeout_s=10)
+    except AssertionError as exc:
+        raise AssertionError("%s did not throw: %s" % (what, exc)) from None
+
+
+def _move(box, total: int) -> None:
+    """Shut the tiles of the first throw of a turn (every tile open) that make *total*."""
+    n = box.log_len()
+    for k in [total] if total <= pins.TILES else [pins.TILES, total - pins.TILES]:
+        box.flip(k)
+        time.sleep(0.15)
+    box.wait_log("move", n)
+
+
+def test_a_quick_click_and_a_key_let_go_at_once_each_throw(box):
+    """A Roll click of 5 ms (shorter than the box's debounce) throws, and so does the space
+    key pressed and let go at once: each level of Roll stays on the chip's pin for the
+    firmware's shortest press (shutbox.debounce._PRESS_MS, in box.json)."""
+    from shutbox_host.box import boxsim
+
+    box.open()
+    box.wait_log("turn", 0, timeout_s=60)
+    assert box.js("() => fetch('box.json').then(r => r.json()).then(c => c.pressMs)") \
+        == boxsim.PRESS_MS
+    throw = _throws(box, lambda: box.click_roll(5), "a 5 ms click")
+    _move(box, throw["total"])
+    _throws(box, lambda: box.page.keyboard.press(" "), "the space key pressed and let go")
+    assert box.errors == []
+
+
+def test_on_a_touch_screen_a_quick_tap_throws(browser):
+    """A 5 ms tap of Roll on a touch screen (touch input: pointer events of type touch)
+    throws."""
+    box = browser.page(phone=True)
+    try:
+        box.open()
+        box.wait_log("turn", 0, timeout_s=60)
+        _throws(box, lambda: box.tap("#roll", ms=5), "a 5 ms tap")
+        assert box.errors == []
+    finally:
+        box.close()
+
+
 def test_opened_as_a_file_it_says_it_must_be_served(browser, tmp_path):
     from shutbox_host.web import build
 

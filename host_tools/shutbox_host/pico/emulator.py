@@ -550,9 +550,12 @@ class Emulator:
         self.set_levels({pins.ROLL_PIN: 1 - pins.SWITCH_ACTIVE})
 
     def click(self, ms: float = 120) -> None:
-        """A short press of Roll held for *ms*."""
+        """A short press of Roll held for *ms*, at least boxsim.PRESS_MS (as a host's click:
+        a shorter pulse is press, run and release)."""
+        from shutbox_host.box.boxsim import PRESS_MS
+
         self.press()
-        self.run(ms=ms)
+        self.run(ms=max(ms, PRESS_MS))
         self.release()
 
     # ---- the console ----

@@ -16,7 +16,9 @@
   (through the generated shutbox.pins), the LED chain's byte order, the palette at each
   brightness (shutbox.board's, read by shutbox_host.box.boxsim), the build's id (the
   saved flash in a browser belongs to one uf2 and firmware image), the power-up screen of
-  every tile mask, and the words of shutbox_host.box.words (what the page says);
+  every tile mask, the shortest press the page makes of a click, a tap or a key (the
+  firmware's, shutbox.debounce's _PRESS_MS through boxsim.PRESS_MS), and the words of
+  shutbox_host.box.words (what the page says);
 - ``LICENSES.txt``: the notices of what the folder carries from elsewhere.
 
 Nothing is fetched at run time from anywhere but this folder: it works offline. A stamp of
@@ -117,6 +119,7 @@ def config(fs_image: bytes, uf2: bytes) -> dict:
         "palettes": palettes,  # RGB, 3 bytes per palette code, at brightness low, medium, high
         "fullScale": max(max(p) for p in palettes),
         "fsOffset": fsimage.FS_OFFSET,
+        "pressMs": boxsim.PRESS_MS,  # each level of Roll stays this long on the pin, at least
         "flashSize": FLASH_SIZE,
         "files": dict(FILES),
         # the power-up screen the switches ask for with Roll held, for every tile mask (bit

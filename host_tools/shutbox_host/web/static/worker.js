@@ -12,7 +12,10 @@
  * w} (GPIO -> level, w: the wall time of the user's action, ms since the epoch), {op: 'power',
  * on}. Inputs apply as they come, in order, except that Roll's release keeps the time it was
  * held: when the chip runs slower than real time, a release waits until the chip has been
- * held as long as the user held it (a long press stays long).
+ * held as long as the user held it (a long press stays long). And each level of Roll stays
+ * on the pin for at least config.pressMs of the chip's time (the firmware's shortest press,
+ * which its debouncer always counts): a quick click, a tap or a key of any length is a press
+ * the box takes, and so is each of two quick ones.
  * To the page: {ev: 'ready', image, carried} (the whole flash when built here; carried: the
  * files moved from the old build's box, or why they could not be), 'frame' {t, data},
  * 'console' {text}, 'tone' {hz, duty}, 'flash' {addr, data} (the bytes a finished erase or
@@ -33,6 +36,8 @@ let anchorWall = 0;
 let timer = null;
 const queue = []; // inputs waiting for their emulated time: {e, levels}
 let rollDown = null; // {e, w} of the Roll press under way
+let rollLevel = null; // Roll's last level queued (null: none since the power-up)
+let rollAt = -Infinity; // ns of emulated time it goes on the pin
 let stats = null;
 const decoder = new TextDecoder();
 
@@ -188,6 +193,8 @@ function powerOn(cycle) {
   if (cycle) pico.powerCycle();
   powered = true;
   queue.length = 0;
+  rollLevel = null;
+  rollAt = -Infinity;
   anchorEmu = pico.now;
   anchorWall = wallMs();
   stats = { w: anchorWall, e: pico.now, busy: pico.busyNs, work: 0 };
@@ -210,13 +217,16 @@ function input(levels, w) {
   }
   let e = Math.max(pico.now, queue.length ? queue[queue.length - 1].e : 0);
   const roll = String(cfg.pins.roll);
-  if (roll in levels) {
+  if (roll in levels && levels[roll] !== rollLevel) {
+    e = Math.max(e, rollAt + cfg.pressMs * 1e6); // the level before held long enough
     const pressed = levels[roll] === cfg.pins.active;
     if (pressed) rollDown = { e, w };
     else if (rollDown) {
       e = Math.max(e, rollDown.e + (w - rollDown.w) * 1e6);
       rollDown = null;
     }
+    rollLevel = levels[roll];
+    rollAt = e;
   }
   queue.push({ e, levels });
   if (timer !== 'now') schedule(0);
