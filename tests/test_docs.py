@@ -195,7 +195,16 @@ UNIT = re.compile(r"(?<![\w.\-/])(\d[\d,]*(?:\.\d+)?)(?!<!--fig)\s?"
                   r"(ms|µs|us|s|KB|MB|GB|bytes|%|x|h|min)(?![\w<])")
 FW = "firmware/shutbox/"
 CONSTANTS = {
-    "30 ms": (FW + "debounce.py", "_SETTLE_MS = const(30)"),
+    "30 ms": (FW + "sleep.py", "_PRESS_MS = const(30)"),  # Roll held this long wakes the box
+    "25 ms": (FW + "debounce.py", "_LOCK_MS = const(25)"),
+    "1 ms": ("host_tools/shutbox_host/contact.py", "GLITCH_MAX = 1 * _MS"),
+    "10 ms": ("host_tools/shutbox_host/pico/bounce.py", "CLEAN_MS = 10"),  # and ROLL_MS
+    "15 ms": ("host_tools/shutbox_host/pico/bounce.py", "BOUNCED_MS = 15"),
+    "50 ms": ("host_tools/shutbox_host/pico/bounce.py", "LOST_MS = 50"),
+    "6 ms": ("host_tools/shutbox_host/contact.py", 'NEW = Profile("new", 100 * _US, 6 * _MS'),
+    "200 ms": ("host_tools/shutbox_host/contact.py", "CHATTER_MAX = 200 * _MS"),
+    "22 µs": ("host_tools/shutbox_host/box/sim/simbus.py", "busy_us(22)"),  # measured: its doc
+    "13 µs": ("host_tools/shutbox_host/box/sim/simbus.py", "busy_us(13)"),
     "2 s": (FW + "app.py", "_NOTICE_MS = const(2000)"),
     "5 s": (FW + "app.py", "_NEW_GAME_MS = const(5000)"),
     "8 s": (FW + "app.py", "_WATCHDOG_MS = const(8000)"),
