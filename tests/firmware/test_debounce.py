@@ -41,7 +41,7 @@ class Rig:
     """A debouncer fed the inputs' levels at the instants it reads them; events collected.
 
     ``edges`` (µs from the start -> (bit, level)) is the world; ``read_at(us)`` is one
-    reading, as the box's loop takes it (Board.sample)."""
+    reading, as the box's loop takes it (Board.reader)."""
 
     def __init__(self, inputs=ALL, start=WRAP_START):
         self.t0 = start
