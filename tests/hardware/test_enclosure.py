@@ -80,6 +80,27 @@ def test_committed_files_match_a_fresh_generation(design):
     assert len(pngs) == len(E.STEPS) + 2 and max(len(v) for v in pngs) < 200_000
 
 
+def test_a_picture_is_stale_when_more_than_its_anti_aliasing_moved():
+    """stale() lets a few pixels of rasterizing noise pass in a render, never a change."""
+    import io
+
+    from PIL import Image
+
+    png = (ROOT / "hardware/enclosure/step-2.png").read_bytes()
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+
+    def with_block(n):
+        out = img.copy()
+        for i in range(n):
+            out.putpixel((10 + i % 40, 10 + i // 40), (255, 0, 255))
+        buf = io.BytesIO()
+        out.save(buf, "PNG")
+        return buf.getvalue()
+
+    assert E._same_picture(png, with_block(13))  # noise as measured between two machines
+    assert not E._same_picture(png, with_block(400))  # a part moved, a label changed
+
+
 def test_every_part_is_in_a_build_step_and_the_bom(design):
     steps = {g for g, _ in E.STEPS}
     assert {it.group for it in design.items} == steps

@@ -335,7 +335,9 @@ class Bouncer:
         """One random input (the game settled first), and a random pause after it."""
         self.settle()
         rng = self.rng
-        kind = rng.choices(KINDS, _WEIGHTS)[0]
+        # every kind once first (a run of any length covers them all), then at random
+        n = self._ones = getattr(self, "_ones", 0) + 1
+        kind = KINDS[n - 1] if n <= len(KINDS) else rng.choices(KINDS, _WEIGHTS)[0]
         tiles = _tiles(self.open_)
         if kind == "pair" and len(tiles) < 2:
             kind = "bounced"
