@@ -134,14 +134,14 @@ class Guard:
                 if self.app is not None:  # in fault mode: its own reading retries
                     self.fault(e, now)
                 lv = -1
-            if lv != seen or ticks_diff(now, due) >= 0:
+            dt = ticks_diff(due, now)
+            if lv != seen or dt <= 0:
                 seen = lv
                 self.step(now, lv)
                 due = ticks_add(now, self.wait(now))
-                now = ticks_ms()
+                dt = ticks_diff(due, ticks_ms())
             elif wdt is not None:
                 wdt.feed()
-            dt = ticks_diff(due, now)
             # at least 1 ms between two readings: the debouncer's settle (a glitch under 1 ms
             # is never read twice) and a loop that never spins
             sleep_ms(1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS)

@@ -89,9 +89,9 @@ def test_two_thousand_bounced_edges_none_lost_wrong_or_phantom(two_thousand):
     _check(two_thousand, 2000)
 
 
-@pytest.mark.xfail(strict=True, reason="the latency targets are not met yet (docs/performance.md:"
-                   " a step takes about 5 ms between the reading that takes a flip and its "
-                   "frame)")
+@pytest.mark.xfail(strict=True, reason="the latency targets are not met yet at their worst "
+                   "(docs/performance.md: most of it is the step after the reading that takes "
+                   "the input)")
 def test_two_thousand_bounced_edges_are_all_shown_within_the_targets(two_thousand):
     """Clean flips within 10 ms, bounced ones within 15 ms of their first edge, Roll presses
     answered within 10 ms (strict: once they are met, this passes and must lose its mark)."""
