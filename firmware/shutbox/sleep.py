@@ -27,8 +27,8 @@ the dice roll or the computer plays, the box sleeps (``Sleeper.sleep``): the buz
 the watchdog stopped, the LEDs' supply off, then on the cells the RP2040 DORMANT
 (``Supply.dormant``: the crystal stopped, woken by Roll's falling edge) and on USB (or on an
 RP2350) a poll of Roll every _POLL_MS (the USB console stays up; power costs nothing there).
-A Roll press held _PRESS_MS (the debouncer's settle time: the shortest press the box counts)
-wakes it; a shorter glitch or a bounce puts it back to sleep at once. Awake again, the LEDs'
+A Roll press held _PRESS_MS wakes it; a shorter glitch or a bounce puts it back to sleep at
+once. Awake again, the LEDs'
 supply comes up (_RAMP_MS: C3 ramps Q2's gate), the watchdog starts again and the app is made
 anew from the saved game, as after a power cut (its records' tally with it): tiles flipped while
 it slept blink amber until they are put back (shutbox.resume). The log gets ``sleep`` and

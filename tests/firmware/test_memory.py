@@ -131,6 +131,8 @@ def test_private_constants_match_their_sources():
         (_guard._NOTICE_FAULT, _app._NOTICE_FAULT),
         (_rescue._WATCHDOG_MS, _app._WATCHDOG_MS), (_guard._POLL_MS, _powerup._POLL_MS),
         (_menu._MENU, _powerup._MENU), (_menu._RECORDS, _powerup._RECORDS),
+        (_menu._BLINK_MS, frame._BLINK_MS), (_app._BLINK_MS, frame._BLINK_MS),
+        (_menu._DIGIT_MS, frame._DIGIT_MS), (_menu._DIRECT_MAX, frame._DIRECT_MAX),
         (_menu._RESET_RECORDS, _powerup._RESET_RECORDS),
         (_menu._FACTORY, _powerup._FACTORY),
         (_menu._NONE, _records._NONE),
