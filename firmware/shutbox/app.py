@@ -110,6 +110,7 @@ class App:
         """
         self.notices |= reasons
         self._notice_at = now
+        self._next_frame = now  # drawn at the next step, moving or not (wait)
         self._shown[0] = _UNDRAWN
         self.game.log.append({"ev": "notice", "tiles": tiles_of(self.notices)})
 
@@ -145,10 +146,14 @@ class App:
                 if rs is not None:
                     rs.expect = -1  # no hold for the new game
                 game.tiles_changed(deb.levels, now)
+                self._next_frame = now  # drawn now, with no input in this step
         game.tick(now)
         # The LEDs first, at once on an input, then the note, the log and the flash: a save
         # (a 45 ms erase and page programs) must not hold up the frame that shows the flip.
-        # A frame at the frame pace (while they move: wait) is sent whether it changed or not
+        # A frame at the frame pace (while they move: wait) is sent whether it changed or
+        # not; a still picture is never paced (wait), so the step that first reads a switch
+        # moving (not yet taken: Debouncer) draws nothing: 1.9 ms less before the step that
+        # takes it on the emulated RP2040
         paced = ticks_diff(now, self._next_frame) >= 0
         if ev or paced:
             self._next_frame = ticks_add(now, _FRAME_MS)
@@ -214,6 +219,8 @@ class App:
             w = max(w, ticks_diff(self._next_frame, now))
             if w < ms:
                 ms = w
+        else:  # a still picture: no step draws it again until an input (or notice) asks
+            self._next_frame = ticks_add(now, _IDLE_MS)
         return ms if ms > 0 else 0
 
     def _write_log(self):
@@ -282,23 +289,14 @@ def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=Non
     return app
 
 
-def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
-    """Run the box on the Pico forever, under the guard, with the hardware watchdog.
-
-    The game in progress is kept in /data (littlefs), errors in /error.log. A developer's
-    Ctrl-C (mpremote) stops the watchdog before the REPL takes over, since it cannot be
-    stopped through machine.WDT and would otherwise reboot the Pico mid-session;
-    *watchdog_ms* = 0 leaves it off. The power-up screens (and the self-test) have run
-    before, and the settings were read (*boot*: shutbox.powerup.read; read here if None):
-    firmware/main.py. *booted()* is called once the modules are loaded, before the engine.
-    """
+def prelude(boot, booted):
+    """main()'s boot: the board, the store, the boot list (read if None), the modules the
+    first start needs, the engine; return (board, make(now, safe), boot list, on the chip)."""
     import gc
     import os
     import sys
-    import time
 
     from shutbox.board import Board
-    from shutbox.guard import Guard
     from shutbox.store import Store
 
     board = Board()
@@ -329,12 +327,34 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
     def make(now, safe):
         return start(board, os.urandom, now, store, boot, safe)
 
+    return board, make, boot, chip
+
+
+def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
+    """Run the box on the Pico forever, under the guard, with the hardware watchdog.
+
+    The game in progress is kept in /data (littlefs), errors in /error.log. A developer's
+    Ctrl-C (mpremote) stops the watchdog before the REPL takes over, since it cannot be
+    stopped through machine.WDT and would otherwise reboot the Pico mid-session;
+    *watchdog_ms* = 0 leaves it off. The power-up screens (and the self-test) have run
+    before, and the settings were read (*boot*: shutbox.powerup.read; read here if None):
+    firmware/main.py. *booted()* is called once the modules are loaded, before the engine.
+    """
+    global prelude
+    board, make, boot, chip = prelude(boot, booted)
+    # main runs until the power goes, its code with it; the boot's (prelude: about 500 bytes
+    # of heap) goes now, for the game's heap. A reset loads this module anew.
+    del prelude
     try:  # a Ctrl-C from the watchdog's start on stops it: the REPL cannot stop machine.WDT
         wdt = board.watchdog(watchdog_ms) if watchdog_ms > 0 else None
         if chip:  # the guard with the cells' checks and sleep
             from shutbox import sleep
 
             sleep.main(board, make, boot, wdt, watchdog_ms)
+        import time
+
+        from shutbox.guard import Guard
+
         Guard(board, make, time.ticks_ms(), wdt=wdt, wdt_reset=board.watchdog_reset()).forever()
     except KeyboardInterrupt:
         board.watchdog_stop()
