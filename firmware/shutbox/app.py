@@ -32,6 +32,8 @@ _NOTICE_FAULT = const(8)  # restarted after an error or a watchdog reset (see er
 _NOTICE_BATTERY = const(16)  # the cells are low (shutbox.sleep: every check while they are)
 _FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they move (and on an input)
 _BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
+_OFF = const(0)  # shutbox.frame's palette codes
+_AMBER = const(4)
 _IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
 _UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always drawn
 # The optimal-play table (2 KB and more) is loaded only for a feature that needs it (best-move
@@ -117,80 +119,97 @@ class App:
     def step(self, now, levels=-1):
         """One poll at time *now* (ticks_ms) of the switches' reading *levels* (Board.reader:
         the box's loop reads them once a pass; -1: read here)."""
-        board = self.board
-        deb = self.deb
-        game = self.game
-        ev = deb.update(board.switches(levels), board.roll(levels), now)
+        # Each method of a step keeps its frame within 11 slots (few locals, shallow calls):
+        # a larger one is allocated on the heap at every call, and once the heap holds the
+        # game's garbage each allocation costs 0.1-0.2 ms on the emulated RP2040.
+        ev = self.board.roll(levels)
+        ev = self.deb.update(self.board.switches(levels), ev, now)
         rs = self.resume
         if rs is not None and rs.expect >= 0:  # resumed: the tiles must match the saved game
-            ev = rs.hold(game, deb.levels, ev, now)
+            ev = rs.hold(self.game, self.deb.levels, ev, now)
         if ev:
             if ev & EV_TILES:
-                game.tiles_changed(deb.levels, now)
+                self.game.tiles_changed(self.deb.levels, now)
             if ev & EV_SHORT:
-                game.roll(False, now)
+                self.game.roll(False, now)
             if ev & EV_LONG:
                 self._long = True
             if ev & EV_DOWN:
                 self._down_at = now  # the frame below shows the dice rolling if it throws
         if self._down_at >= 0:  # Roll held _NEW_GAME_MS: abandon the game (or match), always
-            if not deb.pressed:
+            if not self.deb.pressed:
                 self._down_at = -1
                 if self._long:
                     self._long = False
-                    game.roll(True, now)
+                    self.game.roll(True, now)
             elif ticks_diff(now, self._down_at) >= _NEW_GAME_MS:
                 self._down_at = -1
                 self._long = False
-                game.new_game(now)
+                self.game.new_game(now)
                 if rs is not None:
                     rs.expect = -1  # no hold for the new game
-                game.tiles_changed(deb.levels, now)
+                self.game.tiles_changed(self.deb.levels, now)
                 self._next_frame = now  # drawn now, with no input in this step
-        game.tick(now)
+        self.game.tick(now)
         # The LEDs first, at once on an input, then the note, the log and the flash: a save
         # (a 45 ms erase and page programs) must not hold up the frame that shows the flip.
-        # A frame at the frame pace (while they move: wait) is sent whether it changed or
-        # not; a still picture is never paced (wait), so the step that first reads a switch
-        # moving (not yet taken: Debouncer) draws nothing: 1.9 ms less before the step that
-        # takes it on the emulated RP2040
+        if ev or ticks_diff(now, self._next_frame) >= 0:
+            self.draw(now)
+        self.tone(now)
+        # The log and the save wait while another switch is about to be taken (the second
+        # of two tiles flipped together: Debouncer.wait, its next reading 1 ms away), so that
+        # its frame comes first too: a log line takes the emulated RP2040 1-2 ms
+        if self.deb.wait(now, 2) > 1:
+            if self.game.log:
+                self._write_log()
+            if rs is not None:
+                rs.poll(self.game, self.tally)  # with the tally: a cut loses none of its turns
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def draw(self, now):
+        """Fill the frame for *now* (the game's, the dice rolling while Roll is held, a resumed
+        game's tiles, the boot notice) and send it if it changed, or at the frame pace.
+
+        A frame at the frame pace (while it moves: wait) is sent whether it changed or not;
+        a still picture is never paced (wait), so the step that first reads a switch moving
+        (not yet taken: Debouncer) draws nothing: 1.9 ms less before the step that takes it
+        on the emulated RP2040."""
         paced = ticks_diff(now, self._next_frame) >= 0
-        if ev or paced:
-            self._next_frame = ticks_add(now, _FRAME_MS)
-            f = game.render(now)
-            if self._down_at >= 0 and game.would_throw():  # Roll held: the dice roll till it is up
-                fr.rolling(f, board.tiles, now, self._down_at, True)
-            if rs is not None and rs.expect >= 0:  # resumed: tiles unlike the saved game's blink
-                fr.tiles_mask(f, deb.levels ^ rs.expect, fr.AMBER if fr.blink(now, 0) else fr.OFF)
-            if self.notices:
-                if ticks_diff(now, self._notice_at) < _NOTICE_MS:
-                    fr.notice(f, board.tiles, self.notices, now, self._notice_at)
-                else:
-                    self.notices = 0
-            if paced or f != self._shown:
-                self._shown[:] = f
-                board.show(f)
+        self._next_frame = ticks_add(now, _FRAME_MS)
+        f = self.game.render(now)
+        if self._down_at >= 0 and self.game.would_throw():  # Roll held: the dice roll till up
+            fr.rolling(f, self.board.tiles, now, self._down_at, True)
+        if self.resume is not None and self.resume.expect >= 0:  # resumed: tiles unlike the
+            # saved game's blink (fr.blink(now, 0), inline)
+            fr.tiles_mask(f, self.deb.levels ^ self.resume.expect,
+                          _OFF if ticks_diff(now, 0) // _BLINK_MS & 1 else _AMBER)
+        if self.notices:
+            if ticks_diff(now, self._notice_at) < _NOTICE_MS:
+                fr.notice(f, self.board.tiles, self.notices, now, self._notice_at)
+            else:
+                self.notices = 0
+        if paced or f != self._shown:
+            self._shown[:] = f
+            self.board.show(f)
+
+    def tone(self, now):
+        """Start the melody's next note, or silence, when it is due (Game.sound)."""
+        game = self.game
         if game.sound_seq != self._sound_seq:  # a new melody: its first note now
             self._sound_seq = game.sound_seq
             self._note = 0
             self._note_end = now
         i = self._note
         if i >= 0 and ticks_diff(now, self._note_end) >= 0:  # the next note, or silence
-            mel = game.sound
-            if i + 1 < len(mel):
-                ms = mel[i + 1] * 10
-                board.tone(mel[i] * 10, ms)
+            game = game.sound  # (reused: the melody)
+            if i + 1 < len(game):
+                self.board.tone(game[i] * 10, game[i + 1] * 10)
                 self._note = i + 2
-                self._note_end = ticks_add(now, ms)
+                self._note_end = ticks_add(now, game[i + 1] * 10)
             else:
-                board.tone(0, 0)
+                self.board.tone(0, 0)
                 self._note = -1
-        if game.log:
-            self._write_log()
-        if rs is not None:
-            rs.poll(game, self.tally)  # with the tally: a cut loses none of its turns
-        if self.wdt is not None:
-            self.wdt.feed()
 
     def wait(self, now):
         """Return the ms from *now* until the next step can change anything if no switch

@@ -151,15 +151,15 @@ class Board:
     def switches(self, levels=-1):
         """Return the tile levels of a reading (``reader``; -1: read the pins now): bit k set
         = tile k+1 open (up)."""
+        # (few locals: a frame of at most 11 slots stays off the heap, whose allocation costs
+        # the step 0.1-0.2 ms on the emulated RP2040 once the heap holds the game's garbage)
         g = self._pal[_FIRST]
         if levels >= 0 and g != _NONE:  # the tiles on consecutive GPIOs: one shift, no loop
-            m = (1 << self.tiles) - 1
-            return levels >> g & m if SWITCH_ACTIVE == 0 else ~levels >> g & m
+            return (levels if SWITCH_ACTIVE == 0 else ~levels) >> g & (1 << self.tiles) - 1
         m = 0
-        tp = self._tile_pins
         for k in range(self.tiles):
-            v = tp[k].value() if levels < 0 else levels >> TILE_PINS[k] & 1
-            if v != SWITCH_ACTIVE:
+            g = self._tile_pins[k].value() if levels < 0 else levels >> TILE_PINS[k] & 1
+            if g != SWITCH_ACTIVE:
                 m |= 1 << k
         return m
 

@@ -59,6 +59,9 @@ _RAW = const(4)  # the raw levels of the last reading
 _STABLE = const(3)  # the debounced levels (tiles and Roll)
 _DOWN_AT = const(2)  # when Roll went down (debounced)
 _PRESS = const(1)  # where the press is
+# when input i's level was last taken (its lock-out) is t[-_LOCKS - i], just before them:
+# indexed from the end, the methods need no local for the number of inputs
+_LOCKS = const(5)
 
 
 class Debouncer:
@@ -72,8 +75,8 @@ class Debouncer:
             raw |= self._rbit
         n = tiles + 1
         # One array for the whole state (fewer attributes): slot i < n is when input i's raw
-        # level last changed, slot n + i when its level was last taken (the lock-out); then
-        # the raw levels, the stable ones, when Roll went down and where the press is
+        # level last changed, slot -_LOCKS - i when its level was last taken (the lock-out);
+        # then the raw levels, the stable ones, when Roll went down and where the press is
         # (_IDLE, _DOWN, _LONG). Index from the end: -_RAW etc.
         # every time _LOCK_MS ago: no lock-out at the start
         t = self._t = array("i", [ticks_add(now, -_LOCK_MS)] * (2 * n + 4))
@@ -86,54 +89,54 @@ class Debouncer:
     def update(self, switches, roll, now):
         """Feed one reading of the raw levels, taken at *now*; return the EV_* bits of what
         happened."""
-        rbit = self._rbit
-        raw = switches & (rbit - 1)
-        if roll:
-            raw |= rbit
+        # Few locals, each reused (a frame of at most 11 slots stays off the heap, whose
+        # allocation costs the step 0.1-0.2 ms on the emulated RP2040 once the heap holds the
+        # game's garbage): switches becomes the raw levels (tiles and Roll), then the inputs
+        # apart from their taken level, then the taken levels; roll the inputs changed at this
+        # reading, then those taken now; i an input's index, then the events.
         t = self._t
-        changed = raw ^ t[-_RAW]
-        if changed:
-            t[-_RAW] = raw
-            i = 0
-            while changed:
-                if changed & 1:
-                    t[i] = now
-                changed >>= 1
-                i += 1
-        ev = 0
-        diff = raw ^ t[-_STABLE]
-        if diff:
-            n = len(t) - 4 >> 1
-            settled = 0
-            i = 0
-            while diff:
-                if diff & 1 and ticks_diff(now, t[i]) >= _SETTLE_MS and \
-                        ticks_diff(now, t[n + i]) >= _LOCK_MS:
-                    settled |= 1 << i
-                    t[n + i] = now
-                diff >>= 1
-                i += 1
-            if settled:
-                stable = t[-_STABLE] ^ settled
-                t[-_STABLE] = stable
-                if settled & (rbit - 1):
-                    self.levels = stable & (rbit - 1)
-                    ev = EV_TILES
-                if settled & rbit:
-                    self.pressed = stable & rbit != 0
-                    if self.pressed:
-                        ev |= EV_DOWN
-                        t[-_DOWN_AT] = now
-                        t[-_PRESS] = _DOWN
-                    else:
-                        ev |= _EV_UP
-                        if t[-_PRESS] == _DOWN:
-                            ev |= EV_SHORT
-                        t[-_PRESS] = _IDLE
+        switches &= self._rbit - 1
+        if roll:
+            switches |= self._rbit
+        roll = switches ^ t[-_RAW]
+        t[-_RAW] = switches
+        i = 0
+        while roll:
+            if roll & 1:
+                t[i] = now
+            roll >>= 1
+            i += 1
+        switches ^= t[-_STABLE]
+        i = 0
+        while switches:
+            if switches & 1 and ticks_diff(now, t[i]) >= _SETTLE_MS and \
+                    ticks_diff(now, t[-_LOCKS - i]) >= _LOCK_MS:
+                roll |= 1 << i
+                t[-_LOCKS - i] = now
+            switches >>= 1
+            i += 1
+        i = 0
+        if roll:
+            switches = t[-_STABLE] ^ roll
+            t[-_STABLE] = switches
+            if roll & (self._rbit - 1):
+                self.levels = switches & (self._rbit - 1)
+                i = EV_TILES
+            if roll & self._rbit:
+                self.pressed = switches & self._rbit != 0
+                if self.pressed:
+                    i |= EV_DOWN
+                    t[-_DOWN_AT] = now
+                    t[-_PRESS] = _DOWN
+                else:
+                    i |= _EV_UP
+                    if t[-_PRESS] == _DOWN:
+                        i |= EV_SHORT
+                    t[-_PRESS] = _IDLE
         if t[-_PRESS] == _DOWN and ticks_diff(now, t[-_DOWN_AT]) >= _LONG_MS:
             t[-_PRESS] = _LONG
-            ev |= EV_LONG
-        return ev
+            i |= EV_LONG
+        return i
 
     def wait(self, now, most):
         """Return the ms from *now* until the next reading can take a level or Roll's long
@@ -142,18 +145,16 @@ class Debouncer:
         to see the end of a bounce at once."""
         t = self._t
         diff = t[-_RAW] ^ t[-_STABLE]
-        if diff:
-            n = len(t) - 4 >> 1
-            i = 0
-            while diff:
-                if diff & 1:  # (a shallow stack: a frame of 11 slots stays off the heap)
-                    w = ticks_diff(t[n + i], now) + _LOCK_MS
-                    if w < 1:
-                        w = 1
-                    if w < most:
-                        most = w
-                diff >>= 1
-                i += 1
+        i = 0
+        while diff:
+            if diff & 1:  # (a shallow stack: a frame of 11 slots stays off the heap)
+                w = ticks_diff(t[-_LOCKS - i], now) + _LOCK_MS
+                if w < 1:
+                    w = 1
+                if w < most:
+                    most = w
+            diff >>= 1
+            i += 1
         if t[-_PRESS] == _DOWN:
             w = ticks_diff(t[-_DOWN_AT], now) + _LONG_MS
             if w < most:
