@@ -35,7 +35,6 @@ _BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
 _OFF = const(0)  # shutbox.frame's palette codes
 _AMBER = const(4)
 _IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
-_UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always drawn
 # The optimal-play table (2 KB and more) is loaded only for a feature that needs it (best-move
 # hints, the computer opponent); a folder that cannot exist makes the engine go without.
 _NO_TABLES = const("/-")
@@ -92,9 +91,6 @@ class App:
         else:
             self.dice = Dice(urandom)  # type: ignore[assignment]  # Challenge is a Dice
         board.adjust(settings.sound, settings.brightness)  # the box's own settings
-        # the frame last drawn; _UNDRAWN in it makes the next frame drawn even if it is dark
-        self._shown = bytearray(fr.size(self.engine.tiles))
-        self._shown[0] = _UNDRAWN
         self.game = Game(self.engine, self.dice, settings, self.deb.levels, now)
         if store is not None:  # imported here: a box without flash (some tests) goes without
             from shutbox.resume import Resume, was_damaged
@@ -113,7 +109,6 @@ class App:
         self.notices |= reasons
         self._notice_at = now
         self._next_frame = now  # drawn at the next step, moving or not (wait)
-        self._shown[0] = _UNDRAWN
         self.game.log.append({"ev": "notice", "tiles": tiles_of(self.notices)})
 
     def step(self, now, levels=-1):
@@ -155,7 +150,22 @@ class App:
         # (a 45 ms erase and page programs) must not hold up the frame that shows the flip.
         if ev or ticks_diff(now, self._next_frame) >= 0:
             self.draw(now)
-        self.tone(now)
+        # the melody's next note, or silence, when it is due (Game.sound); levels and ev are
+        # reused (the note, the melody): a frame of at most 11 slots
+        if self.game.sound_seq != self._sound_seq:  # a new melody: its first note now
+            self._sound_seq = self.game.sound_seq
+            self._note = 0
+            self._note_end = now
+        levels = self._note
+        if levels >= 0 and ticks_diff(now, self._note_end) >= 0:  # the next note, or silence
+            ev = self.game.sound
+            if levels + 1 < len(ev):
+                self.board.tone(ev[levels] * 10, ev[levels + 1] * 10)
+                self._note = levels + 2
+                self._note_end = ticks_add(now, ev[levels + 1] * 10)
+            else:
+                self.board.tone(0, 0)
+                self._note = -1
         # The log and the save wait while another switch is about to be taken (the second
         # of two tiles flipped together: Debouncer.wait, its next reading 1 ms away), so that
         # its frame comes first too: a log line takes the emulated RP2040 1-2 ms
@@ -169,13 +179,14 @@ class App:
 
     def draw(self, now):
         """Fill the frame for *now* (the game's, the dice rolling while Roll is held, a resumed
-        game's tiles, the boot notice) and send it if it changed, or at the frame pace.
+        game's tiles, the boot notice) and send it.
 
-        A frame at the frame pace (while it moves: wait) is sent whether it changed or not;
-        a still picture is never paced (wait), so the step that first reads a switch moving
+        The app draws on an input and at the frame pace while the picture moves (wait); a
+        still picture is never paced (wait), so the step that first reads a switch moving
         (not yet taken: Debouncer) draws nothing: 1.9 ms less before the step that takes it
-        on the emulated RP2040."""
-        paced = ticks_diff(now, self._next_frame) >= 0
+        on the emulated RP2040. Every frame drawn is sent (Board.show rewrites only the LEDs
+        that changed): the app keeps no copy of the last one (17 attributes: its dict stays
+        at 17 slots, not 29), and an app's first frame and the boot notice's are paced."""
         self._next_frame = ticks_add(now, _FRAME_MS)
         f = self.game.render(now)
         if self._down_at >= 0 and self.game.would_throw():  # Roll held: the dice roll till up
@@ -189,27 +200,7 @@ class App:
                 fr.notice(f, self.board.tiles, self.notices, now, self._notice_at)
             else:
                 self.notices = 0
-        if paced or f != self._shown:
-            self._shown[:] = f
-            self.board.show(f)
-
-    def tone(self, now):
-        """Start the melody's next note, or silence, when it is due (Game.sound)."""
-        game = self.game
-        if game.sound_seq != self._sound_seq:  # a new melody: its first note now
-            self._sound_seq = game.sound_seq
-            self._note = 0
-            self._note_end = now
-        i = self._note
-        if i >= 0 and ticks_diff(now, self._note_end) >= 0:  # the next note, or silence
-            game = game.sound  # (reused: the melody)
-            if i + 1 < len(game):
-                self.board.tone(game[i] * 10, game[i + 1] * 10)
-                self._note = i + 2
-                self._note_end = ticks_add(now, game[i + 1] * 10)
-            else:
-                self.board.tone(0, 0)
-                self._note = -1
+        self.board.show(f)
 
     def wait(self, now):
         """Return the ms from *now* until the next step can change anything if no switch

@@ -165,12 +165,6 @@ class Guard:
                 return
             except Exception as e:  # noqa: BLE001 - anything at all: the box must not freeze
                 self.fault(e, now)
-        self.tick(now)
-
-    def tick(self, now):
-        """One poll in fault mode: the fault pattern, Roll pressed (or 10 s) restarts. (Apart
-        from step: a frame of at most 11 slots stays off the heap, whose allocation costs a
-        step 0.1-0.2 ms on the emulated RP2040 once the heap holds the game's garbage.)"""
         board = self.board
         try:
             if ticks_diff(now, self._next_frame) >= 0:
