@@ -82,10 +82,8 @@ class Guard:
         self.faults = 0  # faults since power-up
         self.safe = False  # the next start ignores the saved game
         self.since = now  # when the app started; in fault mode, when the fault came
-        self._next_frame = now
-        self._roll = False  # Roll's raw level in fault mode
-        # Roll went down then, in fault mode (-1: not since the fault; a press under way at
-        # the fault does not count)
+        # Roll in fault mode: -1 up, -2 held since before the fault (no press), else when it
+        # went down (11 attributes: the dict stays at 11 slots)
         self._down_at = -1
         if wdt_reset:
             write_log(log_path, "watchdog reset: the box hung and was restarted")
@@ -137,7 +135,11 @@ class Guard:
             dt = ticks_diff(due, now)
             if lv != seen or dt <= 0:
                 seen = lv
-                self.step(now, lv)
+                try:  # step(), its try in this frame, made once (step's own is made per call)
+                    self.poll(now, lv)
+                except Exception as e:  # noqa: BLE001 - as in step
+                    self.fault(e, now)
+                    self.tick(now)
                 due = ticks_add(now, self.wait(now))
                 dt = ticks_diff(due, ticks_ms())
             elif wdt is not None:
@@ -152,36 +154,45 @@ class Guard:
         app = self.app
         if app is not None:
             return app.wait(now)
-        dt = ticks_diff(self._next_frame, now)
-        return dt if dt > 0 else 0
+        return _FRAME_MS  # the fault pattern's next frame (tick draws one every poll)
 
     def step(self, now, levels=-1):
         """One poll of the switches' reading *levels* (Board.reader; -1: read anew): the
-        app's, or the fault pattern's (Roll pressed, or 10 s: a restart)."""
-        app = self.app
-        if app is not None:
-            try:
-                app.step(now, levels)
-                return
-            except Exception as e:  # noqa: BLE001 - anything at all: the box must not freeze
-                self.fault(e, now)
+        app's, or the fault pattern's (Roll pressed, or 10 s: a restart); an exception
+        escaping the app is a fault."""
+        try:
+            self.poll(now, levels)
+        except Exception as e:  # noqa: BLE001 - anything at all: the box must not freeze
+            self.fault(e, now)
+            self.tick(now)
+
+    def poll(self, now, levels=-1):
+        """step() without its try (Guard.forever keeps the try in its own frame: a frame
+        with a try and more than 7 slots is allocated on the heap at every call, 0.1-0.2 ms
+        on the emulated RP2040 once the heap holds the game's garbage)."""
+        if self.app is not None:
+            self.app.step(now, levels)
+        else:
+            self.tick(now)
+
+    def tick(self, now):
+        """One poll in fault mode: the fault pattern; Roll pressed (then released), or 10 s,
+        restarts the app."""
         board = self.board
         try:
-            if ticks_diff(now, self._next_frame) >= 0:
-                self._next_frame = ticks_add(now, _FRAME_MS)
-                fr.fault(self.frame, board.tiles, now, self.since)
-                board.show(self.frame)
+            fr.fault(self.frame, board.tiles, now, self.since)
+            board.show(self.frame)
             roll = board.roll()
         except Exception:  # noqa: BLE001 - the LEDs themselves failing: wait for the restart
             roll = False
         restart = ticks_diff(now, self.since) >= _FAULT_MS
-        if roll and not self._roll:
-            self._down_at = now
-        elif self._roll and not roll:  # released: a press long enough to be no glitch
+        if roll:
+            if self._down_at == -1:  # a press since the fault
+                self._down_at = now
+        elif self._down_at != -1:  # released: a press long enough to be no glitch
             if self._down_at >= 0 and ticks_diff(now, self._down_at) >= _PRESS_MS:
                 restart = True
             self._down_at = -1
-        self._roll = roll
         if self.wdt is not None:
             self.wdt.feed()
         if restart:
@@ -199,7 +210,6 @@ class Guard:
         up = ticks_diff(now, self.since)
         self.safe = up < _QUICK_MS and not saved
         self.since = now
-        self._next_frame = now
         write_log(self.log_path, "fault %d, %d ms after a start:" % (self.faults, up), exc)
         try:
             self.out(json.dumps({"ev": "fault", "n": self.faults, "error": type(exc).__name__,
@@ -208,7 +218,6 @@ class Guard:
             pass
         try:
             self.board.tone(0, 0)
-            self._roll = self.board.roll()
+            self._down_at = -2 if self.board.roll() else -1  # a press under way: no press
         except Exception:  # noqa: BLE001
-            self._roll = True
-        self._down_at = -1
+            self._down_at = -2

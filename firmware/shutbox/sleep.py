@@ -13,8 +13,9 @@ shows for _GAUGE_MS at power-up on the cells (``prelude``, from shutbox.powerup)
 request: Roll held with tile 3 shut at power-up shows it until a press of Roll (or 10 s).
 
 **During play** ``main`` runs the box under ``Sleeper``, a shutbox.guard.Guard whose
-``step`` first looks at the cells and the idle time when they are due (every _CHECK_MS, and
-when the idle time runs out; ``wait`` makes the guard's loop step then) and notes when a
+``poll`` (its step) first looks at the cells and the idle time when they are due (every
+_CHECK_MS, and when the idle time runs out; ``wait`` makes the guard's loop step then) and
+notes when a
 switch or Roll last changed (the guard steps at every change). On the cells, VSYS under
 _LOW_MV adds the battery reason to the boot notice (``App.notice``: tile 5 blinking amber,
 both dice an amber X, 2 s) at every check; under _STOP_MV at two checks running, the box
@@ -205,11 +206,12 @@ class Sleeper(Guard):
             ms = w
         return ms if ms > 0 else 0
 
-    def step(self, now, levels=-1):
+    def poll(self, now, levels=-1):
         """Note a change of the switches' reading *levels* (Board.reader; -1: none), or
         check the cells and the idle time when they are due (a sleep ends with the app made
-        anew); then the guard's step, if the app is due. (Its methods keep their frames
-        small: a larger one is allocated at every call.)"""
+        anew); then the guard's poll, if the app is due (Guard.step and Guard.forever call
+        this under their try). (Its methods keep their frames small: a larger one is
+        allocated at every call.)"""
         lv = levels
         if lv != self._levels:
             self._levels = lv
@@ -221,7 +223,7 @@ class Sleeper(Guard):
             if ticks_diff(now, self._app_due) < 0:
                 return  # only the cells were due, not the app: the guard would not step it
         self._asked = True
-        super().step(now, lv)
+        super().poll(now, lv)
 
     def _woke(self, now):
         """After a sleep: the app made anew from the saved game, as after a power cut (the

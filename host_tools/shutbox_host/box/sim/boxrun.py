@@ -544,11 +544,13 @@ def _vsleep(ms):
         simbus.run_timers(now[0])
 
 
-_step = [None]  # shutbox.guard.Guard.step, wrapped once the guard's module is loaded
+# shutbox.guard.Guard.poll (what Guard.step and Guard.forever's try call), wrapped once the
+# guard's module is loaded
+_step = [None]
 
 
 def _guard_step(self, t, levels=-1):
-    """Guard.step, recording the guard for the s, z and d commands (--main)."""
+    """Guard.poll, recording the guard for the s, z and d commands (--main)."""
     global guard, app
     guard = self
     _step[0](self, t, levels)
@@ -560,8 +562,8 @@ def obey():
     global guard, app
     if _step[0] is None and "shutbox.guard" in sys.modules:
         cls = sys.modules["shutbox.guard"].Guard
-        _step[0] = cls.step
-        cls.step = _guard_step
+        _step[0] = cls.poll
+        cls.poll = _guard_step
     while True:
         line = sys.stdin.readline()
         w = line.split()
