@@ -113,25 +113,27 @@ class Screen:
     def step(self, now, levels=-1):
         """One poll of the switches' reading *levels* (Board.reader: the power-up loop reads
         them once a pass; -1: read here); return True when the screen is done."""
-        b = self.board
-        ev = self.deb.update(b.switches(levels), b.roll(levels), now)
+        # (few locals, shallow calls: a frame of at most 11 slots stays off the heap, so a
+        # screen that waits allocates nothing at its picture's edges)
+        ev = self.board.roll(levels)
+        ev = self.deb.update(self.board.switches(levels), ev, now)
         if ev and not self.leaving:
             self.event(ev, now)  # type: ignore[attr-defined]  # each screen defines it
         if self._tone_off >= 0 and ticks_diff(now, self._tone_off) >= 0:
             self._tone_off = -1
-            b.tone(0, 0)
+            self.board.tone(0, 0)
         f = self.frame
         fr.clear(f)
         if self.leaving:
             if ticks_diff(now, self.leave_at) >= _LEAVE_MS:
-                b.tone(0, 0)
+                self.board.tone(0, 0)
                 return True
             fr.bar(f, self.tiles, self.tiles, self.leaving)
         else:
             self.draw(f, now)  # type: ignore[attr-defined]
         if f != self._shown:
             self._shown[:] = f
-            b.show(f)
+            self.board.show(f)
         return False
 
     def wait(self, now):
@@ -329,13 +331,14 @@ class RecordsView(Screen):
 
     def draw(self, f, now):
         """The page's label, then its number."""
-        n = self.tiles
-        v = self.values[self.page]
-        if ticks_diff(now, self.t0) % _CYCLE_MS < _LABEL_MS or v == _NONE:
-            fr.player(f, n, self.page + 1, fr.MAGENTA)
+        # (no local: a frame of at most 11 slots stays off the heap, as in Screen.step)
+        if ticks_diff(now, self.t0) % _CYCLE_MS < _LABEL_MS or \
+                self.values[self.page] == _NONE:
+            fr.player(f, self.tiles, self.page + 1, fr.MAGENTA)
         else:
-            code = fr.BLUE if self.page == 0 else fr.GREEN if self.page == 1 else fr.WHITE
-            fr.number(f, n, v, code, now, self.t0)
+            fr.number(f, self.tiles, self.values[self.page],
+                      fr.BLUE if self.page == 0 else fr.GREEN if self.page == 1 else fr.WHITE,
+                      now, self.t0)
 
 
     def edge(self, t):
