@@ -353,8 +353,10 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
     global prelude
     board, make, boot, chip = prelude(boot, booted)
     # main runs until the power goes, its code with it; the boot's (prelude: about 500 bytes
-    # of heap) goes now, for the game's heap. A reset loads this module anew.
+    # of heap) goes now, for the game's heap. A reset loads this module anew, and so does
+    # `import main` run again at the REPL after a Ctrl-C (the module's name forgotten here)
     del prelude
+    forget("app")
     try:  # a Ctrl-C from the watchdog's start on stops it: the REPL cannot stop machine.WDT
         wdt = board.watchdog(watchdog_ms) if watchdog_ms > 0 else None
         if chip:  # the guard with the cells' checks and sleep

@@ -89,9 +89,15 @@ def test_two_thousand_bounced_edges_none_lost_wrong_or_phantom(two_thousand):
     _check(two_thousand, 2000)
 
 
-@pytest.mark.xfail(strict=True, reason="the latency targets are not met yet at their worst "
-                   "(docs/performance.md: most of it is the step after the reading that takes "
-                   "the input)")
+def test_two_thousand_bounced_edges_clean_flips_shown_within_10_ms(two_thousand):
+    """Every clean flip (one edge) shown within 10 ms of its edge."""
+    late = [s for s in two_thousand.late() if s.kind == "clean"]
+    assert two_thousand.of("clean") and not late, two_thousand.summary()
+
+
+@pytest.mark.xfail(strict=True, reason="at their worst, a few bounced flips (15-16 ms) and "
+                   "Roll presses (10-14 ms) are still late: the contact's burst itself plus "
+                   "two readings and the step that takes them (docs/performance.md)")
 def test_two_thousand_bounced_edges_are_all_shown_within_the_targets(two_thousand):
     """Clean flips within 10 ms, bounced ones within 15 ms of their first edge, Roll presses
     answered within 10 ms (strict: once they are met, this passes and must lose its mark)."""
