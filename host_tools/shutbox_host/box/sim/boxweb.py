@@ -1,0 +1,150 @@
+# The real firmware and its companion on the simulated board, in real time, on real sockets.
+"""Run under micropython: ``micropython boxweb.py PORT FLASH [PLAYERS]`` with MICROPYPATH
+holding the companion's build (shutbox_host.pico.companion), then the simulated board and
+the firmware (shutbox_host.box.boxsim.build).
+
+The box's App under shutbox.guard.Guard, as app.main makes it (its game saved in FLASH/data,
+its records there), on the fake rp2 board (machine, neopixel, simbus) with the real clock;
+the companion's loop and server (companion.web.run) on 127.0.0.1:PORT. The box's inputs come
+from stdin, one command a line:
+
+  p GPIO LEVEL  drive an input          d F..  the next dice faces (else seeded dice)
+  s             print the state line    n      the loop's figures    q  quit
+
+Output: ``READY PORT`` once serving; ``F <ms> <hex>`` when the LEDs were written (ms of the
+box's clock); the box's JSON log lines; ``S`` and ``N`` lines (the answers: ``N passes
+worst-lateness-ms served refused dropped clients``).
+"""
+
+import sys
+
+if "" in sys.path:
+    sys.path.remove("")
+
+import machine  # noqa: F401 - the simulated board
+import neopixel  # noqa: F401
+import simbus
+import simtime
+
+simbus.rp2040()
+sys.modules["time"] = simtime  # rp2's ticks on the real clock, before asyncio takes them
+
+import asyncio  # noqa: E402
+import gc  # noqa: E402
+
+from companion import web  # noqa: E402
+from companion.live import Live  # noqa: E402
+
+from shutbox import pins  # noqa: E402
+from shutbox.app import App  # noqa: E402
+from shutbox.board import Board  # noqa: E402
+from shutbox.guard import Guard  # noqa: E402
+from shutbox.settings import Settings  # noqa: E402
+from shutbox.store import Store  # noqa: E402
+
+port = int(sys.argv[1])
+flash = sys.argv[2]
+players = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+queue = []  # scripted dice faces
+seed = [1]
+
+
+def urandom(n):
+    """The dice's bytes: queued faces first (byte f-1 rolls face f), then a seeded xorshift
+    (the pairing codes' and tokens' bytes too: a test reads the code from the LEDs)."""
+    out = bytearray(n)
+    for i in range(n):
+        if queue:
+            out[i] = queue.pop(0) - 1
+            continue
+        x = seed[0]
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        seed[0] = x
+        out[i] = x & 0xFF
+    return bytes(out)
+
+
+for _k in range(pins.TILES):  # every tile up, Roll released
+    simbus.set_level(pins.TILE_PINS[_k], pins.SWITCH_ACTIVE ^ 1)
+simbus.set_level(pins.ROLL_PIN, pins.SWITCH_ACTIVE ^ 1)
+simbus.buzzer_pin = pins.BUZZER_PIN
+try:
+    import os
+
+    os.mkdir(flash)
+except OSError:
+    pass
+
+board = Board()
+store = Store(flash + "/data")
+live = Live(urandom=urandom)
+settings = Settings(players=players)
+live.settings = settings
+live.store = store
+try:
+    from shutbox.setfile import variant_key
+
+    live.key = variant_key(settings, pins.TILES)
+except ImportError:
+    pass
+
+
+def make(now, safe):
+    return App(board, urandom, now, settings=settings, store=store, resume=not safe,
+               out=live.out)
+
+
+t0 = simtime.ticks_ms()
+guard = Guard(board, make, t0, log_path=flash + "/error.log")
+app = web.make(live)
+
+
+async def leds():
+    """Print the LEDs whenever the firmware wrote them (polled each ms: the harness's)."""
+    seen = simbus.writes
+    while True:
+        if simbus.writes != seen:
+            seen = simbus.writes
+            print("F %d %s" % (simtime.ticks_diff(simtime.ticks_ms(), t0), simbus.leds.hex()))
+        await asyncio.sleep_ms(1)
+
+
+async def commands():
+    """Obey stdin's commands (see the module's doc)."""
+    stdin = asyncio.StreamReader(sys.stdin)
+    while True:
+        line = await stdin.readline()
+        w = line.split()
+        if not line or w and w[0] == b"q":
+            raise SystemExit(0)
+        if not w:
+            continue
+        c = w[0]
+        if c == b"p":
+            simbus.set_level(int(w[1]), int(w[2]))
+        elif c == b"d":
+            queue.extend(int(f) for f in w[1:])
+            if guard.app is not None:
+                guard.app.dice.flush()
+        elif c == b"s":
+            print("S " + web.json.dumps(live.state()))
+        elif c == b"n":
+            gc.collect()
+            print("N %d %d %d %d %d %d %d" % (live.passes, live.late, app.served, app.refused,
+                                              app.dropped, app.clients, gc.mem_free()))
+        else:
+            print("? %s" % c)
+
+
+async def main():
+    asyncio.create_task(leds())
+    asyncio.create_task(commands())
+    asyncio.create_task(web._serve(app, "127.0.0.1", port, print))
+    await asyncio.sleep_ms(0)
+    print("READY %d" % port)
+    await live.box(guard)
+
+
+asyncio.run(main())
