@@ -32,6 +32,7 @@ import time
 
 from micropython import const
 from shutbox import frame as fr
+from shutbox.guard import Guard
 
 _POLL_MS = const(2)  # shutbox.guard._POLL_MS: the longest sleep between two readings
 _LOG_CAP = const(8192)  # the game log kept for the page: the latest lines, this many bytes
@@ -53,7 +54,7 @@ class Live:
 
     def __init__(self, out=print, urandom=os.urandom):
         """*out*: where the box's log lines go besides the page (the USB console)."""
-        self.guard = None
+        self.guard: Guard = None  # type: ignore[assignment]  # set by box()
         self.settings = None  # the box's settings (shutbox.settings.Settings), when known
         self.store = None  # the box's flash store (shutbox.store.Store), for the records
         self.key = -1  # the records' variant key (shutbox.setfile.variant_key), or -1
@@ -71,6 +72,7 @@ class Live:
         self.tries = 0
         self.tokens = []
         self._frame = None  # the frame with the code drawn on it
+        self.kick = False  # a change made from the page: the box steps at its next pass
 
     def out(self, line):
         """The app's *out*: print the log line (as the box does) and keep it for the page."""
@@ -90,7 +92,8 @@ class Live:
         won = g.state == 5 and g.winners
         return {"version": self.version, "state": STATES[g.state] if g.state < 6 else "tie",
                 "player": g.player + 1, "players": g.players,
-                "throw": [g.a, g.b] if g.a else [], "up": _bits(g.levels, n),
+                "throw": ([g.a, g.b] if g.b else [g.a]) if g.state in (3, 4) and g.a else [],
+                "up": _bits(g.levels, n),
                 "open": _bits(g.open_, n), "tiles": n,
                 "scores": g.scores[:g.players], "turn": g.score,
                 "winners": _bits(g.winners, g.players) if won else [],
@@ -148,8 +151,9 @@ class Live:
                     guard.fault(e, now)
                 lv = -1
             dt = time.ticks_diff(due, now)
-            if lv != seen or dt <= 0:
+            if lv != seen or dt <= 0 or self.kick:
                 seen = lv
+                self.kick = False
                 guard.step(now, lv)
                 try:
                     self._after(now)
@@ -244,6 +248,7 @@ class Live:
         if rs is not None:
             rs.expect = -1
         g.tiles_changed(app.deb.levels, now)
+        self.kick = True
         return True
 
     def records(self):

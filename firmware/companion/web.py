@@ -33,7 +33,8 @@ _CLIENTS = const(4)  # connections served at once
 _HEAD_MS = const(3000)  # a request's line and headers arrive within this, or it is dropped
 _WRITE_MS = const(3000)  # a write the client does not take within this drops it
 _STREAM_MS = const(60000)  # an event stream ends after this; the page reconnects
-_KEEP_MS = const(15000)  # an idle event stream gets a comment this often (proxies, phones)
+# an idle event stream gets a comment this often: a phone gone frees its slot by then
+_KEEP_MS = const(5000)
 _LINE = const(256)  # bytes in the request line or a header line
 _HEADERS = const(24)  # header lines in a request
 _BODY = const(256)  # bytes in a request's body

@@ -1,0 +1,185 @@
+# A box on the simulated board with its companion serving on 127.0.0.1: the tests' handle.
+"""Start sim/boxweb.py under the real MicroPython (the companion's .mpy build, the firmware's
+and the simulated board's), read its output in a thread, drive its inputs, talk HTTP to it."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from shutbox import pins
+from shutbox_host import mp
+from shutbox_host.box import boxsim
+from shutbox_host.pico import companion
+
+HEAP = "256k"  # the unix port's heap for the box and the companion (a Pico W has 205 KB free)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class WebBox:
+    """The box and its companion, running; ``lines`` holds (monotonic time, line)."""
+
+    def __init__(self, flash: Path, players: int = 2):
+        self.port = free_port()
+        path = ":".join([str(companion.build()), str(boxsim.build()), ".frozen"])
+        env = dict(os.environ, MICROPYPATH=path)
+        self.proc = subprocess.Popen(
+            [mp.micropython_exe(), "-X", "heapsize=" + HEAP, str(mp.SIM / "boxweb.py"),
+             str(self.port), str(flash), str(players)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            env=env, text=True, bufsize=1)
+        self.lines: list[tuple[float, str]] = []
+        self._cv = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wait_line("READY", 20)
+
+    def _read(self):
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            with self._cv:
+                self.lines.append((time.monotonic(), line.rstrip("\n")))
+                self._cv.notify_all()
+
+    def wait_line(self, prefix: str, timeout: float = 5, after: int = 0) -> str:
+        """The first output line from index *after* on that starts with *prefix*."""
+        end = time.monotonic() + timeout
+        with self._cv:
+            while True:
+                for _, line in self.lines[after:]:
+                    if line.startswith(prefix):
+                        return line
+                left = end - time.monotonic()
+                if left <= 0 or self.proc.poll() is not None:
+                    raise AssertionError("no %r from the box; it said:\n%s" % (
+                        prefix, "\n".join(x for _, x in self.lines[-30:])))
+                self._cv.wait(left)
+
+    def send(self, cmd: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+
+    def ask(self, cmd: str, prefix: str) -> str:
+        n = len(self.lines)
+        self.send(cmd)
+        return self.wait_line(prefix, after=n)
+
+    def figures(self) -> dict:
+        """The loop's figures: passes, worst lateness (ms), requests served, refused, dropped,
+        clients now, free heap."""
+        keys = ("passes", "late_ms", "served", "refused", "dropped", "clients", "free")
+        return dict(zip(keys, map(int, self.ask("n", "N ").split()[1:]), strict=True))
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    # ----- the box's inputs -----
+
+    def tile(self, k: int, shut: bool) -> None:
+        level = pins.SWITCH_ACTIVE if shut else pins.SWITCH_ACTIVE ^ 1
+        self.send("p %d %d" % (pins.TILE_PINS[k - 1], level))
+
+    def roll(self, faces: tuple[int, int], ms: float = 0.15) -> None:
+        """Press and release Roll, the dice to show *faces*."""
+        self.send("d %d %d" % faces)
+        self.send("p %d %d" % (pins.ROLL_PIN, pins.SWITCH_ACTIVE))
+        time.sleep(ms)
+        self.send("p %d %d" % (pins.ROLL_PIN, pins.SWITCH_ACTIVE ^ 1))
+
+    # ----- HTTP -----
+
+    def request(self, method: str, path: str, body=None, headers=None, timeout=5):
+        """(status, decoded JSON or text)."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            data = json.dumps(body) if isinstance(body, dict) else body
+            c.request(method, path, body=data, headers=headers or {})
+            r = c.getresponse()
+            text = r.read().decode()
+            ctype = r.getheader("Content-Type") or ""
+            return r.status, json.loads(text) if ctype.startswith("application/json") else text
+        finally:
+            c.close()
+
+    def state(self) -> dict:
+        """The box's state; asked again while the box is busy (503: every slot taken)."""
+        end = time.monotonic() + 10
+        while True:
+            try:
+                status, s = self.request("GET", "/api/state")
+            except OSError:
+                status, s = 0, "dropped"
+            if status == 200 or time.monotonic() > end:
+                break
+            time.sleep(0.02)
+        assert status == 200, (status, s)
+        return s
+
+    def wait_state(self, pred, timeout: float = 5) -> dict:
+        end = time.monotonic() + timeout
+        while True:
+            s = self.state()
+            if pred(s):
+                return s
+            if time.monotonic() > end:
+                raise AssertionError("the state never came: %r" % s)
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.send("q")
+                self.proc.wait(5)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Events:
+    """The page's event stream (/api/events) read in a thread: (monotonic time, state)."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: box\r\n"
+                          b"Accept: text/event-stream\r\n\r\n")
+        self.events: list[tuple[float, dict]] = []
+        self._cv = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        f = self.sock.makefile("rb")
+        try:
+            for raw in f:
+                line = raw.decode().rstrip("\r\n")
+                if line.startswith("data: "):
+                    with self._cv:
+                        self.events.append((time.monotonic(), json.loads(line[6:])))
+                        self._cv.notify_all()
+        except OSError:
+            pass
+
+    def wait(self, pred, timeout: float = 5) -> tuple[float, dict]:
+        end = time.monotonic() + timeout
+        with self._cv:
+            while True:
+                for t, s in self.events:
+                    if pred(s):
+                        return t, s
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise AssertionError("no such event: %r" % self.events[-3:])
+                self._cv.wait(left)
+
+    def close(self):
+        self.sock.close()
