@@ -13,9 +13,9 @@ import threading
 import time
 
 import pytest
-from webbox import Events, WebBox
 
 from shutbox_host.box import boxsim
+from shutbox_host.box.webbox import Events, WebBox
 
 PUSH_S = 0.3  # the page's promise: a flip shows within 300 ms of the LEDs
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from needs import require
-from webbox import WebBox
 
+from shutbox_host.box.webbox import WebBox
 from shutbox_host.web import drive
 
 pytestmark = [pytest.mark.browser]

@@ -22,6 +22,7 @@ PARTS = (
     "shutbox_host.bench.power",
     "shutbox_host.bench.report",
     "shutbox_host.bench.web",
+    "shutbox_host.bench.companion",
 )
 
 

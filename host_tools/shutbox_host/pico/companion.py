@@ -110,3 +110,7 @@ def build(dest: Path | None = None) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return dest
+
+
+if __name__ == "__main__":  # make companion
+    print(build())

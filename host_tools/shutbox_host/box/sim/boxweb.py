@@ -10,10 +10,11 @@ from stdin, one command a line:
 
   p GPIO LEVEL  drive an input          d F..  the next dice faces (else seeded dice)
   s             print the state line    n      the loop's figures    q  quit
+  z             the loop's figures from zero (its passes and its worst lateness)
 
 Output: ``READY PORT`` once serving; ``F <ms> <hex>`` when the LEDs were written (ms of the
 box's clock); the box's JSON log lines; ``S`` and ``N`` lines (the answers: ``N passes
-worst-lateness-ms served refused dropped clients``).
+worst-lateness-ms served refused dropped clients free-heap p99-lateness-ms``).
 """
 
 import sys
@@ -132,8 +133,19 @@ async def commands():
             print("S " + web.json.dumps(live.state()))
         elif c == b"n":
             gc.collect()
-            print("N %d %d %d %d %d %d %d" % (live.passes, live.late, app.served, app.refused,
-                                              app.dropped, app.clients, gc.mem_free()))
+            h = live.hist
+            k = 0
+            seen = h[0]
+            while k + 1 < len(h) and seen * 100 < live.passes * 99:  # the 99th percentile
+                k += 1
+                seen += h[k]
+            print("N %d %d %d %d %d %d %d %d" % (live.passes, live.late, app.served,
+                                                 app.refused, app.dropped, app.clients,
+                                                 gc.mem_free(), k))
+        elif c == b"z":
+            live.passes = live.late = 0
+            for i in range(len(live.hist)):
+                live.hist[i] = 0
         else:
             print("? %s" % c)
 

@@ -1,6 +1,7 @@
-# A box on the simulated board with its companion serving on 127.0.0.1: the tests' handle.
+# A box on the simulated board with its companion serving on 127.0.0.1: the tests' and bench's.
 """Start sim/boxweb.py under the real MicroPython (the companion's .mpy build, the firmware's
-and the simulated board's), read its output in a thread, drive its inputs, talk HTTP to it."""
+and the simulated board's), read its output in a thread, drive its inputs, talk HTTP to it
+(tests/companion; the bench's companion part)."""
 
 from __future__ import annotations
 
@@ -77,8 +78,9 @@ class WebBox:
 
     def figures(self) -> dict:
         """The loop's figures: passes, worst lateness (ms), requests served, refused, dropped,
-        clients now, free heap."""
-        keys = ("passes", "late_ms", "served", "refused", "dropped", "clients", "free")
+        clients now, free heap, the 99th percentile of the lateness (ms)."""
+        keys = ("passes", "late_ms", "served", "refused", "dropped", "clients", "free",
+                "p99_ms")
         return dict(zip(keys, map(int, self.ask("n", "N ").split()[1:]), strict=True))
 
     def alive(self) -> bool:
