@@ -1,4 +1,4 @@
-# The companion's build: microdot from its pinned published package, compiled; none of it for a Pico.
+# The companion's build: microdot from its pinned published package, compiled; none for a Pico.
 """shutbox_host.pico.companion: microdot's modules come from the installed distribution of the
 pinned release (never a copy in this repository), compiled by mpy-cross as the box's modules
 are, beside firmware/companion/; a Pico's flash and uf2 carry none of it."""
