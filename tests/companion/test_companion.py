@@ -66,8 +66,8 @@ def test_the_state_follows_the_game_and_a_flip_is_pushed_within_300_ms_of_the_le
         status, log = box.request("GET", "/api/log")
         assert status == 200
         recs = [json.loads(x) for x in log.splitlines()]
-        assert [r["ev"] for r in recs][:4] == ["game", "turn", "throw", "move"]
-        assert recs[3]["shut"] == [7]
+        assert [r["ev"] for r in recs][:5] == ["settings", "game", "turn", "throw", "move"]
+        assert recs[4]["shut"] == [7]
     finally:
         ev.close()
 
@@ -124,6 +124,7 @@ def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
             break
         time.sleep(0.05)
     assert evs[-2:] == ["game", "turn"] and evs.count("game") == 2, evs
+    assert evs[0] == "settings"
 
 
 # ----- fuzzing -----
@@ -258,3 +259,44 @@ def test_more_clients_than_four_are_turned_away_and_the_slots_come_back(box):
     box.tile(5, True)  # a change: the streams' next write finds them gone, their slots free
     assert _send(box.port, b"GET /api/state HTTP/1.1\r\n\r\n", False) in ("200", "503")
     box.wait_state(lambda x: 5 not in x["up"])
+
+
+def test_a_whole_game_gives_its_log_to_shutbox_report_and_its_records(tmp_path):
+    """One player's game to its end, played on the box: the log downloaded from the page is
+    what `shutbox report` reads; the records and the settings in words follow the box's."""
+    import subprocess
+    import sys
+
+    box = WebBox(tmp_path / "flash", players=1)
+    try:
+        assert box.request("GET", "/api/settings")[1]["players"] == "1"
+        assert box.request("GET", "/api/records")[1] == {"best": None, "turns": 0,
+                                                         "boxes_shut": 0, "games": 0}
+        box.wait_state(lambda s: s["state"] in ("setup", "ready"))
+        for faces, tile in [((4, 5), 9), ((4, 4), 8), ((3, 4), 7), ((3, 3), 6), ((2, 3), 5),
+                            ((2, 2), 4), ((1, 2), 3)]:
+            box.roll(faces)
+            box.wait_state(lambda s: s["state"] == "move")
+            box.tile(tile, True)
+            box.wait_state(lambda s, t=tile: s["state"] == "ready" and t not in s["open"])
+        box.roll((6, 6))  # 12 from 1 and 2: the turn ends, 3 to score
+        s = box.wait_state(lambda s: s["state"] == "turn-end", timeout=8)
+        assert s["scores"] == [3]
+        time.sleep(1.0)  # the score shows before Roll passes on
+        box.roll((1, 1))
+        s = box.wait_state(lambda s: s["state"] == "game-end")
+        assert s["winners"] == [1]
+        status, log = box.request("GET", "/api/log")
+        assert status == 200
+        evs = [json.loads(x)["ev"] for x in log.splitlines()]
+        assert evs[0] == "settings" and evs[-1] == "winner" and evs.count("score") == 1
+        path = tmp_path / "game.jsonl"
+        path.write_text(log)
+        r = subprocess.run([sys.executable, "-m", "shutbox_host.cli", "report", str(path)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert "1 game, 1 whole turn" in r.stdout
+        assert box.request("GET", "/api/records")[1] == {"best": 3, "turns": 1,
+                                                         "boxes_shut": 0, "games": 1}
+    finally:
+        box.close()

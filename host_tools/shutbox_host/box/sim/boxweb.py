@@ -3,10 +3,12 @@
 holding the companion's build (shutbox_host.pico.companion), then the simulated board and
 the firmware (shutbox_host.box.boxsim.build).
 
-The box's App under shutbox.guard.Guard, as app.main makes it (its game saved in FLASH/data,
-its records there), on the fake rp2 board (machine, neopixel, simbus) with the real clock;
-the companion's loop and server (companion.web.run) on 127.0.0.1:PORT. The box's inputs come
-from stdin, one command a line:
+The box's App under shutbox.guard.Guard, as app.main makes it (app.start from the settings
+and the records' key shutbox.powerup.read finds in FLASH/data; its game saved there), on
+the fake rp2 board (machine, neopixel, simbus) with the real clock; the companion's loop and
+server (companion.live, companion.web) on 127.0.0.1:PORT. PLAYERS other than the default:
+saved in the settings first, as the box's menu does. The box's inputs come from stdin, one
+command a line:
 
   p GPIO LEVEL  drive an input          d F..  the next dice faces (else seeded dice)
   s             print the state line    n      the loop's figures    q  quit
@@ -37,7 +39,7 @@ from companion import web  # noqa: E402
 from companion.live import Live  # noqa: E402
 
 from shutbox import pins  # noqa: E402
-from shutbox.app import App  # noqa: E402
+from shutbox.app import start  # noqa: E402
 from shutbox.board import Board  # noqa: E402
 from shutbox.guard import Guard  # noqa: E402
 from shutbox.settings import Settings  # noqa: E402
@@ -81,20 +83,24 @@ except OSError:
 board = Board()
 store = Store(flash + "/data")
 live = Live(urandom=urandom)
-settings = Settings(players=players)
-live.settings = settings
-live.store = store
-try:
-    from shutbox.setfile import variant_key
+if players != Settings.players:  # a box set up for them in its menu, before this power-up
+    from shutbox import setfile
 
-    live.key = variant_key(settings, pins.TILES)
-except ImportError:
-    pass
+    setfile.save(Settings(players=players), store)
+# as main.py: the saved settings and the records' key (shutbox.powerup.read), its settings
+# record into the companion's log as well as the console
+from shutbox import powerup  # noqa: E402
+
+powerup.print = live.out
+boot = powerup.read(board, store)
+powerup.unload("powerup")
+live.settings = boot[0]
+live.store = store
+live.key = boot[4][1]  # the tally's variant key (shutbox.records.Records.tally)
 
 
 def make(now, safe):
-    return App(board, urandom, now, settings=settings, store=store, resume=not safe,
-               out=live.out)
+    return start(board, urandom, now, store, boot, safe, out=live.out)
 
 
 t0 = simtime.ticks_ms()
