@@ -50,6 +50,7 @@ _TRIES = const(3)  # wrong codes before the code is void
 _TOKENS = const(4)  # paired phones remembered at once
 _SIG = const(8)  # the numbers compared after each step
 _HIST = const(32)  # the loop's lateness counted by the ms up to this (the last: this or more)
+_OWN = ("sound", "brightness")  # the settings the page may change (the box's own)
 STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end")
 
 
@@ -261,6 +262,31 @@ class Live:
         g.tiles_changed(app.deb.levels, now)
         self.kick = True
         return True
+
+    def change(self, words):
+        """Change the box's own settings from {option: value name} (shutbox.setnames'
+        words): sound and brightness, which shape no game, applied at once and saved as the
+        menu saves them. Return None, or what is wrong in words (nothing changed then)."""
+        from shutbox import setfile, setnames
+
+        s = self.settings
+        if s is None or self.guard.app is None:
+            return "the box is restarting"
+        new = {}
+        for k in words:
+            if k not in _OWN:
+                return "%s cannot change from the page; %s can" % (k, " and ".join(_OWN))
+            i = setnames.OPTIONS.index(k)
+            names = setnames.CHOICES[i]
+            if words[k] not in names:
+                return "%s is one of %s" % (k, ", ".join(names))
+            new[setnames.ATTRS[i]] = names.index(words[k])
+        for a in new:
+            setattr(s, a, new[a])
+        self.guard.board.adjust(s.sound, s.brightness)
+        setfile.save(s, self.store)
+        self.kick = True  # the LEDs drawn again in the new brightness
+        return None
 
     def records(self):
         """Return the box's records of the variant being played (shutbox.records), or {}."""

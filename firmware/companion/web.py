@@ -7,8 +7,9 @@ pushed as server-sent events at every change (shutbox's loop wakes them: compani
 ``/api/settings`` the settings in words; ``/api/records`` the box's records of the variant
 played; ``/api/log`` the game log as JSON lines (what ``shutbox report`` reads);
 ``POST /api/pair`` shows a pairing code on the box (no body), or trades the code for a token
-(``{"code": "1234"}``); ``POST /api/new-game`` a change: it needs the token
-(``X-Pair-Token``), else 403.
+(``{"code": "1234"}``); the changes need the token (``X-Pair-Token``), else 403:
+``POST /api/new-game``, and ``POST /api/settings`` with the box's own settings in words
+(``{"brightness": "high"}``: sound and brightness, applied at once and saved).
 
 Bounded, because the box must play on whatever arrives: at most _CLIENTS connections at once
 (one more gets 503 and is closed), a request's line and headers within _HEAD_MS (else it is
@@ -260,6 +261,18 @@ def make(live):
         if token is None:
             return _error(403, "wrong code, or none showing: ask for a new one")
         return {"token": token}
+
+    @app.post("/api/settings")
+    async def change(req):
+        if not live.paired(req.headers.get("X-Pair-Token")):
+            return _error(403, "pair with the box first (POST /api/pair)")
+        body = _body(req)
+        if not body:
+            return _error(400, "give the settings to change: {\"sound\": \"soft\"}")
+        wrong = live.change(body)
+        if wrong is not None:
+            return _error(400, wrong)
+        return live.settings_words()
 
     @app.post("/api/new-game")
     async def new_game(req):

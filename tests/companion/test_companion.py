@@ -27,15 +27,6 @@ def box(tmp_path):
     b.close()
 
 
-def _leds(line: str) -> str:
-    """An F line's LEDs as palette letters (tiles, die A's 7 pips, die B's)."""
-    return boxsim.decoder()(bytes.fromhex(line.split()[2]))
-
-
-def _led_lines(box: WebBox, since: float) -> list[tuple[float, str]]:
-    return [(t, _leds(x)) for t, x in list(box.lines) if t >= since and x.startswith("F ")]
-
-
 def _turn_to_move(box: WebBox, faces=(3, 4)) -> dict:
     box.wait_state(lambda s: s["state"] in ("setup", "ready"))
     box.roll(faces)
@@ -53,9 +44,9 @@ def test_the_state_follows_the_game_and_a_flip_is_pushed_within_300_ms_of_the_le
         seen, pushed = ev.wait(lambda x: 7 not in x["up"])
         assert seen >= sent
         # the first LED write after the flip that changed tile 7's LED
-        before = _led_lines(box, 0)[-1][1][6]
+        before = box.led_lines(0)[-1][1][6]
         end = time.monotonic() + 2
-        while not (after := [t for t, x in _led_lines(box, sent) if x[6] != before]):
+        while not (after := [t for t, x in box.led_lines(sent) if x[6] != before]):
             assert time.monotonic() < end, "tile 7's LED never changed"
             time.sleep(0.01)
         led = after[0]
@@ -72,23 +63,6 @@ def test_the_state_follows_the_game_and_a_flip_is_pushed_within_300_ms_of_the_le
         ev.close()
 
 
-def _code_from_leds(box: WebBox, since: float) -> str:
-    """The pairing code as the box shows it: tile 1 lit cyan with the first two faces on
-    the dice, tile 2 with the last two."""
-    halves: dict[int, str] = {}
-    end = time.monotonic() + 5
-    while len(halves) < 2 and time.monotonic() < end:
-        for _, x in _led_lines(box, since):
-            lit = boxsim.tiles_lit(x[:9], "C")
-            if lit in ([1], [2]):
-                a, b = boxsim.face(x[9:16]), boxsim.face(x[16:23])
-                assert set(x[9:23]) <= {".", "C"} and a > 0 and b > 0, x
-                halves[lit[0]] = "%d%d" % (a, b)
-        time.sleep(0.1)
-    assert len(halves) == 2, halves
-    return halves[1] + halves[2]
-
-
 def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
     s = _turn_to_move(box)
     assert box.request("POST", "/api/new-game")[0] == 403
@@ -97,7 +71,7 @@ def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
     t = time.monotonic()
     status, r = box.request("POST", "/api/pair")
     assert status == 202 and r["showing"]
-    code = _code_from_leds(box, t)
+    code = box.pairing_code(t)
     assert box.state()["pairing"]
     wrong = "".join(str(int(c) % 6 + 1) for c in code)  # every digit another face
     for _ in range(3):  # three wrong tries void the code
@@ -106,13 +80,33 @@ def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
     assert box.request("POST", "/api/pair", body={"code": code})[0] == 403  # void now
     t = time.monotonic()
     assert box.request("POST", "/api/pair")[0] == 202
-    code = _code_from_leds(box, t)
+    code = box.pairing_code(t)
     status, r = box.request("POST", "/api/pair", body={"code": code})
     assert status == 200 and len(r["token"]) == 32
     assert not box.state()["pairing"]  # the box's own frame again
     token = r["token"]
     assert s["throw"] == [3, 4]
-    status, r = box.request("POST", "/api/new-game", headers={"X-Pair-Token": token})
+    paired = {"X-Pair-Token": token}
+    # the box's own settings: applied at once (the LEDs' palette), saved; others refused
+    assert box.request("POST", "/api/settings", body={"brightness": "high"})[0] == 403
+    assert box.request("POST", "/api/settings", body={"players": "3"}, headers=paired)[0] == 400
+    status, r = box.request("POST", "/api/settings", body={"brightness": "dazzling"},
+                            headers=paired)
+    assert status == 400 and "low, medium, high" in r["error"]
+    t = time.monotonic()
+    status, r = box.request("POST", "/api/settings", body={"brightness": "high"},
+                            headers=paired)
+    assert status == 200 and r["brightness"] == "high" and r["sound"] == "loud"
+    assert box.request("GET", "/api/settings")[1]["brightness"] == "high"
+    high = boxsim.palette(level=2)
+    white = high[3 * 1:3 * 2]  # palette code 1: an open tile's white, at high brightness
+    end = time.monotonic() + 2
+    while not any(line.split()[2][:6] == white.hex() for _, line in list(box.lines)
+                  if line.startswith("F ") and _ >= t):
+        assert time.monotonic() < end, "the LEDs never took the new brightness"
+        time.sleep(0.02)
+    assert white != boxsim.palette(level=1)[3:6]
+    status, r = box.request("POST", "/api/new-game", headers=paired)
     assert (status, r) == (200, {"new_game": True})
     s = box.wait_state(lambda x: x["throw"] == [] and x["state"] in ("setup", "ready"))
     assert s["scores"] == [0, 0] and s["player"] == 1
@@ -125,6 +119,13 @@ def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
         time.sleep(0.05)
     assert evs[-2:] == ["game", "turn"] and evs.count("game") == 2, evs
     assert evs[0] == "settings"
+    box.close()  # a power cut: the box comes back with the brightness saved
+    again = WebBox(box.flash)
+    try:
+        assert again.request("GET", "/api/settings")[1]["brightness"] == "high"
+        assert json.loads(again.request("GET", "/api/log")[1].splitlines()[0])["values"][18] == 2
+    finally:
+        again.close()
 
 
 # ----- fuzzing -----

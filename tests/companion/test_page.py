@@ -1,7 +1,8 @@
 # The companion's page in Chromium at phone size, served by the box on the simulated board.
 """Playwright drives Debian's Chromium (shutbox_host.web.drive's executable and flags) at a
-phone's size against the companion on 127.0.0.1: the page follows the game live, and a tile
-flipped on the box shows on it within the companion's promise."""
+phone's size against the companion on 127.0.0.1: the page follows the game live, a tile
+flipped on the box shows on it within the companion's promise, and a setting changed on the
+page after pairing with the code the box shows applies."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def _missing() -> str | None:
     return None
 
 
-def test_the_page_at_phone_size_shows_a_flip(tmp_path):
+def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing(tmp_path):
     require(_missing(), "the companion's page")
     from playwright.sync_api import sync_playwright
 
@@ -55,6 +56,17 @@ def test_the_page_at_phone_size_shows_a_flip(tmp_path):
                 width = page.evaluate("() => document.documentElement.scrollWidth")
                 assert width <= drive.PHONE["width"], width
                 assert page.locator("#conn").inner_text() == "live"
+                # paired on the page with the code the dice show, a setting changed there
+                t = time.monotonic()
+                page.click("#pair")
+                page.fill("#code", box.pairing_code(t))
+                page.click("#send")
+                page.wait_for_function("() => document.getElementById('msg').textContent "
+                                       "=== 'paired'")
+                page.select_option("#brightness", "low")
+                page.wait_for_function("() => document.getElementById('msg').textContent "
+                                       "=== 'brightness: low'")
+                assert box.request("GET", "/api/settings")[1]["brightness"] == "low"
             finally:
                 browser.close()
     finally:

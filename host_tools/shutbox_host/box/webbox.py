@@ -33,6 +33,7 @@ class WebBox:
 
     def __init__(self, flash: Path, players: int = 2):
         self.port = free_port()
+        self.flash = Path(flash)
         path = ":".join([str(companion.build()), str(boxsim.build()), ".frozen"])
         env = dict(os.environ, MICROPYPATH=path)
         self.proc = subprocess.Popen(
@@ -98,6 +99,32 @@ class WebBox:
         self.send("p %d %d" % (pins.ROLL_PIN, pins.SWITCH_ACTIVE))
         time.sleep(ms)
         self.send("p %d %d" % (pins.ROLL_PIN, pins.SWITCH_ACTIVE ^ 1))
+
+    # ----- the box's LEDs -----
+
+    def led_lines(self, since: float) -> list[tuple[float, str]]:
+        """The LED writes since *since* (monotonic): (when, palette letters: the tiles, die
+        A's 7 pips, die B's)."""
+        decode = boxsim.decoder()
+        return [(t, decode(bytes.fromhex(x.split()[2]))) for t, x in list(self.lines)
+                if t >= since and x.startswith("F ")]
+
+    def pairing_code(self, since: float, timeout: float = 5) -> str:
+        """The pairing code as the box shows it from *since* on: tile 1 lit cyan with the
+        first two faces on the dice, tile 2 with the last two."""
+        halves: dict[int, str] = {}
+        end = time.monotonic() + timeout
+        while len(halves) < 2 and time.monotonic() < end:
+            for _, x in self.led_lines(since):
+                lit = boxsim.tiles_lit(x[:pins.TILES], "C")
+                if lit in ([1], [2]):
+                    dice = x[pins.TILES:]
+                    a, b = boxsim.face(dice[:7]), boxsim.face(dice[7:14])
+                    assert set(dice) <= {".", "C"} and a > 0 and b > 0, x
+                    halves[lit[0]] = "%d%d" % (a, b)
+            time.sleep(0.1)
+        assert len(halves) == 2, "no pairing code on the LEDs: %r" % halves
+        return halves[1] + halves[2]
 
     # ----- HTTP -----
 
