@@ -29,8 +29,9 @@ page's event streams at once, so the page follows the LEDs by one step and one w
 Pairing: anyone on the network may watch; a change needs a token, which a pairing code
 gives. The code (four faces, 1296 of them) shows on the dice for a minute when a phone asks
 (two faces at a time, tile 1 or tile 2 lit for the first or second half), and three wrong
-tries void it: a guess has 3 chances in 1296 per showing, and every showing is in plain
-sight of the players at the box. At most four tokens are kept (the oldest goes).
+tries void it, after which no code shows for 10 s: a phone that guesses has 3 chances in
+1296 per 10 s, every showing in plain sight of the players at the box. At most four tokens
+are kept (the oldest goes).
 """
 
 import asyncio
@@ -47,11 +48,14 @@ _LOG_CAP = const(8192)  # the game log kept for the page: the latest lines, this
 _PAIR_MS = const(60000)  # a pairing code shows this long
 _HALF_MS = const(1000)  # each half of the code (two faces) shows this long
 _TRIES = const(3)  # wrong codes before the code is void
+_COOL_MS = const(10000)  # after a void code, no new one for this long
 _TOKENS = const(4)  # paired phones remembered at once
 _SIG = const(8)  # the numbers compared after each step
 _HIST = const(32)  # the loop's lateness counted by the ms up to this (the last: this or more)
 _OWN = ("sound", "brightness")  # the settings the page may change (the box's own)
-STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end")
+STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end", "roll-off")
+# shutbox.game's _ERR_* in words: what the tiles' red LEDs say is wrong
+ERRORS = ("none", "setup", "early", "reopened", "too-high", "not-legal")
 
 
 def _bits(mask, n):
@@ -81,6 +85,7 @@ class Live:
         self.code = b""  # the pairing code showing (four faces 1..6), or b""
         self._pair_at = 0
         self.tries = 0
+        self._void_at = -1  # when the last code was voided by wrong tries (-1: never)
         self.tokens = []
         self._frame = None  # the frame with the code drawn on it
         self.kick = False  # a change made from the page: the box steps at its next pass
@@ -101,14 +106,14 @@ class Live:
         g = app.game
         n = g.engine.tiles
         won = g.state == 5 and g.winners
-        return {"version": self.version, "state": STATES[g.state] if g.state < 6 else "tie",
+        return {"version": self.version, "state": STATES[g.state],
                 "player": g.player + 1, "players": g.players,
                 "throw": ([g.a, g.b] if g.b else [g.a]) if g.state in (3, 4) and g.a else [],
                 "up": _bits(g.levels, n),
                 "open": _bits(g.open_, n), "tiles": n,
                 "scores": g.scores[:g.players], "turn": g.score,
                 "winners": _bits(g.winners, g.players) if won else [],
-                "error": g.err, "pairing": bool(self.code),
+                "error": ERRORS[g.err], "pairing": bool(self.code),
                 "computer": g.cpu.seats if g.cpu is not None else 0}
 
     def log_text(self):
@@ -187,11 +192,20 @@ class Live:
     # ----- pairing -----
 
     def pair(self, now):
-        """Start showing a new pairing code on the box (for _PAIR_MS)."""
+        """Show a pairing code on the box (for _PAIR_MS); return 0, or the ms to wait first:
+        while one shows, the same one goes on (its tries with it), and after one was voided
+        by wrong tries no new one shows for _COOL_MS, so guesses come 3 at most per
+        _COOL_MS however a phone asks."""
+        if self.code:
+            return 0
+        wait = _COOL_MS - time.ticks_diff(now, self._void_at) if self._void_at >= 0 else 0
+        if wait > 0:
+            return wait
         r = self.urandom(4)
         self.code = bytes(1 + r[i] % 6 for i in range(4))
         self._pair_at = now
         self.tries = 0
+        return 0
 
     def code_text(self):
         return "".join(str(c) for c in self.code)
@@ -235,6 +249,7 @@ class Live:
             self.tries += 1
             if self.tries >= _TRIES:
                 self.end_pairing()
+                self._void_at = time.ticks_ms()
             return None
         self.end_pairing()
         token = "".join("%02x" % b for b in self.urandom(16))

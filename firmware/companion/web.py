@@ -255,8 +255,11 @@ def make(live):
             return _error(400, "the body is not a JSON object")
         code = body.get("code")
         if code is None:
-            live.pair(time.ticks_ms())
-            return {"showing": True, "seconds": 60}, 202
+            wait = live.pair(time.ticks_ms())
+            if wait:
+                return {"error": "too many wrong codes: ask again in %d s" % (wait // 1000 + 1),
+                        "status": 429}, 429, {"Retry-After": str(wait // 1000 + 1)}
+            return {"showing": True}, 202
         token = live.check(str(code))
         if token is None:
             return _error(403, "wrong code, or none showing: ask for a new one")

@@ -78,8 +78,13 @@ def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
         assert box.request("POST", "/api/pair", body={"code": wrong})[0] == 403
     assert not box.state()["pairing"]
     assert box.request("POST", "/api/pair", body={"code": code})[0] == 403  # void now
+    voided = time.monotonic()
+    status, r = box.request("POST", "/api/pair")  # and no new code for 10 s
+    assert status == 429 and "ask again in" in r["error"], (status, r)
+    time.sleep(10.2 - (time.monotonic() - voided))
     t = time.monotonic()
     assert box.request("POST", "/api/pair")[0] == 202
+    assert box.request("POST", "/api/pair")[0] == 202  # the same code goes on
     code = box.pairing_code(t)
     status, r = box.request("POST", "/api/pair", body={"code": code})
     assert status == 200 and len(r["token"]) == 32
