@@ -306,3 +306,22 @@ def test_a_whole_game_gives_its_log_to_shutbox_report_and_its_records(tmp_path):
                                                          "boxes_shut": 0, "games": 1}
     finally:
         box.close()
+
+
+def test_a_server_that_cannot_start_leaves_the_box_playing(tmp_path):
+    """The port taken (as a network that fails): one line says so, and the box plays on."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        box = WebBox(tmp_path / "flash", port=taken.getsockname()[1])
+        try:
+            assert box.wait_log("companion")["error"] == "OSError"
+            box.wait_log("turn")
+            n = len(box.lines)
+            box.roll((2, 5))
+            assert box.wait_log("throw", after=n)["dice"] == [2, 5]
+            box.tile(7, True)
+            assert box.wait_log("move", after=n)["shut"] == [7]
+            assert box.alive()
+        finally:
+            box.close()

@@ -31,8 +31,8 @@ def free_port() -> int:
 class WebBox:
     """The box and its companion, running; ``lines`` holds (monotonic time, line)."""
 
-    def __init__(self, flash: Path, players: int = 2):
-        self.port = free_port()
+    def __init__(self, flash: Path, players: int = 2, port: int | None = None):
+        self.port = port or free_port()
         self.flash = Path(flash)
         path = ":".join([str(companion.build()), str(boxsim.build()), ".frozen"])
         env = dict(os.environ, MICROPYPATH=path)
@@ -65,6 +65,23 @@ class WebBox:
                 if left <= 0 or self.proc.poll() is not None:
                     raise AssertionError("no %r from the box; it said:\n%s" % (
                         prefix, "\n".join(x for _, x in self.lines[-30:])))
+                self._cv.wait(left)
+
+    def wait_log(self, ev: str, timeout: float = 5, after: int = 0) -> dict:
+        """The first record of the box's log (its JSON lines) from index *after* on whose
+        ``ev`` is *ev*."""
+        end = time.monotonic() + timeout
+        with self._cv:
+            while True:
+                for _, line in self.lines[after:]:
+                    if line.startswith("{"):
+                        rec = json.loads(line)
+                        if rec.get("ev") == ev:
+                            return rec
+                left = end - time.monotonic()
+                if left <= 0 or self.proc.poll() is not None:
+                    raise AssertionError("no %r record from the box; it said:\n%s" % (
+                        ev, "\n".join(x for _, x in self.lines[-30:])))
                 self._cv.wait(left)
 
     def send(self, cmd: str) -> None:
