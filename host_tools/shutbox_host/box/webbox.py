@@ -228,4 +228,9 @@ class Events:
                 self._cv.wait(left)
 
     def close(self):
+        """Hang up (the reader's file holds the socket open: shut it down first)."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.sock.close()
