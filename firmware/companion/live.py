@@ -12,15 +12,15 @@ most one slice: ``Live.late`` keeps the worst lateness of the loop's wake-ups an
 counts them by the ms, which the tests and the bench read while phones poll and bad requests
 arrive (tests/companion, shutbox_host.bench.companion). Measured so on a PC's unix port
 (``shutbox bench --only companion``; a PC's figures, the Pico W's are a later bench's): with
-four phones polling the state, about 2,400 answers a second, the loop still made its 500
+four phones polling the state, about 2,500 answers a second, the loop still made its 500
 passes a second, late by 4 ms at worst and by 0 ms at the 99th percentile (idle: 5 and 2);
-on a loaded machine the worst case follows the PC's own scheduling (105 ms once at a load of
-2.6 on two cores, while the percentile held). A pass late by a few ms delays what it reads
-by as much. The alternatives
-cost more: a thread would need locks around the game on a core that has one thread of
-Python anyway, and polling the sockets from inside Guard.forever would change the Pico's loop,
-which must stay as it is (its heap holds no margin for it). The server can fail in any way
-(no network, a socket error, a bug): its tasks end, and this loop goes on (``serve``).
+on a loaded machine the worst case follows the PC's own scheduling of processes (105 ms
+once at a load of 2.6 on two cores). A pass late by a few ms delays what it reads by as
+much. The alternatives cost more: a thread would need locks around the game on a core that
+runs one thread of Python anyway, and polling the sockets from inside Guard.forever would
+change the Pico's loop, which must stay as it is (its heap holds no margin for it). The
+server can fail in any way (no network, a socket error, a bug): its tasks end, and this
+loop goes on (companion.web.run).
 
 Pushed updates: after each step the few numbers the page shows are compared with the last
 (``_sig``, no allocation); a change bumps ``version`` and sets ``changed``, which wakes the
@@ -88,6 +88,7 @@ class Live:
         self._void_at = -1  # when the last code was voided by wrong tries (-1: never)
         self.tokens = []
         self._frame = None  # the frame with the code drawn on it
+        self._half = -1  # which half of the code it shows
         self.kick = False  # a change made from the page: the box steps at its next pass
 
     def out(self, line):
@@ -168,7 +169,8 @@ class Live:
                     guard.fault(e, now)
                 lv = -1
             dt = time.ticks_diff(due, now)
-            if lv != seen or dt <= 0 or self.kick:
+            stepped = lv != seen or dt <= 0 or self.kick
+            if stepped:
                 seen = lv
                 self.kick = False
                 guard.step(now, lv)
@@ -181,8 +183,8 @@ class Live:
             elif wdt is not None:
                 wdt.feed()
             if self.code:
-                try:
-                    self._show_code(now)
+                try:  # drawn again over whatever the step drew
+                    self._show_code(now, stepped)
                 except Exception:  # noqa: BLE001 - as above
                     self.code = b""
             ms = 1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS
@@ -210,9 +212,10 @@ class Live:
     def code_text(self):
         return "".join(str(c) for c in self.code)
 
-    def _show_code(self, now):
-        """Draw the code over the box's frame (when it changes: every _HALF_MS), and give
-        the box its own frame back when the code ends."""
+    def _show_code(self, now, again):
+        """Draw the code on the LEDs when it changes (every _HALF_MS) or *again* (the box's
+        step may have drawn its own frame), and give the box its own frame back when the
+        code ends."""
         guard = self.guard
         app = guard.app
         t = time.ticks_diff(now, self._pair_at)
@@ -221,35 +224,38 @@ class Live:
             return
         half = t // _HALF_MS & 1
         f = self._frame
-        if f is None or f[-1] != half:
-            shown = app._shown
-            n = app.game.engine.tiles
-            f = self._frame = bytearray(len(shown) + 1)
-            f[-1] = half
-            fr.bar(f, n, 0, fr.OFF)
-            f[half] = fr.CYAN
-            fr.die(f, n, 0, self.code[2 * half], fr.CYAN)
-            fr.die(f, n, 1, self.code[2 * half + 1], fr.CYAN)
-            guard.board.show(memoryview(f)[:len(shown)])
+        if f is None:
+            f = self._frame = bytearray(len(app._shown))
+        elif self._half == half:
+            if again:
+                guard.board.show(f)
+            return
+        self._half = half
+        n = app.game.engine.tiles
+        fr.bar(f, n, 0, fr.OFF)
+        f[half] = fr.CYAN
+        fr.die(f, n, 0, self.code[2 * half], fr.CYAN)
+        fr.die(f, n, 1, self.code[2 * half + 1], fr.CYAN)
+        guard.board.show(f)
 
     def end_pairing(self):
         """Stop showing the code: the box's own frame again."""
         self.code = b""
-        self._frame = None
+        self._half = -1
         app = self.guard.app if self.guard is not None else None
         if app is not None:
             self.guard.board.show(app._shown)
 
-    def check(self, code):
+    def check(self, code, now):
         """Return a new token for the right *code* (text of four digits), else None; three
-        wrong tries void the code."""
+        wrong tries void the code (at *now*)."""
         if not self.code:
             return None
         if code != self.code_text():
             self.tries += 1
             if self.tries >= _TRIES:
                 self.end_pairing()
-                self._void_at = time.ticks_ms()
+                self._void_at = now
             return None
         self.end_pairing()
         token = "".join("%02x" % b for b in self.urandom(16))

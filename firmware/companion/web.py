@@ -260,7 +260,7 @@ def make(live):
                 return {"error": "too many wrong codes: ask again in %d s" % (wait // 1000 + 1),
                         "status": 429}, 429, {"Retry-After": str(wait // 1000 + 1)}
             return {"showing": True}, 202
-        token = live.check(str(code))
+        token = live.check(str(code), time.ticks_ms())
         if token is None:
             return _error(403, "wrong code, or none showing: ask for a new one")
         return {"token": token}

@@ -73,6 +73,11 @@ def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
     assert status == 202 and r["showing"]
     code = box.pairing_code(t)
     assert box.state()["pairing"]
+    box.tile(7, True)  # the game goes on under the code: its step draws, the code stays
+    box.wait_state(lambda x: 7 not in x["up"])
+    time.sleep(0.05)
+    last = box.led_lines(t)[-1][1]
+    assert boxsim.tiles_lit(last[:9], "C") in ([1], [2]) and set(last[9:]) <= {".", "C"}, last
     wrong = "".join(str(int(c) % 6 + 1) for c in code)  # every digit another face
     for _ in range(3):  # three wrong tries void the code
         assert box.request("POST", "/api/pair", body={"code": wrong})[0] == 403
