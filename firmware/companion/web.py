@@ -41,6 +41,7 @@ _HEADERS = const(24)  # header lines in a request
 _BODY = const(256)  # bytes in a request's body
 _CHUNK = const(128)  # bytes read from a client at a time
 _EPIPE = const(32)  # an errno microdot takes as a client gone (its MUTED_SOCKET_ERRORS)
+_BUSY_MS = const(100)  # a client turned away: the time to take its 503 and send its request
 _BUSY = b"HTTP/1.0 503 Busy\r\nContent-Length: 0\r\nRetry-After: 2\r\n\r\n"
 
 Request.max_readline = _LINE
@@ -147,7 +148,10 @@ class Server(Microdot):
         if self.clients >= _CLIENTS:
             self.refused += 1
             try:
-                await asyncio.wait_for_ms(writer.awrite(_BUSY), 500)
+                await asyncio.wait_for_ms(writer.awrite(_BUSY), _BUSY_MS)
+                # what the client sent, read before the close: a socket closed on unread
+                # data resets the connection, and the client would never see the 503
+                await asyncio.wait_for_ms(reader.read(_LINE), _BUSY_MS)
             except Exception:  # noqa: BLE001 - it is being turned away anyway
                 pass
             await _close(writer)

@@ -205,11 +205,16 @@ def test_a_thousand_bad_requests_get_errors_or_are_dropped_while_the_box_plays_o
     results: list[tuple[str, str]] = []
     lock = threading.Lock()
 
-    def worker(chunk):
-        for kind, data, hold in chunk:
+    flipped = threading.Event()
+
+    def worker(chunk):  # its share, and round again till the box's flip is seen
+        i = 0
+        while i < len(chunk) or not flipped.is_set():
+            kind, data, hold = chunk[i % len(chunk)]
             r = _send(box.port, data, hold)
             with lock:
                 results.append((kind, r))
+            i += 1
 
     ev = Events(box.port)  # a phone following the game: one slot of four
     box.roll((6, 2))
@@ -230,11 +235,11 @@ def test_a_thousand_bad_requests_get_errors_or_are_dropped_while_the_box_plays_o
         time.sleep(0.01)
     flip_s = seen - after[0]
     assert flip_s <= PUSH_S, flip_s
-    assert any(t.is_alive() for t in threads)  # (the fuzzing was still going on)
+    flipped.set()
     ev.close()
     for t in threads:
         t.join(300)
-    assert len(results) == 1000
+    assert len(results) >= 1000
     allowed = {"garbage": {"400", "dropped"}, "long-line": {"400", "dropped"},
                "headers": {"400", "dropped"}, "big-body": {"413", "dropped"},
                "bad-json": {"400", "403"}, "method": {"405"}, "missing": {"404"},
