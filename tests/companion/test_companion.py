@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 
+import logschema
 import pytest
 
 from shutbox_host.box import boxsim
@@ -340,7 +341,9 @@ def test_a_server_that_cannot_start_leaves_the_box_playing(tmp_path):
         taken.listen(1)
         box = WebBox(tmp_path / "flash", port=taken.getsockname()[1])
         try:
-            assert box.wait_log("companion")["error"] == "OSError"
+            rec = box.wait_log("companion")
+            assert rec["error"] == "OSError"
+            logschema.check(rec)  # a record of the box's log (docs/log-format.md)
             box.wait_log("turn")
             n = len(box.lines)
             box.roll((2, 5))
