@@ -11,12 +11,13 @@ bytes, one parse, one JSON document, one write), so the box's next reading is la
 most one slice: ``Live.late`` keeps the worst lateness of the loop's wake-ups and ``hist``
 counts them by the ms, which the tests and the bench read while phones poll and bad requests
 arrive (tests/companion, shutbox_host.bench.companion). Measured so on a PC's unix port
-(``shutbox bench --only companion``; a PC's figures, the Pico W's are a later bench's): with
-four phones polling the state, about 2,500 answers a second, the loop still made its 500
-passes a second, late by 4 ms at worst and by 0 ms at the 99th percentile (idle: 5 and 2);
-on a loaded machine the worst case follows the PC's own scheduling of processes (105 ms
-once at a load of 2.6 on two cores). A pass late by a few ms delays what it reads by as
-much. The alternatives cost more: a thread would need locks around the game on a core that
+(``shutbox bench --only companion``; a PC's figures, the Pico W's are a later bench's, and
+a request costs its core far more): with four phones polling the state, about 2,500
+answers a second, the loop still made its 500 passes a second, late by 4 ms at worst and
+by 0 ms at the 99th percentile (idle: 5 and 2). On a machine busy with other work the PC's
+own scheduling of processes shows: at a load of 3.9 on two cores, 1,350 answers a second,
+400 passes, 14 ms at worst and 8 ms at the 99th percentile (once 105 ms at worst). A pass
+late by a few ms delays what it reads by as much. The alternatives cost more: a thread would need locks around the game on a core that
 runs one thread of Python anyway, and polling the sockets from inside Guard.forever would
 change the Pico's loop, which must stay as it is (its heap holds no margin for it). The
 server can fail in any way (no network, a socket error, a bug): its tasks end, and this
