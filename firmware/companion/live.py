@@ -17,11 +17,11 @@ answers a second, the loop still made its 500 passes a second, late by 4 ms at w
 by 0 ms at the 99th percentile (idle: 5 and 2). On a machine busy with other work the PC's
 own scheduling of processes shows: at a load of 3.9 on two cores, 1,350 answers a second,
 400 passes, 14 ms at worst and 8 ms at the 99th percentile (once 105 ms at worst). A pass
-late by a few ms delays what it reads by as much. The alternatives cost more: a thread would need locks around the game on a core that
-runs one thread of Python anyway, and polling the sockets from inside Guard.forever would
-change the Pico's loop, which must stay as it is (its heap holds no margin for it). The
-server can fail in any way (no network, a socket error, a bug): its tasks end, and this
-loop goes on (companion.web.run).
+late by a few ms delays what it reads by as much. The alternatives cost more: a thread
+would need locks around the game on a core that runs one thread of Python anyway, and
+polling the sockets from inside Guard.forever would change the Pico's loop, which must stay
+as it is (its heap holds no margin for it). The server can fail in any way (no network, a
+socket error, a bug): its tasks end, and this loop goes on (companion.web.run).
 
 Pushed updates: after each step the few numbers the page shows are compared with the last
 (``_sig``, no allocation); a change bumps ``version`` and sets ``changed``, which wakes the

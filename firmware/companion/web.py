@@ -36,6 +36,7 @@ _WRITE_MS = const(3000)  # a write the client does not take within this drops it
 _STREAM_MS = const(60000)  # an event stream ends after this; the page reconnects
 # an idle event stream gets a comment this often: a phone gone frees its slot by then
 _KEEP_MS = const(5000)
+_QUEUED_MS = const(20)  # an event stream whose last state is not sent yet looks again after
 _LINE = const(256)  # bytes in the request line or a header line
 _HEADERS = const(24)  # header lines in a request
 _BODY = const(256)  # bytes in a request's body
@@ -241,6 +242,9 @@ def make(live):
         sent = -1
         first = True
         while time.ticks_diff(end, time.ticks_ms()) > 0:
+            if sse.queue:  # the phone has not taken the last one: the latest goes after it
+                await asyncio.sleep_ms(_QUEUED_MS)  # (one state queued at most, not a backlog)
+                continue
             if live.version != sent:
                 sent = live.version
                 await sse.send(live.state(), retry=1 if first else None)

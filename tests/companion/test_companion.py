@@ -293,6 +293,26 @@ def test_more_clients_than_four_are_turned_away_and_the_slots_come_back(box):
     box.wait_state(lambda x: 5 not in x["up"])
 
 
+def test_slow_clients_are_dropped_and_their_slots_come_back(box):
+    """Four requests that never finish their headers take every slot; the box drops them
+    after its time for a request's head, and serves again."""
+    slow = []
+    t = time.monotonic()
+    for _ in range(4):
+        s = socket.create_connection(("127.0.0.1", box.port), timeout=10)
+        s.sendall(b"GET /api/state HTTP/1.1\r\nHost: b")
+        slow.append(s)
+    time.sleep(0.2)
+    assert _send(box.port, b"GET /api/state HTTP/1.1\r\n\r\n", False) == "503"
+    for s in slow:
+        got = s.recv(64)  # the box hangs up on it: an error, or nothing
+        assert got == b"" or got.startswith(b"HTTP/1.0 400"), got
+        s.close()
+    waited = time.monotonic() - t
+    assert 2.5 < waited < 6, waited  # the box's 3 s for a request's head
+    assert box.state()["tiles"] == 9
+
+
 def test_a_whole_game_gives_its_log_to_shutbox_report_and_its_records(tmp_path):
     """One player's game to its end, played on the box: the log downloaded from the page is
     what `shutbox report` reads; the records and the settings in words follow the box's."""
