@@ -109,6 +109,12 @@ def build(dest: Path | None = None) -> Path:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    for old in dest.parent.glob("companion-*"):  # older builds: the folder stays small
+        try:
+            if old != dest and old.stat().st_mtime < dest.stat().st_mtime - 3600:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            pass
     return dest
 
 
