@@ -361,6 +361,7 @@ def test_a_server_that_cannot_start_leaves_the_box_playing(tmp_path):
         taken.listen(1)
         box = WebBox(tmp_path / "flash", port=taken.getsockname()[1])
         try:
+            assert not box.serving
             rec = box.wait_log("companion")
             assert rec["error"] == "OSError"
             logschema.check(rec)  # a record of the box's log (docs/log-format.md)

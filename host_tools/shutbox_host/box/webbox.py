@@ -32,19 +32,26 @@ class WebBox:
     """The box and its companion, running; ``lines`` holds (monotonic time, line)."""
 
     def __init__(self, flash: Path, players: int = 2, port: int | None = None):
-        self.port = port or free_port()
+        """Start the box with its flash in the folder *flash*; its server on *port* (None:
+        a free one, another if it was taken meanwhile). ``serving``: the server listens."""
         self.flash = Path(flash)
         path = ":".join([str(companion.build()), str(boxsim.build()), ".frozen"])
         env = dict(os.environ, MICROPYPATH=path)
-        self.proc = subprocess.Popen(
-            [mp.micropython_exe(), "-X", "heapsize=" + HEAP, str(mp.SIM / "boxweb.py"),
-             str(self.port), str(flash), str(players)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            env=env, text=True, bufsize=1)
-        self.lines: list[tuple[float, str]] = []
-        self._cv = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.wait_line("READY", 20)
+        for _ in range(5):
+            self.port = port or free_port()
+            self.proc = subprocess.Popen(
+                [mp.micropython_exe(), "-X", "heapsize=" + HEAP, str(mp.SIM / "boxweb.py"),
+                 str(self.port), str(flash), str(players)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                env=env, text=True, bufsize=1)
+            self.lines: list[tuple[float, str]] = []
+            self._cv = threading.Condition()
+            threading.Thread(target=self._read, daemon=True).start()
+            self.serving = self.wait_line(("READY", "UNSERVED"), 20).startswith("READY")
+            if self.serving or port:
+                return
+            self.close()  # the free port was taken before the box bound it: another
+        raise AssertionError("the companion found no free port")
 
     def _read(self):
         assert self.proc.stdout is not None
@@ -53,8 +60,10 @@ class WebBox:
                 self.lines.append((time.monotonic(), line.rstrip("\n")))
                 self._cv.notify_all()
 
-    def wait_line(self, prefix: str, timeout: float = 5, after: int = 0) -> str:
-        """The first output line from index *after* on that starts with *prefix*."""
+    def wait_line(self, prefix: str | tuple[str, ...], timeout: float = 5,
+                  after: int = 0) -> str:
+        """The first output line from index *after* on that starts with *prefix* (or one
+        of them)."""
         end = time.monotonic() + timeout
         with self._cv:
             while True:

@@ -14,7 +14,8 @@ command a line:
   s             print the state line    n      the loop's figures    q  quit
   z             the loop's figures from zero (its passes and its worst lateness)
 
-Output: ``READY PORT`` once serving; ``F <ms> <hex>`` when the LEDs were written (ms of the
+Output: ``READY PORT`` once serving (``UNSERVED PORT``: the server could not start, and
+the box plays on); ``F <ms> <hex>`` when the LEDs were written (ms of the
 box's clock); the box's JSON log lines; ``S`` and ``N`` lines (the answers: ``N passes
 worst-lateness-ms served refused dropped clients free-heap p99-lateness-ms``).
 """
@@ -159,10 +160,17 @@ async def commands():
 async def main():
     asyncio.create_task(leds())
     asyncio.create_task(commands())
-    asyncio.create_task(web._serve(app, "127.0.0.1", port, print))
-    await asyncio.sleep_ms(0)
-    print("READY %d" % port)
+    serving = asyncio.create_task(web._serve(app, "127.0.0.1", port, print))
+    # the box plays from the start; the harness is told once the socket is bound, or not
+    asyncio.create_task(ready(serving))
     await live.box(guard)
+
+
+async def ready(serving):
+    """Print READY PORT once the server listens, or UNSERVED PORT when it could not."""
+    while app.server is None and not serving.done():
+        await asyncio.sleep_ms(5)
+    print("%s %d" % ("READY" if app.server is not None else "UNSERVED", port))
 
 
 asyncio.run(main())
