@@ -52,6 +52,7 @@ _TRIES = const(3)  # wrong codes before the code is void
 _COOL_MS = const(10000)  # after a void code, no new one for this long
 _TOKENS = const(4)  # paired phones remembered at once
 _SIG = const(8)  # the numbers compared after each step
+_COUNT_MAX = const(0x3FFFFFFF)  # the largest small int on the chip: the counts stop there
 _HIST = const(32)  # the loop's lateness counted by the ms up to this (the last: this or more)
 _OWN = ("sound", "brightness")  # the settings the page may change (the box's own)
 STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end", "roll-off")
@@ -161,8 +162,12 @@ class Live:
             late = time.ticks_diff(now, wake)
             if late > self.late:
                 self.late = late
-            self.hist[late if 0 <= late < _HIST else _HIST] += 1
-            self.passes += 1
+            # counts that stop short of a long int (an allocation a pass, on the chip)
+            i = late if 0 <= late < _HIST else _HIST
+            if self.hist[i] < _COUNT_MAX:
+                self.hist[i] += 1
+            if self.passes < _COUNT_MAX:
+                self.passes += 1
             try:
                 lv = read()
             except Exception as e:  # noqa: BLE001 - as Guard.forever
