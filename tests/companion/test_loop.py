@@ -52,3 +52,22 @@ def test_the_companions_loop_polls_as_the_picos_does():
     # the step's condition: a changed reading or something due (and the page's change)
     cond = "lv != seen or dt <= 0"
     assert cond in ast.unparse(pico) and cond in ast.unparse(mine)
+
+
+def test_the_companions_idle_loop_allocates_nothing_beside_a_listening_server():
+    """tests/mp/companion_heaplock.py: the loop's passes, asyncio's sleep and the poll of
+    the listening socket under micropython.heap_lock (an allocation a pass would collect
+    the Pico W's heap again and again while nobody plays)."""
+    import os
+    import subprocess
+
+    from shutbox_host.pico import companion
+
+    path = ":".join([str(companion.build()), str(mp.FIRMWARE), ".frozen"])
+    r = subprocess.run([mp.micropython_exe(), "-X", "heapsize=256k",
+                        str(mp.ROOT / "tests" / "mp" / "companion_heaplock.py"), "300"],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, MICROPYPATH=path))
+    out = r.stdout.split()
+    assert r.returncode == 0 and out[0] == "PASSES" and out[-1] == "OK", r.stdout + r.stderr
+    assert int(out[1]) >= 50  # (its 2 ms passes ran: about 150 in 300 ms)
