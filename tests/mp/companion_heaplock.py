@@ -14,9 +14,10 @@ import asyncio
 import gc
 import sys
 
-import micropython
 from companion import web
 from companion.live import Live
+
+import micropython
 
 
 class _Board:
