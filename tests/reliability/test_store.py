@@ -278,7 +278,7 @@ def test_power_cut_at_every_flash_operation_of_every_save():
 def test_power_cut_soak():
     """600 saves: metadata compaction and block relocation are crossed too."""
     f = powercut_figures(run_mp("store_powercut.py", "200", heapsize="2m"))
-    assert f["FAIL"] == 0 and f["CUTS"] > 8000
+    assert f["FAIL"] == 0 and f["CUTS"] > 4000  # one commit a save: 1-4 operations
 
 
 BROKEN = {
