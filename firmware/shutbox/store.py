@@ -14,12 +14,12 @@ close) and renames it over ``name``; littlefs renames atomically, so after a pow
 file is not there or whole. A leftover ``name.tmp`` is an unfinished save: load removes it.
 A file that is there is written over in place: littlefs writes a file's new data copy on
 write and commits it with its size atomically when it is closed (opening it truncates
-nothing on flash), so after a cut the file is the old or the new version, as with a rename
-(tests/mp/store_powercut.py cuts every operation of such saves). That is one metadata commit
-a save instead of three (the new file, its data, the rename): a third of the flash programs,
-and of the 4 KB erases the metadata log's compactions cost (0.067 a save instead of 0.2 on
-MicroPython's littlefs; shutbox_host.bench.saves), each of which stops the Pico for 45 to 400
-ms while its inputs wait (execution runs from that flash). Anything that does
+nothing on flash, and a file whose write failed commits nothing), so after a cut or an error
+the file is the old or the new version, as with a rename (tests/mp/store_powercut.py cuts
+every operation of such saves). That is one metadata commit a save instead of three (the new
+file, its data, the rename): a third of the flash programs, and of the 4 KB erases the
+metadata log's compactions cost (shutbox_host.bench.saves), each of which stops the Pico for
+45 to 400 ms while its inputs wait (execution runs from that flash). Anything that does
 not check out (short, too long, wrong magic or version, bad CRC, unreadable) is reported as
 damaged, never returned: the caller uses its defaults and shows the status on the LEDs.
 
