@@ -15,17 +15,19 @@ cited figures). Two kinds of input land at random instants inside saves:
   tile's LED changed.
 
 A game's end (Roll after the last turn: the records and the game saved) is timed too: how long
-its step keeps the core on the flash (``game_end_ms_max``).
+the step that takes that Roll keeps the core on the flash (``game_end_ms_max``) and the page
+programs in it (``game_end_programs_max``).
 
 Where a save's erase falls is found by a first run with the inputs late (after every save);
 the second run puts each input at a random instant inside its save's busy span (inside the
 erase when that save erases), then every sample is classed by the flash operations that run
-actually logged: ``erase`` (the edge came during an erase), ``program`` (during a program),
-``after`` (neither). Figures (``saves_<profile>_...``): the latency p50/max per class and
-kind, samples, erases, flash bursts (a step's saves, back to back), erases and programs per
-burst, erases per turn, the longest burst (ms), the game end's step (ms, programs), and
-``beyond_flash_ms_max``: the most an input during a save waited beyond what the flash had
-left to do when it came (the box's own part of the wait).
+actually logged: ``erase`` (a save was under way at its edge, or began within 2 ms after it,
+with an erase still to do), ``program`` (a save without one), ``after`` (no save in its way).
+Figures (``saves_<profile>_...``): the latency p50/max and samples per class, the flash
+bursts (a step's saves, back to back), erases and programs per burst, erases per turn, the
+longest burst (ms), the game end's step (ms, programs), and ``beyond_flash_ms_max``: the most
+an input during a save waited beyond what the flash had left to do when it came (the box's
+own part of the wait).
 """
 
 from __future__ import annotations
@@ -202,7 +204,7 @@ def measure(profile: str, seed: int = 1, games: int = 12) -> dict:
     r, (gs, frames, ops) = _run(s2, profile)
     bursts = _bursts(ops)
     samples = []
-    ends = []  # the game ends' steps: ms busy with the flash
+    ends = []  # the game ends' steps: (ms busy with the flash, page programs)
     for kind, trig, probe in inputs2:
         if probe < 0:
             t = gs[trig][0]
@@ -273,6 +275,7 @@ def summary(profile: str, m: dict) -> dict:
 
 
 def figures(soak: bool = False) -> dict:
+    """The saves_* figures of both flash profiles: 12 games each, 40 with *soak*."""
     out: dict = {}
     for profile in PROFILES:
         out.update(summary(profile, measure(profile, games=40 if soak else 12)))
