@@ -16,6 +16,7 @@ PARTS = (
     "shutbox_host.bench.game",
     "shutbox_host.bench.flash",
     "shutbox_host.bench.reliability",
+    "shutbox_host.bench.saves",
     "shutbox_host.bench.settings",
     "shutbox_host.bench.rp2",
     "shutbox_host.bench.idle",
