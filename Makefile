@@ -31,7 +31,7 @@ export SHUTBOX_BOOTROM := $(abspath $(BOOTROM))
 endif
 
 .PHONY: all venv venv-enclosure node test check lint typecheck pytest play web fetch bench soak flash \
-	uf2 tables enclosure mpy clean help
+	uf2 tables enclosure mpy companion clean help
 
 all: test
 
@@ -49,6 +49,7 @@ help:
 	@echo "make uf2 [UF2=RPI_PICO-v1.28.0.uf2] [BOARD=RPI_PICO]   one file to drag onto a Pico"
 	@echo "UF2=PATH BOOTROM=PATH  for every target: the uf2 and bootrom to use (else found, fetched)"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
+	@echo "make companion   build/companion-*/: the Pico W companion (microdot, pinned) as .mpy"
 
 # The virtual environment: the pinned runtime dependencies and shutbox (editable) for the
 # product's targets (play, flash, tables); the test tools and the rp2 stubs (kept apart) on top
@@ -145,6 +146,11 @@ flash: $(STAMP)
 # box's firmware on its filesystem.
 uf2: $(STAMP)
 	$(BIN)/shutbox uf2 $(if $(UF2),--micropython $(UF2)) $(if $(BOARD),--board $(BOARD))
+
+# build/companion-<hash>/: the Pico W companion's .mpy files, microdot's from its published
+# package (requirements.txt pins it; make venv installs it), none of it for a Pico.
+companion: $(STAMP)
+	$(BIN)/python -m shutbox_host.pico.companion
 
 # Bytecode for the Pico: mpy-cross must emit the board's .mpy version (shutbox flash checks it).
 %.mpy: %.py

@@ -170,9 +170,13 @@ class App:
         # of two tiles flipped together: Debouncer.wait, its next reading 1 ms away), so that
         # its frame comes first too: a log line takes the emulated RP2040 1-2 ms
         if self.deb.wait(now, 2) > 1:
+            ev = 0
             if self.game.log:
-                self._write_log()
-            if rs is not None:
+                ev = self._write_log()  # True: it saved the records (a game's end)
+            # one save a step, so that the pins are read between two: a game's end saves the
+            # records now and the game at the next step (wait: at once), in that order (a cut
+            # between them: shutbox.records)
+            if rs is not None and not ev:
                 rs.poll(self.game, self.tally)  # with the tally: a cut loses none of its turns
         if self.wdt is not None:
             self.wdt.feed()
@@ -223,6 +227,8 @@ class App:
         # True: the frame pace (the boot notice; the dice rolling while Roll is held)
         w = True if self.notices or held and self.game.would_throw() else self.game.moving(now)
         rs = self.resume
+        if rs is not None and rs._seen != self.game.transitions:
+            return 0  # a save the last step left to this one (step: one save a step)
         if not w and rs is not None and rs.expect >= 0:  # the tiles unlike the saved game's
             w = _BLINK_MS - ticks_diff(now, 0) % _BLINK_MS  # blink (render's: fr.blink)
         if w:  # never sooner than the frame pace
@@ -234,9 +240,11 @@ class App:
         return ms if ms > 0 else 0
 
     def _write_log(self):
-        """Print the game's new log records; count them for the box's records (self.tally)."""
+        """Print the game's new log records; count them for the box's records (self.tally);
+        return True if the records were saved (a ``winner`` record)."""
         log = self.game.log
         t = self.tally
+        saved = False
         for rec in log:
             self.out(json.dumps(rec))
             if t is None:
@@ -256,7 +264,9 @@ class App:
 
                 records.Records(t[0], t[1]).add(t)
                 forget("records")
+                saved = True
         del log[:]
+        return saved
 
 
 def make_engine(settings, rules, tables_dir=None):
