@@ -35,6 +35,14 @@ def _busy_until(ops, t: int) -> int:
     return end
 
 
+def _saved(emu) -> None:
+    """Run 100 ms, then on until no flash operation is under way: a press inside a 400 ms
+    erase is lost, so the reference run presses only between saves."""
+    emu.run(ms=100)
+    while any(t1 > emu.now_ms * 1e6 for _t0, t1, *_ in emu.flash_ops):
+        emu.run(ms=50)
+
+
 def _reference(fw_image):
     """Play from power-up until a save has erased: (the inputs, the erase's t0 and t1)."""
     with Emulator(fs=fw_image, flash_ns=(ERASE_NS, PROGRAM_NS)) as emu:
@@ -42,7 +50,7 @@ def _reference(fw_image):
         emu.run(ms=100)
         eng = autoplay.engine()
         for _ in range(2):  # the first player's turn, then the second's if nothing erased yet
-            autoplay.play_turn(emu, eng, after=lambda: emu.run(ms=100))
+            autoplay.play_turn(emu, eng, after=lambda: _saved(emu))
             erases = [op for op in emu.flash_ops if op[2]]
             if erases:
                 return list(emu.inputs), erases[0][0], erases[0][1]
