@@ -348,16 +348,17 @@ def test_the_real_firmware_boots_and_plays_a_scripted_game(vp):
     # every file but the manifest (written apart) and every table the 9-tile box reads
     assert (summary["uploaded"], summary["tables"]) == (summary["files"] - 1 + 3, 3)
 
-    # It boots: after the reset the launcher runs the flashed version's main loop.
+    # It boots: after the reset the launcher runs the flashed version's main loop (its game
+    # module loaded: app.main forgets its own module's name once the loop runs).
     def running():
         out = mpremote(vp.path, "resume", "exec", "import sys\nm = sys.modules\n"
-                       "print(m['shutbox.app'].__file__ if 'shutbox.app' in m else '-')\n"
+                       "print(m['shutbox.game'].__file__ if 'shutbox.game' in m else '-')\n"
                        "print(m['machine'].__file__ if 'machine' in m else '-')").stdout
         return out.split()
 
     wait_for(lambda: running()[0] != "-", running)
     app_file, machine_file = running()
-    assert app_file == "/.shutbox/%s/shutbox/app.mpy" % summary["version"]
+    assert app_file == "/.shutbox/%s/shutbox/game.mpy" % summary["version"]
     assert machine_file.startswith("/.vpico-sim/")  # the simulated board is its hardware
 
     # It plays: in that same interpreter, the box's App (the flashed modules) on its pins, fed
