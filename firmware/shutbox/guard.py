@@ -39,6 +39,7 @@ _PRESS_MS = const(30)  # Roll held this long (then released) restarts from the f
 _FRAME_MS = const(20)
 _NOTICE_FAULT = const(8)  # app._NOTICE_FAULT: tile 4 of the boot notice
 _POLL_MS = const(2)  # forever(): the longest sleep between two reads of the switches
+_READ_US = const(1010)  # forever(): a reading this long after the last while a level settles
 
 
 def write_log(path, text, exc=None):
@@ -120,12 +121,14 @@ class Guard:
 
         read = self.board.reader()
         ticks_ms = time.ticks_ms
+        ticks_us = time.ticks_us
         sleep_ms = time.sleep_ms
         wdt = self.wdt
         seen = -1
         due = ticks_ms()
         while True:
             now = ticks_ms()
+            t = ticks_us()
             try:
                 lv = read()
             except Exception as e:  # noqa: BLE001 - as in a step: the box must not freeze
@@ -144,9 +147,16 @@ class Guard:
                 dt = ticks_diff(due, ticks_ms())
             elif wdt is not None:
                 wdt.feed()
-            # at least 1 ms between two readings: the debouncer's settle (a glitch under 1 ms
-            # is never read twice) and a loop that never spins
-            sleep_ms(1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS)
+            # At least 1 ms between two readings (the debouncer's settle: a glitch under 1 ms
+            # is never read twice). While a level settles (due in 1 ms), the next reading
+            # comes 1 ms after this one to the µs: sleep_ms(1) ends at the ms clock's next
+            # tick after the step, up to 1.9 ms after the reading
+            if dt > 1:
+                sleep_ms(dt if dt < _POLL_MS else _POLL_MS)
+            else:
+                t = _READ_US - ticks_diff(ticks_us(), t)
+                if t > 0:
+                    time.sleep_us(t)
 
     def wait(self, now):
         """Return the ms until the next step is due if no switch changes: the app's

@@ -40,11 +40,19 @@ class FakeTime:
         return _now[0]
 
     @staticmethod
+    def ticks_us():
+        return _now[0] * 1000
+
+    @staticmethod
     def sleep_ms(ms):
         _now[0] = ticks_add(_now[0], ms)
         _polls[0] += 1
         if _polls[0] >= 200:
             raise KeyboardInterrupt
+
+    @staticmethod
+    def sleep_us(us):
+        FakeTime.sleep_ms((us + 999) // 1000)
 
 
 simbus.clock = FakeTime.ticks_ms
