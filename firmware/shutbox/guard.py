@@ -154,9 +154,9 @@ class Guard:
             if dt > 1:
                 sleep_ms(dt if dt < _POLL_MS else _POLL_MS)
             else:
-                t = _READ_US - ticks_diff(ticks_us(), t)
-                if t > 0:
-                    time.sleep_us(t)
+                dt = _READ_US - ticks_diff(ticks_us(), t)
+                if dt > 0:
+                    time.sleep_us(dt)
 
     def wait(self, now):
         """Return the ms until the next step is due if no switch changes: the app's
