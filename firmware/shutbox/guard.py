@@ -128,7 +128,6 @@ class Guard:
         due = ticks_ms()
         while True:
             now = ticks_ms()
-            t = ticks_us()
             try:
                 lv = read()
             except Exception as e:  # noqa: BLE001 - as in a step: the box must not freeze
@@ -137,6 +136,9 @@ class Guard:
                 lv = -1
             dt = ticks_diff(due, now)
             if lv != seen or dt <= 0:
+                moved = lv != seen
+                if moved:
+                    t = ticks_us()
                 seen = lv
                 try:  # step(), its try in this frame, made once (step's own is made per call)
                     self.poll(now, lv)
@@ -145,18 +147,20 @@ class Guard:
                     self.tick(now)
                 due = ticks_add(now, self.wait(now))
                 dt = ticks_diff(due, ticks_ms())
+                if moved and dt <= 1:
+                    # a switch moved, its level due in 1 ms: the next reading 1 ms after this
+                    # one, to the µs (sleep_ms(1) ends at the ms clock's next tick after the
+                    # step, up to 1.9 ms after the reading); a busy wait only then, so a
+                    # waiting screen's passes and edges stay asleep
+                    dt = _READ_US - ticks_diff(ticks_us(), t)
+                    if dt > 0:
+                        time.sleep_us(dt)
+                    continue
             elif wdt is not None:
                 wdt.feed()
-            # At least 1 ms between two readings (the debouncer's settle: a glitch under 1 ms
-            # is never read twice). While a level settles (due in 1 ms), the next reading
-            # comes 1 ms after this one to the µs: sleep_ms(1) ends at the ms clock's next
-            # tick after the step, up to 1.9 ms after the reading
-            if dt > 1:
-                sleep_ms(dt if dt < _POLL_MS else _POLL_MS)
-            else:
-                dt = _READ_US - ticks_diff(ticks_us(), t)
-                if dt > 0:
-                    time.sleep_us(dt)
+            # at least 1 ms between two readings: the debouncer's settle (a glitch under 1 ms
+            # is never read twice) and a loop that never spins
+            sleep_ms(1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS)
 
     def wait(self, now):
         """Return the ms until the next step is due if no switch changes: the app's
