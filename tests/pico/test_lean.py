@@ -250,8 +250,7 @@ def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, t
         assert _sweep(picow, image, fw_c, a, c, 0, 1)
 
 
-def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tmp_path,
-                                                                        monkeypatch):
+def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tmp_path):
     """An update that also replaces the launcher (/main.py an older one), cut after each flash
     operation from just before the launcher is written to just after it is in place: the
     board still finds a /main.py and the box starts (the launcher is written in /.shutbox/ and
@@ -270,10 +269,9 @@ def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tm
     # where the launcher goes in: the flash's operations at the points around it, counted
     # in the interpreter the flash runs in (as cut_after counts them)
     marks = {}
-    monkeypatch.setattr(flash, "on_point", lambda board, phase, n: marks.setdefault(
-        phase, picow.ops[-1]))
     picow.power_on()
-    b = flash.flash(picow.path, firmware=fw_b, out=quiet)["version"]
+    b = flash.flash(picow.path, firmware=fw_b, out=quiet, on_point=lambda board, phase, n:
+                    marks.setdefault(phase, picow.ops[-1]))["version"]
     assert marks["launcher"] > marks["verified"], marks
     cuts = []
     for n in range(marks["verified"], marks["launcher"] + 1):
