@@ -285,6 +285,40 @@ def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tm
                                                       b"# an older launcher\n")
 
 
+def _imports_of(path: Path) -> set[str]:
+    """The modules a firmware file names: its import statements, and every string that is a
+    module's name (the firmware imports some by name: ``__import__("shutbox." + name)``)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update("%s.%s" % (node.module, a.name) for a in node.names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+    return names
+
+
+def test_the_host_only_modules_are_not_flashed_and_no_firmware_module_needs_them():
+    """setnames and variants (the words of the settings and variants: the host's) are left
+    out of a release, .py or .mpy; every other module is in it; and no module of the
+    firmware imports them, so the box never misses them."""
+    files = flash.prepare(mp.FIRMWARE, 4870).files
+    flashed = {Path(r).with_suffix(".py").as_posix() for r in files if r.endswith(".mpy")}
+    sources = {rel for rel, _ in flash.firmware_sources(mp.FIRMWARE) if rel.endswith(".py")}
+    assert flashed == sources
+    host = set(flash.HOST_ONLY)
+    every = {"main.py"} | {"shutbox/" + p.name for p in (mp.FIRMWARE / "shutbox").glob("*.py")}
+    assert host <= every and not host & flashed  # there, and not flashed
+    assert every - host == flashed  # the rest is
+    for rel in sorted(flashed):
+        named = _imports_of(mp.FIRMWARE / rel)
+        for h in host:
+            module = h[:-3].replace("/", ".")
+            assert not {module, module.rsplit(".", 1)[1]} & named, (rel, h)
+
+
 def test_a_code_only_update_writes_only_the_changed_modules(picow, tmp_path):
     _, fw_b, _ = _versions(tmp_path)
     first = flash.flash(picow.path, out=quiet)

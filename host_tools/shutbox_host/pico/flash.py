@@ -77,6 +77,10 @@ _TABLE_RE = re.compile(r"^([nt])(\d+)\.bin$")  # nN.bin, tN.bin: read by an N-ti
 _TILES_RE = re.compile(rb"^TILES = const\((\d+)\)", re.M)  # in shutbox/pins.py
 _SLACK_BLOCKS = 2  # littlefs metadata growth while staging (commits, a compaction)
 _INLINE_MAX = 512  # littlefs 2.11 on rp2 keeps a file this small in its directory's metadata
+# Modules of the shutbox package that only the host tools import (the words of the settings
+# and of the variants: the CLI, the card, the docs, the log's reader); no firmware module does
+# (tests/pico/test_lean.py checks it), so they are not flashed: no room taken on the board
+HOST_ONLY = ("shutbox/setnames.py", "shutbox/variants.py")
 
 LAUNCHER = LAUNCHER_MARK + """: starts the last complete firmware (written by `shutbox flash`).
 import sys
@@ -304,7 +308,8 @@ def board_mpy_version(mpy: int | None) -> tuple[int, int] | None:
 
 
 def firmware_sources(firmware: Path) -> list[tuple[str, Path]]:
-    """The files that make up the firmware: main.py and the shutbox package (relative paths)."""
+    """The files that make up the firmware: main.py and the shutbox package (relative paths),
+    but the host's own modules (HOST_ONLY)."""
     main = firmware / "main.py"
     pkg = firmware / "shutbox"
     if not main.is_file() or not pkg.is_dir():
@@ -314,7 +319,7 @@ def firmware_sources(firmware: Path) -> list[tuple[str, Path]]:
         rel = p.relative_to(firmware)
         if (p.is_file() and "__pycache__" not in rel.parts
                 and not any(part.startswith(".") for part in rel.parts)
-                and p.suffix not in (".pyc", ".pyi")):
+                and p.suffix not in (".pyc", ".pyi") and rel.as_posix() not in HOST_ONLY):
             files.append((rel.as_posix(), p))
     return files
 
