@@ -19,7 +19,7 @@ MICROPYTHON = {"array", "binascii", "gc", "hashlib", "json", "machine", "micropy
                "neopixel", "network", "os", "struct", "sys", "time", "vfs"}
 # only board.py (supply.py: machine and network) reaches them
 HARDWARE = {"machine", "neopixel", "network"}
-TESTS = {"fuzzbox", "soak", "conftest", "tests", "engine_reference", "solve_reference"}
+TESTS = {"fuzzbox", "soak", "conftest", "tests", "engine_reference", "solve_reference", "sizes"}
 
 
 def imports(path: Path) -> set[str]:
@@ -133,3 +133,37 @@ def test_the_marker_check_sees_a_missing_marker(tmp_path):
     assert unmarked(f) == []
     f.write_text("def test_a():\n    import shutil\n    shutil.which('node')\n")
     assert unmarked(f) == ["test_a: ['node']"]
+
+
+def _make_marks(target: str) -> str:
+    """The -m expression of the pytest run `make <target>` makes (make -n: nothing runs)."""
+    import re
+    import subprocess
+
+    r = subprocess.run(["make", "-n", "-C", str(ROOT), target], capture_output=True,
+                       text=True, timeout=60)
+    found = re.findall(r'pytest -q .*-m "([^"]*)"', r.stdout)
+    assert len(found) == 1, r.stdout + r.stderr
+    return found[0]
+
+
+def test_make_check_runs_the_short_tests_and_make_test_the_long_ones():
+    """A long test (tests/sizes.py) runs whole in make test and shortened in make check;
+    neither runs a test twice; make check leaves out what needs Node, Chromium or CAD."""
+    from _pytest.mark.expression import Expression
+
+    def runs(target, *marks):
+        return Expression.compile(_make_marks(target)).evaluate(lambda m: m in marks)
+
+    assert runs("check") and runs("check", "short") and runs("check", "slow")
+    assert not any(runs("check", m) for m in ("long", "node", "browser", "enclosure"))
+    assert runs("pytest") and runs("pytest", "long") and not runs("pytest", "short")
+    assert all(runs("pytest", m) for m in ("node", "browser", "enclosure", "slow"))
+
+
+def test_sizes_gives_a_short_and_a_long_version():
+    from sizes import sizes
+
+    short, long = sizes(1, 2)
+    assert (short.values, short.id, [m.name for m in short.marks]) == ((1,), "short", ["short"])
+    assert (long.values, long.id, [m.name for m in long.marks]) == ((2,), "long", ["long"])

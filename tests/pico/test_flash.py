@@ -185,6 +185,7 @@ def test_flash_killed_part_way_never_bricks_and_the_next_flash_finishes(vp, fw, 
         assert (done["uploaded"], done["copied"], done["moved"]) == (0, 0, 0)
 
 
+@pytest.mark.long  # mpremote's own timeouts take most of it (no short version: make test)
 def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path):
     """The cable pulled and plugged back in mid-upload: the board reboots under the flash."""
     fw_a = make_firmware(tmp_path / "a", "A")

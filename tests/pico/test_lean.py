@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sizes import sizes
 from test_flash import KILLED, make_firmware, quiet
 from test_vpico import wait_for
 
@@ -199,16 +200,21 @@ def _versions(tmp_path: Path) -> tuple[Path, Path, Path]:
     return (mp.FIRMWARE, *bench_flash.changed_versions(tmp_path))
 
 
-def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow, tmp_path):
+@pytest.mark.parametrize("both", sizes(short=False, long=True))
+def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow, tmp_path,
+                                                                           both):
+    """Each flash cut at a named point and at a random time (make check: the one or the
+    other, in turn), then completed."""
     rng = random.Random(12)
     versions = _versions(tmp_path)
     seen: list[tuple[str, str, str]] = []
     previous = ""
     done: dict = {}
-    for firmware in versions:
+    for i, firmware in enumerate(versions):
         target = flash.prepare(firmware, 4870).version
         # (an update's cut at each flash operation: the test after the next)
-        for how in ("point", "time", "time") * 3 if SLOW else ("point", "time"):
+        hows = ("point", "time") if both else (("point", "time")[i % 2],)
+        for how in ("point", "time", "time") * 3 if SLOW else hows:
             what = _cut_flash(picow, firmware, rng, how, first=not previous)
             runs = boots(picow)
             seen.append((Path(firmware).name, what, runs))
@@ -230,11 +236,13 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
     assert not [p for p in st if p.endswith(".part") or p.endswith(flash.FINISH)]
 
 
-def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, tmp_path):
+@pytest.mark.parametrize("step", sizes(short=48, long=24))
+def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, tmp_path, step):
     """The power goes after the n-th flash operation of a code change's flash, for n = 1,
-    25, 49... of its ~140 (every one with SHUTBOX_SLOW=1, and the table change's too), each time
-    from the same flash image: the flash it leaves holds a whole version, read with the
-    power off, and the box starts it (the launcher running what is left of its journal)."""
+    25, 49... of its ~140 (make check: 1, 49, 97...; every one with SHUTBOX_SLOW=1, and the
+    table change's too), each time from the same flash image: the flash it leaves holds a
+    whole version, read with the power off, and the box starts it (the launcher running what
+    is left of its journal)."""
     fw_a, fw_b, fw_c = _versions(tmp_path)
     a = flash.flash(picow.path, firmware=fw_a, out=quiet)["version"]
     assert boots(picow) == a
@@ -243,8 +251,8 @@ def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, t
     b = flash.prepare(fw_b, 4870).version
     # half the journal's cuts leave a file that plain reads find in neither folder until
     # littlefs completes the rename (n = 49 among them); the board's first rename does that
-    cuts = _sweep(picow, image, fw_b, a, b, *((0, 1) if SLOW else (1, 24)))
-    assert len(cuts) >= 5, cuts  # the flash was cut all along its way
+    cuts = _sweep(picow, image, fw_b, a, b, *((0, 1) if SLOW else (1, step)))
+    assert len(cuts) >= 120 // step, cuts  # the flash was cut all along its way
     if SLOW:
         c = flash.prepare(fw_c, 4870).version
         assert _sweep(picow, image, fw_c, a, c, 0, 1)
