@@ -96,7 +96,7 @@ typecheck: $(DEV_STAMP)
 		--config-file firmware/mypy.ini firmware
 
 # The emulator's inputs first where they can be had (offline: one line, and its tests skip).
-# Every test but the short versions of the long ones (pytest marker short: tests/sizes.py).
+# Every test but the short versions of the long ones (pytest marker short: tests/selection.py).
 TEST_MARKS ?= not short
 pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox fetch --optional
@@ -106,7 +106,7 @@ test: lint typecheck pytest
 
 # The fast loop: lint, types and every test that needs neither Node (the emulated chip, the
 # page), Chromium nor the CAD stack (pytest markers node, browser, enclosure), with the long
-# tests shortened (marker long left out, short run: tests/sizes.py); make test runs them all.
+# tests shortened (marker long left out, short run: tests/selection.py); make test runs them all.
 CHECK_MARKS ?= not node and not browser and not enclosure and not long
 check: lint typecheck
 	$(BIN)/pytest -q -n $(JOBS) $(DIST) -m "$(CHECK_MARKS)" $(PYTEST_ARGS)

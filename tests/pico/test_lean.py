@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sizes import sizes
+from selection import sizes
 from test_flash import KILLED, make_firmware, quiet
 from test_vpico import wait_for
 

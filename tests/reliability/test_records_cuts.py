@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from sizes import sizes
+from selection import sizes
 
 from shutbox import app as app_mod
 from shutbox import frame as fr

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 import soak
-from sizes import sizes
+from selection import sizes
 
 
 @pytest.fixture(scope="module")
