@@ -58,12 +58,15 @@ def test_the_plan_takes_every_value_of_every_setting():
 
 
 # (examples on each row of the plan, drawn, and the least examples, events, moves and power
-# cuts that mean enough happened: the counts vary with the random settings)
-@pytest.mark.parametrize("size", sizes(short=(1, 3, 8, 150, 12, 3), long=(2, 10, 20, 500, 40, 10)))
+# cuts that mean enough happened: the counts vary with the random settings; then whether a
+# failure is shrunk: that can take minutes, which the fast loop does not wait for)
+@pytest.mark.parametrize("size", sizes(short=(1, 3, 8, 150, 12, 3, False),
+                                       long=(2, 10, 20, 500, 40, 10, True)))
 def test_fuzz_the_box(size):
-    per_row, drawn, examples, events, moves, cuts = size
+    per_row, drawn, examples, events, moves, cuts, shrink = size
     fuzzbox.reset_stats()
-    fuzzbox.campaign(per_row, drawn, 40, print_blob=True)
+    fuzzbox.campaign(per_row, drawn, 40, print_blob=True,
+                     **({} if shrink else {"phases": [Phase.explicit, Phase.generate]}))
     report("quick")
     s = fuzzbox.STATS
     assert s["examples"] >= examples and s["finished"] == s["examples"]  # each: a new game
