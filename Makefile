@@ -31,7 +31,7 @@ export SHUTBOX_BOOTROM := $(abspath $(BOOTROM))
 endif
 
 .PHONY: all venv venv-enclosure node test check lint typecheck pytest play web fetch bench soak flash \
-	uf2 tables enclosure mpy clean help
+	uf2 tables enclosure mpy companion clean help
 
 all: test
 
@@ -50,6 +50,7 @@ help:
 	@echo "make mpy     the firmware's bytecode in build/mpy/, as shutbox flash compiles it"
 	@echo "UF2=PATH BOOTROM=PATH  for every target: the uf2 and bootrom to use (else found, fetched)"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
+	@echo "make companion   build/companion-*/: the Pico W companion (microdot, pinned) as .mpy"
 
 # The virtual environment: the pinned runtime dependencies and shutbox (editable) for the
 # product's targets (play, flash, tables); the test tools and the rp2 stubs (kept apart) on top
@@ -150,10 +151,15 @@ flash: $(STAMP)
 uf2: $(STAMP)
 	$(BIN)/shutbox uf2 $(if $(UF2),--micropython $(UF2)) $(if $(BOARD),--board $(BOARD))
 
-# The firmware's bytecode in build/mpy/ (MPY_OUT=), each module as `shutbox flash` compiles it for the
-# Pico (the flags of shutbox_host.mp.MPY_FLAGS, the short source name), but for the modules
-# only the host imports (shutbox_host.pico.flash.HOST_ONLY). mpy-cross must emit the board's
-# .mpy version (shutbox flash checks it).
+# build/companion-<hash>/: the Pico W companion's .mpy files, microdot's from its published
+# package (requirements.txt pins it; make venv installs it), none of it for a Pico.
+companion: $(STAMP)
+	$(BIN)/python -m shutbox_host.pico.companion
+
+# The firmware's bytecode in build/mpy/ (MPY_OUT=), each module as `shutbox flash` compiles
+# it for the Pico (the flags of shutbox_host.mp.MPY_FLAGS, the short source name), but for
+# the modules only the host imports (shutbox_host.pico.flash.HOST_ONLY). mpy-cross must emit
+# the board's .mpy version (shutbox flash checks it).
 MPY_FLAGS   ?= -O3
 MPY_OUT     ?= build/mpy
 HOST_ONLY   := firmware/shutbox/setnames.py firmware/shutbox/variants.py

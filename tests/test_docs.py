@@ -228,6 +228,12 @@ CONSTANTS = {
     "300 ms": ("host_tools/shutbox_host/web/static/app.js", "SAVE_SETTLE_MS = 300"),
     "5 ms": ("host_tools/shutbox_host/web/static/worker.js", "SLICE_MS = 5"),
     "100 ms": ("host_tools/shutbox_host/web/static/worker.js", "LAG_NS = 100e6"),
+    # the W25Q16JV's sector erase and page program, typical and worst (cited from its
+    # datasheet), as the simulated board's flash models them
+    "45 ms": ("host_tools/shutbox_host/box/sim/norflash.py", '"typ": (45000, 400)'),
+    "0.4 ms": ("host_tools/shutbox_host/box/sim/norflash.py", '"typ": (45000, 400)'),
+    "400 ms": ("host_tools/shutbox_host/box/sim/norflash.py", '"max": (400000, 3000)'),
+    "3 ms": ("host_tools/shutbox_host/box/sim/norflash.py", '"max": (400000, 3000)'),
     "320 KB": (None, "issue 12's target for deployed_bytes"),
     "1.2 x": (None, "issue 12's target for update_peak_bytes"),
     "240 KB": (None, "a Pico's heap under MicroPython v1.28 (gc.mem_free at boot)"),

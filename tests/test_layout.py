@@ -3,7 +3,9 @@
 ``machine`` and ``neopixel`` in board.py alone (and ``machine`` in supply.py, the chip's power
 hardware, loaded only there, with ``network``: the Pico W's radio, whose VBUS sense it is);
 the host tools import the firmware, never the other way; no product module imports the
-tests' machinery but the bench's reliability part.
+tests' machinery but the bench's reliability part. The Pico W's companion (firmware/companion/)
+may import microdot (its web framework) and asyncio besides; the shutbox package never
+imports the companion, so a Pico runs none of it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ MICROPYTHON = {"array", "binascii", "gc", "hashlib", "json", "machine", "micropy
                "neopixel", "network", "os", "struct", "sys", "time", "vfs"}
 # only board.py (supply.py: machine and network) reaches them
 HARDWARE = {"machine", "neopixel", "network"}
+# the Pico W's companion (firmware/companion/) only: its web framework and its scheduler
+COMPANION = {"asyncio", "companion", "microdot"}
 TESTS = {"fuzzbox", "soak", "conftest", "tests", "engine_reference", "solve_reference",
          "selection"}
 
@@ -47,7 +51,10 @@ def test_the_firmware_imports_only_itself_and_micropython():
         names = imports(f)
         seen |= names
         rel = f.relative_to(ROOT)
-        assert names <= MICROPYTHON | {"shutbox"}, (rel, names - MICROPYTHON - {"shutbox"})
+        allowed = MICROPYTHON | {"shutbox"}
+        if rel.parts[1] == "companion":
+            allowed |= COMPANION
+        assert names <= allowed, (rel, names - allowed)
         if f.name == "supply.py":
             assert names & HARDWARE == {"machine", "network"}, (rel, names & HARDWARE)
         elif f.name != "board.py":

@@ -64,7 +64,7 @@ def check_contents(wheel: Path) -> None:
             if not p.endswith(".pyc")}
     want |= {p.removeprefix("firmware/") for p in tracked("firmware/shutbox")}
     want |= {"%s/data/share/shutbox/%s" % (data, p)
-             for p in tracked("firmware/main.py", "firmware/shutbox")}
+             for p in tracked("firmware/main.py", "firmware/shutbox", "firmware/companion")}
     want.add("%s/data/share/shutbox/hardware/pinmap.json" % data)
     assert sorted(want - names) == []
     meta = zipfile.ZipFile(wheel).read(data.replace(".data", ".dist-info") + "/METADATA")

@@ -180,9 +180,13 @@ class App:
             else:
                 board.tone(0, 0)
                 self._note = -1
+        ev = 0
         if game.log:
-            self._write_log()
-        if rs is not None:
+            ev = self._write_log()  # True: it saved the records (a game's end)
+        # one save a step, so that the pins are read between two: a game's end saves the
+        # records now and the game at the next step (wait: at once), in that order (a cut
+        # between them: shutbox.records)
+        if rs is not None and not ev:
             rs.poll(game, self.tally)  # with the tally: a cut loses none of its turns
         if self.wdt is not None:
             self.wdt.feed()
@@ -208,6 +212,8 @@ class App:
         # True: the frame pace (the boot notice; the dice rolling while Roll is held)
         w = True if self.notices or held and self.game.would_throw() else self.game.moving(now)
         rs = self.resume
+        if rs is not None and rs._seen != self.game.transitions:
+            return 0  # a save the last step left to this one (step: one save a step)
         if not w and rs is not None and rs.expect >= 0:  # the tiles unlike the saved game's
             w = _BLINK_MS - ticks_diff(now, 0) % _BLINK_MS  # blink (render's: fr.blink)
         if w:  # never sooner than the frame pace
@@ -217,9 +223,11 @@ class App:
         return ms if ms > 0 else 0
 
     def _write_log(self):
-        """Print the game's new log records; count them for the box's records (self.tally)."""
+        """Print the game's new log records; count them for the box's records (self.tally);
+        return True if the records were saved (a ``winner`` record)."""
         log = self.game.log
         t = self.tally
+        saved = False
         for rec in log:
             self.out(json.dumps(rec))
             if t is None:
@@ -239,7 +247,9 @@ class App:
 
                 records.Records(t[0], t[1]).add(t)
                 forget("records")
+                saved = True
         del log[:]
+        return saved
 
 
 def make_engine(settings, rules, tables_dir=None):

@@ -42,11 +42,13 @@ game, a roll-off die; never on a plain poll, and not on entering MOVE, which add
 the throw saved just before). Saving at the throw, before the dice are shown, means pulling
 the plug cannot buy a new throw. Flash wear: about a dozen saves of an 88-byte file (up to
 171 with a match) per turn; littlefs inlines such a small file in its directory's
-metadata log, so a save appends a few hundred bytes there and a 4 KB block is erased only
-when the log compacts, every few dozen saves, with the metadata moved to a fresh block every
-100 erases (block_cycles) so the wear spreads over the whole filesystem (``shutbox bench``
-measures erases per save on MicroPython's littlefs; tests/mp/resume_wear.py: the same for a
-match's larger file).
+metadata log, so a save (written in place: shutbox.store) appends one commit of a page there
+and a 4 KB block is erased only when the log compacts, about every fifteen saves, with the
+metadata moved to a fresh block every 100 erases (block_cycles) so the wear spreads over the
+whole filesystem (``shutbox bench`` measures erases per save on MicroPython's littlefs;
+tests/mp/resume_wear.py: the same for a match's larger file). The app saves after the step's
+LED frame, one file a step (shutbox.app): an erase stops the Pico for 45 to 400 ms, and the
+inputs that come meanwhile wait for it (docs/reliability.md).
 
 After a resume the box waits until the tiles match the saved game (Open the Box: the tiles
 up, not the mirrored model): tiles that differ blink amber (the app draws them over the

@@ -31,10 +31,10 @@ RECORDER = {"link"}  # the kinds `shutbox log` writes itself
 CHIP_ONLY = {"sleep", "wake"}
 
 
-def firmware_kinds() -> set[str]:
+def firmware_kinds(folder: Path = FIRMWARE) -> set[str]:
     """Every "ev" the firmware's source writes (the way the issue counts them)."""
     kinds = set()
-    for path in FIRMWARE.glob("*.py"):
+    for path in folder.glob("*.py"):
         kinds |= set(re.findall(r'"ev": "([a-z_]+)"', path.read_text()))
     return kinds
 
@@ -42,6 +42,9 @@ def firmware_kinds() -> set[str]:
 def test_the_schema_and_the_doc_list_every_kind_the_firmware_prints():
     kinds = firmware_kinds()
     assert len(kinds) == 21  # the issue's count, and sleep and wake (shutbox.sleep)
+    # and the Pico W companion's own record (its server not started)
+    kinds |= firmware_kinds(FIRMWARE.parent / "companion")
+    assert "companion" in kinds
     assert set(SCHEMA["properties"]["ev"]["enum"]) == kinds | RECORDER
     assert {k for k in SCHEMA["$defs"] if k in kinds | RECORDER} == kinds | RECORDER
     for kind in kinds | RECORDER:

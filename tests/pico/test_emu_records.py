@@ -57,8 +57,9 @@ def records(flash: bytes) -> tuple[int, int, int, int] | None:
 
 
 def _shifted(flash: bytes, saves: int) -> bytes:
-    """*flash* with /data/game written again *saves* times with the same bytes, as the box
-    saves it (a temporary file renamed over it): the metadata log moves on, nothing else."""
+    """*flash* with /data/game written again *saves* times with the same bytes (a temporary
+    file renamed over it: three metadata commits a shift): the metadata log moves on, nothing
+    else."""
     off = fsimage.FS_OFFSET
     size = fsimage.BLOCK_SIZE * fsimage.BLOCK_COUNT
     fs = fsimage.new_fs(bytearray(flash[off:off + size]))

@@ -190,14 +190,35 @@ def test_leftover_tmp_is_an_unfinished_save(tmp_path):
     assert os.listdir(s.root) == ["game"]
 
 
-def test_failed_save_keeps_the_old_version(tmp_path):
-    """When the flash refuses the write the old version stays and IO_ERROR is returned."""
+def test_failed_save_keeps_the_old_version(tmp_path, monkeypatch):
+    """When the flash refuses the write the old version stays and IO_ERROR is returned: a
+    file that is there is written over in place, a new one through its .tmp."""
     s = make(tmp_path)
     s.save("records", b"old")
-    os.mkdir(Path(s.root) / "records.tmp")  # open(..., "wb") on it fails
+    real = open
+
+    def refused(path, mode="r"):
+        if "w" in mode:
+            raise OSError(28)  # ENOSPC: the flash is full
+        return real(path, mode)
+
+    monkeypatch.setattr(st_mod, "open", refused, raising=False)
     assert s.save("records", b"new") == IO_ERROR and s.status == IO_ERROR
-    os.rmdir(Path(s.root) / "records.tmp")
+    assert s.save("game", b"new") == IO_ERROR
+    monkeypatch.undo()
     assert s.load("records") == b"old"
+    assert sorted(os.listdir(s.root)) == ["records"]
+
+
+def test_a_file_there_is_written_in_place_a_new_one_through_its_tmp(tmp_path, monkeypatch):
+    """One metadata commit a save on littlefs: no rename once the file is there."""
+    s = make(tmp_path)
+    renames = []
+    rename = os.rename
+    monkeypatch.setattr(st_mod.os, "rename", lambda a, b: renames.append(b) or rename(a, b))
+    s.save("game", b"turn 1")
+    s.save("game", b"turn 2")
+    assert renames == [str(Path(s.root) / "game")] and s.load("game") == b"turn 2"
 
 
 def test_names_cannot_escape_the_folder(tmp_path):
@@ -244,7 +265,9 @@ def test_power_cut_at_every_flash_operation_of_every_save():
     out = run_mp("store_powercut.py", "25")
     f = powercut_figures(out)
     assert f["FAIL"] == 0, out[-2000:]
-    assert f["CUTS"] >= 1000 and f["SAVES"] == 75
+    # a save of a file that is there is one metadata commit (written in place): 1-4 flash
+    # operations, each cut in three modes
+    assert f["CUTS"] >= 500 and f["SAVES"] == 75
     assert f["OLD"] > 0 and f["NEW"] > 0  # cuts landed both before and after the commit
     assert f["ERASES"] > 0  # some saves erased blocks, so cuts also fell mid-erase
     assert f["OVERPROG"] == 0
@@ -255,20 +278,19 @@ def test_power_cut_at_every_flash_operation_of_every_save():
 def test_power_cut_soak():
     """600 saves: metadata compaction and block relocation are crossed too."""
     f = powercut_figures(run_mp("store_powercut.py", "200", heapsize="2m"))
-    assert f["FAIL"] == 0 and f["CUTS"] > 8000
+    assert f["FAIL"] == 0 and f["CUTS"] > 4000  # one commit a save: 1-4 operations
 
 
 BROKEN = {
-    # Deleting the old file before the rename leaves a window with no file at all.
-    "remove-then-rename": ("            os.rename(tmp, path)",
-                           "            os.remove(path) if name in os.listdir(self.root) "
-                           "else None\n            os.rename(tmp, path)"),
+    # Deleting the old file before writing the new one leaves a window with no file at all.
+    "remove-then-write": ("            tmp = path\n",
+                          "            tmp = path\n            os.remove(path)\n"),
     # Writing the header and the payload in two commits leaves a short file.
     "two-commits": ('            with f:\n                f.write(h)\n'
-                    '                f.write(payload)\n            os.rename(tmp, path)',
+                    '                f.write(payload)\n',
                     '            f.close()\n            with open(path, "wb") as f:\n'
                     '                f.write(h)\n'
-                    '            with open(path, "ab") as f:\n                f.write(payload)'),
+                    '            with open(path, "ab") as f:\n                f.write(payload)\n'),
 }
 
 

@@ -16,12 +16,14 @@ PARTS = (
     "shutbox_host.bench.game",
     "shutbox_host.bench.flash",
     "shutbox_host.bench.reliability",
+    "shutbox_host.bench.saves",
     "shutbox_host.bench.settings",
     "shutbox_host.bench.rp2",
     "shutbox_host.bench.idle",
     "shutbox_host.bench.power",
     "shutbox_host.bench.report",
     "shutbox_host.bench.web",
+    "shutbox_host.bench.companion",
 )
 
 

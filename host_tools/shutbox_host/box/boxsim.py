@@ -43,7 +43,7 @@ from shutbox.frame import NAMES
 from shutbox_host import contact, mp
 
 BUILD = mp.BUILD
-_SIM_MODULES = ("machine", "neopixel", "simbus", "simtime", "boxrun", "boxauto")
+_SIM_MODULES = ("machine", "neopixel", "simbus", "simtime", "boxrun", "boxauto", "norflash")
 ROLL_MS = 700  # from a press to the throw shown (debounce + the 600 ms animation), rounded up
 # The shortest press a host makes of a click, a tap or a key (the web page, the terminal box,
 # Script.click): the firmware's own figure, which its debouncer always counts
@@ -229,11 +229,13 @@ def pico_flash(flash: Path, source: bool = False):
             link.unlink(missing_ok=True)
 
 
-def command(*args: str, heapsize: str = "64k") -> tuple[list[str], dict]:
+def command(*args: str, heapsize: str = "64k", nor: str = "") -> tuple[list[str], dict]:
     """Return (argv, env) that start boxrun under micropython with *args*; start it with
-    ``tied()``'s options."""
+    ``tied()``'s options. *nor*: the box's files on littlefs over a timed NOR flash of that
+    profile (sim/norflash.py: "typ" or "max"; needs ``--flash``), else on the host's."""
     tree = build()
-    argv = [mp.micropython_exe(), "-X", "heapsize=" + heapsize, "-m", "boxrun", *args]
+    entry = ["norflash", nor] if nor else ["boxrun"]
+    argv = [mp.micropython_exe(), "-X", "heapsize=" + heapsize, "-m", *entry, *args]
     env = dict(os.environ, MICROPYPATH=str(tree))
     return argv, env
 
@@ -522,11 +524,13 @@ def parse(stdout: str, volume: list | None = None) -> tuple[list, list, list, li
     return frames, tones, log, lines
 
 
-def run(script: Script | str, *args: str, heapsize: str = "64k", timeout: float = 120) -> Run:
-    """Run boxrun (scripted, virtual clock) on *script*; return its parsed output."""
+def run(script: Script | str, *args: str, heapsize: str = "64k", timeout: float = 120,
+        nor: str = "") -> Run:
+    """Run boxrun (scripted, virtual clock) on *script*; return its parsed output (*nor*:
+    ``command``'s)."""
     if isinstance(script, str):
         script = Script().parse(script)
-    argv, env = command(*args, heapsize=heapsize)
+    argv, env = command(*args, heapsize=heapsize, nor=nor)
     p = subprocess.run(argv, input=script.text(), capture_output=True, text=True, env=env,
                        timeout=timeout, **tied())
     r = Run(p.returncode, p.stdout, p.stderr)

@@ -199,12 +199,16 @@ class Emulator:
 
     def __init__(self, uf2=None, bootrom=None, flash: bytes | None = None,
                  fs: bytes | None = None, pinmap=None, check=True, echo=None,
-                 battery_mv: int | None = None, keep_writes: bool = False):
+                 battery_mv: int | None = None, keep_writes: bool = False,
+                 flash_ns: tuple[int, int] | None = None):
         """*flash*: a whole 2 MB image (else the uf2 on erased flash); *fs*: a littlefs image
         written at the filesystem's offset (fsimage.build()); *echo*: a callable given every
         console chunk as it comes (text); *battery_mv*: powered up from the cells alone, VSYS
         at that many mV (None: from USB, VSYS 4700 mV; ``supply`` changes it); *keep_writes*:
-        keep the bytes of every flash operation (``flash_history``)."""
+        keep the bytes of every flash operation (``flash_history``); *flash_ns*: the flash
+        chip's (4 KB sector erase, 256-byte page program) times in ns (None: the W25Q16JV's
+        typical 45 ms and 0.4 ms; its datasheet maximum is 400 ms and 3 ms)."""
+        self._flash_ns = flash_ns
         self._keep_writes = keep_writes
         self._flash0 = b""  # the flash at power-up (keep_writes)
         self._writes: list[tuple[bool, int, int, bytes]] = []  # (erase, addr, count, data)
@@ -277,6 +281,8 @@ class Emulator:
         self.levels = {g: 1 for g in init["pullups"]}
         if self._keep_writes:
             init["flash_data"] = 1
+        if self._flash_ns is not None:
+            init["erase_ns"], init["program_ns"] = self._flash_ns
         self._call("init", **init)
         if self._keep_writes:
             self._flash0 = self.flash_image()

@@ -14,6 +14,7 @@ and its log the chip's log. The tests compare both with what the emulator decode
 from __future__ import annotations
 
 import json
+import tempfile
 
 from shutbox import pins
 from shutbox.frame import NAMES
@@ -95,7 +96,9 @@ def replay(reads, log: list[dict], start_ms: float, settings=None) -> tuple[list
     """
     from shutbox import setfile
     from shutbox.app import App
+    from shutbox.records import Records
     from shutbox.settings import Settings
+    from shutbox.store import Store
     from shutbox.ticks import ticks_add, ticks_diff
 
     start = max(i for i, (k, ms, _) in enumerate(reads) if k == "T" and ms <= start_ms)
@@ -119,7 +122,16 @@ def replay(reads, log: list[dict], start_ms: float, settings=None) -> tuple[list
     t0 = q.next_timer()
     assert t0 is not None
     now = (t0 // 1000) & 0x3FFFFFFF
-    app = App(board, urandom, now, settings=settings, rules=rules, out=emit)
+    # a store and the records' tally as the chip's (app.start): where the box saves decides
+    # when it steps (one save a step: a game's end steps again at once for the game's)
+    tmp = tempfile.TemporaryDirectory(prefix="shutbox-replay-")
+    store = Store(tmp.name + "/data")
+    tally = Records(store, setfile.variant_key(settings, pins.TILES)).tally(0)
+    app = App(board, urandom, now, settings=settings, rules=rules, out=emit, store=store,
+              tally=tally)
+    cpu = getattr(app.game, "cpu", None)
+    if cpu is not None:
+        tally[2] = cpu.seats
     # the Pico's loop (shutbox.guard: Guard.forever): each pass reads the time, then the
     # switches in one read of GPIO_IN, and steps the app when they changed or it is due
     seen = -1
@@ -137,4 +149,5 @@ def replay(reads, log: list[dict], start_ms: float, settings=None) -> tuple[list
                 due = ticks_add(now, app.wait(now))
         except EOFError:
             break
+    tmp.cleanup()
     return board.frames, out

@@ -98,6 +98,8 @@ function make(cmd) {
     pullups: cmd.pullups || [],
     vbus: cmd.vbus === undefined ? true : !!cmd.vbus,
     vsysMv: cmd.vsys_mv,
+    eraseNs: cmd.erase_ns,
+    programNs: cmd.program_ns,
     watchPins: cmd.watch || [],
     onDormant: (t, on) => emit({ ev: 'dormant', t, on: on ? 1 : 0 }),
     onPin: (t, gpio, level) => emit({ ev: 'pin', t, gpio, level }),

@@ -1,0 +1,334 @@
+# The companion's side of the box: its loop beside the server, its state, its log, pairing.
+"""The box as the companion sees it: on a Pico W only (a Pico never imports this package).
+
+Sharing the CPU. The box's loop (shutbox.guard.Guard.forever) sleeps between readings of
+the switches; here the same loop (``Live.box``: one reading a pass, a step only when it
+changed or the app said something is due, the watchdog fed, the guard's steps and waits)
+runs as an asyncio task whose sleep is ``asyncio.sleep_ms``, so the server's tasks (microdot
+is asyncio) run only in the box's sleeps, and never in the middle of a step. A request is
+handled in slices that each end at the next socket wait (a read of at most a few hundred
+bytes, one parse, one JSON document, one write), so the box's next reading is late by at
+most one slice: ``Live.late`` keeps the worst lateness of the loop's wake-ups and ``hist``
+counts them by the ms, which the tests and the bench read while phones poll and bad requests
+arrive (tests/companion, shutbox_host.bench.companion). Measured so on a PC's unix port
+(``shutbox bench --only companion``; a PC's figures, the Pico W's are a later bench's, and
+a request costs its core far more): with four phones polling the state, about 2,500
+answers a second, the loop still made its 500 passes a second, late by 4 ms at worst and
+by 0 ms at the 99th percentile (idle: 5 and 2). On a machine busy with other work the PC's
+own scheduling of processes shows: at a load of 3.9 on two cores, 1,350 answers a second,
+400 passes, 14 ms at worst and 8 ms at the 99th percentile (once 105 ms at worst). A pass
+late by a few ms delays what it reads by as much. The alternatives cost more: a thread
+would need locks around the game on a core that runs one thread of Python anyway, and
+polling the sockets from inside Guard.forever would change the Pico's loop, which must stay
+as it is (its heap holds no margin for it). The server can fail in any way (no network, a
+socket error, a bug): its tasks end, and this loop goes on (companion.web.run).
+
+Pushed updates: after each step the few numbers the page shows are compared with the last
+(``_sig``, no allocation); a change bumps ``version`` and sets ``changed``, which wakes the
+page's event streams at once, so the page follows the LEDs by one step and one write.
+
+Pairing: anyone on the network may watch; a change needs a token, which a pairing code
+gives. The code (four faces, 1296 of them) shows on the dice for a minute when a phone asks
+(two faces at a time, tile 1 or tile 2 lit for the first or second half), and three wrong
+tries void it, after which no code shows for 10 s: a phone that guesses has 3 chances in
+1296 per 10 s, every showing in plain sight of the players at the box. At most four tokens
+are kept (the oldest goes).
+"""
+
+import asyncio
+import os
+import time
+from array import array
+
+from micropython import const
+from shutbox import frame as fr
+from shutbox.guard import Guard
+
+_POLL_MS = const(2)  # shutbox.guard._POLL_MS: the longest sleep between two readings
+_LOG_CAP = const(8192)  # the game log kept for the page: the latest lines, this many bytes
+_PAIR_MS = const(60000)  # a pairing code shows this long
+_HALF_MS = const(1000)  # each half of the code (two faces) shows this long
+_TRIES = const(3)  # wrong codes before the code is void
+_COOL_MS = const(10000)  # after a void code, no new one for this long
+_TOKENS = const(4)  # paired phones remembered at once
+_SIG = const(8)  # the numbers compared after each step
+_COUNT_MAX = const(0x3FFFFFFF)  # the largest small int on the chip: the counts stop there
+_HIST = const(32)  # the loop's lateness counted by the ms up to this (the last: this or more)
+_OWN = ("sound", "brightness")  # the settings the page may change (the box's own)
+STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end", "roll-off")
+# shutbox.game's _ERR_* in words: what the tiles' red LEDs say is wrong
+ERRORS = ("none", "setup", "early", "reopened", "too-high", "not-legal")
+
+
+def _bits(mask, n):
+    """Return the tile numbers (1..n) of the bits set in *mask*."""
+    return [k + 1 for k in range(n) if mask >> k & 1]
+
+
+class Live:
+    """The box's state, log and pairing for the server; the box's loop as a task."""
+
+    def __init__(self, out=print, urandom=os.urandom):
+        """*out*: where the box's log lines go besides the page (the USB console)."""
+        self.guard: Guard = None  # type: ignore[assignment]  # set by box()
+        self.settings = None  # the box's settings (shutbox.settings.Settings), when known
+        self.store = None  # the box's flash store (shutbox.store.Store), for the records
+        self.key = -1  # the records' variant key (shutbox.setfile.variant_key), or -1
+        self.print = out
+        self.urandom = urandom
+        self.lines = []  # the game log's latest lines (JSON text), at most _LOG_CAP bytes
+        self.size = 0
+        self.version = 0  # bumped whenever what the page shows changed
+        self.changed = asyncio.Event()
+        self.late = 0  # the loop's worst lateness (ms past a wake-up it asked for)
+        self.hist = array("I", [0] * (_HIST + 1))  # the passes by their lateness in ms
+        self.passes = 0
+        self._sig = [-1] * _SIG
+        self.code = b""  # the pairing code showing (four faces 1..6), or b""
+        self._pair_at = 0
+        self.tries = 0
+        self._void_at = -1  # when the last code was voided by wrong tries (-1: never)
+        self.tokens = []
+        self._frame = None  # the frame with the code drawn on it
+        self._half = -1  # which half of the code it shows
+        self.kick = False  # a change made from the page: the box steps at its next pass
+
+    def out(self, line):
+        """The app's *out*: print the log line (as the box does) and keep it for the page."""
+        self.print(line)
+        self.lines.append(line)
+        self.size += len(line) + 1
+        while self.size > _LOG_CAP and len(self.lines) > 1:
+            self.size -= len(self.lines.pop(0)) + 1
+
+    def state(self):
+        """Return the game as the page shows it (a dict for JSON)."""
+        app = self.guard.app if self.guard is not None else None
+        if app is None:
+            return {"state": "fault", "version": self.version, "pairing": bool(self.code)}
+        g = app.game
+        n = g.engine.tiles
+        won = g.state == 5 and g.winners
+        return {"version": self.version, "state": STATES[g.state],
+                "player": g.player + 1, "players": g.players,
+                "throw": ([g.a, g.b] if g.b else [g.a]) if g.state in (3, 4) and g.a else [],
+                "up": _bits(g.levels, n),
+                "open": _bits(g.open_, n), "tiles": n,
+                "scores": g.scores[:g.players], "turn": g.score,
+                "winners": _bits(g.winners, g.players) if won else [],
+                "error": ERRORS[g.err], "pairing": bool(self.code),
+                "computer": g.cpu.seats if g.cpu is not None else 0}
+
+    def log_text(self):
+        """Return the kept game log: JSON lines, as ``shutbox log`` records them."""
+        return "".join(x + "\n" for x in self.lines)
+
+    def _after(self, now):
+        """After a step: bump the version when anything the page shows changed (a few
+        numbers compared with the last step's, allocating nothing)."""
+        app = self.guard.app
+        s = self._sig
+        if app is None:  # the fault pattern
+            new = s[0] != -2
+            s[0] = -2
+        else:
+            g = app.game
+            new = (s[0] != g.transitions or s[1] != g.levels or s[2] != g.open_
+                   or s[3] != g.player or s[4] != g.err or s[5] != g.a or s[6] != g.b
+                   or s[7] != g.err_mask)
+            if new:
+                s[0] = g.transitions
+                s[1] = g.levels
+                s[2] = g.open_
+                s[3] = g.player
+                s[4] = g.err
+                s[5] = g.a
+                s[6] = g.b
+                s[7] = g.err_mask
+        if new:
+            self.version += 1
+            self.changed.set()
+
+    async def box(self, guard):
+        """The box's loop (Guard.forever's, with asyncio's sleep): see the module's doc."""
+        self.guard = guard
+        read = guard.board.reader()
+        ticks_ms = time.ticks_ms
+        wdt = guard.wdt
+        seen = -1
+        due = wake = ticks_ms()
+        while True:
+            now = ticks_ms()
+            late = time.ticks_diff(now, wake)
+            if late > self.late:
+                self.late = late
+            # counts that stop short of a long int (an allocation a pass, on the chip)
+            i = late if 0 <= late < _HIST else _HIST
+            if self.hist[i] < _COUNT_MAX:
+                self.hist[i] += 1
+            if self.passes < _COUNT_MAX:
+                self.passes += 1
+            try:
+                lv = read()
+            except Exception as e:  # noqa: BLE001 - as Guard.forever
+                if guard.app is not None:
+                    guard.fault(e, now)
+                lv = -1
+            dt = time.ticks_diff(due, now)
+            stepped = lv != seen or dt <= 0 or self.kick
+            if stepped:
+                seen = lv
+                self.kick = False
+                guard.step(now, lv)
+                try:
+                    self._after(now)
+                except Exception:  # noqa: BLE001 - the page's view failing never stops the box
+                    pass
+                due = time.ticks_add(now, guard.wait(now))
+                dt = time.ticks_diff(due, ticks_ms())
+            elif wdt is not None:
+                wdt.feed()
+            if self.code:
+                try:  # drawn again over whatever the step drew
+                    self._show_code(now, stepped)
+                except Exception:  # noqa: BLE001 - as above
+                    self.code = b""
+            ms = 1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS
+            wake = time.ticks_add(ticks_ms(), ms)
+            await asyncio.sleep_ms(ms)
+
+    # ----- pairing -----
+
+    def pair(self, now):
+        """Show a pairing code on the box (for _PAIR_MS); return 0, or the ms to wait first:
+        while one shows, the same one goes on (its tries with it), and after one was voided
+        by wrong tries no new one shows for _COOL_MS, so guesses come 3 at most per
+        _COOL_MS however a phone asks."""
+        if self.code:
+            return 0
+        wait = _COOL_MS - time.ticks_diff(now, self._void_at) if self._void_at >= 0 else 0
+        if wait > 0:
+            return wait
+        r = self.urandom(4)
+        self.code = bytes(1 + r[i] % 6 for i in range(4))
+        self._pair_at = now
+        self.tries = 0
+        return 0
+
+    def code_text(self):
+        return "".join(str(c) for c in self.code)
+
+    def _show_code(self, now, again):
+        """Draw the code on the LEDs when it changes (every _HALF_MS) or *again* (the box's
+        step may have drawn its own frame), and give the box its own frame back when the
+        code ends."""
+        guard = self.guard
+        app = guard.app
+        t = time.ticks_diff(now, self._pair_at)
+        if t >= _PAIR_MS or app is None:
+            self.end_pairing()
+            return
+        half = t // _HALF_MS & 1
+        f = self._frame
+        if f is None:
+            f = self._frame = bytearray(len(app._shown))
+        elif self._half == half:
+            if again:
+                guard.board.show(f)
+            return
+        self._half = half
+        n = app.game.engine.tiles
+        fr.bar(f, n, 0, fr.OFF)
+        f[half] = fr.CYAN
+        fr.die(f, n, 0, self.code[2 * half], fr.CYAN)
+        fr.die(f, n, 1, self.code[2 * half + 1], fr.CYAN)
+        guard.board.show(f)
+
+    def end_pairing(self):
+        """Stop showing the code: the box's own frame again."""
+        self.code = b""
+        self._half = -1
+        app = self.guard.app if self.guard is not None else None
+        if app is not None:
+            self.guard.board.show(app._shown)
+
+    def check(self, code, now):
+        """Return a new token for the right *code* (text of four digits), else None; three
+        wrong tries void the code (at *now*)."""
+        if not self.code:
+            return None
+        if code != self.code_text():
+            self.tries += 1
+            if self.tries >= _TRIES:
+                self.end_pairing()
+                self._void_at = now
+            return None
+        self.end_pairing()
+        token = "".join("%02x" % b for b in self.urandom(16))
+        self.tokens.append(token)
+        if len(self.tokens) > _TOKENS:
+            self.tokens.pop(0)
+        return token
+
+    def paired(self, token):
+        """Whether *token* came from a pairing."""
+        return bool(token) and token in self.tokens
+
+    # ----- changes -----
+
+    def new_game(self, now):
+        """A new game, as holding Roll for 5 s starts one (App.step)."""
+        app = self.guard.app
+        if app is None:
+            return False
+        g = app.game
+        g.new_game(now)
+        rs = app.resume
+        if rs is not None:
+            rs.expect = -1
+        g.tiles_changed(app.deb.levels, now)
+        self.kick = True
+        return True
+
+    def change(self, words):
+        """Change the box's own settings from {option: value name} (shutbox.setnames'
+        words): sound and brightness, which shape no game, applied at once and saved as the
+        menu saves them. Return None, or what is wrong in words (nothing changed then)."""
+        from shutbox import setfile, setnames
+
+        s = self.settings
+        if s is None or self.guard.app is None:
+            return "the box is restarting"
+        new = {}
+        for k in words:
+            if k not in _OWN:
+                return "%s cannot change from the page; %s can" % (k, " and ".join(_OWN))
+            i = setnames.OPTIONS.index(k)
+            names = setnames.CHOICES[i]
+            if words[k] not in names:
+                return "%s is one of %s" % (k, ", ".join(names))
+            new[setnames.ATTRS[i]] = names.index(words[k])
+        for a in new:
+            setattr(s, a, new[a])
+        self.guard.board.adjust(s.sound, s.brightness)
+        setfile.save(s, self.store)
+        self.kick = True  # the LEDs drawn again in the new brightness
+        return None
+
+    def records(self):
+        """Return the box's records of the variant being played (shutbox.records), or {}."""
+        if self.store is None or self.key < 0:
+            return {}
+        from shutbox import records
+
+        best, turns, shut, games = records.Records(self.store, self.key).entry()
+        return {"best": None if best == 0xFFFFFFFF else best, "turns": turns,
+                "boxes_shut": shut, "games": games}
+
+    def settings_words(self):
+        """Return the settings in words (shutbox.setnames), or {}."""
+        if self.settings is None:
+            return {}
+        from shutbox import setnames
+
+        return setnames.names(self.settings)

@@ -1,0 +1,316 @@
+# The companion's web server: one page and the box's game as JSON, for the phones at the table.
+"""microdot (its published package, built by shutbox_host.pico.companion) on the box's loop.
+
+Routes: ``/`` the page (page.html, beside this module); ``/api/state`` the game (whose turn,
+the throw, the tiles up and in play, the scores, the winners); ``/api/events`` the same
+pushed as server-sent events at every change (shutbox's loop wakes them: companion.live);
+``/api/settings`` the settings in words; ``/api/records`` the box's records of the variant
+played; ``/api/log`` the game log as JSON lines (what ``shutbox report`` reads);
+``POST /api/pair`` shows a pairing code on the box (no body), or trades the code for a token
+(``{"code": "1234"}``); the changes need the token (``X-Pair-Token``), else 403:
+``POST /api/new-game``, and ``POST /api/settings`` with the box's own settings in words
+(``{"brightness": "high"}``: sound and brightness, applied at once and saved).
+
+Bounded, because the box must play on whatever arrives: at most _CLIENTS connections at once
+(one more gets 503 and is closed), a request's line and headers within _HEAD_MS (else it is
+dropped), lines of _LINE bytes and _HEADERS of them (else 400), bodies of _BODY bytes (413),
+a write that a client does not take within _WRITE_MS drops it, an event stream ends after
+_STREAM_MS (the page's EventSource reconnects): a stalled phone frees its slot. Malformed
+requests get 400, unknown paths 404, wrong methods 405; none is printed on the box's console,
+which carries the game log.
+"""
+
+import asyncio
+import json
+import time
+
+import microdot.microdot as _md
+from microdot import Microdot, Request, Response
+from microdot.sse import with_sse
+
+from micropython import const
+
+_CLIENTS = const(4)  # connections served at once
+_HEAD_MS = const(3000)  # a request's line and headers arrive within this, or it is dropped
+_WRITE_MS = const(3000)  # a write the client does not take within this drops it
+_STREAM_MS = const(60000)  # an event stream ends after this; the page reconnects
+# an idle event stream gets a comment this often: a phone gone frees its slot by then
+_KEEP_MS = const(5000)
+_QUEUED_MS = const(20)  # an event stream whose last state is not sent yet looks again after
+_LINE = const(256)  # bytes in the request line or a header line
+_HEADERS = const(24)  # header lines in a request
+_BODY = const(256)  # bytes in a request's body
+_CHUNK = const(128)  # bytes read from a client at a time
+_EPIPE = const(32)  # an errno microdot takes as a client gone (its MUTED_SOCKET_ERRORS)
+_BUSY_MS = const(100)  # a client turned away: the time to take its 503 and send its request
+_BUSY = b"HTTP/1.0 503 Busy\r\nContent-Length: 0\r\nRetry-After: 2\r\n\r\n"
+
+Request.max_readline = _LINE
+Request.max_content_length = _BODY
+Request.max_body_length = _BODY
+
+
+def _quiet(exc):
+    """microdot prints a request it cannot parse; the box's console carries the game log."""
+
+
+_md.print_exception = _quiet
+
+
+class _Reader:
+    """A client's request, bounded: lines of at most _LINE bytes, at most _HEADERS + 1 of
+    them, the line and headers within _HEAD_MS of the connection (asyncio's own readline
+    reads a line of any length)."""
+
+    def __init__(self, r):
+        self.r = r
+        self.buf = b""
+        self.lines = 0
+        self.end = time.ticks_add(time.ticks_ms(), _HEAD_MS)
+
+    async def _more(self):
+        left = time.ticks_diff(self.end, time.ticks_ms())
+        if left <= 0:
+            raise OSError(_EPIPE)  # too slow: dropped
+        try:
+            data = await asyncio.wait_for_ms(self.r.read(_CHUNK), left)
+        except asyncio.TimeoutError:
+            raise OSError(_EPIPE) from None
+        self.buf += data
+        return len(data)
+
+    async def readline(self):
+        self.lines += 1
+        if self.lines > _HEADERS + 1:
+            raise ValueError("too many header lines")
+        while True:
+            i = self.buf.find(b"\n")
+            if i >= 0:
+                line = self.buf[:i + 1]
+                self.buf = self.buf[i + 1:]
+                return line
+            if len(self.buf) > _LINE:
+                raise ValueError("line too long")
+            if not await self._more():  # the end of the stream: what came, or b""
+                line = self.buf
+                self.buf = b""
+                return line
+
+    async def readexactly(self, n):
+        while len(self.buf) < n:
+            if not await self._more():
+                raise EOFError
+        data = self.buf[:n]
+        self.buf = self.buf[n:]
+        return data
+
+    async def read(self, n=-1):
+        if not self.buf:
+            await self._more()
+        n = len(self.buf) if n < 0 else n
+        data = self.buf[:n]
+        self.buf = self.buf[n:]
+        return data
+
+
+class _Writer:
+    """A client's side of the connection: a write it does not take in _WRITE_MS drops it
+    (as an error microdot takes for a client gone: an event stream then ends too)."""
+
+    def __init__(self, w):
+        self.w = w
+
+    async def awrite(self, data):
+        try:
+            await asyncio.wait_for_ms(self.w.awrite(data), _WRITE_MS)
+        except asyncio.TimeoutError:
+            raise OSError(_EPIPE) from None
+
+    async def aclose(self):
+        await self.w.aclose()
+
+    def get_extra_info(self, what):
+        return self.w.get_extra_info(what)
+
+
+class Server(Microdot):
+    """microdot with the box's bounds (see the module's doc) and counters for the tests:
+    requests served, refused (busy) and dropped (an error on the connection)."""
+
+    def __init__(self, live):
+        super().__init__()
+        self.live = live
+        self.clients = 0
+        self.served = 0
+        self.refused = 0
+        self.dropped = 0
+
+    async def handle_request(self, reader, writer):
+        if self.clients >= _CLIENTS:
+            self.refused += 1
+            try:
+                await asyncio.wait_for_ms(writer.awrite(_BUSY), _BUSY_MS)
+                # what the client sent, read before the close: a socket closed on unread
+                # data resets the connection, and the client would never see the 503
+                await asyncio.wait_for_ms(reader.read(_LINE), _BUSY_MS)
+            except Exception:  # noqa: BLE001 - it is being turned away anyway
+                pass
+            await _close(writer)
+            return
+        self.clients += 1
+        try:
+            await Microdot.handle_request(self, _Reader(reader), _Writer(writer))
+            self.served += 1
+        except Exception:  # noqa: BLE001 - a client's trouble never reaches the box
+            self.dropped += 1
+        finally:
+            self.clients -= 1
+            await _close(writer)
+
+
+async def _close(writer):
+    try:
+        await writer.aclose()
+    except Exception:  # noqa: BLE001 - closed already
+        pass
+
+
+def _error(status, text):
+    return {"error": text, "status": status}, status
+
+
+def _body(req):
+    """The request's JSON object, {} without a body, or None when it is not one."""
+    if not req.body:
+        return {}
+    try:
+        obj = json.loads(req.body)
+    except (ValueError, UnicodeError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def make(live):
+    """Return the companion's microdot app for the box *live* (companion.live.Live)."""
+    app = Server(live)
+    page = __file__[:__file__.rfind("/") + 1] + "page.html"
+
+    @app.errorhandler(400)
+    async def bad(req):
+        return _error(400, "malformed request")
+
+    @app.errorhandler(404)
+    async def missing(req):
+        return _error(404, "no such page")
+
+    @app.errorhandler(405)
+    async def method(req):
+        return _error(405, "method not allowed here")
+
+    @app.errorhandler(413)
+    async def large(req):
+        return _error(413, "request body over %d bytes" % _BODY)
+
+    @app.errorhandler(500)
+    async def failed(req):
+        return _error(500, "the companion failed; the box plays on")
+
+    @app.get("/")
+    async def index(req):
+        return Response.send_file(page, content_type="text/html; charset=utf-8")
+
+    @app.get("/api/state")
+    async def state(req):
+        return live.state()
+
+    @app.get("/api/settings")
+    async def settings(req):
+        return live.settings_words()
+
+    @app.get("/api/records")
+    async def records(req):
+        return live.records()
+
+    @app.get("/api/log")
+    async def log(req):
+        return Response(live.log_text(), headers={"Content-Type": "application/x-ndjson"})
+
+    @app.get("/api/events")
+    @with_sse
+    async def events(req, sse):
+        end = time.ticks_add(time.ticks_ms(), _STREAM_MS)
+        sent = -1
+        first = True
+        while time.ticks_diff(end, time.ticks_ms()) > 0:
+            if sse.queue:  # the phone has not taken the last one: the latest goes after it
+                await asyncio.sleep_ms(_QUEUED_MS)  # (one state queued at most, not a backlog)
+                continue
+            if live.version != sent:
+                sent = live.version
+                await sse.send(live.state(), retry=1 if first else None)
+                first = False
+                continue
+            live.changed.clear()
+            try:
+                await asyncio.wait_for_ms(live.changed.wait(), _KEEP_MS)
+            except asyncio.TimeoutError:
+                await sse.send("", comment=True)
+
+    @app.post("/api/pair")
+    async def pair(req):
+        body = _body(req)
+        if body is None:
+            return _error(400, "the body is not a JSON object")
+        code = body.get("code")
+        if code is None:
+            wait = live.pair(time.ticks_ms())
+            if wait:
+                return {"error": "too many wrong codes: ask again in %d s" % (wait // 1000 + 1),
+                        "status": 429}, 429, {"Retry-After": str(wait // 1000 + 1)}
+            return {"showing": True}, 202
+        token = live.check(str(code), time.ticks_ms())
+        if token is None:
+            return _error(403, "wrong code, or none showing: ask for a new one")
+        return {"token": token}
+
+    @app.post("/api/settings")
+    async def change(req):
+        if not live.paired(req.headers.get("X-Pair-Token")):
+            return _error(403, "pair with the box first (POST /api/pair)")
+        body = _body(req)
+        if not body:
+            return _error(400, "give the settings to change: {\"sound\": \"soft\"}")
+        wrong = live.change(body)
+        if wrong is not None:
+            return _error(400, wrong)
+        return live.settings_words()
+
+    @app.post("/api/new-game")
+    async def new_game(req):
+        if not live.paired(req.headers.get("X-Pair-Token")):
+            return _error(403, "pair with the box first (POST /api/pair)")
+        if not live.new_game(time.ticks_ms()):
+            return _error(503, "the box is restarting")
+        return {"new_game": True}
+
+    return app
+
+
+async def _serve(app, host, port, out):
+    try:
+        await app.start_server(host=host, port=port)
+    except Exception as e:  # noqa: BLE001 - no network, a socket error: the box plays on
+        out(json.dumps({"ev": "companion", "error": type(e).__name__, "text": str(e)}))
+
+
+def run(live, guard, host="0.0.0.0", port=80):
+    """Run the box (*guard*, shutbox.guard.Guard) and the server on *host*:*port* until a
+    Ctrl-C; the server failing leaves the box's loop running (companion.live)."""
+    app = make(live)
+
+    async def main():
+        asyncio.create_task(_serve(app, host, port, live.print))
+        await live.box(guard)
+
+    asyncio.run(main())
+    return app

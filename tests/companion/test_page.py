@@ -1,0 +1,73 @@
+# The companion's page in Chromium at phone size, served by the box on the simulated board.
+"""Playwright drives Debian's Chromium (shutbox_host.web.drive's executable and flags) at a
+phone's size against the companion on 127.0.0.1: the page follows the game live, a tile
+flipped on the box shows on it within the companion's promise, and a setting changed on the
+page after pairing with the code the box shows applies."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from needs import require
+
+from shutbox_host.box.webbox import WebBox
+from shutbox_host.web import drive
+
+pytestmark = [pytest.mark.browser]
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed: make venv (requirements-dev.txt)"
+    if not Path(drive.chromium()).is_file():
+        return "no Chromium at %s: apt-get install chromium (Debian's)" % drive.chromium()
+    return None
+
+
+def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing(tmp_path):
+    require(_missing(), "the companion's page")
+    from playwright.sync_api import sync_playwright
+
+    box = WebBox(tmp_path / "flash")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=drive.chromium(), args=drive.ARGS,
+                                         headless=True)
+            try:
+                page = browser.new_page(viewport=drive.PHONE)
+                page.goto("http://127.0.0.1:%d/" % box.port)
+                page.wait_for_function("() => window.shutboxState !== undefined")
+                assert page.locator("#tiles div").count() == 9
+                box.roll((4, 5))
+                page.wait_for_function("() => window.shutboxState.state === 'move'")
+                assert page.locator("#dice").inner_text() == "⚃ ⚄"
+                assert "player 1 to play" in page.locator("#turn").inner_text()
+                t = time.monotonic()
+                box.tile(9, True)
+                page.wait_for_selector("#tile9.down", timeout=2000)
+                shown = time.monotonic() - t
+                assert shown < 1.0, shown  # the push (300 ms) and the browser's own paint
+                assert page.locator("#tile8.down").count() == 0
+                # phone-sized: nothing wider than the screen
+                width = page.evaluate("() => document.documentElement.scrollWidth")
+                assert width <= drive.PHONE["width"], width
+                assert page.locator("#conn").inner_text() == "live"
+                # paired on the page with the code the dice show, a setting changed there
+                t = time.monotonic()
+                page.click("#pair")
+                page.fill("#code", box.pairing_code(t))
+                page.click("#send")
+                page.wait_for_function("() => document.getElementById('msg').textContent "
+                                       "=== 'paired'")
+                page.select_option("#brightness", "low")
+                page.wait_for_function("() => document.getElementById('msg').textContent "
+                                       "=== 'brightness: low'")
+                assert box.request("GET", "/api/settings")[1]["brightness"] == "low"
+            finally:
+                browser.close()
+    finally:
+        box.close()
