@@ -139,3 +139,20 @@ def test_a_folder_of_links_left_by_a_killed_process_goes_with_the_next_one():
     finally:
         living.communicate("", timeout=60)
     assert not os.path.exists(mine)
+
+
+# The parent of the box with its web companion (shutbox_host.box.webbox): its pid, then a wait
+PARENT_WEBBOX = """
+import sys, tempfile, time
+from pathlib import Path
+from shutbox_host.box import webbox
+box = webbox.WebBox(Path(tempfile.mkdtemp()) / "flash")
+print(box.proc.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_box_with_its_web_companion_dies_with_its_parent():
+    """The box serving its page on a port (tests of the companion) is gone with the process
+    that started it, not left listening."""
+    assert not _orphan_after_kill("tied", PARENT_WEBBOX)
