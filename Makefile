@@ -131,10 +131,12 @@ bench: $(DEV_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --save docs/figures.json
 
 # The long runs: the bench's soak figures, then the long versions of the tests (pytest marker
-# slow: more cuts, seeds and games through the same code as make test's short ones).
+# slow: more cuts, seeds and games through the same code as make test's short ones), and the
+# long tests (marker long) with SHUTBOX_SLOW=1, which some of them read to do more.
+SOAK_MARKS ?= slow or long
 soak: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --soak --save docs/figures.json
-	SHUTBOX_SLOW=1 $(BIN)/pytest -q -n $(JOBS) $(DIST) -m slow $(PYTEST_ARGS)
+	SHUTBOX_SLOW=1 $(BIN)/pytest -q -n $(JOBS) $(DIST) -m "$(SOAK_MARKS)" $(PYTEST_ARGS)
 
 tables: $(STAMP)
 	$(BIN)/shutbox tables

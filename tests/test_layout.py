@@ -167,6 +167,10 @@ def test_make_check_runs_the_short_tests_and_make_test_the_long_ones():
     assert not any(runs("check", m) for m in ("long", "node", "browser", "enclosure"))
     assert runs("pytest") and runs("pytest", "long") and not runs("pytest", "short")
     assert all(runs("pytest", m) for m in ("node", "browser", "enclosure", "slow"))
+    # make soak: the slow ones, and the long ones again with SHUTBOX_SLOW=1 (test_lean's
+    # every cut reads it)
+    assert runs("soak", "slow") and runs("soak", "long") and not runs("soak")
+    assert not runs("soak", "short")
 
 
 def test_sizes_gives_a_short_and_a_long_version():
