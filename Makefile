@@ -47,6 +47,7 @@ help:
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
 	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
 	@echo "make uf2 [UF2=RPI_PICO-v1.28.0.uf2] [BOARD=RPI_PICO]   one file to drag onto a Pico"
+	@echo "make mpy     the firmware's bytecode in build/mpy/, as shutbox flash compiles it"
 	@echo "UF2=PATH BOOTROM=PATH  for every target: the uf2 and bootrom to use (else found, fetched)"
 	@echo "make flash [PORT=/dev/ttyACM0]   put the firmware on a Raspberry Pi Pico"
 	@echo "make companion   build/companion-*/: the Pico W companion (microdot, pinned) as .mpy"
@@ -96,15 +97,18 @@ typecheck: $(DEV_STAMP)
 		--config-file firmware/mypy.ini firmware
 
 # The emulator's inputs first where they can be had (offline: one line, and its tests skip).
+# Every test but the short versions of the long ones (pytest marker short: tests/selection.py).
+TEST_MARKS ?= not short
 pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox fetch --optional
-	$(BIN)/pytest -q -n $(JOBS) $(DIST) $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(JOBS) $(DIST) -m "$(TEST_MARKS)" $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 
 # The fast loop: lint, types and every test that needs neither Node (the emulated chip, the
-# page), Chromium nor the CAD stack (pytest markers node, browser, enclosure); make test runs all.
-CHECK_MARKS ?= not node and not browser and not enclosure
+# page), Chromium nor the CAD stack (pytest markers node, browser, enclosure), with the long
+# tests shortened (marker long left out, short run: tests/selection.py); make test runs them all.
+CHECK_MARKS ?= not node and not browser and not enclosure and not long
 check: lint typecheck
 	$(BIN)/pytest -q -n $(JOBS) $(DIST) -m "$(CHECK_MARKS)" $(PYTEST_ARGS)
 
@@ -127,10 +131,12 @@ bench: $(DEV_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --save docs/figures.json
 
 # The long runs: the bench's soak figures, then the long versions of the tests (pytest marker
-# slow: more cuts, seeds and games through the same code as make test's short ones).
+# slow: more cuts, seeds and games through the same code as make test's short ones), and the
+# long tests (marker long) with SHUTBOX_SLOW=1, which some of them read to do more.
+SOAK_MARKS ?= slow or long
 soak: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 	$(BIN)/shutbox bench --json --soak --save docs/figures.json
-	SHUTBOX_SLOW=1 $(BIN)/pytest -q -n $(JOBS) $(DIST) -m slow $(PYTEST_ARGS)
+	SHUTBOX_SLOW=1 $(BIN)/pytest -q -n $(JOBS) $(DIST) -m "$(SOAK_MARKS)" $(PYTEST_ARGS)
 
 tables: $(STAMP)
 	$(BIN)/shutbox tables
@@ -152,9 +158,20 @@ uf2: $(STAMP)
 companion: $(STAMP)
 	$(BIN)/python -m shutbox_host.pico.companion
 
-# Bytecode for the Pico: mpy-cross must emit the board's .mpy version (shutbox flash checks it).
-%.mpy: %.py
-	$(MPY_CROSS) -o $@ $<
+# The firmware's bytecode in build/mpy/ (MPY_OUT=), each module as `shutbox flash` compiles
+# it for the Pico (the flags of shutbox_host.mp.MPY_FLAGS, the short source name), but for
+# the modules only the host imports (shutbox_host.pico.flash.HOST_ONLY). mpy-cross must emit
+# the board's .mpy version (shutbox flash checks it).
+MPY_FLAGS   ?= -O3
+MPY_OUT     ?= build/mpy
+HOST_ONLY   := firmware/shutbox/setnames.py firmware/shutbox/variants.py
+MPY_SOURCES := firmware/main.py $(filter-out $(HOST_ONLY),$(sort $(wildcard firmware/shutbox/*.py)))
+
+mpy: $(patsubst firmware/%.py,$(MPY_OUT)/%.mpy,$(MPY_SOURCES))
+
+$(MPY_OUT)/%.mpy: firmware/%.py | $(STAMP)
+	@mkdir -p $(@D)
+	$(MPY_CROSS) $(MPY_FLAGS) -o $@ -s $*.py $<
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache node_modules

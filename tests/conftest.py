@@ -25,6 +25,21 @@ SLOW = os.environ.get("SHUTBOX_SLOW") == "1"
 HEAVY = ("node", "browser", "enclosure")
 
 
+def pytest_ignore_collect(collection_path, config):
+    """Leave a test module unimported when the run's -m expression selects none of its tests
+    by the markers it puts on all of them (make check: the modules marked node, browser or
+    enclosure), so that make check never loads the CAD stack nor runs their checks for Node.
+    Deselected by marker still, never by a list of files."""
+    expr = config.getoption("markexpr")
+    path = Path(collection_path)
+    if not expr or path.suffix != ".py" or not path.name.startswith("test_"):
+        return None
+    from selection import module_marks, selects_none
+
+    marks = module_marks(path)
+    return True if marks and selects_none(expr, marks) else None
+
+
 def pytest_collection_modifyitems(config, items):
     """Run the modules holding long tests first, each module kept whole (its fixtures built
     once); skip tests marked slow unless SHUTBOX_SLOW=1 (make soak runs them).

@@ -11,6 +11,9 @@ imports the companion, so a Pico runs none of it.
 from __future__ import annotations
 
 import ast
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +26,8 @@ MICROPYTHON = {"array", "binascii", "gc", "hashlib", "json", "machine", "micropy
 HARDWARE = {"machine", "neopixel", "network"}
 # the Pico W's companion (firmware/companion/) only: its web framework and its scheduler
 COMPANION = {"asyncio", "companion", "microdot"}
-TESTS = {"fuzzbox", "soak", "conftest", "tests", "engine_reference", "solve_reference"}
+TESTS = {"fuzzbox", "soak", "conftest", "tests", "engine_reference", "solve_reference",
+         "selection"}
 
 
 def imports(path: Path) -> set[str]:
@@ -140,3 +144,65 @@ def test_the_marker_check_sees_a_missing_marker(tmp_path):
     assert unmarked(f) == []
     f.write_text("def test_a():\n    import shutil\n    shutil.which('node')\n")
     assert unmarked(f) == ["test_a: ['node']"]
+
+
+def _make_marks(target: str) -> str:
+    """The -m expression of the pytest run `make <target>` makes (make -n: nothing runs)."""
+    r = subprocess.run(["make", "-n", "-C", str(ROOT), target], capture_output=True,
+                       text=True, timeout=60)
+    found = re.findall(r'pytest -q .*-m "([^"]*)"', r.stdout)
+    assert len(found) == 1, r.stdout + r.stderr
+    return found[0]
+
+
+def test_make_check_runs_the_short_tests_and_make_test_the_long_ones():
+    """A long test (tests/selection.py) runs whole in make test and shortened in make check;
+    neither runs a test twice; make check leaves out what needs Node, Chromium or CAD."""
+    from _pytest.mark.expression import Expression
+
+    def runs(target, *marks):
+        return Expression.compile(_make_marks(target)).evaluate(lambda m: m in marks)
+
+    assert runs("check") and runs("check", "short") and runs("check", "slow")
+    assert not any(runs("check", m) for m in ("long", "node", "browser", "enclosure"))
+    assert runs("pytest") and runs("pytest", "long") and not runs("pytest", "short")
+    assert all(runs("pytest", m) for m in ("node", "browser", "enclosure", "slow"))
+    # make soak: the slow ones, and the long ones again with SHUTBOX_SLOW=1 (test_lean's
+    # every cut reads it)
+    assert runs("soak", "slow") and runs("soak", "long") and not runs("soak")
+    assert not runs("soak", "short")
+
+
+def test_sizes_gives_a_short_and_a_long_version():
+    from selection import sizes
+
+    short, long = sizes(1, 2)
+    assert (short.values, short.id, [m.name for m in short.marks]) == ((1,), "short", ["short"])
+    assert (long.values, long.id, [m.name for m in long.marks]) == ((2,), "long", ["long"])
+
+
+def test_a_module_marked_as_a_whole_is_left_unimported_when_no_test_of_it_can_run():
+    """make check leaves the modules marked node, browser or enclosure unimported (the CAD
+    stack is seconds of imports a process), by their markers, read from their source; a run
+    whose -m can select a test of theirs (make test, make soak's slow ones) collects them."""
+    from selection import module_marks, selects_none
+
+    check = _make_marks("check")
+    assert module_marks(ROOT / "tests" / "hardware" / "test_enclosure.py") == {"enclosure"}
+    assert module_marks(ROOT / "tests" / "web" / "test_web.py") == {"node", "browser"}
+    assert module_marks(ROOT / "tests" / "test_layout.py") == set()
+    assert selects_none(check, {"enclosure"}) and selects_none(check, {"node"})
+    assert not selects_none(check, set()) and not selects_none(check, {"slow"})
+    assert not selects_none(_make_marks("pytest"), {"node", "browser"})
+    assert not selects_none("slow", {"node"})  # a slow test in a node module: make soak's
+    assert not selects_none("node", {"enclosure"})  # it could carry node too
+    # pytest in a process of its own, over the folders (a module named on the command line
+    # is always collected): which of the two it imported, and what it skipped
+    code = ("import sys, pytest\n"
+            "pytest.main(['--collect-only', '-q', '-rs', '-p', 'no:cacheprovider', '-m', "
+            "sys.argv[1], 'tests/hardware', 'tests/web'])\n"
+            "print('IMPORTED', [m for m in ('test_enclosure', 'test_web') if m in sys.modules])\n")
+    r = subprocess.run([sys.executable, "-c", code, check], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
+    assert "IMPORTED []" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    assert not re.search(r"SKIPPED.*test_(enclosure|web)", r.stdout), r.stdout

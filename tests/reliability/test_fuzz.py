@@ -1,8 +1,9 @@
 # Stateful fuzzing of the firmware through the simulated pins (fuzzbox).
 """Hypothesis drives the real firmware under MicroPython with random physical events.
 
-``make test`` runs a short campaign (about 10 s); ``SHUTBOX_SLOW=1`` a long one (5 min; make soak
-runs the same through ``shutbox bench --soak``).
+``make test`` runs a short campaign (about 10 s), ``make check`` a shorter one
+(tests/selection.py); ``SHUTBOX_SLOW=1`` a long one (5 min; make soak runs the same through
+``shutbox bench --soak``).
 Both print the figures (examples, steps, events, records checked) and the examples per value
 of every setting drawn. The checker itself is tested on fabricated logs, the whole harness
 against firmware with planted bugs (so that a passing fuzz run means something), and each
@@ -19,14 +20,15 @@ import pytest
 from fuzzbox import settings_of
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis.stateful import run_state_machine_as_test
+from selection import sizes
 
 from shutbox_host.box import boxsim
 from shutbox_host.box.boxsim import mpy_cross_exe
 
 
 # make test: 2 examples on each row of fuzzbox.plan() (every value of every setting), then
-# 10 with every setting drawn (the time goes per example: its boots and power cuts);
-# SHUTBOX_SLOW=1: 40 on each row, then 1000 drawn
+# 10 with every setting drawn (the time goes per example: its boots and power cuts); make
+# check: 1 on each row, then 3; SHUTBOX_SLOW=1: 40 on each row, then 1000 drawn
 @pytest.fixture(autouse=True, scope="module")
 def _one_box():
     yield
@@ -55,17 +57,24 @@ def test_the_plan_takes_every_value_of_every_setting():
     assert seen == {(i, v) for i, n in enumerate(fuzzbox.COUNTS) for v in range(n)}
 
 
-def test_fuzz_the_box():
+# (examples on each row of the plan, drawn, and the least examples, events, moves and power
+# cuts that mean enough happened: the counts vary with the random settings; then whether a
+# failure is shrunk: that can take minutes, which the fast loop does not wait for)
+@pytest.mark.parametrize("size", sizes(short=(1, 3, 8, 150, 12, 3, False),
+                                       long=(2, 10, 20, 500, 40, 10, True)))
+def test_fuzz_the_box(size):
+    per_row, drawn, examples, events, moves, cuts, shrink = size
     fuzzbox.reset_stats()
-    fuzzbox.campaign(2, 10, 40, print_blob=True)
+    fuzzbox.campaign(per_row, drawn, 40, print_blob=True,
+                     **({} if shrink else {"phases": [Phase.explicit, Phase.generate]}))
     report("quick")
     s = fuzzbox.STATS
-    assert s["examples"] >= 20 and s["finished"] == s["examples"]  # each ended in a new game
+    assert s["examples"] >= examples and s["finished"] == s["examples"]  # each: a new game
     assert s["boots"] > s["examples"]  # the settings record checked at every power-up
-    # enough happened to mean something (the counts vary with the random settings)
-    assert s["events"] > 500 and s["moves"] > 40 and s["power_cuts"] > 10 and s["resumes"]
+    assert (s["events"] > events and s["moves"] > moves and s["power_cuts"] > cuts
+            and s["resumes"])
     for attr, counts in fuzzbox.DRAWN.items():  # every value of every setting was played
-        assert min(counts) >= 2, (attr, counts)
+        assert min(counts) >= per_row, (attr, counts)
 
 
 @pytest.mark.slow

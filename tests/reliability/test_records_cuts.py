@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+from selection import sizes
+
 from shutbox import app as app_mod
 from shutbox import frame as fr
 from shutbox import powerup, setfile
@@ -165,16 +168,20 @@ class Box:
         return min(scores), len(scores), scores.count(0), len(self.finals)
 
 
-def test_the_records_count_every_turn_and_game_once_whatever_save_the_power_cuts(tmp_path):
+@pytest.mark.parametrize("step", sizes(short=4, long=1))
+def test_the_records_count_every_turn_and_game_once_whatever_save_the_power_cuts(tmp_path,
+                                                                                 step):
     """Every cut point of two two-player games: before each save of the run (the records'
-    save at each game's end among them) and so between each two."""
+    save at each game's end among them) and so between each two (make check: every fourth,
+    and the cuts at the records' saves)."""
     plain = Box(str(tmp_path / "plain"))
     plain.play()
     assert plain.records() == plain.expected()
     n = plain.store.saves
     assert n > 40, n  # the game's saves and the records' two
     wrong = []
-    for k in range(1, n + 1):
+    records = {i + 1 for i, name in enumerate(plain.store.names) if name == "records"}
+    for k in sorted(set(range(1, n + 1, step)) | records | {r + 1 for r in records}):
         box = Box(str(tmp_path / ("cut%d" % k)), cut=k)  # the same run up to the cut
         box.play()
         assert box.cuts == 1, k

@@ -1,18 +1,20 @@
 # Soak: many whole games under MicroPython with the heap capped: no MemoryError, no leak.
 """soak (tests/mp/soak_games.py): games through the simulated pins, in one process.
 
-``make test`` plays 100 games (a few seconds); ``SHUTBOX_SLOW=1`` (make soak) 10,000, and
-``shutbox bench --soak`` does the same. The heap is capped so that the firmware gets 64 KB
-(issue 7) on top of what the simulated board and the soak script hold (their base). The live
-heap is read after gc.collect() at the same point of every game: it must be the same after the last
-game as after the first (tolerance: 0 bytes), with reboots (power cuts, resuming the saved
-game) along the way. The GC pause is printed, never asserted (a timing).
+``make test`` plays 100 games (a few seconds), ``make check`` 25; ``SHUTBOX_SLOW=1`` (make
+soak) 10,000, and ``shutbox bench --soak`` does the same. The heap is capped so that the
+firmware gets 64 KB (issue 7) on top of what the simulated board and the soak script hold
+(their base). The live heap is read after gc.collect() at the same point of every game: it
+must be the same after the last game as after the first (tolerance: 0 bytes), with reboots
+(power cuts, resuming the saved game) along the way. The GC pause is printed, never asserted
+(a timing).
 """
 
 from __future__ import annotations
 
 import pytest
 import soak
+from selection import sizes
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +36,9 @@ def check(out, games):
     assert out["saves"] > 20 * games  # the game in progress was saved all along
 
 
-def test_soak_100_games(cap):
-    check(soak.run(100, cap, seed=11, reboot_every=25), 100)
+@pytest.mark.parametrize("games", sizes(short=25, long=100))
+def test_soak_games(cap, games):
+    check(soak.run(games, cap, seed=11, reboot_every=games // 4), games)
 
 
 def test_the_firmware_cap_is_real(cap):

@@ -5,7 +5,7 @@ the size of the one-file uf2 of each Pico board.
 A virtual Pico W (vpico ``fs_image``: MicroPython's own littlefs, the Pico W's 212 blocks of
 4 KB) gets firmware/ for the 9-tile box (hardware/pinmap.json), then a code-only update (one
 module changed) and a table update (n9.bin changed in one byte), each a real `shutbox flash`
-through mpremote. At every step of each flash (flash.on_point: the folders made, each
+through mpremote. At every step of each flash (flash.flash's on_point: the folders made, each
 upload, verified, the launcher, the switch, the journal's moves, the clean-up) the board
 itself reports what it holds:
 
@@ -75,11 +75,7 @@ def _watched(port: str, firmware: Path) -> tuple[dict, list[tuple[str, int, int]
         held, blocks = board.eval(_HELD)
         seen.append(("%s:%d" % (phase, n), held, blocks))
 
-    flash.on_point = look
-    try:
-        summary = flash.flash(port, firmware=firmware, out=lambda line: None)
-    finally:
-        flash.on_point = None
+    summary = flash.flash(port, firmware=firmware, out=lambda line: None, on_point=look)
     return summary, seen
 
 

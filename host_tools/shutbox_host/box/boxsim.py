@@ -20,6 +20,7 @@ Script commands (tiles numbered from 1):
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
@@ -30,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,27 +107,93 @@ def build() -> Path:
     return _pico_path(dest)
 
 
-_PICO_LIKE = Path("/tmp/.shutbox")  # on the Pico the firmware is /.shutbox/fw-<10 hex digits>
+# This process's folder of links, /tmp/sb<6 hex digits>, and the lock it holds on it while
+# it lives: made at its first link, removed at its exit; a folder whose lock nobody holds
+# (its process killed, or ended without its atexit: pytest-xdist's workers) is removed by
+# the next process that makes one
+_links: list = []  # [folder, the lock's file descriptor]
+_links_lock = threading.Lock()
+_LOCK = ".lock"
+
+
+def _links_dir() -> Path:
+    """Return this process's folder of links (made at the first call); OSError without /tmp.
+
+    Its path has a fixed length (13 characters), so the paths through it take the same heap
+    in every run. Each process has its own: no other process, checkout or user can redirect
+    a link or own the folder."""
+    import fcntl
+
+    with _links_lock:
+        if _links and _links[0].is_dir():
+            return _links[0]
+        _sweep_links()
+        while True:
+            name = "sb" + secrets.token_hex(3)
+            # made under another name and locked first: the sweep never sees it unlocked
+            new = Path(tempfile.mkdtemp(prefix=".%s." % name, dir="/tmp"))
+            fd = os.open(new / _LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            where = Path("/tmp") / name
+            try:
+                if where.exists() or where.is_symlink():
+                    raise FileExistsError(where)
+                os.rename(new, where)
+                break
+            except OSError:
+                os.close(fd)
+                shutil.rmtree(new, ignore_errors=True)
+        _links[:] = [where, fd]
+        atexit.register(_remove_links, where, os.getpid())
+        return where
+
+
+def _sweep_links() -> None:
+    """Remove the folders of links of this user that no process holds any more."""
+    import fcntl
+
+    for where in Path("/tmp").glob("sb" + "[0-9a-f]" * 6):
+        try:
+            if where.is_symlink() or where.lstat().st_uid != os.getuid():
+                continue
+            fd = os.open(where / _LOCK, os.O_RDWR)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # fails while its process lives
+            shutil.rmtree(where, ignore_errors=True)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
+def _remove_links(where: Path, pid: int) -> None:
+    """Remove the folder of links *where* (its links only; what they point to stays) in
+    the process that made it."""
+    if os.getpid() == pid:
+        shutil.rmtree(where, ignore_errors=True)
 
 
 def _pico_path(dest: Path) -> Path:
-    """Return a path to the build *dest* as long as the Pico's firmware folder (a symbolic
-    link /tmp/.shutbox/fw-<10 hex digits>): every module's path (its __file__, interned in
-    RAM) is then as long as on the Pico, wherever the checkout lives. Without /tmp: *dest*."""
+    """Return a path of fixed length to the build *dest* (a symbolic link <this process's
+    folder of links>/fw-<10 hex digits>, named as a flashed version is): every module's path
+    (its __file__, interned in RAM) is then the same length in every run, wherever the
+    checkout lives. Without /tmp: *dest*."""
     return _link(dest, "fw-" + dest.name[-10:])
 
 
 def _link(dest: Path, name: str) -> Path:
-    """Return /tmp/.shutbox/<name>, made a symbolic link to *dest*; *dest* without /tmp."""
-    link = _PICO_LIKE / name
+    """Return <this process's folder of links>/<name>, made a symbolic link to *dest*;
+    *dest* without /tmp."""
     try:
-        if link.resolve() == dest.resolve():
+        link = _links_dir() / name
+        if link.is_symlink() and link.resolve() == dest.resolve():
             return link
-        _PICO_LIKE.mkdir(exist_ok=True)
-        tmp = _PICO_LIKE / (".%s.%d" % (link.name, os.getpid()))
+        tmp = link.with_name(".%s.%d" % (name, threading.get_ident()))
         tmp.unlink(missing_ok=True)
         tmp.symlink_to(dest)
-        os.replace(tmp, link)  # at once: another worker may make the same link meanwhile
+        os.replace(tmp, link)  # at once: another thread may make the same link meanwhile
         return link
     except OSError:
         return dest
@@ -139,9 +207,10 @@ def pico_flash(flash: Path, source: bool = False):
     firmware/main.py). The version is the .mpy build, or with *source* the .py files
     (the flash's fallback when the board's bytecode version differs).
 
-    boxrun sees the folders through links of fixed length (/tmp/.shutbox/...), removed
-    afterwards: the strings it builds from their paths take the same heap in every run,
-    wherever the folders are, so the firmware's heap figures do not depend on them.
+    boxrun sees the folders through links of fixed length (in this process's folder of
+    links, ``_links_dir``), removed afterwards: the strings it builds from their paths take
+    the same heap in every run, wherever the folders are, so the firmware's heap figures do
+    not depend on them.
     """
     from shutbox_host.pico import flash as _flash
 

@@ -43,7 +43,7 @@ class WebBox:
                 [mp.micropython_exe(), "-X", "heapsize=" + HEAP, str(mp.SIM / "boxweb.py"),
                  str(self.port), str(flash), str(players)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                env=env, text=True, bufsize=1)
+                env=env, text=True, bufsize=1, **mp.tied())
             self.lines: list[tuple[float, str]] = []
             self._cv = threading.Condition()
             threading.Thread(target=self._read, daemon=True).start()

@@ -98,6 +98,7 @@ SAY = {
                               "cells, then Roll)"],
               ["", "asleep, left alone: Roll wakes it to the game"]],
     "wake": [["", "awake: the game goes on"]],
+    "companion": [["", "the phones' page is off ({error}: {text}): the box plays on"]],
 }
 TABLES = {
     "why": {"too-high": "those tiles add up to more than the throw",

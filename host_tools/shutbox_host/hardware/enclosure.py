@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shutbox_host.errors import UserError, read_json
+from shutbox_host.hardware import boardgen
 from shutbox_host.hardware import enclosure_parts as P
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -312,7 +313,7 @@ class Layout:
         self.zt = self.zb + t                  # deck top
         self.post_w = p.tile_pitch - p.tile_width - 2 * p.tile_side_clearance
         self.x0 = t + p.side_margin + self.post_w / 2     # first hinge post's centre
-        self.end_out = _boardgen().END_POST_OUT   # the end posts reach this far outside
+        self.end_out = boardgen.END_POST_OUT   # the end posts reach this far outside
         self.width = 2 * self.x0 + self.tiles * p.tile_pitch
         # y, front to back: dice, tile numbers, tile LEDs, shut tiles, hinge axis, rest rod
         self.die = 3 * p.pip_pitch + p.pip_window          # square around a die's pips
@@ -1309,10 +1310,8 @@ def build(params: Params, tiles: int, shut=None) -> Design:
 
 def _pinmap_for(tiles: int):
     """The repository's pin map with *tiles* tiles (the board's layout follows it)."""
-    bg = _boardgen()
     _, data = read_json(ROOT / PINMAP)
-    data = dict(data, tiles=tiles)
-    return bg.parse(data)
+    return boardgen.parse(dict(data, tiles=tiles))
 
 
 def _part_colour(bom):
@@ -1738,7 +1737,7 @@ def generated(root, tiles=None, renders=True):
     root = Path(root)
     params = load(root / PARAMS)
     if tiles is None:
-        tiles = _boardgen().load(root / PINMAP).tiles
+        tiles = boardgen.load(root / PINMAP).tiles
     return generate(params, tiles, renders)
 
 
@@ -1822,7 +1821,7 @@ def configure(parser):
 def _tiles(args, root):
     if args.tiles is not None:
         return args.tiles
-    tiles = _boardgen().load(root / PINMAP).tiles
+    tiles = boardgen.load(root / PINMAP).tiles
     if tiles not in TILE_COUNTS:
         raise UserError("%s: tiles = %d; the enclosure is made for %s tiles (use --tiles)"
                         % (PINMAP, tiles, ", ".join(map(str, TILE_COUNTS))))
@@ -1837,7 +1836,7 @@ def run(args) -> int:
     params = load(args.params or root / PARAMS)     # one-line errors before the slow part
     tiles = _tiles(args, root)
     # the committed files are the reference box's: compare them only when building it
-    reference = not args.params and tiles == _boardgen().load(root / PINMAP).tiles
+    reference = not args.params and tiles == boardgen.load(root / PINMAP).tiles
     committed, design = generate(params, tiles, renders=not args.check or reference)
     bad, figures = checks.run_checks(design, _bom_rows(root, tiles))
     for line in bad:
@@ -1885,16 +1884,6 @@ def _bom_rows(root, tiles):
     """The BOM's rows for *tiles* tiles, as `shutbox board` writes them."""
     import csv
 
-    bg = _boardgen()
     _, data = read_json(Path(root) / PINMAP)
-    pm = bg.parse(dict(data, tiles=tiles))
-    return list(csv.DictReader(io.StringIO(bg.render_bom(pm))))
-
-
-def _boardgen():
-    """The pin map's module, wherever the regrouping of the host tools has put it."""
-    try:
-        from shutbox_host.hardware import boardgen
-    except ImportError:
-        from shutbox_host import boardgen
-    return boardgen
+    pm = boardgen.parse(dict(data, tiles=tiles))
+    return list(csv.DictReader(io.StringIO(boardgen.render_bom(pm))))

@@ -77,9 +77,10 @@ _TABLE_RE = re.compile(r"^([nt])(\d+)\.bin$")  # nN.bin, tN.bin: read by an N-ti
 _TILES_RE = re.compile(rb"^TILES = const\((\d+)\)", re.M)  # in shutbox/pins.py
 _SLACK_BLOCKS = 2  # littlefs metadata growth while staging (commits, a compaction)
 _INLINE_MAX = 512  # littlefs 2.11 on rp2 keeps a file this small in its directory's metadata
-# a callable(board, phase, n) called at each named point of a flash (board None where the
-# flash holds none): the bench looks at the board there, the tests stop the flash there
-on_point = None
+# Modules of the shutbox package that only the host tools import (the words of the settings
+# and of the variants: the CLI, the card, the docs, the log's reader); no firmware module does
+# (tests/pico/test_lean.py checks it), so they are not flashed: no room taken on the board
+HOST_ONLY = ("shutbox/setnames.py", "shutbox/variants.py")
 
 LAUNCHER = LAUNCHER_MARK + """: starts the last complete firmware (written by `shutbox flash`).
 import sys
@@ -283,12 +284,6 @@ class Fail(UserError):
     """A flash that stopped part way (the board still starts the version it had)."""
 
 
-def _point(phase, n=0, board=None):
-    """A named point of a flash (its *n*-th): ``on_point``'s, when one is set."""
-    if on_point is not None:
-        on_point(board, phase, n)
-
-
 # ---- the host side --------------------------------------------------------------------
 
 
@@ -313,7 +308,8 @@ def board_mpy_version(mpy: int | None) -> tuple[int, int] | None:
 
 
 def firmware_sources(firmware: Path) -> list[tuple[str, Path]]:
-    """The files that make up the firmware: main.py and the shutbox package (relative paths)."""
+    """The files that make up the firmware: main.py and the shutbox package (relative paths),
+    but the host's own modules (HOST_ONLY)."""
     main = firmware / "main.py"
     pkg = firmware / "shutbox"
     if not main.is_file() or not pkg.is_dir():
@@ -323,7 +319,7 @@ def firmware_sources(firmware: Path) -> list[tuple[str, Path]]:
         rel = p.relative_to(firmware)
         if (p.is_file() and "__pycache__" not in rel.parts
                 and not any(part.startswith(".") for part in rel.parts)
-                and p.suffix not in (".pyc", ".pyi")):
+                and p.suffix not in (".pyc", ".pyi") and rel.as_posix() not in HOST_ONLY):
             files.append((rel.as_posix(), p))
     return files
 
@@ -664,14 +660,23 @@ def _kb(n: int) -> str:
     return "%.1f KB" % (n / 1024)
 
 
+def _no_point(board, phase, n):
+    """The hook of a flash nobody watches."""
+
+
 def flash(port: str | None = None, force: bool = False, dry_run: bool = False,
-          firmware: Path = mp.FIRMWARE, out=print) -> dict:
-    """Flash the firmware; return a summary dict (what was copied, the figures)."""
+          firmware: Path = mp.FIRMWARE, out=print, on_point=None) -> dict:
+    """Flash the firmware; return a summary dict (what was copied, the figures).
+
+    *on_point*: a callable(board, phase, n) called at each named point of the flash (its
+    *n*-th; *board* None where the flash holds none): the bench looks at the board there,
+    the tests stop the flash there (tests/pico/flash_killed.py)."""
     t0 = time.monotonic()
     port = port or find_port()
     board = Board(port)
     try:
-        return _flash(board, port, force, dry_run, Path(firmware), out, t0)
+        run = _Flash(board, port, out, on_point or _no_point)
+        return run.flash(Path(firmware), force, dry_run, t0)
     finally:
         board.close()
 
@@ -712,136 +717,223 @@ def _identify(board: Board, port: str, force: bool, out):
     return mpy, found
 
 
-def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
-    mpy, found = _identify(board, port, force, out)
-    board.exec(_BOARD_HELPERS)
-    rel = prepare(firmware, mpy)
-    target, files, tables = rel.version, rel.files, rel.tables
-    total = rel.deployed_bytes
-    out("firmware %s: %d files and %d tables for %s tiles, %s as %s"
-        % (target, len(files), len(tables), rel.tiles or "any", _kb(total), rel.how))
-    if found is not None and rel.blocks() + _SLACK_BLOCKS > found.fs_blocks:
-        raise UserError("this firmware takes %s on littlefs; the %s's filesystem holds %s"
-                        % (_kb(rel.blocks() * boards.BLOCK_SIZE), found.short,
-                           boards.kb(found.fs_bytes)))
-    if not dry_run:
-        finished = board.eval(_FINISH_CURRENT)
-        if finished:
-            out("finished the switch to %s that a cut-off flash made" % finished)
+@dataclass
+class _Plan:
+    """What an update does, worked out from the board's state before anything changes: each
+    list holds (destination, source) pairs, the source a path on the board or (upload) the
+    content to send."""
 
-    state = board.eval(_STATE)
-    current = state["current"]
-    versions = state["versions"]
-    have_tables = state["tables"]
-    main = state["main"]
-    launcher = LAUNCHER.encode()
-    main_is_ours = main is not None and main[0].startswith(LAUNCHER_MARK)
-    if main is not None and not main_is_ours and not force:
-        raise UserError("the board has its own /main.py (not the shutbox launcher); move it "
-                        "away or use --force (it is then kept as %s)" % MAKER_MAIN_KEPT)
-    launcher_ok = main is not None and main[1] == _sha(launcher)
-    want = {r: _sha(d) for r, d in files.items()}
-    want_tables = {n: _sha(d) for n, d in tables.items()}
-    tables_ok = all(_hashes(have_tables).get(n) == h for n, h in want_tables.items())
+    stage: str  # the version folder staged
+    stage_dir: str
+    keep: list  # destinations already whole
+    journal: list  # moved in from the running version after the switch (its journal)
+    move: list  # moved now from a stale version
+    copy: list  # copied on the board
+    upload: list  # sent over the cable
+    removals: list  # (path, size): stray, damaged and half-written files, removed first
 
-    summary = {"port": port, "version": target, "previous": current, "format": rel.fmt,
-               "board": found.name if found else None, "files": len(files),
-               "tables": len(tables), "tiles": rel.tiles, "deployed_bytes": total,
-               "uploaded": 0, "uploaded_bytes": 0, "copied": 0, "moved": 0, "kept": 0}
-    up_to_date = (current in (target, target + "b")
-                  and _hashes(versions.get(current)) == want and tables_ok and launcher_ok)
-    if up_to_date:
-        out("the board already runs %s: nothing to copy" % current)
-        summary["kept"] = len(files) + len(tables)
+    @property
+    def journal_src(self) -> str:
+        """The stage's shutbox_finish.py: the journal's renames, then it removes itself."""
+        return _JOURNAL % (tuple((s, d) for d, s in self.journal),
+                           self.stage_dir + "/" + FINISH)
+
+
+class _Flash:
+    """One flash of one board, step by step (``flash``): identify the board, build the
+    release, read the board's state, plan, check the room, stage, verify, write the launcher,
+    switch, clean up. Each step is a method; *point* is called at the named points."""
+
+    def __init__(self, board: Board, port: str, out, point):
+        self.board = board
+        self.port = port
+        self.out = out
+        self.point = point
+
+    def flash(self, firmware: Path, force: bool, dry_run: bool, t0: float) -> dict:
+        board, out = self.board, self.out
+        mpy, found = _identify(board, self.port, force, out)
+        board.exec(_BOARD_HELPERS)
+        rel = self.release(firmware, mpy, found)
+        if not dry_run:
+            finished = board.eval(_FINISH_CURRENT)
+            if finished:
+                out("finished the switch to %s that a cut-off flash made" % finished)
+        state = board.eval(_STATE)
+        launcher_ok = self.check_main(state, force)
+        current = state["current"]
+        want = {r: _sha(d) for r, d in rel.files.items()}
+        want_tables = {n: _sha(d) for n, d in rel.tables.items()}
+        summary = {"port": self.port, "version": rel.version, "previous": current,
+                   "format": rel.fmt, "board": found.name if found else None,
+                   "files": len(rel.files), "tables": len(rel.tables), "tiles": rel.tiles,
+                   "deployed_bytes": rel.deployed_bytes, "uploaded": 0, "uploaded_bytes": 0,
+                   "copied": 0, "moved": 0, "kept": 0}
+        whole = current in (rel.version, rel.version + "b") and _hashes(
+            state["versions"].get(current)) == want
+        tables_ok = all(_hashes(state["tables"]).get(n) == h for n, h in want_tables.items())
+        if whole and tables_ok and launcher_ok:
+            return self.up_to_date(rel, state, summary, dry_run, t0)
+
+        plan = self.plan(rel, state, want, want_tables, whole)
+        summary.update(uploaded=len(plan.upload),
+                       uploaded_bytes=sum(len(d) for _, d in plan.upload),
+                       copied=len(plan.copy), moved=len(plan.journal) + len(plan.move),
+                       kept=len(plan.keep))
+        self.check_room(rel, state, plan, summary)
+        out("%s: upload %d files (%s), copy %d and move %d on the board, keep %d already there"
+            % ("plan" if dry_run else "staging " + plan.stage, len(plan.upload),
+               _kb(summary["uploaded_bytes"]), len(plan.copy), summary["moved"],
+               len(plan.keep)))
         if dry_run:
+            for dst, data in plan.upload:
+                out("  would upload %s (%s)" % (_short(dst, plan.stage_dir), _kb(len(data))))
             board.restart()
             summary["seconds"] = time.monotonic() - t0
             out("the box starts again (a soft reboot; nothing changed)")
             return summary
-        summary["removed"] = _clean(board, current, versions, state["other"], have_tables,
-                                    set(tables))
+
+        self.stage(plan, want)
+        self.verify(rel, plan, want, want_tables, current)
+        self.install_launcher(state, launcher_ok)
+        self.switch(plan, want)
+        summary["removed"] = self.clean(plan.stage, state, set(rel.tables))
+        self.point(board, "done", 0)
         board.reset()
         summary["seconds"] = time.monotonic() - t0
-        out("board reset: the box starts (%.1f s)" % summary["seconds"])
+        out("switched to %s%s; verified %d files and %d tables; board reset: the box starts "
+            "(%.1f s)" % (plan.stage, " from " + current if current else "", len(rel.files),
+                          len(rel.tables), summary["seconds"]))
         return summary
 
-    # Stage in a folder the launcher is not using (a damaged current version is rebuilt aside;
-    # a whole one whose tables are missing or damaged only gets them again: a table file is
-    # replaced by a rename, and its content is what every version naming it reads).
-    if current in (target, target + "b") and _hashes(versions.get(current)) == want:
-        stage = current
-    else:
-        stage = target if current != target else target + "b"
-    stage_dir = BOARD_DIR + "/" + stage
-    have = versions.get(stage, {})
-    running = versions.get(current, {}) if current and current != stage else {}
-    cur_dir = "%s/%s/" % (BOARD_DIR, current)
-    # where content already on the board is: the running version's files (copied, or moved by
-    # the journal after the switch), the table store's (copied), stale versions' (moved now)
-    copy_from: dict[str, str] = {}
-    for name, (h, _n) in have_tables.items():
-        copy_from.setdefault(h, "%s/%s" % (TABLES_DIR, name))
-    for r, (h, _n) in running.items():
-        copy_from.setdefault(h, cur_dir + r)
-    move_from: dict[str, str] = {}
-    for vname, listing in versions.items():
-        if _VERSION_RE.match(vname) and vname not in (stage, current):
-            for r, (h, _n) in listing.items():
-                move_from.setdefault(h, "%s/%s/%s" % (BOARD_DIR, vname, r))
+    def release(self, firmware: Path, mpy, found) -> Release:
+        """The release for this board, said in a line; one too big for its filesystem is
+        refused before anything is written."""
+        rel = prepare(firmware, mpy)
+        self.out("firmware %s: %d files and %d tables for %s tiles, %s as %s"
+                 % (rel.version, len(rel.files), len(rel.tables), rel.tiles or "any",
+                    _kb(rel.deployed_bytes), rel.how))
+        if found is not None and rel.blocks() + _SLACK_BLOCKS > found.fs_blocks:
+            raise UserError("this firmware takes %s on littlefs; the %s's filesystem holds %s"
+                            % (_kb(rel.blocks() * boards.BLOCK_SIZE), found.short,
+                               boards.kb(found.fs_bytes)))
+        return rel
 
-    keep, journal, move, copy, upload = [], [], [], [], []  # (destination, source/content)
-    removals = []  # (path, size): stray, damaged and half-written files, removed first
-    for r, h in want.items():
-        dst = stage_dir + "/" + r
-        if r == MANIFEST:
-            continue  # written last: a complete version has it
-        if have.get(r, [None])[0] == h:
-            keep.append(dst)
-            continue
-        if r in have:
-            removals.append((dst, have[r][1]))
-        if running.get(r, [None])[0] == h:
-            journal.append((dst, cur_dir + r))
-        elif h in move_from:
-            move.append((dst, move_from.pop(h)))
-        elif h in copy_from:
-            copy.append((dst, copy_from[h]))
-        else:
-            upload.append((dst, files[r]))
-    removals += [(stage_dir + "/" + r, v[1]) for r, v in have.items()
-                 if r not in want and r != MANIFEST]
-    for name, h in want_tables.items():
-        dst = TABLES_DIR + "/" + name
-        got = have_tables.get(name)
-        if got is not None and got[0] == h:
-            keep.append(dst)
-            continue
-        src = next((s for s in (cur_dir + r for r, v in running.items() if v[0] == h)), None)
-        if src is not None and src not in {s for _, s in journal}:
-            journal.append((dst, src))  # a table in the running version (the older layout)
-        elif h in move_from:
-            move.append((dst, move_from.pop(h)))
-        elif h in copy_from:
-            copy.append((dst, copy_from[h]))
-        else:
-            upload.append((dst, tables[name]))
-    removals += [(TABLES_DIR + "/" + n, v[1]) for n, v in have_tables.items()
-                 if n.endswith(".part")]
-    summary.update(uploaded=len(upload), uploaded_bytes=sum(len(d) for _, d in upload),
-                   copied=len(copy), moved=len(journal) + len(move), kept=len(keep))
+    def check_main(self, state: dict, force: bool) -> bool:
+        """Refuse a maker's own /main.py without *force*; return whether /main.py is our
+        launcher, whole."""
+        main = state["main"]
+        if main is not None and not main[0].startswith(LAUNCHER_MARK) and not force:
+            raise UserError("the board has its own /main.py (not the shutbox launcher); move "
+                            "it away or use --force (it is then kept as %s)" % MAKER_MAIN_KEPT)
+        return main is not None and main[1] == _sha(LAUNCHER.encode())
 
-    # Room: littlefs blocks still to be written, against the free ones and those freed first.
-    journal_src = _JOURNAL % (tuple((s, d) for d, s in journal), stage_dir + "/" + FINISH)
-    sizes = ([len(d) for _, d in upload] + [_size_of(s, versions, have_tables) for _, s in copy]
-             + [len(files[MANIFEST]), len(journal_src) if journal else 0])
-    new_dirs = [d for d in _dirs_of([p for p, _ in upload + copy + move + journal]
-                                    + [stage_dir + "/" + MANIFEST])
-                if not _dir_exists(d, versions, have_tables)]
-    need = sum(lfs_blocks(n) for n in sizes) + 2 * len(new_dirs) + _SLACK_BLOCKS
-    freed = sum(lfs_blocks(n) for _, n in removals)
-    bsize = state["bsize"] or boards.BLOCK_SIZE
-    summary["need_bytes"] = need * bsize
-    if state["free"] is not None:
+    def up_to_date(self, rel: Release, state: dict, summary: dict, dry_run: bool,
+                   t0: float) -> dict:
+        """The board already runs this release: clean up (unless a dry run) and restart."""
+        current = state["current"]
+        self.out("the board already runs %s: nothing to copy" % current)
+        summary["kept"] = len(rel.files) + len(rel.tables)
+        if dry_run:
+            self.board.restart()
+            summary["seconds"] = time.monotonic() - t0
+            self.out("the box starts again (a soft reboot; nothing changed)")
+            return summary
+        summary["removed"] = self.clean(current, state, set(rel.tables))
+        self.board.reset()
+        summary["seconds"] = time.monotonic() - t0
+        self.out("board reset: the box starts (%.1f s)" % summary["seconds"])
+        return summary
+
+    @staticmethod
+    def plan(rel: Release, state: dict, want: dict, want_tables: dict, whole: bool) -> _Plan:
+        """Where each file of the release comes from: kept, moved in by the journal after the
+        switch, moved or copied on the board now, or uploaded."""
+        current, versions, have_tables = state["current"], state["versions"], state["tables"]
+        target = rel.version
+        # Stage in a folder the launcher is not using (a damaged current version is rebuilt
+        # aside; a whole one whose tables are missing or damaged only gets them again: a
+        # table file is replaced by a rename, and its content is what every version naming
+        # it reads).
+        if whole:
+            stage = current
+        else:
+            stage = target if current != target else target + "b"
+        stage_dir = BOARD_DIR + "/" + stage
+        have = versions.get(stage, {})
+        running = versions.get(current, {}) if current and current != stage else {}
+        cur_dir = "%s/%s/" % (BOARD_DIR, current)
+        # where content already on the board is: the running version's files (copied, or
+        # moved by the journal after the switch), the table store's (copied), stale
+        # versions' (moved now)
+        copy_from: dict[str, str] = {}
+        for name, (h, _n) in have_tables.items():
+            copy_from.setdefault(h, "%s/%s" % (TABLES_DIR, name))
+        for r, (h, _n) in running.items():
+            copy_from.setdefault(h, cur_dir + r)
+        move_from: dict[str, str] = {}
+        for vname, listing in versions.items():
+            if _VERSION_RE.match(vname) and vname not in (stage, current):
+                for r, (h, _n) in listing.items():
+                    move_from.setdefault(h, "%s/%s/%s" % (BOARD_DIR, vname, r))
+
+        p = _Plan(stage, stage_dir, [], [], [], [], [], [])
+        for r, h in want.items():
+            dst = stage_dir + "/" + r
+            if r == MANIFEST:
+                continue  # written last: a complete version has it
+            if have.get(r, [None])[0] == h:
+                p.keep.append(dst)
+                continue
+            if r in have:
+                p.removals.append((dst, have[r][1]))
+            if running.get(r, [None])[0] == h:
+                p.journal.append((dst, cur_dir + r))
+            elif h in move_from:
+                p.move.append((dst, move_from.pop(h)))
+            elif h in copy_from:
+                p.copy.append((dst, copy_from[h]))
+            else:
+                p.upload.append((dst, rel.files[r]))
+        p.removals += [(stage_dir + "/" + r, v[1]) for r, v in have.items()
+                       if r not in want and r != MANIFEST]
+        for name, h in want_tables.items():
+            dst = TABLES_DIR + "/" + name
+            got = have_tables.get(name)
+            if got is not None and got[0] == h:
+                p.keep.append(dst)
+                continue
+            src = next((s for s in (cur_dir + r for r, v in running.items() if v[0] == h)),
+                       None)
+            if src is not None and src not in {s for _, s in p.journal}:
+                p.journal.append((dst, src))  # a table in the running version (older layout)
+            elif h in move_from:
+                p.move.append((dst, move_from.pop(h)))
+            elif h in copy_from:
+                p.copy.append((dst, copy_from[h]))
+            else:
+                p.upload.append((dst, rel.tables[name]))
+        p.removals += [(TABLES_DIR + "/" + n, v[1]) for n, v in have_tables.items()
+                       if n.endswith(".part")]
+        return p
+
+    @staticmethod
+    def check_room(rel: Release, state: dict, plan: _Plan, summary: dict) -> None:
+        """littlefs blocks still to be written, against the free ones and those the flash
+        frees first: too few is a one-line error before anything is written."""
+        versions, have_tables = state["versions"], state["tables"]
+        sizes = ([len(d) for _, d in plan.upload]
+                 + [_size_of(s, versions, have_tables) for _, s in plan.copy]
+                 + [len(rel.files[MANIFEST]), len(plan.journal_src) if plan.journal else 0])
+        new_dirs = [d for d in _dirs_of([p for p, _ in plan.upload + plan.copy + plan.move
+                                         + plan.journal] + [plan.stage_dir + "/" + MANIFEST])
+                    if not _dir_exists(d, versions, have_tables)]
+        need = sum(lfs_blocks(n) for n in sizes) + 2 * len(new_dirs) + _SLACK_BLOCKS
+        freed = sum(lfs_blocks(n) for _, n in plan.removals)
+        bsize = state["bsize"] or boards.BLOCK_SIZE
+        summary["need_bytes"] = need * bsize
+        if state["free"] is None:
+            return
         # MicroPython's statvfs counts blocks with lfs2_fs_traverse, which visits each
         # folder's first metadata pair twice (the metadata thread, and as the folder's entry:
         # includeorphans; extmod/vfs_lfsx.c, lib/littlefs/lfs2.c v2.11): 2 blocks a folder
@@ -852,109 +944,122 @@ def _flash(board: Board, port, force, dry_run, firmware, out, t0) -> dict:
             raise UserError("not enough room on the board: this version needs %s more, %s "
                             "free (remove your own files you no longer need)"
                             % (_kb(need * bsize), _kb(free * bsize)))
-    out("%s: upload %d files (%s), copy %d and move %d on the board, keep %d already there"
-        % ("plan" if dry_run else "staging " + stage, len(upload),
-           _kb(summary["uploaded_bytes"]), len(copy), len(journal) + len(move), len(keep)))
-    if dry_run:
-        for dst, data in upload:
-            out("  would upload %s (%s)" % (_short(dst, stage_dir), _kb(len(data))))
-        board.restart()
-        summary["seconds"] = time.monotonic() - t0
-        out("the box starts again (a soft reboot; nothing changed)")
-        return summary
 
-    for path, _n in removals + [(stage_dir + "/" + FINISH, 0)]:
-        board.exec("_rm(%r)" % path)
-    board.exec(_MKDIRS % ([BOARD_DIR, TABLES_DIR, stage_dir] + _dirs_of(want_paths(stage_dir,
-                                                                                   want))))
-    _point("staged-dirs", 0, board)
-    for dst, src in move:  # content a stale version holds: nothing reads it any more
-        board.exec("os.rename(%r, %r)" % (src, dst))
-    for dst, src in copy:  # one file per command: each finishes well inside mpremote's timeout
-        board.exec(_COPY % (src, dst))
-    _point("copied", 0, board)
-    n_chunks = [0]
+    def stage(self, plan: _Plan, want: dict) -> None:
+        """Clear the stage's strays, make its folders, then move, copy and upload into it."""
+        board, point = self.board, self.point
+        for path, _n in plan.removals + [(plan.stage_dir + "/" + FINISH, 0)]:
+            board.exec("_rm(%r)" % path)
+        board.exec(_MKDIRS % ([BOARD_DIR, TABLES_DIR, plan.stage_dir]
+                              + _dirs_of(want_paths(plan.stage_dir, want))))
+        point(board, "staged-dirs", 0)
+        for dst, src in plan.move:  # content a stale version holds: nothing reads it any more
+            board.exec("os.rename(%r, %r)" % (src, dst))
+        for dst, src in plan.copy:  # a file a command: each well inside mpremote's timeout
+            board.exec(_COPY % (src, dst))
+        point(board, "copied", 0)
+        n_chunks = [0]
 
-    def on_chunk(done, size):
-        n_chunks[0] += 1
-        _point("chunk", n_chunks[0])
+        def on_chunk(done, size):
+            n_chunks[0] += 1
+            point(None, "chunk", n_chunks[0])
 
-    for i, (dst, data) in enumerate(upload):
-        out("  upload %s (%s)" % (_short(dst, stage_dir), _kb(len(data))))
-        _write(board, dst, data, on_chunk)
-        _point("uploaded", i + 1, board)
+        for i, (dst, data) in enumerate(plan.upload):
+            self.out("  upload %s (%s)" % (_short(dst, plan.stage_dir), _kb(len(data))))
+            _write(board, dst, data, on_chunk)
+            point(board, "uploaded", i + 1)
 
-    # Verify: the board hashes what it holds; anything wrong is sent again, once. What the
-    # journal will move in must be whole where it is now.
-    staged = {p: h for p, h in ((stage_dir + "/" + r, h) for r, h in want.items())
-              if p not in {d for d, _ in journal}}
-    staged.update({TABLES_DIR + "/" + n: h for n, h in want_tables.items()
-                   if TABLES_DIR + "/" + n not in {d for d, _ in journal}})
-    content = {stage_dir + "/" + r: d for r, d in files.items()}
-    content.update({TABLES_DIR + "/" + n: d for n, d in tables.items()})
-    wanted_src = {s: (want.get(d[len(stage_dir) + 1:]) or want_tables[d.rsplit("/", 1)[1]])
-                  for d, s in journal}
-    for attempt in (1, 2):
-        got = _hash_stage(board, stage_dir, list(staged) + list(wanted_src))
-        bad = [p for p, h in staged.items() if got.get(p) != h and not p.endswith(MANIFEST)]
-        moved_bad = [s for s, h in wanted_src.items() if got.get(s) != h]
-        if moved_bad:
-            raise Fail("%s changed on the board during the flash: run the flash again"
-                       % moved_bad[0])
-        extra = [p for p in got if p.startswith(stage_dir + "/") and p not in staged]
-        for p in extra:
-            board.exec("_rm(%r)" % p)
-        if not bad:
-            break
-        if attempt == 2:
-            raise Fail("%s did not verify after writing: %s (the board still starts %s)"
-                       % (stage, ", ".join(_short(p, stage_dir) for p in bad[:3]),
-                          current or "nothing"))
-        for p in bad:
-            out("  again %s (did not verify)" % _short(p, stage_dir))
-            _write(board, p, content[p])
-    if journal:
-        board.write(stage_dir + "/" + FINISH, journal_src.encode())
-        staged[stage_dir + "/" + FINISH] = _sha(journal_src.encode())
-    if got.get(stage_dir + "/" + MANIFEST) != want[MANIFEST]:
-        board.write(stage_dir + "/" + MANIFEST, files[MANIFEST])
-    got = _hash_stage(board, stage_dir, list(staged))
-    if {p: got.get(p) for p in staged} != staged:
-        raise Fail("%s did not verify after writing its manifest" % stage)
-    _point("verified", 0, board)
+    def verify(self, rel: Release, plan: _Plan, want: dict, want_tables: dict,
+               current: str | None) -> None:
+        """The board hashes what it holds; anything wrong is sent again, once. What the
+        journal will move in must be whole where it is now. Then the journal and the
+        manifest are written, and everything checked again."""
+        board, stage_dir = self.board, plan.stage_dir
+        journal_dst = {d for d, _ in plan.journal}
+        staged = {p: h for p, h in ((stage_dir + "/" + r, h) for r, h in want.items())
+                  if p not in journal_dst}
+        staged.update({TABLES_DIR + "/" + n: h for n, h in want_tables.items()
+                       if TABLES_DIR + "/" + n not in journal_dst})
+        content = {stage_dir + "/" + r: d for r, d in rel.files.items()}
+        content.update({TABLES_DIR + "/" + n: d for n, d in rel.tables.items()})
+        wanted_src = {s: (want.get(d[len(stage_dir) + 1:]) or want_tables[d.rsplit("/", 1)[1]])
+                      for d, s in plan.journal}
+        for attempt in (1, 2):
+            got = _hash_stage(board, stage_dir, list(staged) + list(wanted_src))
+            bad = [p for p, h in staged.items() if got.get(p) != h and not p.endswith(MANIFEST)]
+            moved_bad = [s for s, h in wanted_src.items() if got.get(s) != h]
+            if moved_bad:
+                raise Fail("%s changed on the board during the flash: run the flash again"
+                           % moved_bad[0])
+            for p in [p for p in got if p.startswith(stage_dir + "/") and p not in staged]:
+                board.exec("_rm(%r)" % p)
+            if not bad:
+                break
+            if attempt == 2:
+                raise Fail("%s did not verify after writing: %s (the board still starts %s)"
+                           % (plan.stage, ", ".join(_short(p, stage_dir) for p in bad[:3]),
+                              current or "nothing"))
+            for p in bad:
+                self.out("  again %s (did not verify)" % _short(p, stage_dir))
+                _write(board, p, content[p])
+        if plan.journal:
+            src = plan.journal_src.encode()
+            board.write(stage_dir + "/" + FINISH, src)
+            staged[stage_dir + "/" + FINISH] = _sha(src)
+        if got.get(stage_dir + "/" + MANIFEST) != want[MANIFEST]:
+            board.write(stage_dir + "/" + MANIFEST, rel.files[MANIFEST])
+        got = _hash_stage(board, stage_dir, list(staged))
+        if {p: got.get(p) for p in staged} != staged:
+            raise Fail("%s did not verify after writing its manifest" % plan.stage)
+        self.point(board, "verified", 0)
 
-    # The launcher: replaced by a rename, so /main.py is always whole.
-    if not launcher_ok:
-        if main is not None and not main_is_ours:
-            kept = board.eval("print(repr(_free(%r)))" % MAKER_MAIN_KEPT)
-            board.exec("os.rename('/main.py', %r)" % kept)
-            out("your main.py is kept as %s" % kept)
-        board.write(BOARD_DIR + "/main.tmp", launcher)
-        board.exec("os.rename('/.shutbox/main.tmp', '/main.py')")
-        if board.eval("print(repr(_h('/main.py')))") != _sha(launcher):
-            raise Fail("the launcher /main.py did not verify")
-    _point("launcher", 0, board)
+    def install_launcher(self, state: dict, launcher_ok: bool) -> None:
+        """The launcher, replaced by a rename, so /main.py is always whole; a maker's own
+        main.py (allowed by --force) is kept under a free name."""
+        board = self.board
+        main = state["main"]
+        if not launcher_ok:
+            launcher = LAUNCHER.encode()
+            if main is not None and not main[0].startswith(LAUNCHER_MARK):
+                kept = board.eval("print(repr(_free(%r)))" % MAKER_MAIN_KEPT)
+                board.exec("os.rename('/main.py', %r)" % kept)
+                self.out("your main.py is kept as %s" % kept)
+            board.write(BOARD_DIR + "/main.tmp", launcher)
+            board.exec("os.rename('/.shutbox/main.tmp', '/main.py')")
+            if board.eval("print(repr(_h('/main.py')))") != _sha(launcher):
+                raise Fail("the launcher /main.py did not verify")
+        self.point(board, "launcher", 0)
 
-    # The switch: one atomic rename. Then the journal moves the unchanged files in.
-    if board.eval(_SWITCH % stage) != stage:
-        raise Fail("the version pointer did not verify")
-    _point("switched", 0, board)
-    if journal:
-        board.exec("_fin(%r)" % stage_dir)
-        _point("moved", 0, board)
-    got = board.eval(_HASH_DIR % stage_dir)
-    if got != want:
-        raise Fail("%s is not whole after the switch (%s): run the flash again"
-                   % (stage, ", ".join(sorted(set(want) ^ set(got))[:3]) or "content"))
-    summary["removed"] = _clean(board, stage, versions, state["other"], have_tables,
-                                set(tables))
-    _point("done", 0, board)
-    board.reset()
-    summary["seconds"] = time.monotonic() - t0
-    out("switched to %s%s; verified %d files and %d tables; board reset: the box starts "
-        "(%.1f s)" % (stage, " from " + current if current else "", len(files), len(tables),
-                      summary["seconds"]))
-    return summary
+    def switch(self, plan: _Plan, want: dict) -> None:
+        """The switch: one atomic rename; then the journal moves the unchanged files in, and
+        the new version must be whole."""
+        board = self.board
+        if board.eval(_SWITCH % plan.stage) != plan.stage:
+            raise Fail("the version pointer did not verify")
+        self.point(board, "switched", 0)
+        if plan.journal:
+            board.exec("_fin(%r)" % plan.stage_dir)
+            self.point(board, "moved", 0)
+        got = board.eval(_HASH_DIR % plan.stage_dir)
+        if got != want:
+            raise Fail("%s is not whole after the switch (%s): run the flash again"
+                       % (plan.stage, ", ".join(sorted(set(want) ^ set(got))[:3]) or "content"))
+
+    def clean(self, keep: str, state: dict, tables: set) -> list[str]:
+        """Remove every version but *keep*, the tables it does not read, and leftovers of
+        cut-off flashes (ours only)."""
+        board = self.board
+        removed = [v for v in state["versions"] if v != keep and _VERSION_RE.match(v)]
+        for vname in removed:
+            board.exec("_rm(%r)" % (BOARD_DIR + "/" + vname))
+            self.point(None, "removed", 0)
+        for name in state["tables"]:
+            if name not in tables:
+                board.exec("_rm(%r)" % (TABLES_DIR + "/" + name))
+        for leftover in ("current.tmp", "main.tmp"):
+            if leftover in state["other"]:
+                board.exec("_rm(%r)" % (BOARD_DIR + "/" + leftover))
+        return removed
 
 
 def want_paths(stage_dir: str, want: dict) -> list[str]:
@@ -1006,23 +1111,6 @@ def _hash_stage(board: Board, stage_dir: str, paths: list[str]) -> dict[str, str
     if others:
         got.update(board.eval(_HASH_FILES % others))
     return got
-
-
-def _clean(board: Board, keep: str, versions: dict, other: list, have_tables: dict,
-           tables: set) -> list[str]:
-    """Remove every version but *keep*, the tables it does not read, and leftovers of cut-off
-    flashes (ours only)."""
-    removed = [v for v in versions if v != keep and _VERSION_RE.match(v)]
-    for vname in removed:
-        board.exec("_rm(%r)" % (BOARD_DIR + "/" + vname))
-        _point("removed")
-    for name in have_tables:
-        if name not in tables:
-            board.exec("_rm(%r)" % (TABLES_DIR + "/" + name))
-    for leftover in ("current.tmp", "main.tmp"):
-        if leftover in other:
-            board.exec("_rm(%r)" % (BOARD_DIR + "/" + leftover))
-    return removed
 
 
 def configure(parser):

@@ -417,7 +417,8 @@ def command(line):
     if not w:
         return True
     c = w[0]
-    if c == "p":
+    if c == "p":  # the edges scheduled up to now came first (none waits for a read)
+        simbus.busy_us(0)
         simbus.set_level(int(w[1]), int(w[2]))
     elif c == "E":  # a contact's edges: E gpio us level us level ... (µs from now, in order)
         q = simbus.schedule  # when each takes effect: [ms tick, µs within it, gpio, level]
