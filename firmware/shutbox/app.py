@@ -339,6 +339,7 @@ def prelude(boot, booted):
     # 2,400 bytes of heap) go; a module loaded later brings them back
     forget("ticks")
     forget("pins")
+    forget("app")  # main frees this function (del prelude): `import main` loads it anew
     if booted is not None:  # main.py's start-up shortcuts end: collected with the rest
         booted()
     gc.collect()
@@ -364,9 +365,8 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
     board, make, boot, chip = prelude(boot, booted)
     # main runs until the power goes, its code with it; the boot's (prelude: about 500 bytes
     # of heap) goes now, for the game's heap. A reset loads this module anew, and so does
-    # `import main` run again at the REPL after a Ctrl-C (the module's name forgotten here)
+    # `import main` run again at the REPL after a Ctrl-C (prelude forgot the module's name)
     del prelude
-    forget("app")
     try:  # a Ctrl-C from the watchdog's start on stops it: the REPL cannot stop machine.WDT
         wdt = board.watchdog(watchdog_ms) if watchdog_ms > 0 else None
         if chip:  # the guard with the cells' checks and sleep
