@@ -45,6 +45,7 @@ from shutbox import frame as fr
 from shutbox.guard import Guard
 
 _POLL_MS = const(2)  # shutbox.guard._POLL_MS: the longest sleep between two readings
+_READ_US = const(1010)  # shutbox.guard._READ_US: a reading this long after one that saw a move
 _LOG_CAP = const(8192)  # the game log kept for the page: the latest lines, this many bytes
 _PAIR_MS = const(60000)  # a pairing code shows this long
 _HALF_MS = const(1000)  # each half of the code (two faces) shows this long
@@ -154,6 +155,7 @@ class Live:
         self.guard = guard
         read = guard.board.reader()
         ticks_ms = time.ticks_ms
+        ticks_us = time.ticks_us
         wdt = guard.wdt
         seen = -1
         due = wake = ticks_ms()
@@ -177,15 +179,28 @@ class Live:
             dt = time.ticks_diff(due, now)
             stepped = lv != seen or dt <= 0 or self.kick
             if stepped:
+                moved = lv != seen
+                if moved:
+                    t = ticks_us()
                 seen = lv
                 self.kick = False
-                guard.step(now, lv)
+                try:  # as Guard.forever: the step's try in this frame
+                    guard.poll(now, lv)
+                except Exception as e:  # noqa: BLE001 - as Guard.forever
+                    guard.fault(e, now)
+                    guard.tick(now)
                 try:
                     self._after(now)
                 except Exception:  # noqa: BLE001 - the page's view failing never stops the box
                     pass
                 due = time.ticks_add(now, guard.wait(now))
                 dt = time.ticks_diff(due, ticks_ms())
+                if moved and dt <= 1:  # as Guard.forever: the next reading 1 ms on, to the µs
+                    dt = _READ_US - time.ticks_diff(ticks_us(), t)
+                    if dt > 0:
+                        time.sleep_us(dt)
+                    wake = ticks_ms()
+                    continue
             elif wdt is not None:
                 wdt.feed()
             if self.code:
@@ -231,7 +246,7 @@ class Live:
         half = t // _HALF_MS & 1
         f = self._frame
         if f is None:
-            f = self._frame = bytearray(len(app._shown))
+            f = self._frame = bytearray(fr.size(app.game.engine.tiles))
         elif self._half == half:
             if again:
                 guard.board.show(f)
@@ -250,7 +265,7 @@ class Live:
         self._half = -1
         app = self.guard.app if self.guard is not None else None
         if app is not None:
-            self.guard.board.show(app._shown)
+            app.draw(time.ticks_ms())
 
     def check(self, code, now):
         """Return a new token for the right *code* (text of four digits), else None; three
@@ -312,7 +327,8 @@ class Live:
             setattr(s, a, new[a])
         self.guard.board.adjust(s.sound, s.brightness)
         setfile.save(s, self.store)
-        self.kick = True  # the LEDs drawn again in the new brightness
+        self.guard.app.draw(time.ticks_ms())  # the LEDs again in the new brightness (a still
+        self.kick = True  # picture is drawn only on an input) and a step for the page
         return None
 
     def records(self):

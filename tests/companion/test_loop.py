@@ -35,7 +35,7 @@ def _calls(node) -> list[str]:
     for n in ast.walk(node):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute | ast.Name):
             name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id
-            if name in ("read", "fault", "step", "wait", "feed"):
+            if name in ("read", "fault", "poll", "tick", "wait", "sleep_us", "feed"):
                 out.append((n.lineno, n.col_offset, name))
     return [name for _, _, name in sorted(out)]
 
@@ -48,7 +48,9 @@ def test_the_companions_loop_polls_as_the_picos_does():
     sleep = "1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS"
     assert sleep in ast.unparse(pico) and sleep in ast.unparse(mine)
     # the same reading, fault, step, wait and feed, in the same order
-    assert _calls(mine) == _calls(pico) == ["read", "fault", "step", "wait", "feed"]
+    assert _calls(mine) == _calls(pico) == ["read", "fault", "poll", "fault", "tick", "wait",
+                                            "sleep_us", "feed"]
+    assert _const(LIVE, "_READ_US") == _const(GUARD, "_READ_US")
     # the step's condition: a changed reading or something due (and the page's change)
     cond = "lv != seen or dt <= 0"
     assert cond in ast.unparse(pico) and cond in ast.unparse(mine)

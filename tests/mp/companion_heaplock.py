@@ -37,8 +37,11 @@ class _Guard:
         self.app = None
         self.steps = 0
 
-    def step(self, now, levels):
+    def poll(self, now, levels):
         self.steps += 1
+
+    def tick(self, now):
+        pass
 
     def wait(self, now):
         return 60000
