@@ -17,7 +17,7 @@ from test_vpico import Console, mpremote, wait_for
 
 from shutbox_host import mp
 from shutbox_host.errors import UserError
-from shutbox_host.model import layout
+from shutbox_host.model import boards, layout
 from shutbox_host.pico import flash, vpico
 
 SHUTBOX = [sys.executable, "-m", "shutbox_host.cli"]
@@ -349,7 +349,7 @@ def test_missing_busy_and_silent_ports_are_one_line_errors(vp, fw, tmp_path, mon
 def test_no_pico_on_usb(fw):
     import serial.tools.list_ports
 
-    if any(p.vid == flash.PICO_VID for p in serial.tools.list_ports.comports()):
+    if any(p.vid == boards.PICO_VID for p in serial.tools.list_ports.comports()):
         pytest.skip("a real Pico is plugged in: this test would flash it")
     result = subprocess.run([*SHUTBOX, "flash", "--firmware", str(fw[0])],
                             capture_output=True, text=True, timeout=60)

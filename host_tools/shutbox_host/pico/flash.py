@@ -51,6 +51,7 @@ from shutbox import board as _board
 from shutbox_host import mp
 from shutbox_host.errors import UserError
 from shutbox_host.model import boards
+from shutbox_host.model.boards import PICO_VID
 from shutbox_host.model.layout import (
     BOARD_DIR,
     FINISH,
@@ -65,7 +66,6 @@ from shutbox_host.model.layout import (
     TABLES_DIR,
 )
 
-PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id (MicroPython on a Pico: 2E8A:0005)
 CACHE = mp.BUILD / "mpy-cache"
 CONNECT_TIMEOUT = 10  # seconds to get a raw REPL (mpremote's own limit)
 _ATTEMPT_S = 2  # ...asking again this often (a board mid-reset drops what it is sent)
