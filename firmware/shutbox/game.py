@@ -32,8 +32,8 @@ the box's own tiles (``phys``) wait. ``Settings.hints`` chooses what the MOVE st
 best-move hints and the post-turn analysis come from shutbox.coach (loaded only for them).
 
 Parts API: the game's parts (shutbox.computer, shutbox.rounds, shutbox.coach) and
-shutbox.resume call these methods of the game and no others (tests/test_layout.py checks it,
-and that no module reads another's ``_private`` names):
+shutbox.resume call these methods of the game and no others (tests/firmware/test_parts.py
+checks it, and that no module reads another's ``_private`` names):
 
 * ``start_turn(p, now)``: player *p* (0-based) sets the box up for a turn;
 * ``enter(state, now)``: a new state (``transitions`` counts them: shutbox.resume saves);
