@@ -53,6 +53,12 @@ _NOTICE_SETTINGS = const(1)  # app._NOTICE_SETTINGS
 _NOTICE_RECORDS = const(2)  # app._NOTICE_RECORDS
 _POLL_MS = const(2)
 _LOG_VERSION = const(2)  # game._LOG_VERSION: the log format (docs/log-format.md)
+# The boot list's slots (read; shutbox.app keeps copies)
+_BOOT_SETTINGS = const(0)
+_BOOT_RULES = const(1)
+_BOOT_NOTICES = const(2)
+_BOOT_TALLY = const(3)
+_BOOT_ENGINE = const(4)  # appended by shutbox.app (make_engine), kept from start to start
 
 
 def combination(levels, roll, tiles):
@@ -146,11 +152,12 @@ def screens():
 def read(board, store):
     """Read the saved settings and the records' key: the box's boot list for app.start.
 
-    ``[settings, rules, notices, log, tally]``: the Settings, the engine's Rules for them,
-    the boot notice's reasons (a settings or records file found damaged: the defaults or
-    empty records, written again at once), None (the ``settings`` log record is printed
-    here and now, so that its string is gone before the game's modules load), and a new
-    tally of the box's records (Records.tally). shutbox.setfile and shutbox.records are
+    A list, its slots named _BOOT_*: the Settings (_BOOT_SETTINGS), the engine's Rules for
+    them (_BOOT_RULES), the boot notice's reasons (_BOOT_NOTICES: a settings or records file
+    found damaged, the defaults or empty records written again at once) and a new tally of
+    the box's records (_BOOT_TALLY: Records.tally); shutbox.app appends the engine
+    (_BOOT_ENGINE). The ``settings`` log record is printed here and now, so that its string
+    is gone before the game's modules load. shutbox.setfile and shutbox.records are
     unloaded before it returns: the caller unloads this module too, then loads the game's
     modules.
     """
@@ -174,7 +181,7 @@ def read(board, store):
     print(json.dumps({"ev": "settings", "v": _LOG_VERSION, "status": status,
                       "values": [setfile.index(settings, i) for i in range(len(setfile.ATTRS))],
                       "code": "%04d" % c if c >= 0 else "off"}))
-    boot = [settings, setfile.rules(settings, tiles), notices, None, recs.tally(0)]
+    boot = [settings, setfile.rules(settings, tiles), notices, recs.tally(0)]  # _BOOT_* order
     del recs, Records, setfile
     # shutbox.records comes back at each game's end; the names are not needed again
     unload("records", "setfile")
