@@ -118,7 +118,7 @@ def test_design_md_holds_the_import_drawing_the_code_makes():
 def test_the_drawing_check_sees_a_sibling_import(tmp_path):
     """A sibling import no exception allows (here the emulator taking the LED reader from
     the simulated box, late, inside a function) is found and drawn as not allowed; the
-    drawn exceptions are not; the floor may import no sub-package at all."""
+    drawn exceptions are not; the floor and the shared helpers may import no sub-package."""
     host = tmp_path / "shutbox_host"
     for pkg in ("bench", "box", "model", "pico", "web"):
         (host / pkg).mkdir(parents=True)
@@ -130,14 +130,17 @@ def test_the_drawing_check_sees_a_sibling_import(tmp_path):
         "import os\n\ndef decode():\n    from shutbox_host.box import boxsim\n")
     (host / "model" / "leds.py").write_text("import shutbox_host.web\n")
     (host / "bench" / "rp2.py").write_text("from shutbox_host.pico import emulator\n")
+    (host / "mp.py").write_text("import shutbox_host.box.boxsim\n")  # a helper: below all
+    (host / "cli.py").write_text("from shutbox_host import mp\n")
     (host / "web" / "build.py").write_text("from shutbox_host.pico import emulator\n")
     found = importmap.imports(host)
     assert ("box/boxsim.py", "shutbox_host.model.leds") in found
     assert importmap.forbidden(found) == [("model/leds.py", "shutbox_host.web"),
+                                          ("mp.py", "shutbox_host.box.boxsim"),
                                           ("pico/emulator.py", "shutbox_host.box.boxsim")]
     drawn = importmap.drawing(host)
     assert "NOT ALLOWED: pico/emulator.py imports shutbox_host.box.boxsim" in drawn
-    assert drawn.count("NOT ALLOWED") == 2, drawn
+    assert drawn.count("NOT ALLOWED") == 3, drawn
 
 
 # What a test calls to skip where a tool is missing -> the marker make check deselects it by.
