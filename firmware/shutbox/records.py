@@ -33,10 +33,12 @@ from micropython import const
 NAME = "records"  # the file in the store
 VERSION = const(1)
 _MAX = const(16)  # entries
-_NONE = const(0xFFFFFFFF)  # best score before the first turn
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_TRUNCATED = const(2)  # damaged (2 and up): the size does not match the header
+_NONE = const(0xFFFFFFFF)  # records: no best score yet
+# END consts
 _ENTRY = const(16)  # bytes an entry
 _FORMAT = const("<IIIHH")  # key, best, turns, shut, games
-_TRUNCATED = const(2)  # shutbox.store's first damaged code
 
 
 class Records:
