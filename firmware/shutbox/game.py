@@ -72,6 +72,7 @@ _ROLLOFF = const(6)  # a state: the tied players throw one die each (tie rule ro
 _LABEL_MS = const(1000)  # a score view: the player's number this long ...
 _CYCLE_MS = const(3000)  # a score view: its label, then its number, this long
 _CYCLE2_MS = const(5000)  # a score view with a second number (a total, a balance)
+_CODE_CYCLE_MS = const(7500)  # a score view, then a challenge's code (CYCLE_MS + CODE_VIEW_MS)
 _LOG_VERSION = const(2)  # the log format's "v" (docs/log-format.md)
 # the dice: (frequency / 10 Hz, duration / 10 ms) pairs
 _SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")
@@ -94,7 +95,6 @@ _ERR_NAMES = const("none setup early reopened too-high not-legal")
 _ROLL_MS = const(600)  # dice animation
 _FLASH_MS = const(500)  # accepted tiles flash green
 _SETTLE_MS = const(1500)  # an extendable legal move is accepted after this pause
-_CODE_CYCLE_MS = const(7500)  # the winner, the score, then a challenge's code (4.5 s)
 _CELEBRATE_MS = const(3000)  # shut-the-box celebration before the score
 _MIN_SHOW_MS = const(700)  # a score stays at least this long before Roll passes the box
 

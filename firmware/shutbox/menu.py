@@ -55,18 +55,18 @@ _CYCLE_MS = const(3000)  # a score view: its label, then its number, this long
 _GAME_OPTIONS = const(17)  # settings.ATTRS[:17] shape the game
 _SOUND = const(17)  # the page of sound (settings.ATTRS)
 _BRIGHTNESS = const(18)  # the page of brightness (settings.ATTRS)
+_IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
 _MENU = const(1)  # power-up mode: the menu
 _RECORDS = const(3)  # power-up mode: the records
 _RESET_RECORDS = const(4)  # power-up mode: reset the records
 _FACTORY = const(5)  # power-up mode: factory settings
+_GAME = const("game")  # the saved game's file in the store
 _NONE = const(0xFFFFFFFF)  # records: no best score yet
 # END consts
 _BEEP = const(1320)  # Hz: a value chosen, a page turned
 _BUZZ = const(200)  # Hz: refused
-_GAME = const("game")  # shutbox.resume's file: the game in progress
 _UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always shown
 _DIGITS = const(4)  # a code's digits
-_IDLE_MS = const(60000)  # wait(): the longest sleep when nothing is due
 
 
 def _count(m):

@@ -64,7 +64,6 @@ from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, tiles_of
 from shutbox.settings import ATTRS
 from shutbox.store import MISSING, OK, damaged
 
-NAME = "game"  # the file in the store
 VERSION = const(3)
 _SIZE = const(76)  # the fixed part
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
@@ -77,6 +76,7 @@ _GAME_OPTIONS = const(17)  # settings.ATTRS[:17] shape the game
 _EV_TILES = const(1)  # the debounced tile levels changed
 _EV_PRESSES = const(24)  # EV_SHORT | EV_LONG
 _EV_ROLL = const(6)  # EV_DOWN | EV_UP: passed on, so that a long hold still counts
+NAME = "game"  # the saved game's file in the store
 _NONE = const(0xFFFFFFFF)  # records: no best score yet
 # END consts
 _EXTRA_MAX = const(84)  # the most a match adds (shutbox.rounds.Match.save: 83 bytes)

@@ -62,15 +62,20 @@ def _pieces(value: str, width: int) -> list[str]:
 
 
 def render_const(name: str, value, note: str) -> list[str]:
-    """The lines of one constant: ``NAME = const(value)  # note``, a long str over several."""
-    head = "%s = const(" % name
+    """The lines of one constant: ``NAME = const(value)  # note``, a long str over several.
+
+    A public str is assigned as it is: ``const()`` would keep it as an object in the .mpy's
+    constants (7 more bytes for the resume module's NAME), where a plain str is a qstr.
+    """
+    plain = isinstance(value, str) and not name.startswith("_")
+    head = "%s = %s" % (name, "" if plain else "const(")
     text = literal(value)
-    line = head + text + ")"
+    line = head + text + ("" if plain else ")")
     lines = [line]
     if len(line) > WIDTH and isinstance(value, str):
         pieces = _pieces(value, WIDTH - len(head) - 3)
         lines = ['%s"%s"' % (" " * len(head) if i else head, p) for i, p in enumerate(pieces)]
-        lines[-1] += ")"
+        lines[-1] += "" if plain else ")"
     if note:
         if len(lines) == 1 and len(lines[0]) + 4 + len(note) <= WIDTH:
             lines[0] += "  # " + note

@@ -70,6 +70,8 @@ _RULE_NAMES = "/".join(" ".join((key,) + names) for key, names in zip(
 _MINUTES = bytes(0 if w == "off" else int(w.split("-")[0]) for w in _literal("setnames", "SLEEP"))
 
 _DIGIT_MS = 900
+_CODE_VIEW_MS = 5 * _DIGIT_MS  # a challenge code: 4 digits and a dark step
+_CYCLE_MS = 3000
 _EV = {"TILES": 1, "DOWN": 2, "UP": 4, "SHORT": 8, "LONG": 16}
 
 TABLE = (
@@ -131,7 +133,7 @@ TABLE = (
     C("DIGIT_MS", _DIGIT_MS, "one digit of a long number, of a challenge code",
       "frame menu challenge"),
     C("DIRECT_MAX", 129, "largest number drawn as tens-on-dice, units-on-tiles", "frame menu"),
-    C("CODE_VIEW_MS", 5 * _DIGIT_MS, "challenge.show: 4 digits and a dark step", "menu"),
+    C("CODE_VIEW_MS", _CODE_VIEW_MS, "challenge.show: 4 digits and a dark step", "menu"),
     # --- the game (shutbox.game) ---
     C("MAX_PLAYERS", 4, "seats at the box", "game computer:_MAX_SEATS rounds:_MAX"),
     C("SETUP", _S["setup"], "game states (shutbox.game)", "game:SETUP computer"),
@@ -146,9 +148,12 @@ TABLE = (
     C("SAVED", Hex(sum(1 << i for i in range(len(STATES)) if i != _S["move"])),
       "the states saved (bit per state): all but MOVE (saved as ROLLING)", "resume"),
     C("LABEL_MS", 1000, "a score view: the player's number this long ...", "game menu"),
-    C("CYCLE_MS", 3000, "a score view: its label, then its number, this long", "game menu coach"),
+    C("CYCLE_MS", _CYCLE_MS, "a score view: its label, then its number, this long",
+      "game menu coach"),
     C("CYCLE2_MS", 5000, "a score view with a second number (a total, a balance)",
       "game coach"),
+    C("CODE_CYCLE_MS", _CYCLE_MS + _CODE_VIEW_MS,
+      "a score view, then a challenge's code (CYCLE_MS + CODE_VIEW_MS)", "game"),
     C("LOG_VERSION", 2, "the log format's \"v\" (docs/log-format.md)", "game powerup"),
     C("SND_ROLL", b"\x64\x03\x00\x02\x64\x03",
       "the dice: (frequency / 10 Hz, duration / 10 ms) pairs",
@@ -184,6 +189,7 @@ TABLE = (
     C("NOTICE_BATTERY", 16, "boot notice: the cells are low", "app sleep"),
     C("WATCHDOG_MS", 8000, "the hardware watchdog's timeout (the rp2 maximum is 8388)",
       "app rescue"),
+    C("IDLE_MS", 60000, "wait(): the longest sleep reported when nothing is due", "app menu"),
     C("POLL_MS", 2, "the longest sleep between two readings of the switches", "guard powerup"),
     C("PLAY", 0, "power-up mode: play", "powerup"),
     C("MENU", 1, "power-up mode: the menu", "powerup menu"),
@@ -201,6 +207,7 @@ TABLE = (
     C("TOO_BIG", 5, "larger than the cap: refused without reading it", "store"),
     C("BAD_CRC", 6, "bit rot or a torn write", "store"),
     C("IO_ERROR", 7, "the filesystem refused", "store"),
+    C("GAME_FILE", "game", "the saved game's file in the store", "resume:NAME menu:_GAME"),
     C("NONE", Hex(0xFFFFFFFF), "records: no best score yet", "records menu resume"),
 )
 
