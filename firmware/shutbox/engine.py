@@ -45,27 +45,27 @@ from array import array
 from micropython import const
 
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
-_MIN_TILES = const(2)  # variants.MIN_TILES
-_MAX_TILES = const(12)  # variants.MAX_TILES
-_DEFAULT_TILES = const(9)  # variants.DEFAULT_TILES
-_ONE_DIE_NEVER = const(0)  # variants.ONE_DIE_NEVER
-_ONE_DIE_HIGH_SHUT = const(1)  # variants.ONE_DIE_HIGH_SHUT
-_ONE_DIE_SUM_LE_6 = const(2)  # variants.ONE_DIE_SUM_LE_6
+_MIN_TILES = const(2)  # the fewest tiles a box may have
+_MAX_TILES = const(12)  # the most tiles a box may have
+_DEFAULT_TILES = const(9)  # the tiles of the standard box
+_ONE_DIE_NEVER = const(0)  # one-die never
+_ONE_DIE_HIGH_SHUT = const(1)  # one-die high-shut
+_ONE_DIE_SUM_LE_6 = const(2)  # one-die sum-le-6
 _ONE_DIE_RULES = const(4)  # len(variants.ONE_DIE)
-_MODE_OPTIONAL = const(0)  # variants.MODE_OPTIONAL
-_MODE_LOCKED = const(1)  # variants.MODE_LOCKED
-_MODE_FORCED = const(2)  # variants.MODE_FORCED
+_MODE_OPTIONAL = const(0)  # one-die-mode optional
+_MODE_LOCKED = const(1)  # one-die-mode locked
+_MODE_FORCED = const(2)  # one-die-mode forced
 _MODES = const(3)  # len(variants.ONE_DIE_MODE)
-_MOVES_ANY = const(0)  # variants.MOVES_ANY
+_MOVES_ANY = const(0)  # moves any
 _MOVE_RULES = const(4)  # len(variants.MOVES)
-_SCORING_SUM = const(0)  # variants.SCORING_SUM
-_SCORING_DIGITAL = const(1)  # variants.SCORING_DIGITAL
-_SCORING_COUNT = const(2)  # variants.SCORING_COUNT
+_SCORING_SUM = const(0)  # scoring sum
+_SCORING_DIGITAL = const(1)  # scoring digital
+_SCORING_COUNT = const(2)  # scoring count
 _SCORINGS = const(3)  # len(variants.SCORING)
-_START_ALL_OPEN = const(0)  # variants.START_ALL_OPEN
-_START_LOW_THREE_SHUT = const(1)  # variants.START_LOW_THREE_SHUT
-_START_ODD_OPEN = const(2)  # variants.START_ODD_OPEN
-_START_EVEN_OPEN = const(3)  # variants.START_EVEN_OPEN
+_START_ALL_OPEN = const(0)  # start all-open
+_START_LOW_THREE_SHUT = const(1)  # start low-three-shut
+_START_ODD_OPEN = const(2)  # start odd-open
+_START_EVEN_OPEN = const(3)  # start even-open
 _STARTS = const(4)  # len(variants.START)
 _LOW_THREE = const(7)  # tiles 1..3: shut at the start under low-three-shut
 _ODD_TILES = const(0x555)  # the odd tiles: open at the start under odd-open

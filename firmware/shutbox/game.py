@@ -45,8 +45,8 @@ from shutbox.ticks import ticks_diff
 # starts: shutbox.variants' tuples are not loaded (importing a module at every new game needs
 # a heap the game has filled).
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
-_MODE_LOCKED = const(1)  # variants.MODE_LOCKED
-_MODE_FORCED = const(2)  # variants.MODE_FORCED
+_MODE_LOCKED = const(1)  # one-die-mode locked
+_MODE_FORCED = const(2)  # one-die-mode forced
 # per option its name and its values' names (the game log)
 _RULE_NAMES = const("one-die never high-shut sum-le-6 sum-lt-6/one-die-mode optional locked "
                     "forced/moves any dice-or-total one-tile kids/scoring sum digital count/"

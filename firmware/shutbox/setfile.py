@@ -30,9 +30,9 @@ _BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02"
               b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03")
 _CODE_BITS = const(14)  # the code + 1: 0 (none) .. 10000
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
-_START_LOW_THREE_SHUT = const(1)  # variants.START_LOW_THREE_SHUT
-_START_ODD_OPEN = const(2)  # variants.START_ODD_OPEN
-_START_EVEN_OPEN = const(3)  # variants.START_EVEN_OPEN
+_START_LOW_THREE_SHUT = const(1)  # start low-three-shut
+_START_ODD_OPEN = const(2)  # start odd-open
+_START_EVEN_OPEN = const(3)  # start even-open
 _LOW_THREE = const(7)  # tiles 1..3: shut at the start under low-three-shut
 _ODD_TILES = const(0x555)  # the odd tiles: open at the start under odd-open
 _EVEN_TILES = const(0xAAA)  # the even tiles: open at the start under even-open

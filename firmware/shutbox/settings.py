@@ -14,7 +14,7 @@ the reference card (``shutbox card``), both generated from one table.
 from micropython import const
 
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
-_ONE_DIE_HIGH_SHUT = const(1)  # variants.ONE_DIE_HIGH_SHUT
+_ONE_DIE_HIGH_SHUT = const(1)  # one-die high-shut
 _HINT_OFF = const(0)  # hints (what the MOVE state lights): none
 _HINT_LEGAL = const(1)  # hints: every tile that can take part in a legal move
 _HINT_BEST = const(2)  # hints: also the optimal move in cyan

@@ -61,9 +61,22 @@ ATTRS = _literal("settings", "ATTRS")
 STATES = ("setup", "ready", "rolling", "move", "turn_end", "game_end", "rolloff")
 _S = {name: i for i, name in enumerate(STATES)}
 
+_OPTIONS = _literal("setnames", "OPTIONS")
+_PREFIXES = (("ONE_DIE_", 3, V.ONE_DIE), ("MODE_", 4, V.ONE_DIE_MODE), ("MOVES_", 5, V.MOVES),
+             ("SCORING_", 6, V.SCORING), ("START_", 7, V.START))
+
+
+def _rule(name: str) -> str:
+    """The note of a variant int: its option and value (``one-die high-shut``)."""
+    for prefix, page, values in _PREFIXES:
+        if name.startswith(prefix):
+            return "%s %s" % (_OPTIONS[page], values[getattr(V, name)])
+    raise LookupError(name)
+
+
 # the rule names of the "game" log record: per option, its name and its values' names
 _RULE_NAMES = "/".join(" ".join((key,) + names) for key, names in zip(
-    _literal("setnames", "OPTIONS")[3:8], (V.ONE_DIE, V.ONE_DIE_MODE, V.MOVES, V.SCORING, V.START),
+    _OPTIONS[3:8], (V.ONE_DIE, V.ONE_DIE_MODE, V.MOVES, V.SCORING, V.START),
     strict=True))
 
 # the sleep setting's idle minutes, from its words (off, 1-min, 5-min, ...)
@@ -76,28 +89,28 @@ _EV = {"TILES": 1, "DOWN": 2, "UP": 4, "SHORT": 8, "LONG": 16}
 
 TABLE = (
     # --- the rule variants (shutbox.variants: the ints are its tuples' indices) ---
-    C("MIN_TILES", V.MIN_TILES, "variants.MIN_TILES", "engine"),
-    C("MAX_TILES", V.MAX_TILES, "variants.MAX_TILES", "engine"),
-    C("DEFAULT_TILES", V.DEFAULT_TILES, "variants.DEFAULT_TILES", "engine"),
-    C("ONE_DIE_NEVER", V.ONE_DIE_NEVER, "variants.ONE_DIE_NEVER", "engine"),
-    C("ONE_DIE_HIGH_SHUT", V.ONE_DIE_HIGH_SHUT, "variants.ONE_DIE_HIGH_SHUT", "engine settings"),
-    C("ONE_DIE_SUM_LE_6", V.ONE_DIE_SUM_LE_6, "variants.ONE_DIE_SUM_LE_6", "engine"),
+    C("MIN_TILES", V.MIN_TILES, "the fewest tiles a box may have", "engine"),
+    C("MAX_TILES", V.MAX_TILES, "the most tiles a box may have", "engine"),
+    C("DEFAULT_TILES", V.DEFAULT_TILES, "the tiles of the standard box", "engine"),
+    C("ONE_DIE_NEVER", V.ONE_DIE_NEVER, _rule("ONE_DIE_NEVER"), "engine"),
+    C("ONE_DIE_HIGH_SHUT", V.ONE_DIE_HIGH_SHUT, _rule("ONE_DIE_HIGH_SHUT"), "engine settings"),
+    C("ONE_DIE_SUM_LE_6", V.ONE_DIE_SUM_LE_6, _rule("ONE_DIE_SUM_LE_6"), "engine"),
     C("ONE_DIE_RULES", len(V.ONE_DIE), "len(variants.ONE_DIE)", "engine"),
-    C("MODE_OPTIONAL", V.MODE_OPTIONAL, "variants.MODE_OPTIONAL", "engine"),
-    C("MODE_LOCKED", V.MODE_LOCKED, "variants.MODE_LOCKED", "engine game"),
-    C("MODE_FORCED", V.MODE_FORCED, "variants.MODE_FORCED", "engine game"),
+    C("MODE_OPTIONAL", V.MODE_OPTIONAL, _rule("MODE_OPTIONAL"), "engine"),
+    C("MODE_LOCKED", V.MODE_LOCKED, _rule("MODE_LOCKED"), "engine game"),
+    C("MODE_FORCED", V.MODE_FORCED, _rule("MODE_FORCED"), "engine game"),
     C("MODES", len(V.ONE_DIE_MODE), "len(variants.ONE_DIE_MODE)", "engine"),
-    C("MOVES_ANY", V.MOVES_ANY, "variants.MOVES_ANY", "engine"),
+    C("MOVES_ANY", V.MOVES_ANY, _rule("MOVES_ANY"), "engine"),
     C("MOVE_RULES", len(V.MOVES), "len(variants.MOVES)", "engine"),
-    C("SCORING_SUM", V.SCORING_SUM, "variants.SCORING_SUM", "engine"),
-    C("SCORING_DIGITAL", V.SCORING_DIGITAL, "variants.SCORING_DIGITAL", "engine"),
-    C("SCORING_COUNT", V.SCORING_COUNT, "variants.SCORING_COUNT", "engine"),
+    C("SCORING_SUM", V.SCORING_SUM, _rule("SCORING_SUM"), "engine"),
+    C("SCORING_DIGITAL", V.SCORING_DIGITAL, _rule("SCORING_DIGITAL"), "engine"),
+    C("SCORING_COUNT", V.SCORING_COUNT, _rule("SCORING_COUNT"), "engine"),
     C("SCORINGS", len(V.SCORING), "len(variants.SCORING)", "engine"),
-    C("START_ALL_OPEN", V.START_ALL_OPEN, "variants.START_ALL_OPEN", "engine"),
-    C("START_LOW_THREE_SHUT", V.START_LOW_THREE_SHUT, "variants.START_LOW_THREE_SHUT",
+    C("START_ALL_OPEN", V.START_ALL_OPEN, _rule("START_ALL_OPEN"), "engine"),
+    C("START_LOW_THREE_SHUT", V.START_LOW_THREE_SHUT, _rule("START_LOW_THREE_SHUT"),
       "engine setfile"),
-    C("START_ODD_OPEN", V.START_ODD_OPEN, "variants.START_ODD_OPEN", "engine setfile"),
-    C("START_EVEN_OPEN", V.START_EVEN_OPEN, "variants.START_EVEN_OPEN", "engine setfile"),
+    C("START_ODD_OPEN", V.START_ODD_OPEN, _rule("START_ODD_OPEN"), "engine setfile"),
+    C("START_EVEN_OPEN", V.START_EVEN_OPEN, _rule("START_EVEN_OPEN"), "engine setfile"),
     C("STARTS", len(V.START), "len(variants.START)", "engine"),
     C("LOW_THREE", 7, "tiles 1..3: shut at the start under low-three-shut", "engine setfile"),
     C("ODD_TILES", Hex(0x555), "the odd tiles: open at the start under odd-open",
