@@ -46,7 +46,7 @@ class Coach:
         self.shown = -1  # the count the score view shows after a person's turn (-1: none)
 
     def turn(self):
-        """A turn starts (Game._start_turn): aim at the score to beat, if there is one."""
+        """A turn starts (Game.start_turn): aim at the score to beat, if there is one."""
         g = self.game
         e = g.engine
         self.short = 0
@@ -87,7 +87,7 @@ class Coach:
         return e.choose_one_die(g.open_, g.locked)
 
     def dice(self, one):
-        """Measure the dice a person chose (Game._throw, before the throw): *one* = one die."""
+        """Measure the dice a person chose (Game.throw, before the throw): *one* = one die."""
         g = self.game
         if not self.on or g.one_die_choice() != 1:
             return
@@ -117,7 +117,7 @@ class Coach:
             self.cost += loss
 
     def move(self, mask):
-        """Measure the move a person made (Game._accept, before it is applied)."""
+        """Measure the move a person made (Game.accept, before it is applied)."""
         g = self.game
         if not self.on:
             return
@@ -138,7 +138,7 @@ class Coach:
             self.cost += loss
 
     def end(self, rec):
-        """The turn ended: add the analysis to its score record *rec* (the end of Game._accept)."""
+        """The turn ended: add the analysis to its score record *rec* (the end of Game.accept)."""
         if not self.on:
             return
         a = {"short": self.short, "cost": self.cost,

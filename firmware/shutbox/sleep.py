@@ -284,9 +284,9 @@ class Sleeper(Guard):
         self.out('{"ev": "wake", "mv": %d}' % sp.vsys_mv())
 
 
-def main(board, make, boot, wdt, watchdog_ms):
-    """Run the box on the chip under the Sleeper (shutbox.app.main: *make* its apps, *boot*
-    its boot list, whose settings give the idle time); never returns."""
+def main(board, make, settings, wdt, watchdog_ms):
+    """Run the box on the chip under the Sleeper (shutbox.app.main: *make* its apps; the
+    *settings* give the idle time); never returns."""
     import time
 
     from shutbox.supply import Supply
@@ -297,5 +297,5 @@ def main(board, make, boot, wdt, watchdog_ms):
     if not supply.ok:  # a stand-in machine without sleep (the virtual Pico's): the plain guard
         Guard(board, make, now, wdt=wdt, wdt_reset=reset).forever()
     else:
-        Sleeper(board, make, now, wdt, reset, supply, boot[0], time.ticks_ms, time.sleep_ms,
+        Sleeper(board, make, now, wdt, reset, supply, settings, time.ticks_ms, time.sleep_ms,
                 watchdog_ms).forever()
