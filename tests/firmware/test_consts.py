@@ -125,4 +125,5 @@ def test_the_copies_are_the_firmware_vocabularies_values():
     assert _resume._NAMES.split()[game._ROLLOFF] == "rolloff"
     assert _resume._NAMES.split()[game.MOVE] == "move" and not _resume._SAVED >> game.MOVE & 1
     assert _menu._CODE_VIEW_MS == 5 * frame._DIGIT_MS
+    assert game._CODE_CYCLE_MS == game._CYCLE_MS + _menu._CODE_VIEW_MS
     assert (store._TRUNCATED, store._BAD_VERSION) == (2, 4)

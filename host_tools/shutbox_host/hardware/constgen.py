@@ -10,6 +10,7 @@ from the table or a module keeps a hand-made copy of a table constant outside it
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -158,8 +159,6 @@ def hand_copies(root: Path) -> list[str]:
 
 def literal_of(text: str) -> str | None:
     """*text* (a const's argument) as literal() writes it, or None when it is no literal."""
-    import ast
-
     try:
         value = ast.literal_eval(text.strip())
     except (ValueError, SyntaxError):
