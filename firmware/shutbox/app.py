@@ -20,38 +20,40 @@ from shutbox.engine import Engine, Rules
 from shutbox.game import Game, Settings, parts, tiles_of
 from shutbox.ticks import ticks_add, ticks_diff
 
-_WATCHDOG_MS = const(8000)  # main(): the hardware watchdog's timeout (the rp2 maximum is 8388)
+# _NOTICE_*: why the boot notice shows (tile k lit amber for the reason with bit k-1).
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_OFF = const(0)  # palette codes (shutbox.frame; keep them < 8): dark
+_AMBER = const(4)  # attention: open this tile, one die available
+_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
+_HINT_BEST = const(2)  # hints: also the optimal move in cyan
+_NOTICE_SETTINGS = const(1)  # boot notice: the settings file was damaged
+_NOTICE_RECORDS = const(2)  # boot notice: the records file was damaged
+_NOTICE_GAME = const(4)  # boot notice: the saved game was damaged
+_NOTICE_FAULT = const(8)  # boot notice: restarted after an error or a watchdog reset
+_NOTICE_BATTERY = const(16)  # boot notice: the cells are low
+_WATCHDOG_MS = const(8000)  # the hardware watchdog's timeout (the rp2 maximum is 8388)
+_IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
+_BOOT_SETTINGS = const(0)  # the boot list's slots (powerup.read): the settings
+_BOOT_RULES = const(1)  # the boot list: the rules
+_BOOT_NOTICES = const(2)  # the boot list: the boot notice's bits
+_BOOT_TALLY = const(3)  # the boot list: the records' tally
+# the boot list: appended by shutbox.app (make_engine), kept from start to start
+_BOOT_ENGINE = const(4)
+_T_STORE = const(0)  # a records' tally's slots (Records.tally): the store
+_T_KEY = const(1)  # a tally: the variant's key
+_T_SKIP = const(2)  # a tally: bit p, player p+1's turns do not count
+_T_TURNS = const(3)  # a tally: the turns not merged yet (this and on: saved by shutbox.resume)
+_T_BEST = const(4)  # a tally: their best score
+_T_SHUT = const(5)  # a tally: their boxes shut
+_T_BEGAN = const(6)  # a tally: the variant's game count when the game began
+_T_GAMES = const(7)  # a tally: the variant's game count as the records last had it
+# END consts
 _NEW_GAME_MS = const(5000)  # Roll held this long, in any state: a new game
 _NOTICE_MS = const(2000)  # the boot notice (frame.notice) shows this long
-# Why the boot notice shows (tile k lit amber for the reason with bit k-1): App.notice().
-# Private, as every constant here: shutbox.powerup and shutbox.guard keep their own copies.
-_NOTICE_SETTINGS = const(1)  # the settings file was damaged: defaults
-_NOTICE_RECORDS = const(2)  # the records file was damaged: records start again
-_NOTICE_GAME = const(4)  # the saved game was damaged: a new game
-_NOTICE_FAULT = const(8)  # restarted after an error or a watchdog reset (see error.log)
-_NOTICE_BATTERY = const(16)  # the cells are low (shutbox.sleep: every check while they are)
 _FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they move (and on an input)
-_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
-_OFF = const(0)  # shutbox.frame's palette codes
-_AMBER = const(4)
-_IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
 # The optimal-play table (2 KB and more) is loaded only for a feature that needs it (best-move
 # hints, the computer opponent); a folder that cannot exist makes the engine go without.
 _NO_TABLES = const("/-")
-_HINT_BEST = const(2)  # shutbox.settings._HINT_BEST
-_BOOT_SETTINGS = const(0)  # shutbox.powerup's boot list slots (powerup.read)
-_BOOT_RULES = const(1)
-_BOOT_NOTICES = const(2)
-_BOOT_TALLY = const(3)
-_BOOT_ENGINE = const(4)
-_T_STORE = const(0)  # shutbox.records' tally slots (Records.tally)
-_T_KEY = const(1)
-_T_SKIP = const(2)
-_T_TURNS = const(3)
-_T_BEST = const(4)
-_T_SHUT = const(5)
-_T_BEGAN = const(6)
-_T_GAMES = const(7)
 
 
 class App:

@@ -25,9 +25,11 @@ from micropython import const
 from shutbox import frame as fr
 from shutbox.ticks import ticks_add, ticks_diff
 
-_P_SCALE = const(1000)  # shutbox.engine.P_SCALE: p_beat is a chance x 1000
-_CYCLE_MS = const(3000)  # shutbox.game's score view: the player's number, then the score
-_CYCLE2_MS = const(5000)  # ... and a second number (a running total), repeating
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_P_SCALE = const(1000)  # p_beat() is P(final score < target) x P_SCALE
+_CYCLE_MS = const(3000)  # a score view: its label, then its number, this long
+_CYCLE2_MS = const(5000)  # a score view with a second number (a total, a balance)
+# END consts
 _COUNT_MS = const(1000)  # then the count of choices short of optimal, this long
 
 

@@ -30,12 +30,14 @@ from shutbox import frame as fr
 from shutbox.ticks import ticks_diff
 
 _PACE_MS = const(800)  # one step of the computer's turn: a throw, a tile, the next throw
-_MAX_SEATS = const(4)
-_EASY = const(1)  # shutbox.engine.LEVEL_EASY
-_MEDIUM = const(2)  # shutbox.engine.LEVEL_MEDIUM
-_SETUP = const(0)  # shutbox.game states
-_READY = const(1)
-_MOVE = const(3)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_EASY = const(1)  # computer: a random legal move; one or two dice at random
+_MEDIUM = const(2)  # computer: the rule of thumb (docs/rules.md)
+_MAX_SEATS = const(4)  # seats at the box
+_SETUP = const(0)  # game states (shutbox.game)
+_READY = const(1)  # a state
+_MOVE = const(3)  # a state
+# END consts
 
 
 class Computer:

@@ -57,32 +57,46 @@ from shutbox.engine import tile_sum
 from shutbox.settings import Settings  # noqa: F401
 from shutbox.ticks import ticks_diff
 
-_MAX_PLAYERS = const(4)
-_MAX_MOVES = const(15)  # shutbox.engine.MAX_MOVES: the size of the legal-move buffer
-_MODE_LOCKED = const(1)  # shutbox.variants (private: no module globals; see test_memory)
-_MODE_FORCED = const(2)
-_HINT_OFF = const(0)  # shutbox.settings._HINT_OFF: what the MOVE state lights
-_HINT_BEST = const(2)  # shutbox.settings._HINT_BEST
+# The rules' names for the "game" record (_RULE_NAMES) are one string, split when a game
+# starts: shutbox.variants' tuples are not loaded (importing a module at every new game needs
+# a heap the game has filled).
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_MODE_LOCKED = const(1)  # one-die-mode locked
+_MODE_FORCED = const(2)  # one-die-mode forced
+# per option its name and its values' names (the game log)
+_RULE_NAMES = const("one-die never high-shut sum-le-6 sum-lt-6/one-die-mode optional locked "
+                    "forced/moves any dice-or-total one-tile kids/scoring sum digital count/"
+                    "start all-open low-three-shut odd-open even-open")
+_MAX_MOVES = const(15)  # most legal moves of any throw (tablegen.max_moves(): test_tables)
+_OFF = const(0)  # palette codes (shutbox.frame; keep them < 8): dark
+_WHITE = const(1)  # open tiles, dice pips
+_GREEN = const(2)  # accepted, progress, the winner
+_RED = const(3)  # an error on the tiles
+_AMBER = const(4)  # attention: open this tile, one die available
+_BLUE = const(5)  # numbers: scores
+_MAGENTA = const(6)  # a player's number
+_CYAN = const(7)  # hints, the computer's moves, a challenge code's digits
 _FAST_MS = const(100)  # shutbox.frame's fast blink (half-period)
-_OFF = const(0)  # shutbox.frame's palette codes
-_WHITE = const(1)
-_GREEN = const(2)
-_RED = const(3)
-_AMBER = const(4)
-_BLUE = const(5)
-_MAGENTA = const(6)
-_CYAN = const(7)
-
-# States.
-SETUP = const(0)
-READY = const(1)
-ROLLING = const(2)
-MOVE = const(3)
-TURN_END = const(4)
-GAME_END = const(5)
-# The tied players throw one die each (tie rule roll-off; shutbox.rounds). Private: rounds and
-# resume keep their own copies (see test_memory).
-_ROLLOFF = const(6)
+_MAX_PLAYERS = const(4)  # seats at the box
+SETUP = const(0)  # game states (shutbox.game)
+READY = const(1)  # a state
+ROLLING = const(2)  # a state
+MOVE = const(3)  # a state
+TURN_END = const(4)  # a state
+GAME_END = const(5)  # a state
+_ROLLOFF = const(6)  # a state: the tied players throw one die each (tie rule roll-off)
+_LABEL_MS = const(1000)  # a score view: the player's number this long ...
+_CYCLE_MS = const(3000)  # a score view: its label, then its number, this long
+_CYCLE2_MS = const(5000)  # a score view with a second number (a total, a balance)
+_CODE_CYCLE_MS = const(7500)  # a score view, then a challenge's code (CYCLE_MS + CODE_VIEW_MS)
+_LOG_VERSION = const(2)  # the log format's "v" (docs/log-format.md)
+# the dice: (frequency / 10 Hz, duration / 10 ms) pairs
+_SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")
+_SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
+_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")  # the winner's tune
+_HINT_OFF = const(0)  # hints (what the MOVE state lights): none
+_HINT_BEST = const(2)  # hints: also the optimal move in cyan
+# END consts
 
 # What is wrong with the tiles (shown in red, or amber for SETUP): Game.err. Private: no
 # module globals on the box; the tests read them as shutbox.game._ERR_* on CPython.
@@ -94,33 +108,18 @@ _ERR_TOO_HIGH = const(4)  # the tiles shut since the throw add up to more than i
 _ERR_NOT_LEGAL = const(5)  # no legal move contains the tiles shut since the throw
 # The error names for the log, split when one is logged: one string in RAM, not a tuple of six.
 _ERR_NAMES = const("none setup early reopened too-high not-legal")
-# The rules' names for the "game" record (shutbox.variants' tuples, which the box does not
-# load: importing a module at every new game needs a heap the game has filled): per option,
-# its name and its values' names, split when a game starts.
-_RULE_NAMES = const("one-die never high-shut sum-le-6 sum-lt-6/one-die-mode optional locked "
-                    "forced/moves any dice-or-total one-tile kids/scoring sum digital count/"
-                    "start all-open low-three-shut odd-open even-open")
-
 _ROLL_MS = const(600)  # dice animation
 _FLASH_MS = const(500)  # accepted tiles flash green
 _SETTLE_MS = const(1500)  # an extendable legal move is accepted after this pause
-_LABEL_MS = const(1000)  # in a score view: the player's number ...
-_CYCLE_MS = const(3000)  # ... then the number, repeating
-_CYCLE2_MS = const(5000)  # ... or the number, then a second one (a total, a balance)
-_CODE_CYCLE_MS = const(7500)  # the winner, the score, then a challenge's code (4.5 s)
 _CELEBRATE_MS = const(3000)  # shut-the-box celebration before the score
 _MIN_SHOW_MS = const(700)  # a score stays at least this long before Roll passes the box
 
-_LOG_VERSION = const(2)  # the log format's "v" (docs/log-format.md): on game and settings
 
 # Melodies: (frequency / 10 Hz, duration / 10 ms) pairs; frequency 0 is a rest.
-_SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")
 _SND_ACCEPT = const(b"\x58\x05\x75\x08")
 _SND_ERROR = const(b"\x14\x19")
-_SND_NO = const(b"\x1e\x0a")
 _SND_TURN = const(b"\x4e\x0a\x41\x0a\x34\x14")
 _SND_SHUT = const(b"\x34\x0c\x42\x0c\x4e\x0c\x69\x1e\x00\x05\x69\x08\x83\x28")
-_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")
 
 
 def tiles_of(mask):

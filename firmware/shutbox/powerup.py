@@ -42,23 +42,25 @@ _GAUGE 6.
 from micropython import const
 from shutbox import forget
 
-_PLAY = const(0)
-_MENU = const(1)
-_SELFTEST = const(2)
-_RECORDS = const(3)
-_RESET_RECORDS = const(4)
-_FACTORY = const(5)
-_GAUGE = const(6)
-_NOTICE_SETTINGS = const(1)  # app._NOTICE_SETTINGS
-_NOTICE_RECORDS = const(2)  # app._NOTICE_RECORDS
-_POLL_MS = const(2)
-_LOG_VERSION = const(2)  # game._LOG_VERSION: the log format (docs/log-format.md)
-# The boot list's slots (read; shutbox.app keeps copies)
-_BOOT_SETTINGS = const(0)
-_BOOT_RULES = const(1)
-_BOOT_NOTICES = const(2)
-_BOOT_TALLY = const(3)
-_BOOT_ENGINE = const(4)  # appended by shutbox.app (make_engine), kept from start to start
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_LOG_VERSION = const(2)  # the log format's "v" (docs/log-format.md)
+_NOTICE_SETTINGS = const(1)  # boot notice: the settings file was damaged
+_NOTICE_RECORDS = const(2)  # boot notice: the records file was damaged
+_POLL_MS = const(2)  # the longest sleep between two readings of the switches
+_BOOT_SETTINGS = const(0)  # the boot list's slots (powerup.read): the settings
+_BOOT_RULES = const(1)  # the boot list: the rules
+_BOOT_NOTICES = const(2)  # the boot list: the boot notice's bits
+_BOOT_TALLY = const(3)  # the boot list: the records' tally
+# the boot list: appended by shutbox.app (make_engine), kept from start to start
+_BOOT_ENGINE = const(4)
+_PLAY = const(0)  # power-up mode: play
+_MENU = const(1)  # power-up mode: the menu
+_SELFTEST = const(2)  # power-up mode: the self-test
+_RECORDS = const(3)  # power-up mode: the records
+_RESET_RECORDS = const(4)  # power-up mode: reset the records
+_FACTORY = const(5)  # power-up mode: factory settings
+_GAUGE = const(6)  # power-up mode: the battery gauge
+# END consts
 
 
 def combination(levels, roll, tiles):

@@ -33,19 +33,20 @@ from micropython import const
 NAME = "records"  # the file in the store
 VERSION = const(1)
 _MAX = const(16)  # entries
-_NONE = const(0xFFFFFFFF)  # best score before the first turn
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_TRUNCATED = const(2)  # damaged (2 and up): the size does not match the header
+_T_STORE = const(0)  # a records' tally's slots (Records.tally): the store
+_T_KEY = const(1)  # a tally: the variant's key
+_T_SKIP = const(2)  # a tally: bit p, player p+1's turns do not count
+_T_TURNS = const(3)  # a tally: the turns not merged yet (this and on: saved by shutbox.resume)
+_T_BEST = const(4)  # a tally: their best score
+_T_SHUT = const(5)  # a tally: their boxes shut
+_T_BEGAN = const(6)  # a tally: the variant's game count when the game began
+_T_GAMES = const(7)  # a tally: the variant's game count as the records last had it
+_NONE = const(0xFFFFFFFF)  # records: no best score yet
+# END consts
 _ENTRY = const(16)  # bytes an entry
 _FORMAT = const("<IIIHH")  # key, best, turns, shut, games
-_TRUNCATED = const(2)  # shutbox.store's first damaged code
-# A tally's slots (Records.tally; shutbox.app and shutbox.resume keep copies)
-_T_STORE = const(0)
-_T_KEY = const(1)
-_T_SKIP = const(2)
-_T_TURNS = const(3)
-_T_BEST = const(4)
-_T_SHUT = const(5)
-_T_BEGAN = const(6)
-_T_GAMES = const(7)
 
 
 class Records:

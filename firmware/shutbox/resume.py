@@ -64,27 +64,30 @@ from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, tiles_of
 from shutbox.settings import ATTRS
 from shutbox.store import MISSING, OK, damaged
 
-NAME = "game"  # the file in the store
 VERSION = const(3)
 _SIZE = const(76)  # the fixed part
-_NONE = const(0xFFFFFFFF)  # shutbox.records._NONE: no best score
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_ROLLOFF = const(6)  # a state: the tied players throw one die each (tie rule roll-off)
+# the states' names, for the log
+_NAMES = const("setup ready rolling move turn_end game_end rolloff")
+_SAVED = const(0x77)  # the states saved (bit per state): all but MOVE (saved as ROLLING)
+_SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
+_GAME_OPTIONS = const(17)  # settings.ATTRS[:17] shape the game
+_EV_TILES = const(1)  # the debounced tile levels changed
+_EV_PRESSES = const(24)  # EV_SHORT | EV_LONG
+_EV_ROLL = const(6)  # EV_DOWN | EV_UP: passed on, so that a long hold still counts
+NAME = "game"  # the saved game's file in the store
+_T_TURNS = const(3)  # a tally: the turns not merged yet (this and on: saved by shutbox.resume)
+_T_BEST = const(4)  # a tally: their best score
+_T_SHUT = const(5)  # a tally: their boxes shut
+_T_BEGAN = const(6)  # a tally: the variant's game count when the game began
+_T_GAMES = const(7)  # a tally: the variant's game count as the records last had it
+_NONE = const(0xFFFFFFFF)  # records: no best score yet
+# END consts
 _EXTRA_MAX = const(84)  # the most a match adds (shutbox.rounds.Match.save: 83 bytes)
-_GAME_OPTIONS = const(17)  # settings._GAME_OPTIONS: ATTRS[:17] shape the game
 _STALE = const(8)  # restore(): a whole game, but under other settings (not damage)
 _BAD = const(2)  # restore(): the bytes are not a game this firmware can continue
 
-_ROLLOFF = const(6)  # shutbox.game._ROLLOFF
-_SAVED = const(0x77)  # the states saved (bit per state): all but MOVE (saved as ROLLING)
-_NAMES = const("setup ready rolling move turn_end game_end rolloff")  # for the log
-_EV_TILES = const(1)  # shutbox.debounce's event bits (kept here: no import for two ints)
-_EV_PRESSES = const(8 | 16)  # EV_SHORT | EV_LONG
-_EV_ROLL = const(2 | 4)  # EV_DOWN | EV_UP: passed on, so that a long hold still counts
-_SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
-_T_TURNS = const(3)  # shutbox.records' tally slots: four saved from turns on
-_T_BEST = const(4)
-_T_SHUT = const(5)
-_T_BEGAN = const(6)
-_T_GAMES = const(7)
 
 
 def _fingerprint(game):

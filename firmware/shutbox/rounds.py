@@ -54,11 +54,14 @@ _TO_GO_3 = const(2)  # the first throw must shut the 3 (bit 2); one that cannot 
 _STAKES_OFF = const(0)
 _STAKES_CANOGA = const(1)  # each round every loser pays the winner the difference, x2 if shut
 
-_GAME_END = const(5)  # shutbox.game.GAME_END
-_ROLLOFF = const(6)  # shutbox.game._ROLLOFF: the tied players throw one die each
-_MAX = const(4)  # shutbox.game._MAX_PLAYERS
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_MAX = const(4)  # seats at the box
+_GAME_END = const(5)  # a state
+_ROLLOFF = const(6)  # a state: the tied players throw one die each (tie rule roll-off)
+# the dice: (frequency / 10 Hz, duration / 10 ms) pairs
 _SND_DIE = const(b"\x64\x03\x00\x02\x64\x03")
-_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")
+_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")  # the winner's tune
+# END consts
 
 # Match.st: the match's small state, a byte each (saved as it is by save()).
 _FIRST = const(0)  # the seat that plays first this round (it moves one seat a round)

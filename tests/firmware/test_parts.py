@@ -14,7 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from shutbox import app as app_mod
-from shutbox import powerup, records, resume
+from shutbox import powerup, records
 from shutbox.engine import Engine, Rules
 from shutbox.settings import Settings
 from shutbox.store import Store
@@ -111,17 +111,9 @@ def test_the_checks_see_a_private_use_and_an_unlisted_call(tmp_path):
 # ----- named slots: the boot list and the records' tally -----
 
 
-def test_the_slot_copies_match_their_sources():
-    for name in ("_BOOT_SETTINGS", "_BOOT_RULES", "_BOOT_NOTICES", "_BOOT_TALLY",
-                 "_BOOT_ENGINE"):
-        assert getattr(app_mod, name) == getattr(powerup, name), name
-    t_names = [n for n in dir(records) if n.startswith("_T_")]
-    assert len(t_names) == 8
-    for name in t_names:
-        assert getattr(app_mod, name) == getattr(records, name), name
-        if hasattr(resume, name):
-            assert getattr(resume, name) == getattr(records, name), name
-    # resume saves the four slots from turns on, in this order
+def test_resume_saves_the_four_slots_from_turns_on():
+    """The slots' copies (app, powerup, records, resume) are written from one table
+    (tests/firmware/test_consts.py); resume saves the four slots from turns on, in order."""
     r = records
     assert [r._T_TURNS + i for i in range(4)] == [r._T_TURNS, r._T_BEST, r._T_SHUT,
                                                     r._T_BEGAN]
