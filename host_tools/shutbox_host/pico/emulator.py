@@ -653,6 +653,11 @@ class Emulator:
         erase or a program under way is left half done), the input levels kept."""
         self._call("power_cycle")
 
+    def watchdog_reset(self) -> None:
+        """Reset the chip through its watchdog now (as machine.reset() does: REASON FORCE),
+        the flash and the input levels kept."""
+        self._call("watchdog_reset")
+
     def power_cut(self, at_ns: int) -> None:
         """Run up to *at_ns* on the emulated clock (ns: 8 a cycle), then cut the power there
         (an erase or a program under way stays half done) and power up again."""
