@@ -16,12 +16,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import backends
 import pytest
+from backends import BACKENDS
 
+from shutbox import pins
 from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END
 from shutbox_host import mp
 from shutbox_host.box import boxsim
 from shutbox_host.box.plan import plan_game
+from shutbox_host.model import drive
 from shutbox_host.model.leds import face, tiles_lit
 from shutbox_host.model.script import ROLL_MS, Script
 
@@ -380,3 +384,75 @@ def test_the_simulated_board_follows_the_rp2_api():
     r = mp.run(Path(__file__).resolve().parents[1] / "mp" / "sim_board.py", heapsize=HEAP)
     assert r.returncode == 0 and not r.stderr, r.stderr
     assert r.stdout.strip().endswith("FAIL 0"), r.stdout
+
+
+# ----- one script, every box (shutbox_host.model.drive: the simulated board, the chip) -----
+# Scripts without dice (the emulated chip draws its own) and without the simulated board's
+# questions: each is judged by what every box shows, its frames and its log.
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_throw_shows_the_dice_it_logs(backend):
+    s = Script().wait(100).click(120).wait(ROLL_MS + 300)
+    with backends.box(backend) as b:
+        r = b.run(s)
+    throws = r.events("throw")
+    assert len(throws) == 1, r.log
+    last = r.frame_at(s.ms)
+    assert last is not None and last[0] > 100, r.frames[-3:]  # drawn after the press
+    assert [face(last[2]), face(last[3])] == throws[0]["dice"], (last, throws)
+    assert any(hz == 1000 and 100 <= ms < 100 + ROLL_MS for ms, hz in r.tones)  # the roll
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_tile_shut_before_the_first_throw_blinks_amber_and_stops_the_roll(backend):
+    s = Script().wait(100).shut(3)
+    t = s.ms
+    s.wait(700).click(120).wait(ROLL_MS)  # refused while tile 3 is shut
+    s.open(3).wait(100).click(120).wait(ROLL_MS)
+    with backends.box(backend) as b:
+        r = b.run(s)
+    before, after = r.frame_at(t), r.frames_in(t, t + 10)  # shown at once: 2 polls
+    assert before is not None and not tiles_lit(before[1], "Y"), before
+    assert after and tiles_lit(after[0][1], "Y") == [3], after
+    blink = {tuple(tiles_lit(f[1], "Y")) for f in r.frames_in(t, t + 600)}
+    assert blink == {(3,), ()}, blink
+    assert [(e["why"], e["tiles"]) for e in r.events("refused")] == [("setup", [3])]
+    assert len(r.events("throw")) == 1 and not r.events("error")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_roll_held_5_s_starts_a_new_game_on_every_box(backend):
+    s = Script().wait(100).press().wait(5300).release().wait(300)
+    with backends.box(backend) as b:
+        r = b.run(s)
+    assert not r.events("throw")
+    assert len(r.events("game")) == 2 and r.events("game")[-1]["_ms"] >= 5000, r.log
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_bouncing_press_and_a_glitch_make_one_throw_on_every_box(backend):
+    s = Script(seed=5).wait(100).rollbounce(15).wait(ROLL_MS)
+    s.glitch(5, 800).wait(200)  # a 0.8 ms spike on an open tile: nothing
+    with backends.box(backend) as b:
+        r = b.run(s)
+    assert len(r.events("throw")) == 1, r.log
+    assert not r.events("error") and not r.events("refused"), r.log
+
+
+def test_a_box_without_dice_says_so():
+    """The runner stops at a verb the backend lacks, naming it (the chip draws its own)."""
+    class NoDice(drive.Driver):
+        name = "a box without dice"
+
+        def levels(self, levels):
+            self.seen.append(levels)
+
+        def advance(self, ms):
+            self.seen.append(ms)
+
+    b = NoDice()
+    b.seen = []
+    with pytest.raises(drive.Unsupported, match="a box without dice"):
+        b.run("wait 10\nshut 2\ndice 3 4\nwait 5")
+    assert b.seen == [10, {pins.TILE_PINS[1]: pins.SWITCH_ACTIVE}]
