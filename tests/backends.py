@@ -11,7 +11,8 @@ import pytest
 
 from shutbox_host.model.drive import Driver
 
-BACKENDS = ["sim", pytest.param("emu", marks=pytest.mark.node)]
+BACKENDS = ["cpy", "sim", pytest.param("emu", marks=pytest.mark.node)]
+DICE = ["cpy", "sim"]  # the backends that take a script's dice (the chip draws its own)
 
 
 @functools.cache
@@ -21,13 +22,19 @@ def _fw_image() -> bytes:
     return fsimage.build()
 
 
-def box(name: str, levels: int = -1, heapsize: str = "256k") -> Driver:
-    """A new box of backend *name* ("sim": the simulated board; "emu": the emulated RP2040),
-    *levels* the tiles open at power-up."""
+def box(name: str, levels: int = -1, heapsize: str = "256k", players: int = 2) -> Driver:
+    """A new box of backend *name* ("cpy": the App on CPython; "sim": the simulated board;
+    "emu": the emulated RP2040, its flash image's 2 players), *levels* the tiles open at
+    power-up."""
+    if name == "cpy":
+        from shutbox_host.box.drive import CpyBox
+
+        return CpyBox(players=players, levels=levels)
     if name == "sim":
         from shutbox_host.box.drive import SimBox
 
-        return SimBox(heapsize=heapsize, levels=levels)
+        return SimBox("--players", str(players), heapsize=heapsize, levels=levels)
+    assert players == 2, "the emulated box plays its flash image's settings: 2 players"
     from needs import require
 
     from shutbox_host.pico import emulator

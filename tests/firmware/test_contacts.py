@@ -18,7 +18,8 @@ from shutbox_host.box import boxsim
 from shutbox_host.model.script import Script
 
 FLIPS = 2000
-PRESSES = {"sim": 600, "emu": 30}  # the emulated chip: a shorter run of the same script
+# the emulated chip: a shorter run of the same script
+PRESSES = {"cpy": 600, "sim": 600, "emu": 30}
 
 
 def run(script: Script) -> boxsim.Run:

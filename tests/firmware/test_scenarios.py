@@ -36,7 +36,13 @@ HEAP = "88k"
 FIRMWARE_CAP = 64 * 1024
 
 
-def run(script: Script, players: int = 1, *args: str) -> boxsim.Run:
+def run(script: Script, players: int = 1, *args: str, backend: str = "sim"):
+    """Run *script* on the simulated board (boxrun, in one go), or on another backend
+    (tests/backends.py; the tiles open at power-up from --levels)."""
+    if backend != "sim":
+        levels = int(args[args.index("--levels") + 1]) if "--levels" in args else -1
+        with backends.box(backend, levels=levels, players=players) as b:
+            return b.run(script)
     r = boxsim.run(script, "--players", str(players), *args, heapsize=HEAP)
     assert r.returncode == 0, r.stderr
     assert not any(line.startswith("?") for line in r.lines), r.lines
@@ -65,7 +71,8 @@ def roll(s: Script, *faces: int, long: bool = False) -> Script:
 
 @pytest.mark.parametrize("players,seed,strategy", [(1, 3, "best"), (2, 11, "greedy"),
                                                    (3, 5, "random"), (4, 1, "best")])
-def test_whole_game(players, seed, strategy):
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_whole_game(players, seed, strategy, backend):
     """A whole game: every throw, move and score as planned, and every score read off the LEDs."""
     s, expect = plan_game(players, seed, strategy)
     s.wait(300)
@@ -75,7 +82,7 @@ def test_whole_game(players, seed, strategy):
         pages.append(s.ms + 30)  # the short press registers 30 ms after the release
         s.wait(2600)
     s.state()
-    r = run(s, players)
+    r = run(s, players, backend=backend)
     assert [t["dice"] for t in r.events("throw")] == expect["throws"]
     assert [m["shut"] for m in r.events("move")] == expect["moves"]
     assert [e["score"] for e in r.events("score")] == expect["scores"]
@@ -98,10 +105,11 @@ def test_whole_game(players, seed, strategy):
     assert states[1]["state"] == GAME_END
 
 
-def test_a_new_game_after_the_end():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_a_new_game_after_the_end(backend):
     s, expect = plan_game(1, 2, "greedy")
     s.wait(300).hold(1000).wait(100).state()
-    r = run(s, 1)
+    r = run(s, 1, backend=backend)
     assert len(r.events("game")) == 2
     assert r.states()[-1]["state"] == SETUP
 
@@ -117,7 +125,8 @@ EXAMPLE = [  # throw, tiles to shut, tiles lit once the throw shows
 ]
 
 
-def test_seed_001_example_turn():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_seed_001_example_turn(backend):
     s = Script().wait(100)
     checks = []
     for throw, tiles, lit in EXAMPLE:
@@ -130,7 +139,8 @@ def test_seed_001_example_turn():
     roll(s, 3, 5)
     end = s.ms
     s.wait(3000).state()
-    r = run(s)
+    with backends.box(backend, heapsize=HEAP, players=1) as b:
+        r = b.run(s)
     for ms, throw, want in checks:
         f = r.frame_at(ms)
         if throw:
@@ -138,8 +148,10 @@ def test_seed_001_example_turn():
         else:  # just accepted: the move flashes green
             assert tiles_lit(f[1], "G") == list(want), (ms, f)
     assert [m["shut"] for m in r.events("move")] == [list(t) for _, t, _ in EXAMPLE]
-    assert r.events("throw")[-1] == {"ev": "throw", "player": 1, "dice": [3, 5], "total": 8,
-                                     "open": [2], "moves": 0}
+    last = dict(r.events("throw")[-1])
+    assert last.pop("_ms") >= end - ROLL_MS  # the time it was logged (by then: boxrun's)
+    assert last == {"ev": "throw", "player": 1, "dice": [3, 5], "total": 8, "open": [2],
+                    "moves": 0}
     assert r.events("score")[0]["score"] == 2
     label, number = r.frame_at(end + 500), r.frame_at(end + 1500)
     assert label[1:] == ("M........", "...M...", ".......")  # player 1 ...
@@ -156,13 +168,14 @@ def blinking(r: boxsim.Run, start: int, end: int, letter: str) -> set:
     return {tuple(tiles_lit(f[1], letter)) for f in r.frames if start <= f[0] < end}
 
 
-def test_shutting_too_much_then_undoing_it():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_shutting_too_much_then_undoing_it(backend):
     s = Script().wait(100)
     roll(s, 2, 1)
     s.shut(2).wait(100).shut(6).wait(100)
     t = s.ms
     s.wait(600).open(6).wait(100).shut(1).wait(100).state()
-    r = run(s)
+    r = run(s, backend=backend)
     assert [e["why"] for e in r.events("error")] == ["too-high"]
     assert r.events("error")[0]["tiles"] == [2, 6]
     assert blinking(r, t, t + 600, "R") == {(2, 6), ()}
@@ -170,7 +183,8 @@ def test_shutting_too_much_then_undoing_it():
     assert r.states()[0]["state"] == READY
 
 
-def test_a_tile_reopened_or_flipped_before_the_throw_stops_the_roll():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_a_tile_reopened_or_flipped_before_the_throw_stops_the_roll(backend):
     s = Script().wait(100)
     roll(s, 5, 4)
     s.shut(9).wait(200).open(9).wait(100)  # reopened
@@ -181,7 +195,7 @@ def test_a_tile_reopened_or_flipped_before_the_throw_stops_the_roll():
     s.open(3).wait(100)
     roll(s, 6, 2)
     s.state()
-    r = run(s)
+    r = run(s, backend=backend)
     assert [e["why"] for e in r.events("error")] == ["reopened", "early"]
     assert [e["why"] for e in r.events("refused")] == ["reopened", "early"]
     assert blinking(r, t, t + 600, "R") == {(3,), ()}
@@ -191,35 +205,38 @@ def test_a_tile_reopened_or_flipped_before_the_throw_stops_the_roll():
     assert st[2]["state"] == MOVE and len(r.events("throw")) == 2
 
 
-def test_tiles_left_shut_blink_amber_until_opened():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_tiles_left_shut_blink_amber_until_opened(backend):
     s = Script(levels=0b101111010)  # tiles 1, 3 and 8 shut at power-up
     s.wait(600).click().wait(800).state()
     s.open(1, 3, 8).wait(100)
     roll(s, 1, 1).state()
-    r = run(s, 1, "--levels", str(0b101111010))
+    r = run(s, 1, "--levels", str(0b101111010), backend=backend)
     assert blinking(r, 0, 600, "Y") == {(1, 3, 8), ()}
     assert r.events("refused")[0]["why"] == "setup" and not r.events("error")
     assert [x["state"] for x in r.states()] == [SETUP, MOVE]
 
 
-def test_roll_pressed_while_a_mistake_shows_is_refused_and_logged():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_roll_pressed_while_a_mistake_shows_is_refused_and_logged(backend):
     s = Script().wait(100)
     roll(s, 2, 1)
     s.shut(2).wait(100).shut(6).wait(100)  # 2 + 6 > 3: too high
     s.click().wait(300).state()
-    r = run(s)
+    r = run(s, backend=backend)
     assert [(e["why"], e["tiles"]) for e in r.events("refused")] == [("too-high", [2, 6])]
     assert len(r.events("throw")) == 1 and r.states()[0]["state"] == MOVE
 
 
-def test_a_tile_reopened_from_the_move_just_accepted_blinks_red_at_once():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_a_tile_reopened_from_the_move_just_accepted_blinks_red_at_once(backend):
     s = Script().wait(100)
     roll(s, 5, 4)
     s.shut(9).wait(60)  # 9 = 5 + 4: accepted; its tile flashes green for 0.5 s ...
     s.open(9)  # ... and is opened again inside that flash
     t = s.ms
     s.wait(500).state()
-    r = run(s)
+    r = run(s, backend=backend)
     assert [m["shut"] for m in r.events("move")] == [[9]]
     assert r.events("error")[0]["why"] == "reopened"
     after = [f for f in r.frames if t + 40 <= f[0] < t + 500]  # debounced: 30 ms
@@ -227,10 +244,11 @@ def test_a_tile_reopened_from_the_move_just_accepted_blinks_red_at_once():
     assert any(f[1][8] == "R" for f in after)
 
 
-def test_roll_held_5_s_starts_a_new_game_without_throwing_first():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_roll_held_5_s_starts_a_new_game_without_throwing_first(backend):
     s = Script().wait(100)
     s.press().wait(5300).release().wait(300).state()
-    r = run(s)
+    r = run(s, backend=backend)
     assert not r.events("throw")  # the long press (0.7 s) never threw the dice
     assert len(r.events("game")) == 2 and r.states()[0]["state"] == SETUP
 
@@ -238,20 +256,22 @@ def test_roll_held_5_s_starts_a_new_game_without_throwing_first():
 # ----- bounce and presses -----
 
 
-def test_bouncy_switches_make_one_flip_and_one_press():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_bouncy_switches_make_one_flip_and_one_press(backend):
     s = Script().wait(100)
     s.dice(4, 4).rollbounce(15).wait(ROLL_MS)
     s.bounce(1, 20).wait(100).bounce(7, 12).wait(100)  # 1 + 7 = 8
     s.glitch(5, 800).wait(200)  # a 0.8 ms spike on an open tile: nothing
     s.state()
-    r = run(s)
+    r = run(s, backend=backend)
     assert len(r.events("throw")) == 1
     assert [m["shut"] for m in r.events("move")] == [[1, 7]]
     assert not r.events("error") and not r.events("refused")
     assert r.states()[0]["state"] == READY
 
 
-def test_one_die_by_long_press():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_one_die_by_long_press(backend):
     s = Script().wait(100)
     roll(s, 3, 3, long=True)  # every tile open: a long press is still two dice
     s.shut(6).wait(150)
@@ -262,7 +282,7 @@ def test_one_die_by_long_press():
     t = s.ms
     roll(s, 5, long=True)
     s.state()
-    r = run(s)
+    r = run(s, backend=backend)
     assert [e["dice"] for e in r.events("throw")] == [[3, 3], [6, 3], [4, 4], [4, 3], [5]]
     assert {f[3] for f in r.frames if t - 500 <= f[0] < t} == {"...Y...", "......."}
     st = r.states()[0]
@@ -306,12 +326,13 @@ def test_the_heap_lock_check_catches_an_allocation():
     assert done < n
 
 
-def test_a_steady_picture_is_not_rewritten():
+@pytest.mark.parametrize("backend", backends.DICE)
+def test_a_steady_picture_is_not_rewritten(backend):
     s = Script().wait(100)
     roll(s, 6, 6)
     t = s.ms
     s.wait(2000)  # the throw shown, nothing blinking: the LEDs are written once
-    r = run(s)
+    r = run(s, backend=backend)
     assert [f for f in r.frames if t < f[0] <= t + 2000] == []
 
 

@@ -1,6 +1,8 @@
-# The simulated board driven live: shutbox_host.model.drive's verbs on one boxrun process.
-"""``SimBox``: the real firmware on the unix-port simulated board (sim/boxrun.py, virtual
-clock), driven verb by verb through shutbox_host.model.drive's protocol.
+# The simulated boxes driven live: shutbox_host.model.drive's verbs on boxrun, or on CPython.
+"""Two backends of shutbox_host.model.drive's protocol, on a virtual clock.
+
+``SimBox``: the real firmware on the unix-port simulated board (sim/boxrun.py), driven verb
+by verb.
 
 The verbs become boxrun's primitive lines (``p``, ``E``, ``w``, ``d``, ``r``, ``R`` and the
 questions), sent when something is read back (``shown``), each batch followed by an echoed
@@ -8,13 +10,23 @@ marker up to which the output is read, so the process lives between two calls an
 never fill both ways. A wait is preceded by a marker naming the ms it ends at: a log record
 printed during it is stamped with that end (boxrun's records carry no time; the frames and
 tones carry their own ms).
+
+``CpyBox``: the firmware's App on CPython (the CPython box), on a board of its own: the pins
+are a word of levels, the frames, tones and log kept as App gives them. Its loop is
+Guard.forever's at whole ms (a reading every 2 ms, every ms while a level settles, a step
+when the reading changed or App.wait says so): a contact's edges land at the first reading
+after them, so a burst within one ms is one edge; it has no flash (a power cut is a new App)
+and answers two of boxrun's questions: ``s`` (the game's state) and ``e`` (an echo).
 """
 
 from __future__ import annotations
 
+import json
+import random
 import subprocess
 import tempfile
 
+from shutbox import pins
 from shutbox_host.box import boxsim
 from shutbox_host.model.drive import Driver, Shown
 
@@ -104,7 +116,7 @@ class SimBox(Driver):
             p.stdin.flush()
         except OSError:
             raise RuntimeError("the simulated board ended: %s" % self.stderr[-500:]) from None
-        lines = []
+        lines: list[str] = []
         while True:
             line = p.stdout.readline()
             if not line:
@@ -133,3 +145,146 @@ class SimBox(Driver):
             block = []
             if line is not None:
                 self._stamp = int(line[len(_MARK):])
+
+
+# ----- the CPython box -----
+
+_POLL_MS = 2  # shutbox.guard's: the longest sleep between two readings
+
+
+class _Board:
+    """shutbox.board.Board's API for App: the pins a word of levels set by the driver, what
+    App shows and plays recorded."""
+
+    tiles = pins.TILES
+
+    def __init__(self, box: CpyBox):
+        self.box = box
+        self.word = 0
+
+    def switches(self, levels: int = -1) -> int:
+        w = self.word if levels < 0 else levels
+        return sum(1 << k for k in range(pins.TILES)
+                   if (w >> pins.TILE_PINS[k] & 1) != pins.SWITCH_ACTIVE)
+
+    def roll(self, levels: int = -1) -> bool:
+        w = self.word if levels < 0 else levels
+        return (w >> pins.ROLL_PIN & 1) == pins.SWITCH_ACTIVE
+
+    def show(self, frame) -> None:
+        from shutbox.frame import NAMES
+
+        t = pins.TILES
+        leds = "".join(chr(NAMES[c]) for c in frame)
+        self.box.out.frames.append((self.box.ms, leds[:t], leds[t:t + 7], leds[t + 7:t + 14]))
+
+    def tone(self, hz: int, ms: int = 0) -> None:
+        self.box.out.tones.append((self.box.ms, hz))
+
+    def adjust(self, sound: int, brightness: int) -> None:
+        pass
+
+
+class CpyBox(Driver):
+    """The firmware's App on CPython, from its power-up on (no flash: a blank box)."""
+
+    name = "CPython box"
+
+    def __init__(self, players: int = 2, levels: int = -1, seed: int = 1):
+        """*players*: the Settings' (boxrun's default); *levels*: the tiles open at power-up
+        (bit k-1: tile k; -1: all); *seed*: the dice's draws once the faces given run out."""
+        from shutbox.ticks import ticks_add
+
+        self.ms = 0
+        self.out = Shown()
+        self.players = players
+        self._rng = random.Random(seed)
+        self._faces: list[int] = []
+        self._pending: list[tuple[int, int, int]] = []  # (µs, gpio, level) yet to land
+        self._t0 = ticks_add(0, -3000)  # as boxrun: every run crosses the 2**30 ms wrap
+        self.board = _Board(self)
+        word = 0
+        for k in range(pins.TILES):
+            word |= (pins.SWITCH_ACTIVE ^ (levels >> k & 1)) << pins.TILE_PINS[k]
+        self.board.word = word | (1 - pins.SWITCH_ACTIVE) << pins.ROLL_PIN
+        self._boot()
+
+    def _now(self) -> int:
+        from shutbox.ticks import ticks_add
+
+        return ticks_add(self._t0, self.ms)
+
+    def _urandom(self, n: int) -> bytes:
+        return bytes(self._faces.pop(0) - 1 if self._faces else self._rng.randrange(256)
+                     for _ in range(n))
+
+    def _log(self, line: str) -> None:
+        self.out.log.append(dict(json.loads(line), _ms=self.ms))
+
+    def _boot(self) -> None:
+        from shutbox.app import App
+        from shutbox.game import Settings
+
+        now = self._now()
+        self.app = App(self.board, self._urandom, now, Settings(players=self.players),
+                       out=self._log)
+        self._seen = self.board.word
+        self.app.step(now, self._seen)
+        self._due = self.ms + self.app.wait(now)
+        self._next = self.ms + 1  # the next reading
+
+    # ---- the verbs ----
+
+    def levels(self, levels: dict[int, int]) -> None:
+        self._land(self.ms * 1000)
+        for g, v in levels.items():
+            self.board.word = self.board.word & ~(1 << g) | (v & 1) << g
+
+    def edges(self, gpio: int, edges: list[tuple[int, int]]) -> None:
+        now = self.ms * 1000
+        self._pending = sorted(self._pending + [(now + us, gpio, v) for us, v in edges])
+
+    def _land(self, until_us: int) -> None:
+        while self._pending and self._pending[0][0] <= until_us:
+            _, g, v = self._pending.pop(0)
+            self.board.word = self.board.word & ~(1 << g) | (v & 1) << g
+
+    def advance(self, ms: int) -> None:
+        end = self.ms + ms
+        while self._next <= end:
+            self.ms = self._next
+            self._land(self.ms * 1000)
+            now = self._now()
+            word = self.board.word
+            moved = word != self._seen
+            if moved or self.ms >= self._due:
+                self._seen = word
+                self.app.step(now, word)
+                self._due = self.ms + self.app.wait(now)
+            wait = self._due - self.ms
+            self._next = self.ms + (1 if wait < 1 or moved and wait <= 1
+                                    else min(wait, _POLL_MS))
+        self.ms = end
+
+    def power_cut(self) -> None:
+        self._land(self.ms * 1000)
+        self._boot()
+
+    def dice(self, faces: list[int]) -> None:
+        self._faces += faces
+        self.app.dice.flush()
+
+    def ask(self, line: str) -> None:
+        c = line.split()[0]
+        if c == "e":
+            self.out.lines.append(line[2:].strip())
+        elif c == "s":  # as boxrun answers it
+            g = self.app.game
+            self.out.lines.append("S %d %d %d %d %d %d %d %d %s" % (
+                g.state, g.player + 1, g.open_, g.levels, g.a, g.b, g.err, g.err_mask,
+                " ".join(str(x) for x in g.scores[:g.players])))
+        else:
+            super().ask(line)
+
+    def shown(self) -> Shown:
+        return self.out

@@ -49,6 +49,17 @@ class Shown:
                 best = f
         return best
 
+    def states(self) -> list[dict]:
+        """Return the answers to every ``s`` question (``ask``), as dicts."""
+        out = []
+        for line in self.lines:
+            if line.startswith("S "):
+                w = [int(x) for x in line.split()[1:]]
+                out.append({"state": w[0], "player": w[1], "open": w[2], "levels": w[3],
+                            "a": w[4], "b": w[5], "err": w[6], "err_mask": w[7],
+                            "scores": w[8:]})
+        return out
+
     def frames_in(self, start: float, end: float) -> list:
         """Return the frames sent in [start, end)."""
         return [f for f in self.frames if start <= f[0] < end]
