@@ -48,7 +48,7 @@ class SimBox(Driver):
         self._err = tempfile.TemporaryFile("w+")
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self._err, text=True, env=env, **boxsim.tied())
-        self.ms = 0
+        self.ms: int = 0
         self.returncode: int | None = None
         self._out = Shown()
         self._todo: list[str] = []
@@ -195,7 +195,7 @@ class CpyBox(Driver):
         (bit k-1: tile k; -1: all); *seed*: the dice's draws once the faces given run out."""
         from shutbox.ticks import ticks_add
 
-        self.ms = 0
+        self.ms: int = 0
         self.out = Shown()
         self.players = players
         self._rng = random.Random(seed)
