@@ -53,9 +53,7 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
 import shutil
-import subprocess
 import tempfile
 import time
 
@@ -70,8 +68,7 @@ from shutbox.powerup import combination
 from shutbox.settings import ATTRS, COUNTS, Settings
 from shutbox.store import Store
 from shutbox.variants import MOVES, ONE_DIE, ONE_DIE_MODE, SCORING, START
-from shutbox_host import mp
-from shutbox_host.box import boxsim
+from shutbox_host.box.drive import SimBox
 from shutbox_host.model.script import Script
 
 TILES = pins.TILES
@@ -460,29 +457,20 @@ class Checker:
 # ----- the box process -----
 
 
-class Box:
-    """One boxrun process under micropython, answering in lock step."""
+class Box(SimBox):
+    """One boxrun process under micropython, answering in lock step (send)."""
+
+    Gone = BoxDied
 
     def __init__(self, heap: str = HEAP, tree=None):
         """Start boxrun from *tree* (a boxsim.build() folder; None: the firmware as it is).
 
         ``--powerup``: every boot reads the settings from the flash folder, as app.main does.
         """
-        self.tree = tree
         self.flash = tempfile.mkdtemp(prefix="shutbox-fuzz-")
-        argv = [mp.micropython_exe(), "-X", "heapsize=" + heap, "-m", "boxrun",
-                "--flash", self.flash, "--quiet", "--wdt", "8000", "--powerup"]
-        env = dict(os.environ, MICROPYPATH=str(tree or boxsim.build()))
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=env, **boxsim.tied())
-        self.sel = selectors.DefaultSelector()
-        self.sel.register(self.proc.stdout, selectors.EVENT_READ)
-        self.buf = b""
-        self.sync = 0
+        super().__init__("--flash", self.flash, "--quiet", "--wdt", "8000", "--powerup",
+                         heapsize=heap, tree=tree, timeout=TIMEOUT, keep=False)
         self.send([])  # the first boot's records: not part of any example
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
 
     def save_settings(self, cfg: dict):
         save_settings(self.flash, cfg)
@@ -495,49 +483,8 @@ class Box:
         except OSError:
             return ""
 
-    def send(self, lines: list[str]) -> list[str]:
-        """Send *lines*, then an echo; return every line printed before the echo."""
-        self.sync += 1
-        mark = "SYNC%d" % self.sync
-        data = "\n".join(lines + ["e " + mark]) + "\n"
-        try:
-            self.proc.stdin.write(data.encode())
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as e:
-            raise BoxDied("the box is gone: " + self._stderr()) from e
-        out: list[str] = []
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            while b"\n" in self.buf:
-                line, self.buf = self.buf.split(b"\n", 1)
-                text = line.decode(errors="replace")
-                if text == mark:
-                    return out
-                out.append(text)
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise BoxDied("no answer for %d s (stuck)" % TIMEOUT)
-            if self.sel.select(left):
-                chunk = os.read(self.proc.stdout.fileno(), 65536)
-                if not chunk:
-                    raise BoxDied("the box ended: " + self._stderr())
-                self.buf += chunk
-
-    def _stderr(self) -> str:
-        try:
-            self.proc.kill()
-            return self.proc.communicate(timeout=5)[1].decode(errors="replace")[-3000:]
-        except Exception as e:  # noqa: BLE001 - a report, whatever happens
-            return repr(e)
-
     def close(self):
-        if self.alive():
-            try:
-                self.proc.stdin.write(b"q\n")
-                self.proc.stdin.flush()
-                self.proc.wait(timeout=10)
-            except Exception:  # noqa: BLE001
-                self.proc.kill()
+        super().close()
         shutil.rmtree(self.flash, ignore_errors=True)
 
 

@@ -22,9 +22,12 @@ and answers two of boxrun's questions: ``s`` (the game's state) and ``e`` (an ec
 from __future__ import annotations
 
 import json
+import os
 import random
+import selectors
 import subprocess
 import tempfile
+import time
 
 from shutbox import pins
 from shutbox_host.box import boxsim
@@ -38,16 +41,31 @@ class SimBox(Driver):
     """One simulated box (boxrun under micropython), from its power-up on."""
 
     name = "simulated board"
+    Gone: type[Exception] = RuntimeError  # raised when the process ends or stops answering
 
-    def __init__(self, *args: str, heapsize: str = "256k", levels: int = -1):
+    def __init__(self, *args: str, heapsize: str = "256k", levels: int = -1, tree=None,
+                 timeout: float = 120, keep: bool = True):
         """*args*: boxrun's options (--players N, --flash DIR, ...); *levels*: the tiles
-        open at power-up (bit k-1: tile k; -1: all)."""
+        open at power-up (bit k-1: tile k; -1: all); *tree*: a boxsim.build() folder (None:
+        the firmware as it is); *timeout*: s without an answer before it counts as stuck;
+        *keep*: keep what it showed (``shown``; a long run that reads ``send``'s lines
+        keeps nothing)."""
         if levels != -1:
             args = (*args, "--levels", str(levels))
         argv, env = boxsim.command(*args, heapsize=heapsize)
-        self._err = tempfile.TemporaryFile("w+")
+        if tree is not None:
+            env["MICROPYPATH"] = str(tree)
+        self.tree = tree
+        self.timeout = timeout
+        self.keep = keep
+        self._err = tempfile.TemporaryFile("w+b")
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self._err, text=True, env=env, **boxsim.tied())
+                                     stderr=self._err, env=env, **boxsim.tied())
+        assert self.proc.stdout is not None
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self.proc.stdout, selectors.EVENT_READ)
+        self._buf = b""
+        self._sync = 0
         self.ms: int = 0
         self.returncode: int | None = None
         self._out = Shown()
@@ -80,10 +98,22 @@ class SimBox(Driver):
         self._todo.append(line)
 
     def shown(self) -> Shown:
-        while self._todo:
-            chunk, self._todo = self._todo[:_CHUNK], self._todo[_CHUNK:]
-            self._exchange(chunk)
+        self.send([])
         return self._out
+
+    def send(self, lines: list[str]) -> list[str]:
+        """Send the verbs' lines waiting and boxrun's primitive *lines* now; return every
+        line it printed meanwhile (its output as it is, the markers left out)."""
+        todo, self._todo = self._todo + list(lines), []
+        out: list[str] = []
+        while True:
+            chunk, todo = todo[:_CHUNK], todo[_CHUNK:]
+            out += self._exchange(chunk)
+            if not todo:
+                return out
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
 
     def close(self) -> None:
         """Send what is left and quit; ``returncode``, ``stderr``: how it ended."""
@@ -91,42 +121,58 @@ class SimBox(Driver):
             return
         try:
             self.shown()
-            assert self.proc.stdin is not None and self.proc.stdout is not None
-            self.proc.stdin.write("q\n")
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(b"q\n")
             self.proc.stdin.close()
-            self._take(self.proc.stdout.read().splitlines())
-        except (OSError, RuntimeError):
+            self.proc.wait(timeout=10)
+        except Exception:  # noqa: BLE001 - dead or stuck: it ends here either way
             self.proc.kill()
         self.returncode = self.proc.wait()
+        self._sel.close()
 
     @property
     def stderr(self) -> str:
         self._err.seek(0)
-        return self._err.read()
+        return self._err.read().decode(errors="replace")
 
     # ---- the pipes ----
 
-    def _exchange(self, chunk: list[str]) -> None:
-        """Send *chunk* and a marker; read the output up to the marker."""
+    def _gone(self, why: str) -> Exception:
+        """The process ended or is stuck: stop it, say why with the end of its stderr."""
+        self.proc.kill()
+        self.proc.wait()
+        return self.Gone("%s: %s" % (why, self.stderr[-3000:]))
+
+    def _exchange(self, chunk: list[str]) -> list[str]:
+        """Send *chunk* and a marker; return the output up to the marker (taken in)."""
         p = self.proc
         assert p.stdin is not None and p.stdout is not None
-        end = _MARK + "sync"
+        self._sync += 1
+        end = "%ssync%d" % (_MARK, self._sync)
         try:
-            p.stdin.write("\n".join(chunk) + "\ne %s\n" % end)
+            p.stdin.write(("".join(x + "\n" for x in chunk) + "e %s\n" % end).encode())
             p.stdin.flush()
         except OSError:
-            raise RuntimeError("the simulated board ended: %s" % self.stderr[-500:]) from None
+            raise self._gone("the simulated board is gone") from None
         lines: list[str] = []
+        deadline = time.monotonic() + self.timeout
         while True:
-            line = p.stdout.readline()
-            if not line:
-                self._take(lines)
-                raise RuntimeError("the simulated board ended: %s" % self.stderr[-500:])
-            line = line.rstrip("\n")
-            if line == end:
-                break
-            lines.append(line)
-        self._take(lines)
+            while b"\n" in self._buf:
+                raw, self._buf = self._buf.split(b"\n", 1)
+                line = raw.decode(errors="replace")
+                if line == end:
+                    if self.keep:
+                        self._take(lines)
+                    return [x for x in lines if not x.startswith(_MARK)]
+                lines.append(line)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._gone("no answer for %d s (stuck)" % self.timeout)
+            if self._sel.select(left):
+                data = os.read(p.stdout.fileno(), 65536)
+                if not data:
+                    raise self._gone("the simulated board ended")
+                self._buf += data
 
     def _take(self, lines: list[str]) -> None:
         """Add boxrun's output *lines* to what was shown, the records stamped."""
