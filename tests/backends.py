@@ -13,6 +13,8 @@ from shutbox_host.model.drive import Driver
 
 BACKENDS = ["cpy", "sim", pytest.param("emu", marks=pytest.mark.node)]
 DICE = ["cpy", "sim"]  # the backends that take a script's dice (the chip draws its own)
+# the terminal box plays on the wall clock: only for short scripts that time nothing finely
+TERM = "term"
 
 
 @functools.cache
@@ -24,6 +26,7 @@ def _fw_image() -> bytes:
 
 def box(name: str, levels: int = -1, heapsize: str = "256k", players: int = 2) -> Driver:
     """A new box of backend *name* ("cpy": the App on CPython; "sim": the simulated board;
+    "term": the terminal box, booted as ``shutbox play`` boots it, on the wall clock;
     "emu": the emulated RP2040, its flash image's 2 players), *levels* the tiles open at
     power-up."""
     if name == "cpy":
@@ -34,6 +37,11 @@ def box(name: str, levels: int = -1, heapsize: str = "256k", players: int = 2) -
         from shutbox_host.box.drive import SimBox
 
         return SimBox("--players", str(players), heapsize=heapsize, levels=levels)
+    if name == TERM:
+        from shutbox_host.box.play import TermBox
+
+        assert levels == -1 and players == 2, "the terminal box starts as shutbox play does"
+        return TermBox(heapsize=heapsize)
     assert players == 2, "the emulated box plays its flash image's settings: 2 players"
     from needs import require
 

@@ -412,7 +412,7 @@ def test_the_simulated_board_follows_the_rp2_api():
 # questions: each is judged by what every box shows, its frames and its log.
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", [*BACKENDS, backends.TERM])
 def test_a_throw_shows_the_dice_it_logs(backend):
     s = Script().wait(100).click(120).wait(ROLL_MS + 300)
     with backends.box(backend) as b:

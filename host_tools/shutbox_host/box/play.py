@@ -36,6 +36,7 @@ from pathlib import Path
 from shutbox import pins
 from shutbox_host.box import boxsim, screen
 from shutbox_host.errors import UserError
+from shutbox_host.model.drive import Driver, Shown, Unsupported
 from shutbox_host.model.script import PRESS_MS, Script
 
 _KEY_TILES = "1234567890-="  # key -> tile 1..12
@@ -425,6 +426,105 @@ class Box:
             self.proc.kill()
             _, err = self.proc.communicate()
         return err.decode(errors="replace")
+
+
+class TermBox(Driver):
+    """The terminal box's firmware (``Box``: boxrun in real time, booted as ``shutbox play``
+    boots it) driven by shutbox_host.model.drive's verbs, on the wall clock.
+
+    Its clock starts at the first turn's record; a wait is real time (``advance`` sleeps,
+    reading the box meanwhile), so a script plays as a person at the keys would, Roll's
+    levels each held at least script.PRESS_MS as the keys are. It takes the dice and the
+    simulated board's questions; it has no µs edges (``edges``: the wall clock cannot place
+    them) and no machine.reset()."""
+
+    name = "terminal box"
+
+    def __init__(self, flash: Path | None = None, heapsize: str = "256k", seed: int = 1,
+                 ready: str = '"ev": "turn"', timeout_s: float = 30):
+        """*flash*: the box's flash folder (as --flash; None: a blank one of its own, removed
+        at ``close``); *seed*: the dice's; *ready*: the output line (a regular expression)
+        that starts the script's clock."""
+        import argparse
+
+        args = argparse.Namespace(heap=heapsize, seed=seed)
+        self._tmp = None if flash else tempfile.TemporaryDirectory(prefix="shutbox-term-")
+        where = Path(flash) if flash else Path(self._tmp.name)  # type: ignore[union-attr]
+        self.box = Box(args, where, (1 << pins.TILES) - 1)
+        self.out = Shown()
+        self._t0 = time.monotonic()
+        self._box0 = None  # the wall clock's time at the box's ms 0 (its first frame's)
+        rx = re.compile(ready)
+        deadline = self._t0 + timeout_s
+        while not any(rx.search(json.dumps(r)) for r in self.out.log):
+            if time.monotonic() > deadline:
+                self.close()
+                raise UserError("the terminal box was not ready in %d s" % timeout_s)
+            self._read(0.05)
+        self._t0 = time.monotonic()
+        for rec in self.out.log:
+            rec["_ms"] = 0
+
+    @property
+    def ms(self) -> float:  # type: ignore[override]
+        return (time.monotonic() - self._t0) * 1000
+
+    def _read(self, timeout: float) -> None:
+        """Read what the box printed within *timeout* s, on the script's clock."""
+        assert self.box.proc.stdout is not None
+        ready, _, _ = select.select([self.box.proc.stdout.fileno()], [], [], timeout)
+        if not ready:
+            return
+        lines = self.box.read_lines()
+        if lines is None:
+            raise UserError("the terminal box's firmware stopped: " + self.box.close())
+        frames, tones, log, other = boxsim.parse("\n".join(lines))
+        if frames and self._box0 is None:
+            self._box0 = time.monotonic() - frames[0][0] / 1000
+        shift = ((self._box0 or 0) - self._t0) * 1000  # box ms -> script ms
+        self.out.frames += [(f[0] + shift, *f[1:]) for f in frames]
+        self.out.tones += [(ms + shift, hz) for ms, hz in tones]
+        self.out.log += [dict(r, _ms=self.ms) for r in log]
+        self.out.lines += other
+
+    # ---- the verbs ----
+
+    def levels(self, levels: dict[int, int]) -> None:
+        for g, v in levels.items():
+            if g == pins.ROLL_PIN:
+                self.box.roll_to(v == pins.SWITCH_ACTIVE)  # held PRESS_MS at least (tick)
+            else:
+                self.box.send("p %d %d" % (g, v))
+
+    def edges(self, gpio: int, edges: list[tuple[int, int]]) -> None:
+        raise Unsupported("terminal box: no contact bounce on the wall clock")
+
+    def advance(self, ms: int) -> None:
+        end = time.monotonic() + ms / 1000
+        while True:
+            self.box.tick()
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            self._read(min(left, 0.005))
+
+    def power_cut(self) -> None:
+        self.box.send("r")
+
+    def dice(self, faces: list[int]) -> None:
+        self.box.send("d " + " ".join(str(f) for f in faces))
+
+    def ask(self, line: str) -> None:
+        self.box.send(line)
+
+    def shown(self) -> Shown:
+        self._read(0)
+        return self.out
+
+    def close(self) -> None:
+        self.box.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
 
 
 class Terminal:
