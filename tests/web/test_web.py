@@ -61,6 +61,18 @@ def _shot_path():
     return mp.ROOT / "build" / "web-test.png"
 
 
+def test_the_scenario_of_every_box_on_the_page(browser):
+    """The script every backend plays (tests/backends.py: a throw shows the dice it logs),
+    on the page's box through shutbox_host.model.drive (``PageBox``: clicks and the mouse)."""
+    import backends
+
+    s = backends.throw_script()
+    with drive.PageBox(browser.page()) as b:
+        r = b.run(s)
+        assert not b.page.errors, b.page.errors
+    backends.check_throw(r, s)
+
+
 def test_the_box_s_clock_never_runs_ahead_of_the_wall(box):
     """The chip keeps the wall's time (slower when the machine cannot keep up, never faster:
     a blink, Roll's 5 s hold and the fault pattern's 10 s are the box's own)."""

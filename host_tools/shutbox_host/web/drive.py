@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from shutbox_host.errors import UserError
+from shutbox_host.model.drive import Driver, Shown, Unsupported
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -243,6 +244,76 @@ class BoxPage:
 
     def screenshot(self, path: Path) -> None:
         self.page.screenshot(path=str(path))
+
+
+class PageBox(Driver):
+    """The page's box (a ``BoxPage`` opened) driven by shutbox_host.model.drive's verbs, on
+    the wall clock, by the controls a person uses: a tile's click when its level is to
+    change, Roll held with the mouse, the power switch.
+
+    Its clock is the page's (performance.now), from the first turn's record; the frames,
+    tones and records carry the page's time they came at. It has no dice (the emulated chip
+    draws its own), no µs edges (the wall clock cannot place them), no machine.reset() and
+    no questions."""
+
+    name = "web page"
+
+    def __init__(self, page: BoxPage, timeout_s: float = 60):
+        """*page*: a page not opened yet (``Browser.page()``): opened here, its box ready
+        at its first turn's record."""
+        self.page = page
+        page.open(timeout_s)
+        page.wait_log("turn", 0, timeout_s)
+        self._w0 = page.js("() => shutbox.log.find(r => r.ev === 'turn')._w")
+
+    @property
+    def ms(self) -> float:  # type: ignore[override]
+        return self.page.js("() => performance.now()") - self._w0
+
+    # ---- the verbs ----
+
+    def levels(self, levels: dict[int, int]) -> None:
+        from shutbox import pins
+
+        mask = self.page.js("() => shutbox.tiles")
+        for g, v in levels.items():
+            if g == pins.ROLL_PIN:
+                (self.page.press if v == pins.SWITCH_ACTIVE else self.page.release)()
+                continue
+            k = pins.TILE_PINS.index(g) + 1
+            if (mask >> (k - 1) & 1) != (v != pins.SWITCH_ACTIVE):  # its level changes
+                self.page.flip(k)
+
+    def edges(self, gpio: int, edges: list[tuple[int, int]]) -> None:
+        raise Unsupported("web page: no contact bounce on the wall clock")
+
+    def advance(self, ms: int) -> None:
+        time.sleep(ms / 1000)
+
+    def power_cut(self) -> None:
+        self.page.power()
+        self.page.power()
+
+    def shown(self) -> Shown:
+        from shutbox import pins
+        from shutbox_host.model.leds import decoder
+
+        decode = decoder()
+        n = pins.TILES
+        got = self.page.js("() => [shutbox.frames, shutbox.tones, shutbox.log]")
+        frames = []
+        for f in got[0]:
+            leds = decode(bytes.fromhex(f["hex"]))
+            frames.append((f["w"] - self._w0, leds[:n], leds[n:n + 7], leds[n + 7:n + 14]))
+        tones = [(t["w"] - self._w0, t["hz"]) for t in got[1]]
+        log = []
+        for rec in got[2]:
+            rec["_ms"] = rec.pop("_w") - self._w0
+            log.append(rec)
+        return Shown(frames=frames, tones=tones, log=log)
+
+    def close(self) -> None:
+        self.page.close()
 
 
 def _tiles(mask: int) -> list[int]:
