@@ -11,8 +11,9 @@ player's verbs built on them (open, shut, press, release, click) and ``run``, wh
 scenario script (shutbox_host.model.script) through ``play``: the same script runs on every
 backend, and a backend without a verb the script needs says so (``Unsupported``).
 
-Backends: box/drive.py (the unix-port simulated board), pico/drive.py (the emulated RP2040);
-docs/design.md says which verbs each one has.
+Backends: box/drive.py (the firmware's App on CPython, CpyBox; the unix-port simulated board,
+SimBox), pico/drive.py (the emulated RP2040, EmuBox), box/play.py (the terminal box,
+TermBox), web/drive.py (the web page, PageBox); docs/design.md says which verbs each has.
 """
 
 from __future__ import annotations
