@@ -457,6 +457,22 @@ def test_a_bouncing_press_and_a_glitch_make_one_throw_on_every_box(backend):
     assert not r.events("error") and not r.events("refused"), r.log
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_power_cut_mid_game_and_the_box_comes_back_on_every_box(backend):
+    """The power cut after a throw: the box starts again (a new game where it has no flash,
+    the CPython box and the simulated board here; the game resumed from its flash on the
+    emulated chip) and lights its LEDs within a second, having booted in its own time."""
+    s = Script().wait(100).click(120).wait(ROLL_MS + 300)
+    t = s.ms
+    s.power_cut().wait(1500)
+    with backends.box(backend) as b:
+        r = b.run(s)
+    back = [e["ev"] for e in r.log if e["_ms"] >= t and e["ev"] in ("game", "resume")]
+    assert back == (["resume"] if backend == "emu" else ["game"]), r.log
+    lit = [f for f in r.frames if t <= f[0] < t + 1000]
+    assert lit and "W" in lit[0][1], r.frames[-3:]
+
+
 def test_a_box_without_dice_says_so():
     """The runner stops at a verb the backend lacks, naming it (the chip draws its own)."""
     class NoDice(drive.Driver):
