@@ -20,12 +20,10 @@ import backends
 import pytest
 from backends import BACKENDS
 
-from shutbox import pins
 from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END
 from shutbox_host import mp
 from shutbox_host.box import boxsim
 from shutbox_host.box.plan import plan_game
-from shutbox_host.model import drive
 from shutbox_host.model.leds import face, tiles_lit
 from shutbox_host.model.script import ROLL_MS, Script
 
@@ -471,21 +469,3 @@ def test_a_power_cut_mid_game_and_the_box_comes_back_on_every_box(backend):
     assert back == (["resume"] if backend == "emu" else ["game"]), r.log
     lit = [f for f in r.frames if t <= f[0] < t + 1000]
     assert lit and "W" in lit[0][1], r.frames[-3:]
-
-
-def test_a_box_without_dice_says_so():
-    """The runner stops at a verb the backend lacks, naming it (the chip draws its own)."""
-    class NoDice(drive.Driver):
-        name = "a box without dice"
-
-        def levels(self, levels):
-            self.seen.append(levels)
-
-        def advance(self, ms):
-            self.seen.append(ms)
-
-    b = NoDice()
-    b.seen = []
-    with pytest.raises(drive.Unsupported, match="a box without dice"):
-        b.run("wait 10\nshut 2\ndice 3 4\nwait 5")
-    assert b.seen == [10, {pins.TILE_PINS[1]: pins.SWITCH_ACTIVE}]
