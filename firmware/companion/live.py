@@ -97,6 +97,10 @@ class Live:
     def out(self, line):
         """The app's *out*: print the log line (as the box does) and keep it for the page."""
         self.print(line)
+        self.keep(line)
+
+    def keep(self, line):
+        """Keep a log line for the page (printed already)."""
         self.lines.append(line)
         self.size += len(line) + 1
         while self.size > _LOG_CAP and len(self.lines) > 1:

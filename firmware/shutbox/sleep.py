@@ -285,16 +285,29 @@ class Sleeper(Guard):
 
 def main(board, make, boot, wdt, watchdog_ms):
     """Run the box on the chip under the Sleeper (shutbox.app.main: *make* its apps, *boot*
-    its boot list, whose settings give the idle time); never returns."""
+    its boot list, whose settings give the idle time); never returns. On a Pico W flashed
+    with the companion (companion.picow: a Pico has none of its files and never looks for
+    them) the same loop runs beside the companion's server."""
     import time
 
     from shutbox.supply import Supply
 
     supply = Supply()
+    run = None
+    if supply.wireless:  # a Pico W: its companion, where shutbox flash put it (a Pico W only)
+        try:
+            from companion import picow
+        except ImportError:  # flashed without it: the box alone
+            picow = None
+        if picow is not None:
+            make, run = picow.prepare(make, boot, supply)
     now = time.ticks_ms()
     reset = board.watchdog_reset()
     if not supply.ok:  # a stand-in machine without sleep (the virtual Pico's): the plain guard
-        Guard(board, make, now, wdt=wdt, wdt_reset=reset).forever()
+        guard = Guard(board, make, now, wdt=wdt, wdt_reset=reset)
     else:
-        Sleeper(board, make, now, wdt, reset, supply, boot[0], time.ticks_ms, time.sleep_ms,
-                watchdog_ms).forever()
+        guard = Sleeper(board, make, now, wdt, reset, supply, boot[0], time.ticks_ms,
+                        time.sleep_ms, watchdog_ms)
+    if run is not None:
+        run(guard)  # the box's loop beside the companion's server; returns if it cannot start
+    guard.forever()

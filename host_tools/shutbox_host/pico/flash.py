@@ -473,11 +473,18 @@ class Release:
 
 
 def prepare(firmware: Path = mp.FIRMWARE, mpy: int | None = None,
-            overrides: dict[str, bytes] | None = None) -> Release:
+            overrides: dict[str, bytes] | None = None, companion: bool = False) -> Release:
     """Build the release of *firmware* for a board reporting ``sys.implementation._mpy ==
-    mpy``: the modules, the tables its tile count reads (stored by content), the index."""
+    mpy``: the modules, the tables its tile count reads (stored by content), the index;
+    with *companion* (a Pico W: ``wants_companion``) the companion's files beside them
+    (shutbox_host.pico.companion: microdot and firmware/companion/, in the release's
+    format)."""
     firmware = Path(firmware)
     files, fmt, how = firmware_files(firmware, mpy, overrides)
+    if companion:
+        from shutbox_host.pico import companion as _companion
+
+        files.update(_companion.files(compile_mpy=fmt != "py"))
     pins = (overrides or {}).get("shutbox/pins.py")
     if pins is None and (firmware / "shutbox" / "pins.py").is_file():
         pins = (firmware / "shutbox" / "pins.py").read_bytes()
@@ -501,6 +508,12 @@ def prepare(firmware: Path = mp.FIRMWARE, mpy: int | None = None,
     version, manifest = manifest_for(files, fmt, listing)
     files[MANIFEST] = manifest
     return Release(version, fmt, how, files, tables, index, tiles)
+
+
+def wants_companion(board: boards.Board | None) -> bool:
+    """Whether *board* gets the companion (a Pico W or a Pico 2 W: the boards with a radio);
+    a Pico, or a board not recognised, gets none of its files."""
+    return board is not None and board.name.endswith("_W")
 
 
 def lfs_blocks(size: int, block: int = boards.BLOCK_SIZE) -> int:
@@ -809,10 +822,12 @@ class _Flash:
     def release(self, firmware: Path, mpy, found) -> Release:
         """The release for this board, said in a line; one too big for its filesystem is
         refused before anything is written."""
-        rel = prepare(firmware, mpy)
-        self.out("firmware %s: %d files and %d tables for %s tiles, %s as %s"
+        rel = prepare(firmware, mpy, companion=wants_companion(found))
+        self.out("firmware %s: %d files and %d tables for %s tiles, %s as %s%s"
                  % (rel.version, len(rel.files), len(rel.tables), rel.tiles or "any",
-                    _kb(rel.deployed_bytes), rel.how))
+                    _kb(rel.deployed_bytes), rel.how,
+                    "; with the companion (the phones' page)" if wants_companion(found)
+                    else ""))
         if found is not None and rel.blocks() + _SLACK_BLOCKS > found.fs_blocks:
             raise UserError("this firmware takes %s on littlefs; the %s's filesystem holds %s"
                             % (_kb(rel.blocks() * boards.BLOCK_SIZE), found.short,
