@@ -93,6 +93,7 @@ class Live:
         self._frame = None  # the frame with the code drawn on it
         self._half = -1  # which half of the code it shows
         self.kick = False  # a change made from the page: the box steps at its next pass
+        self.server = None  # the server (companion.web.Server) once companion.web.run made it
 
     def out(self, line):
         """The app's *out*: print the log line (as the box does) and keep it for the page."""

@@ -18,6 +18,7 @@ from micropython import const
 
 _RADIO_RUNS = const(3)  # shutbox.supply's Supply.wireless: the radio started
 _PORT = const(80)
+live = None  # the companion's state (companion.live.Live), for a look from the REPL
 
 
 def _say(out, error, text):
@@ -27,6 +28,7 @@ def _say(out, error, text):
 def prepare(make, boot, supply):
     """Return (make, run): the box's *make* wrapped so that every app logs through the
     companion, and ``run(guard)``; (*make*, None) when the companion cannot start."""
+    global live
     try:
         from companion.live import Live
 

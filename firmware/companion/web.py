@@ -306,7 +306,7 @@ async def _serve(app, host, port, out):
 def run(live, guard, host="0.0.0.0", port=80):
     """Run the box (*guard*, shutbox.guard.Guard) and the server on *host*:*port* until a
     Ctrl-C; the server failing leaves the box's loop running (companion.live)."""
-    app = make(live)
+    app = live.server = make(live)
 
     async def main():
         asyncio.create_task(_serve(app, host, port, live.print))
