@@ -513,7 +513,7 @@ def prepare(firmware: Path = mp.FIRMWARE, mpy: int | None = None,
 def wants_companion(board: boards.Board | None) -> bool:
     """Whether *board* gets the companion (a Pico W or a Pico 2 W: the boards with a radio);
     a Pico, or a board not recognised, gets none of its files."""
-    return board is not None and board.name.endswith("_W")
+    return board is not None and board.wireless
 
 
 def lfs_blocks(size: int, block: int = boards.BLOCK_SIZE) -> int:
