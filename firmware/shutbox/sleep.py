@@ -298,8 +298,8 @@ def main(board, make, boot, wdt, watchdog_ms):
         try:
             from companion import picow
         except ImportError:  # flashed without it: the box alone
-            picow = None
-        if picow is not None:
+            pass
+        else:
             make, run = picow.prepare(make, boot, supply)
     now = time.ticks_ms()
     reset = board.watchdog_reset()
