@@ -19,6 +19,7 @@ from shutbox_host.pico.emulator import Emulator
 _WHY = emu_mod.missing()
 UF2_W = emu_mod.picow_uf2()
 pytestmark = [
+    pytest.mark.node,
     pytest.mark.skipif(_WHY is not None, reason=str(_WHY)),
     pytest.mark.skipif(UF2_W is None, reason="no RPI_PICO_W uf2 (../shared/rp2040/ or "
                                              "$SHUTBOX_UF2_PICO_W)"),
