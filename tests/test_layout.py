@@ -1,7 +1,8 @@
 # The import directions docs/design.md draws, checked on every module's imports.
 """docs/design.md (Layout): the firmware imports only itself and MicroPython's modules, with
 ``machine`` and ``neopixel`` in board.py alone (and ``machine`` in supply.py, the chip's power
-hardware, loaded only there, with ``network``: the Pico W's radio, whose VBUS sense it is);
+hardware, loaded only there, with ``network``: the Pico W's radio, whose VBUS sense it is;
+``network`` in companion/picow.py, which starts the radio's networking);
 the host tools import the firmware, never the other way; no product module imports the
 tests' machinery but the bench's reliability part. The Pico W's companion (firmware/companion/)
 may import microdot (its web framework) and asyncio besides; of the shutbox package only
@@ -25,8 +26,9 @@ MICROPYTHON = {"array", "binascii", "gc", "hashlib", "json", "machine", "micropy
                "neopixel", "network", "os", "struct", "sys", "time", "vfs"}
 # only board.py (supply.py: machine and network) reaches them
 HARDWARE = {"machine", "neopixel", "network"}
-# the Pico W's companion (firmware/companion/) only: its web framework and its scheduler
-COMPANION = {"asyncio", "companion", "microdot"}
+# the Pico W's companion (firmware/companion/) only: its web framework, its scheduler and the
+# sockets of its DNS
+COMPANION = {"asyncio", "companion", "microdot", "select", "socket"}
 TESTS = {"fuzzbox", "soak", "conftest", "tests", "engine_reference", "solve_reference",
          "selection"}
 
@@ -60,6 +62,8 @@ def test_the_firmware_imports_only_itself_and_micropython():
         assert names <= allowed, (rel, names - allowed)
         if f.name == "supply.py":
             assert names & HARDWARE == {"machine", "network"}, (rel, names & HARDWARE)
+        elif rel.parts[1:] == ("companion", "picow.py"):  # the Pico W's radio, its network
+            assert names & HARDWARE == {"network"}, (rel, names & HARDWARE)
         elif f.name != "board.py":
             assert not names & HARDWARE, (rel, names & HARDWARE)
     assert HARDWARE <= seen  # (board.py is scanned: the check can see them)

@@ -94,6 +94,7 @@ class Live:
         self._half = -1  # which half of the code it shows
         self.kick = False  # a change made from the page: the box steps at its next pass
         self.server = None  # the server (companion.web.Server) once companion.web.run made it
+        self.wifi = None  # the networking (companion.wifi.Wifi) on a radio that runs
 
     def out(self, line):
         """The app's *out*: print the log line (as the box does) and keep it for the page."""

@@ -300,7 +300,7 @@ def main(board, make, boot, wdt, watchdog_ms):
         except ImportError:  # flashed without it: the box alone
             pass
         else:
-            make, run = picow.prepare(make, boot, supply)
+            make, run = picow.prepare(board, make, boot, supply, wdt)
     now = time.ticks_ms()
     reset = board.watchdog_reset()
     if not supply.ok:  # a stand-in machine without sleep (the virtual Pico's): the plain guard
