@@ -10,8 +10,8 @@ box has its own and shows it on its dice when asked (a power-up combination: com
 There a DNS server answers every A query with the box's address (``dns``; MicroPython's DHCP
 server on the access point names the box as the phones' DNS server), so a phone that joins
 lands on the page (its captive-portal check opens it). Either way the host name is
-``shutbox``: the rp2 port's lwIP mDNS responder answers for ``shutbox.local`` on every
-interface the radio brings up. Each change of state is one log line, ``{"ev": "wifi", ...}``
+``shutbox``: the rp2 port's lwIP mDNS responder answers for it in the ``.local`` domain on
+every interface the radio brings up. Each change of state is one log line, ``{"ev": "wifi", ...}``
 with the mode (``home``, ``ap``, ``joining``), the network's name and the box's address.
 """
 
@@ -22,7 +22,7 @@ import time
 
 from micropython import const
 
-_HOST = const("shutbox")  # network.hostname: shutbox.local
+_HOST = const("shutbox")  # network.hostname, and the mDNS name (in .local)
 _JOIN_MS = const(20000)  # a join that has no address after this fails
 _STEP_MS = const(250)  # the state of the join looked at this often
 _DNS_MS = const(50)  # the DNS socket looked at this often while nothing comes
