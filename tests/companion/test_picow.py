@@ -82,3 +82,36 @@ def test_a_pico_never_looks_for_the_companion():
         out = emu.repl("import sys\nprint('MODS', sorted(sys.modules))")
     mods = next(x for x in out.splitlines() if x.startswith("MODS"))
     assert "companion" not in mods and "microdot" not in mods and "shutbox.sleep" in mods
+
+
+def test_roll_and_tile_4_at_power_up_show_the_access_points_passphrase_on_the_dice():
+    """The passphrase of the box's own network, derived from its chip id: two faces at a
+    time, tile 1 lit amber for the first two ... tile 5 for the last; Roll again ends it and
+    the box plays (the emulated chip's id is all zeros: the passphrase is that id's)."""
+    from shutbox import pins
+    from shutbox_host.box.boxsim import face, tiles_lit
+
+    fs = fsimage.build(board="RPI_PICO_W")
+    with Emulator(uf2=UF2_W, fs=fs, board="RPI_PICO_W") as emu:
+        emu.press()
+        emu.shut(4)
+        emu.run(ms=9000)  # the power-up, then the passphrase's five pairs and its pause
+        assert not emu.events("turn")  # it waits for Roll
+        shown = {}
+        for f in emu.frames:
+            lit = tiles_lit(f.tiles, "Y")
+            if len(lit) == 1 and set(f.tiles) <= {".", "Y"}:
+                shown[lit[0]] = "%d%d" % (face(f.die_a), face(f.die_b))
+        emu.release()
+        emu.run(ms=300)
+        emu.press()
+        emu.run(ms=200)
+        emu.release()
+        emu.open(4)
+        emu.wait_for(_TURN, timeout_ms=5000)
+        out = emu.repl("from companion import wifi\nimport machine\n"
+                       "print('KEY', wifi.passphrase(machine.unique_id()))")
+    key = next(x for x in out.splitlines() if x.startswith("KEY")).split()[1]
+    assert len(key) == 10 and set(key) <= set("123456")
+    assert "".join(shown[k] for k in sorted(shown)) == key, (shown, key)
+    assert pins.TILES >= 5
