@@ -8,8 +8,10 @@ start after a failed one never ends), and the companion's state (companion.live.
 the box's log; it returns the box's *make* giving each app that log, and ``run(guard)``, the
 box's loop beside the server (companion.web.run), which returns only when the companion could
 not start. A missing or failing radio, or anything else that fails here, is one line of the
-log, ``{"ev": "companion", "error": ..., "text": ...}``, and the box plays on: without the
-radio the server's code runs all the same (lwIP listens on no interface).
+log, ``{"ev": "companion", "error": ..., "text": ...}``, and the box plays on: a radio that
+did not start leaves the server's code running all the same (lwIP listens on no interface);
+one that raised (a failing chip, or a stand-in board: the virtual Pico W) leaves the box
+alone, without the server.
 """
 
 import json
@@ -99,8 +101,9 @@ def prepare(board, make, boot, supply, wdt=None):
 
             live.wifi = Wifi(network, uid, "/data", live.out)
             tasks.append(live.wifi.run())
-    except Exception as e:  # noqa: BLE001 - a failing radio is a line, not a fault
-        _say(live.out, type(e).__name__, str(e))
+    except Exception as e:  # noqa: BLE001 - a failing radio is a line, not a fault: the box
+        _say(live.out, type(e).__name__, str(e))  # plays alone (a stand-in board's too)
+        return make, None
 
     def made(now, safe):
         first = boot[3]  # the boot's settings record, which the first start prints

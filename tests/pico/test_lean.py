@@ -53,6 +53,8 @@ UPDATE_POINTS = POINTS + ["moved", "removed"]  # a first flash has no journal, n
 
 @pytest.fixture
 def picow(tmp_path):
+    """A virtual Pico W: `shutbox flash` puts the companion beside each firmware
+    (prepare(..., companion=True))."""
     pico = vpico.VirtualPico(tmp_path / "flash", board="RPI_PICO_W",
                              fs_image=tmp_path / "picow-fs.img")
     pico.start()
@@ -211,7 +213,7 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
     previous = ""
     done: dict = {}
     for i, firmware in enumerate(versions):
-        target = flash.prepare(firmware, 4870).version
+        target = flash.prepare(firmware, 4870, companion=True).version
         # (an update's cut at each flash operation: the test after the next)
         hows = ("point", "time") if both else (("point", "time")[i % 2],)
         for how in ("point", "time", "time") * 3 if SLOW else hows:
@@ -225,7 +227,7 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
         assert done["version"] == target
         tree = flash_tree(picow)
         assert sorted(p for p in tree if p.startswith("/.shutbox/fw-")) == sorted(
-            p for p in flash.prepare(firmware, 4870).tree() if p.startswith("/.shutbox/fw-"))
+            p for p in flash.prepare(firmware, 4870, companion=True).tree() if p.startswith("/.shutbox/fw-"))
         picow.power_on()
         previous = target
     print(seen)
@@ -248,13 +250,13 @@ def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, t
     assert boots(picow) == a
     picow.power_off()
     image = picow.fs_bytes()
-    b = flash.prepare(fw_b, 4870).version
+    b = flash.prepare(fw_b, 4870, companion=True).version
     # half the journal's cuts leave a file that plain reads find in neither folder until
     # littlefs completes the rename (n = 49 among them); the board's first rename does that
     cuts = _sweep(picow, image, fw_b, a, b, *((0, 1) if SLOW else (1, step)))
     assert len(cuts) >= 120 // step, cuts  # the flash was cut all along its way
     if SLOW:
-        c = flash.prepare(fw_c, 4870).version
+        c = flash.prepare(fw_c, 4870, companion=True).version
         assert _sweep(picow, image, fw_c, a, c, 0, 1)
 
 
@@ -347,7 +349,10 @@ def test_make_mpy_compiles_what_a_flash_sends_as_the_flash_does(tmp_path):
 def test_a_code_only_update_writes_only_the_changed_modules(picow, tmp_path):
     _, fw_b, _ = _versions(tmp_path)
     first = flash.flash(picow.path, out=quiet)
-    assert first["tables"] == 3 and first["deployed_bytes"] <= 320 * 1024
+    from shutbox_host.pico import companion  # a Pico W's flash carries it besides
+
+    extra = sum(len(d) for d in companion.files().values())
+    assert first["tables"] == 3 and first["deployed_bytes"] - extra <= 320 * 1024
     up = flash.flash(picow.path, firmware=fw_b, out=quiet)
     # ticks.mpy and the manifest are written; every other module is renamed into the new
     # version after the switch; the tables stay
@@ -379,7 +384,7 @@ def test_the_room_check_counts_what_a_cut_flash_staged(picow, tmp_path):
     assert r.returncode == 0, r.stderr
     plan = flash.flash(picow.path, firmware=fw_b, dry_run=True, out=quiet)
     assert 0 <= plan["free_bytes"] - plan["need_bytes"] <= 3 * 4096, plan
-    rel = flash.prepare(fw_b, 4870)
+    rel = flash.prepare(fw_b, 4870, companion=True)
     cut = subprocess.run([sys.executable, str(KILLED), "chunk:80", "--port", picow.path,
                           "--firmware", str(fw_b)], capture_output=True, text=True, timeout=120)
     assert cut.returncode == -9, cut.stdout + cut.stderr
