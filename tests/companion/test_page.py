@@ -32,7 +32,7 @@ def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing
     require(_missing(), "the companion's page")
     from playwright.sync_api import sync_playwright
 
-    box = WebBox(tmp_path / "flash")
+    box = WebBox(tmp_path / "flash", wifi=True)
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=drive.chromium(), args=drive.ARGS,
@@ -67,6 +67,20 @@ def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing
                 page.wait_for_function("() => document.getElementById('msg').textContent "
                                        "=== 'brightness: low'")
                 assert box.request("GET", "/api/settings")[1]["brightness"] == "low"
+                # the box's own network, then a home network given on the page
+                assert "the box's own network shutbox-" in page.locator("#wifi").inner_text()
+                box.send("w home correct-horse")
+                page.fill("#ssid", "home")
+                page.fill("#wpw", "correct-horse")
+                page.click("#join")
+                page.wait_for_function("() => document.getElementById('msg').textContent "
+                                       "=== 'the box joins home: then open "
+                                       "http://shutbox.local/'")
+                box.wait_log("wifi", after=0)
+                end = time.monotonic() + 5
+                while box.request("GET", "/api/wifi")[1]["mode"] != "home":
+                    assert time.monotonic() < end
+                    time.sleep(0.05)
             finally:
                 browser.close()
     finally:
