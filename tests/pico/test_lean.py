@@ -227,7 +227,8 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
         assert done["version"] == target
         tree = flash_tree(picow)
         assert sorted(p for p in tree if p.startswith("/.shutbox/fw-")) == sorted(
-            p for p in flash.prepare(firmware, 4870, companion=True).tree() if p.startswith("/.shutbox/fw-"))
+            p for p in flash.prepare(firmware, 4870, companion=True).tree()
+            if p.startswith("/.shutbox/fw-"))
         picow.power_on()
         previous = target
     print(seen)
