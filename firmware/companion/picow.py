@@ -2,16 +2,16 @@
 """Started by shutbox.sleep.main on a Pico W whose flash holds these files (``shutbox flash``
 and ``shutbox uf2`` put them on a Pico W only; a Pico neither has nor imports them).
 
-``prepare(make, boot, supply)`` runs before the box's first start: the radio is started once,
-as shutbox.supply starts it (the Pico W's VBUS sense is one of the radio's pins, and a second
-start after a failed one never ends), and the companion's state (companion.live.Live) takes
-the box's log; it returns the box's *make* giving each app that log, and ``run(guard)``, the
-box's loop beside the server (companion.web.run), which returns only when the companion could
-not start. A missing or failing radio, or anything else that fails here, is one line of the
-log, ``{"ev": "companion", "error": ..., "text": ...}``, and the box plays on: a radio that
-did not start leaves the server's code running all the same (lwIP listens on no interface);
-one that raised (a failing chip, or a stand-in board: the virtual Pico W) leaves the box
-alone, without the server.
+``prepare(board, make, settings, supply, wdt)`` runs before the box's first start: the radio
+is started once, as shutbox.supply starts it (the Pico W's VBUS sense is one of the radio's
+pins, and a second start after a failed one never ends), and the companion's state
+(companion.live.Live) takes the box's log; it returns the box's *make* giving each app that
+log, and ``run(guard)``, the box's loop beside the server (companion.web.run), which returns
+only when the companion could not start. A missing or failing radio, or anything else that
+fails here, is one line of the log, ``{"ev": "companion", "error": ..., "text": ...}``, and
+the box plays on: a radio that did not start leaves the server's code running all the same
+(lwIP listens on no interface); one that raised (a failing chip, or a stand-in board: the
+virtual Pico W) leaves the box alone, without the server.
 """
 
 import json
@@ -69,7 +69,7 @@ def show_key(board, key, wdt):
         time.sleep_ms(_POLL_MS)
 
 
-def prepare(board, make, boot, supply, wdt=None):
+def prepare(board, make, settings, supply, wdt=None):
     """Return (make, run): the box's *make* wrapped so that every app logs through the
     companion, and ``run(guard)``; (*make*, None) when the companion cannot start. Roll held
     with tile 4 alone shut shows the access point's passphrase first (``show_key``)."""
@@ -81,9 +81,12 @@ def prepare(board, make, boot, supply, wdt=None):
     except Exception as e:  # noqa: BLE001 - no companion (a MemoryError, a bad file): the box
         _say(print, type(e).__name__, str(e))
         return make, None
-    live.settings = boot[0]
-    live.store = boot[4][0]  # the records' tally: [store, key, ...] (shutbox.records)
-    live.key = boot[4][1]
+    from shutbox import setfile
+    from shutbox.store import Store
+
+    live.settings = settings
+    live.store = Store("/data")  # the box's folder (shutbox.app.prelude's store)
+    live.key = setfile.variant_key(settings, board.tiles)  # the records' (shutbox.powerup)
     tasks = []
     try:
         uid = supply.machine.unique_id()
@@ -106,10 +109,7 @@ def prepare(board, make, boot, supply, wdt=None):
         return make, None
 
     def made(now, safe):
-        first = boot[3]  # the boot's settings record, which the first start prints
         app = make(now, safe)
-        if first is not None:
-            live.keep(first)
         app.out = live.out
         return app
 

@@ -37,7 +37,8 @@ def check(ssid: str, password: str) -> str | None:
 
 def save(port: str | None, ssid: str, password: str, out=print) -> None:
     """Save the network on the board at *port* (None: the one Pico on USB) and restart it."""
-    from shutbox_host.pico import boards, flash
+    from shutbox_host.model import boards
+    from shutbox_host.pico import flash
 
     wrong = check(ssid, password)
     if wrong is not None:
