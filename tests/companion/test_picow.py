@@ -42,7 +42,7 @@ def _look(emu: Emulator) -> dict:
 
 def test_the_pico_w_boots_and_plays_with_its_companion_and_no_radio():
     fs = fsimage.build(board="RPI_PICO_W")
-    tree = fsimage.read_tree(fs, flash.boards.BY_NAME["RPI_PICO_W"])
+    tree = fsimage.read_tree(fs, fsimage.boards.BY_NAME["RPI_PICO_W"])
     assert [p for p in tree if "/companion/" in p] and [p for p in tree if "/microdot/" in p]
     with Emulator(uf2=UF2_W, fs=fs, board="RPI_PICO_W") as emu:
         turn = emu.wait_for(_TURN, timeout_ms=8000)
@@ -89,7 +89,7 @@ def test_roll_and_tile_4_at_power_up_show_the_access_points_passphrase_on_the_di
     time, tile 1 lit amber for the first two ... tile 5 for the last; Roll again ends it and
     the box plays (the emulated chip's id is all zeros: the passphrase is that id's)."""
     from shutbox import pins
-    from shutbox_host.box.boxsim import face, tiles_lit
+    from shutbox_host.model.leds import face, tiles_lit
 
     fs = fsimage.build(board="RPI_PICO_W")
     with Emulator(uf2=UF2_W, fs=fs, board="RPI_PICO_W") as emu:
