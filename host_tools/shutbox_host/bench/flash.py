@@ -6,8 +6,9 @@ A virtual Pico W (vpico ``fs_image``: MicroPython's own littlefs, the Pico W's 2
 4 KB) gets firmware/ for the 9-tile box (hardware/pinmap.json), then a code-only update (one
 module changed) and a table update (n9.bin changed in one byte), each a real `shutbox flash`
 through mpremote, without the companion (``--no-companion``: the firmware's own figures; the
-companion's are shutbox_host.bench.picow's). At every step of each flash (flash.flash's on_point: the folders made, each
-upload, verified, the launcher, the switch, the journal's moves, the clean-up) the board
+companion's are shutbox_host.bench.picow's). At every step of each flash (flash.flash's
+on_point: the folders made, each upload, verified, the launcher, the switch, the journal's
+moves, the clean-up) the board
 itself reports what it holds:
 
 - deployed_bytes: the bytes of every file the flash owns (/main.py, /.shutbox/...) after
