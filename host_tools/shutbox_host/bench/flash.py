@@ -8,8 +8,7 @@ module changed) and a table update (n9.bin changed in one byte), each a real `sh
 through mpremote, without the companion (``--no-companion``: the firmware's own figures; the
 companion's are shutbox_host.bench.picow's). At every step of each flash (flash.flash's
 on_point: the folders made, each upload, verified, the launcher, the switch, the journal's
-moves, the clean-up) the board
-itself reports what it holds:
+moves, the clean-up) the board itself reports what it holds:
 
 - deployed_bytes: the bytes of every file the flash owns (/main.py, /.shutbox/...) after
   the first flash; deployed_files, deployed_blocks (littlefs blocks in use then, the box's
