@@ -13,7 +13,9 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   picow_heap_free_repl_bytes: free at its REPL, nothing loaded.
 - picow_companion_import_bytes: the heap ``import companion.web, companion.live`` holds at a
   fresh REPL (microdot's four modules, asyncio, the companion's two); of which
-  picow_microdot_import_bytes is ``import microdot, microdot.sse`` alone (asyncio with it).
+  picow_microdot_import_bytes is ``import microdot, microdot.sse`` alone (asyncio with it);
+  picow_wifi_import_bytes: ``import companion.wifi`` alone (the networking, loaded once the
+  radio runs: asyncio, socket and select with it).
 - picow_heap_free_min_bytes: the least gc.mem_free() after a gc.collect() every 100 ms (a
   machine.Timer probe started by a boot.py, itself a few KB) over an all-features game (1
   player and the hard computer, best-move hints, Canoga stakes, ties by roll-off) with the
@@ -127,5 +129,7 @@ def figures(soak=False, uf2=None):
     out.update(picow_companion_import_bytes=cost, picow_heap_free_repl_bytes=free)
     out["picow_microdot_import_bytes"] = _import_cost(uf2, tree, with_c.version,
                                                       "microdot, microdot.sse")[0]
+    out["picow_wifi_import_bytes"] = _import_cost(uf2, tree, with_c.version,
+                                                  "companion.wifi")[0]
     out.update(_game(uf2))
     return out
