@@ -1,7 +1,8 @@
 # `shutbox wifi`: a home network given to a Pico W box over USB (a virtual Pico W, mpremote).
 """The command saves the network where the box's companion reads it (/data/wifi, through the
 companion's own save on the board) and restarts the box; every refusal is one line, exit 2:
-a password the radio cannot take, a Pico (no radio), a Pico W flashed without the companion."""
+a password the radio cannot take, a Pico (no radio), a Pico W flashed without the companion
+(`shutbox flash --no-companion`; a plain `shutbox flash` of a Pico W puts it there)."""
 
 from __future__ import annotations
 
@@ -36,8 +37,16 @@ def picow(tmp_path):
 def test_shutbox_wifi_gives_a_flashed_pico_w_its_home_network(picow, tmp_path):
     r = _wifi("home", "--password", "correct-horse", "--port", picow.path)
     _one_line(r, "has no companion: run `shutbox flash` first")
-    done = flash.flash(picow.path, out=lambda line: None)
+    done = flash.flash(picow.path, out=lambda line: None, companion=False)
+    version = tmp_path / "flash" / ".shutbox" / done["version"]
+    assert (version / "shutbox").is_dir() and not (version / "companion").exists()
+    _one_line(_wifi("home", "--password", "correct-horse", "--port", picow.path),
+              "has no companion: run `shutbox flash` first")
+    done = flash.flash(picow.path, out=lambda line: None)  # a Pico W: with its companion
     assert done["board"] == "RPI_PICO_W"
+    version = tmp_path / "flash" / ".shutbox" / done["version"]
+    assert (version / "companion" / "picow.mpy").is_file()
+    assert (version / "microdot" / "microdot.mpy").is_file()
     r = _wifi("home", "--password", "correct-horse", "--port", picow.path)
     assert r.returncode == 0, r.stderr
     assert "keeps home and restarts to join it" in r.stdout
