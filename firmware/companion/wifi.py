@@ -125,15 +125,19 @@ async def dns(host, port, ip, out=None):
     try:
         while True:
             n = 0
-            while n < _DNS_BURST and p.poll(0):  # a few at a time, then the box's turn
-                n += 1
-                try:
-                    data, client = s.recvfrom(512)
-                    r = reply(data, addr)
-                    if r is not None:
-                        s.sendto(r, client)
-                except (OSError, IndexError):
-                    pass  # a bad packet or a client gone: the next
+            while n < _DNS_BURST:  # a few at a time, then the box's turn
+                for _ in p.ipoll(0):  # (ipoll: no list made while nothing comes)
+                    n += 1
+                    try:
+                        data, client = s.recvfrom(512)
+                        r = reply(data, addr)
+                        if r is not None:
+                            s.sendto(r, client)
+                    except (OSError, IndexError):
+                        pass  # a bad packet or a client gone: the next
+                    break
+                else:
+                    break
             await asyncio.sleep_ms(0 if n else _DNS_MS)
     finally:
         s.close()
