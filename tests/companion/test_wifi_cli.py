@@ -18,7 +18,8 @@ SHUTBOX = [sys.executable, "-m", "shutbox_host.cli", "wifi"]
 
 
 def _wifi(*args):
-    return subprocess.run([*SHUTBOX, *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([*SHUTBOX, *args], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
 
 
 def _one_line(r, text):
@@ -54,7 +55,10 @@ def test_shutbox_wifi_gives_a_flashed_pico_w_its_home_network(picow, tmp_path):
     assert saved == {"ssid": "home", "password": "correct-horse"}
     _one_line(_wifi("home", "--password", "short", "--port", picow.path),
               "the password is 8 to 63 characters")
-    _one_line(_wifi("x" * 33, "--port", picow.path), "the network's name is 1 to 32 bytes")
+    _one_line(_wifi("x" * 33, "--open", "--port", picow.path),
+              "the network's name is 1 to 32 bytes")
+    _one_line(_wifi("home", "--port", picow.path),  # no terminal to ask on
+              "give the network's password (--password PW) or --open")
 
 
 def test_a_pico_has_no_radio(tmp_path):

@@ -67,11 +67,22 @@ def save(port: str | None, ssid: str, password: str, out=print) -> None:
 def configure(parser):
     """Add the wifi flags."""
     parser.add_argument("ssid", help="the home network's name")
-    parser.add_argument("--password", default="",
-                        help="its password (8 to 63 characters; none: an open network)")
+    parser.add_argument("--password", default=None,
+                        help="its password, 8 to 63 characters (default: asked for, unseen)")
+    parser.add_argument("--open", action="store_true", help="an open network: no password")
     parser.add_argument("--port", help="serial port of the Pico W (default: find it on USB)")
 
 
 def run(args):
-    save(args.port, args.ssid, args.password)
+    password = args.password
+    if args.open:
+        password = ""
+    elif password is None:
+        import getpass
+        import sys
+
+        if not sys.stdin.isatty():
+            raise UserError("give the network's password (--password PW) or --open")
+        password = getpass.getpass("password of %s: " % args.ssid)
+    save(args.port, args.ssid, password)
     return 0
