@@ -1,4 +1,4 @@
-# The simulated radio (box/sim/network.py) against MicroPython v1.28's network.WLAN, on the unix port.
+# The simulated radio (sim/network.py) against MicroPython v1.28's network.WLAN, on the unix port.
 """What the companion's tests rely on of sim/network.py, checked under MicroPython itself: one
 object per interface, the link's STAT_* values through a join (found, wrong password, no
 such network), the access point's addresses and default security (cyw43-driver's), config's
