@@ -1,14 +1,16 @@
 # The import directions docs/design.md draws, checked on every module's imports.
 """docs/design.md (Layout): the firmware imports only itself and MicroPython's modules, with
 ``machine`` and ``neopixel`` in board.py alone (and ``machine`` in supply.py, the chip's power
-hardware, loaded only there, with ``network``: the Pico W's radio, whose VBUS sense it is);
+hardware, loaded only there, with ``network``: the Pico W's radio, whose VBUS sense it is;
+``network`` in companion/picow.py, which starts the radio's networking);
 the host tools import the firmware, never the other way; no product module imports the
 tests' machinery but the bench's reliability part. The host tools' sub-packages import the
 floor (shutbox_host/model/) and each other only as the drawing's exceptions allow
 (tests/importmap.py), the floor no sub-package, and docs/design.md holds the drawing the
-code makes. The Pico W's companion (firmware/companion/)
-may import microdot (its web framework) and asyncio besides; the shutbox package never
-imports the companion, so a Pico runs none of it.
+code makes. The Pico W's companion (firmware/companion/) may import microdot (its web
+framework), asyncio and the sockets besides; of the shutbox package only sleep.py (the
+chip's loop) imports the companion, and only on a Pico W (its radio), so a Pico runs none
+of it.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ MICROPYTHON = {"array", "binascii", "gc", "hashlib", "json", "machine", "micropy
                "neopixel", "network", "os", "struct", "sys", "time", "vfs"}
 # only board.py (supply.py: machine and network) reaches them
 HARDWARE = {"machine", "neopixel", "network"}
-# the Pico W's companion (firmware/companion/) only: its web framework and its scheduler
-COMPANION = {"asyncio", "companion", "microdot"}
+# the Pico W's companion (firmware/companion/) only: its web framework, its scheduler and the
+# sockets of its DNS
+COMPANION = {"asyncio", "companion", "microdot", "select", "socket"}
 TESTS = {"fuzzbox", "soak", "conftest", "tests", "engine_reference", "solve_reference",
          "selection"}
 
@@ -59,9 +62,13 @@ def test_the_firmware_imports_only_itself_and_micropython():
         allowed = MICROPYTHON | {"shutbox"}
         if rel.parts[1] == "companion":
             allowed |= COMPANION
+        elif f.name == "sleep.py":  # a Pico W's loop beside the companion (companion.picow)
+            allowed |= {"companion"}
         assert names <= allowed, (rel, names - allowed)
         if f.name == "supply.py":
             assert names & HARDWARE == {"machine", "network"}, (rel, names & HARDWARE)
+        elif rel.parts[1:] == ("companion", "picow.py"):  # the Pico W's radio, its network
+            assert names & HARDWARE == {"network"}, (rel, names & HARDWARE)
         elif f.name != "board.py":
             assert not names & HARDWARE, (rel, names & HARDWARE)
     assert HARDWARE <= seen  # (board.py is scanned: the check can see them)

@@ -93,10 +93,16 @@ class Live:
         self._frame = None  # the frame with the code drawn on it
         self._half = -1  # which half of the code it shows
         self.kick = False  # a change made from the page: the box steps at its next pass
+        self.server = None  # the server (companion.web.Server) once companion.web.run made it
+        self.wifi = None  # the networking (companion.wifi.Wifi) on a radio that runs
 
     def out(self, line):
         """The app's *out*: print the log line (as the box does) and keep it for the page."""
         self.print(line)
+        self.keep(line)
+
+    def keep(self, line):
+        """Keep a log line for the page (printed already)."""
         self.lines.append(line)
         self.size += len(line) + 1
         while self.size > _LOG_CAP and len(self.lines) > 1:

@@ -8,8 +8,11 @@ pushed as server-sent events at every change (shutbox's loop wakes them: compani
 played; ``/api/log`` the game log as JSON lines (what ``shutbox report`` reads);
 ``POST /api/pair`` shows a pairing code on the box (no body), or trades the code for a token
 (``{"code": "1234"}``); the changes need the token (``X-Pair-Token``), else 403:
-``POST /api/new-game``, and ``POST /api/settings`` with the box's own settings in words
-(``{"brightness": "high"}``: sound and brightness, applied at once and saved).
+``POST /api/new-game``, ``POST /api/settings`` with the box's own settings in words
+(``{"brightness": "high"}``: sound and brightness, applied at once and saved), and ``POST
+/api/wifi`` with a home network (``{"ssid": ..., "password": ...}``: saved, then joined;
+``GET /api/wifi`` says the networking's state, no password). On the box's own access point
+any other page redirects to ``/`` (the captive portal: companion.wifi).
 
 Bounded, because the box must play on whatever arrives: at most _CLIENTS connections at once
 (one more gets 503 and is closed), a request's line and headers within _HEAD_MS (else it is
@@ -201,6 +204,10 @@ def make(live):
 
     @app.errorhandler(404)
     async def missing(req):
+        wifi = live.wifi
+        if wifi is not None and wifi.mode == "ap" and not req.path.startswith("/api/"):
+            # a phone's captive-portal check (any name resolves to the box): the page
+            return Response.redirect("http://%s/" % wifi.addr)
         return _error(404, "no such page")
 
     @app.errorhandler(405)
@@ -285,6 +292,29 @@ def make(live):
             return _error(400, wrong)
         return live.settings_words()
 
+    @app.get("/api/wifi")
+    async def wifi_state(req):
+        return live.wifi.state() if live.wifi is not None else {"mode": "none"}
+
+    @app.post("/api/wifi")
+    async def wifi_join(req):
+        if not live.paired(req.headers.get("X-Pair-Token")):
+            return _error(403, "pair with the box first (POST /api/pair)")
+        if live.wifi is None:
+            return _error(503, "the box's radio is not running")
+        body = _body(req)
+        if not body:
+            return _error(400, "give the network: {\"ssid\": \"home\", \"password\": \"...\"}")
+        from companion import wifi
+
+        ssid = body.get("ssid")
+        password = body.get("password", "")
+        wrong = wifi.save(live.wifi.folder, ssid, password)
+        if wrong is not None:
+            return _error(400, wrong)
+        live.wifi.join(ssid, password)
+        return {"joining": ssid, "then": "http://shutbox.local/"}, 202
+
     @app.post("/api/new-game")
     async def new_game(req):
         if not live.paired(req.headers.get("X-Pair-Token")):
@@ -303,13 +333,16 @@ async def _serve(app, host, port, out):
         out(json.dumps({"ev": "companion", "error": type(e).__name__, "text": str(e)}))
 
 
-def run(live, guard, host="0.0.0.0", port=80):
+def run(live, guard, host="0.0.0.0", port=80, tasks=()):
     """Run the box (*guard*, shutbox.guard.Guard) and the server on *host*:*port* until a
-    Ctrl-C; the server failing leaves the box's loop running (companion.live)."""
-    app = make(live)
+    Ctrl-C, and the coroutines *tasks* (the networking: companion.wifi); the server failing
+    leaves the box's loop running (companion.live)."""
+    app = live.server = make(live)
 
     async def main():
         asyncio.create_task(_serve(app, host, port, live.print))
+        for t in tasks:
+            asyncio.create_task(t)
         await live.box(guard)
 
     asyncio.run(main())

@@ -27,6 +27,8 @@ COMMANDS = {
     "consts": ("shutbox_host.hardware.constgen",
                "write the firmware modules' shared constants from their table"),
     "flash": ("shutbox_host.pico.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
+    "wifi": ("shutbox_host.pico.wifi",
+             "give a Pico W box its home network over USB (then it is at shutbox.local)"),
     "uf2": ("shutbox_host.pico.uf2",
             "write one .uf2 for a Pico: MicroPython and the box's firmware (drag it onto the "
             "board's BOOTSEL drive)"),

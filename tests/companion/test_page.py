@@ -1,21 +1,33 @@
 # The companion's page in Chromium at phone size, served by the box on the simulated board.
 """Playwright drives Debian's Chromium (shutbox_host.web.drive's executable and flags) at a
 phone's size against the companion on 127.0.0.1: the page follows the game live, a tile
-flipped on the box shows on it within the companion's promise, and a setting changed on the
-page after pairing with the code the box shows applies."""
+flipped on the box shows on it within the companion's promise, a setting changed on the
+page after pairing with the code the box shows applies, and a home network given there is
+joined. Its screenshot at phone size goes to docs/img/companion.png when that file is missing
+or SHUTBOX_COMPANION_SHOT=1 (as tests/web/test_web.py's), else to build/."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
 import pytest
 from needs import require
 
+from shutbox_host import mp
 from shutbox_host.box.webbox import WebBox
 from shutbox_host.web import drive
 
 pytestmark = [pytest.mark.browser]
+SHOT = mp.ROOT / "docs" / "img" / "companion.png"
+SHOT_MAX = 200 * 1024
+
+
+def _shot_path() -> Path:
+    if not SHOT.is_file() or os.environ.get("SHUTBOX_COMPANION_SHOT") == "1":
+        return SHOT
+    return mp.BUILD / "companion.png"
 
 
 def _missing() -> str | None:
@@ -32,7 +44,7 @@ def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing
     require(_missing(), "the companion's page")
     from playwright.sync_api import sync_playwright
 
-    box = WebBox(tmp_path / "flash")
+    box = WebBox(tmp_path / "flash", wifi=True)
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=drive.chromium(), args=drive.ARGS,
@@ -67,6 +79,25 @@ def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing
                 page.wait_for_function("() => document.getElementById('msg').textContent "
                                        "=== 'brightness: low'")
                 assert box.request("GET", "/api/settings")[1]["brightness"] == "low"
+                # the box's own network, then a home network given on the page
+                assert "the box's own network shutbox-" in page.locator("#wifi").inner_text()
+                shot = _shot_path()
+                shot.parent.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(shot), full_page=True)
+                data = shot.read_bytes()
+                assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < SHOT_MAX, len(data)
+                box.send("w home correct-horse")
+                page.fill("#ssid", "home")
+                page.fill("#wpw", "correct-horse")
+                page.click("#join")
+                page.wait_for_function("() => document.getElementById('msg').textContent "
+                                       "=== 'the box joins home: then open "
+                                       "http://shutbox.local/'")
+                box.wait_log("wifi", after=0)
+                end = time.monotonic() + 5
+                while box.request("GET", "/api/wifi")[1]["mode"] != "home":
+                    assert time.monotonic() < end
+                    time.sleep(0.05)
             finally:
                 browser.close()
     finally:

@@ -27,7 +27,8 @@ def main() -> int:
     args = parser.parse_args(sys.argv[2:])
     try:
         flash.flash(args.port, force=args.force, dry_run=args.dry_run,
-                    firmware=Path(args.firmware), on_point=kill)
+                    firmware=Path(args.firmware), on_point=kill,
+                    companion=False if args.no_companion else None)
     except UserError as exc:  # as the command line says it
         print("shutbox flash: error: %s" % exc, file=sys.stderr)
         return 2

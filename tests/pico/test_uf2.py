@@ -131,8 +131,13 @@ def test_the_bundle_is_micropython_then_the_filesystem_for_every_board(bundles, 
     lfs.unmount()
     # laid out exactly as `shutbox flash` leaves a board, and an empty /data
     tree = fsimage.read_tree(fs, b)
-    release = flash.prepare(mp.FIRMWARE, fsimage.BOARD_MPY)
+    release = flash.prepare(mp.FIRMWARE, fsimage.BOARD_MPY, companion=b.wireless)
     assert tree == release.tree()
+    # a Pico W and a Pico 2 W get the companion (the phones' page), a Pico none of it
+    companion = sorted(p.split("/", 3)[-1] for p in tree if "/companion/" in p
+                       or "/microdot/" in p)
+    assert ("companion/picow.mpy" in companion and "microdot/microdot.mpy" in companion
+            if b.wireless else companion == []), companion
     assert summary["deployed_bytes"] == release.deployed_bytes
     fsd = fsimage.new_fs(bytearray(fs), blocks=b.fs_blocks)
     assert fsd.listdir("/data") == []
@@ -198,8 +203,10 @@ def test_the_pico_w_bundle_boots_on_its_848_kb_filesystem_and_saves_its_first_tu
         assert emu.resets == [] and emu.errors == [], (emu.resets, emu.errors)
         said = [x for _, x in emu.lines]
         assert sum('"ev": "settings"' in x for x in said) == 1, said  # one boot
-        # the radio's start failed once, and was not tried again (shutbox.supply)
+        # the radio's start failed once, and was not tried again (shutbox.supply), which
+        # the companion says in one line of the log and plays on
         assert sum("Failed to start CYW43" in x for x in said) == 1, said
+        assert [r["error"] for r in emu.events("companion")] == ["radio"]
 
 
 def test_the_docs_table_is_the_boards_table():

@@ -24,6 +24,7 @@ PARTS = (
     "shutbox_host.bench.report",
     "shutbox_host.bench.web",
     "shutbox_host.bench.companion",
+    "shutbox_host.bench.picow",
 )
 
 

@@ -5,9 +5,10 @@ the size of the one-file uf2 of each Pico board.
 A virtual Pico W (vpico ``fs_image``: MicroPython's own littlefs, the Pico W's 212 blocks of
 4 KB) gets firmware/ for the 9-tile box (hardware/pinmap.json), then a code-only update (one
 module changed) and a table update (n9.bin changed in one byte), each a real `shutbox flash`
-through mpremote. At every step of each flash (flash.flash's on_point: the folders made, each
-upload, verified, the launcher, the switch, the journal's moves, the clean-up) the board
-itself reports what it holds:
+through mpremote, without the companion (``--no-companion``: the firmware's own figures; the
+companion's are shutbox_host.bench.picow's). At every step of each flash (flash.flash's
+on_point: the folders made, each upload, verified, the launcher, the switch, the journal's
+moves, the clean-up) the board itself reports what it holds:
 
 - deployed_bytes: the bytes of every file the flash owns (/main.py, /.shutbox/...) after
   the first flash; deployed_files, deployed_blocks (littlefs blocks in use then, the box's
@@ -76,7 +77,8 @@ def _watched(port: str, firmware: Path) -> tuple[dict, list[tuple[str, int, int]
         held, blocks = board.eval(_HELD)
         seen.append(("%s:%d" % (phase, n), held, blocks))
 
-    summary = flash.flash(port, firmware=firmware, out=lambda line: None, on_point=look)
+    summary = flash.flash(port, firmware=firmware, out=lambda line: None, on_point=look,
+                          companion=False)
     return summary, seen
 
 
@@ -97,7 +99,7 @@ def figures(soak=False):
             out["flash_s_vpico"] = round(time.perf_counter() - t0, 2)
             end = seen[-1]
             t1 = time.perf_counter()
-            again = flash.flash(vp.path, out=lambda line: None)
+            again = flash.flash(vp.path, out=lambda line: None, companion=False)
             out["flash_s_vpico_unchanged"] = round(time.perf_counter() - t1, 2)
             if again["uploaded"] or again["copied"] or again["moved"]:
                 raise RuntimeError("a second flash changed files: %r" % again)

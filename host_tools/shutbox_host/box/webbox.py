@@ -23,8 +23,8 @@ from shutbox_host.pico import companion
 HEAP = "256k"  # the unix port's heap for the box and the companion (a Pico W has 205 KB free)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
+def free_port(kind: int = socket.SOCK_STREAM) -> int:
+    with socket.socket(socket.AF_INET, kind) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
@@ -32,17 +32,20 @@ def free_port() -> int:
 class WebBox:
     """The box and its companion, running; ``lines`` holds (monotonic time, line)."""
 
-    def __init__(self, flash: Path, players: int = 2, port: int | None = None):
+    def __init__(self, flash: Path, players: int = 2, port: int | None = None,
+                 wifi: bool = False):
         """Start the box with its flash in the folder *flash*; its server on *port* (None:
-        a free one, another if it was taken meanwhile). ``serving``: the server listens."""
+        a free one, another if it was taken meanwhile). ``serving``: the server listens.
+        *wifi*: its networking on the simulated radio, its DNS on ``dns_port`` (UDP)."""
         self.flash = Path(flash)
         path = ":".join([str(companion.build()), str(boxsim.build()), ".frozen"])
         env = dict(os.environ, MICROPYPATH=path)
         for _ in range(5):
             self.port = port or free_port()
+            self.dns_port = free_port(socket.SOCK_DGRAM) if wifi else 0
             self.proc = subprocess.Popen(
                 [mp.micropython_exe(), "-X", "heapsize=" + HEAP, str(mp.SIM / "boxweb.py"),
-                 str(self.port), str(flash), str(players)],
+                 str(self.port), str(flash), str(players), str(self.dns_port)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                 env=env, text=True, bufsize=1, **mp.tied())
             self.lines: list[tuple[float, str]] = []

@@ -136,6 +136,10 @@ SAY = {
               ["", "asleep, left alone: Roll wakes it to the game"]],
     "wake": [["", "awake: the game goes on"]],
     "companion": [["", "the phones' page is off ({error}: {text}): the box plays on"]],
+    "wifi": [["mode=ap", "the box's own network {ssid} is open: its page at http://{addr}/"],
+             ["mode=home", "on {ssid}: the box's page at http://shutbox.local/ or "
+                           "http://{addr}/"],
+             ["", "joining the network {ssid}"]],
 }
 TABLES = {
     "why": {"too-high": "those tiles add up to more than the throw",

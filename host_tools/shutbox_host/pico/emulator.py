@@ -101,6 +101,17 @@ def check_uf2(path: Path, pico: bool = False) -> None:
         uf2.check_whole(data, boards.get("RPI_PICO"), str(path))
 
 
+def picow_uf2() -> Path | None:
+    """MicroPython v1.28.0's uf2 for the Pico W (RPI_PICO_W), for the emulated Pico W:
+    $SHUTBOX_UF2_PICO_W, else ../shared/rp2040/'s (shutbox_host.pico.inputs); None when it is
+    in neither (its tests then skip)."""
+    from shutbox_host.pico import inputs
+
+    env = os.environ.get("SHUTBOX_UF2_PICO_W")
+    p = Path(env) if env else inputs.shared_dir() / ("RPI_PICO_W-%s.uf2" % inputs.MP_VERSION)
+    return p if p.is_file() else None
+
+
 def check_bootrom(path: Path) -> None:
     """Check that *path* looks like the RP2040's 16 KB mask ROM."""
     try:
@@ -201,14 +212,19 @@ class Emulator:
     def __init__(self, uf2=None, bootrom=None, flash: bytes | None = None,
                  fs: bytes | None = None, pinmap=None, check=True, echo=None,
                  battery_mv: int | None = None, keep_writes: bool = False,
-                 flash_ns: tuple[int, int] | None = None):
+                 flash_ns: tuple[int, int] | None = None, board: str = "RPI_PICO"):
         """*flash*: a whole 2 MB image (else the uf2 on erased flash); *fs*: a littlefs image
         written at the filesystem's offset (fsimage.build()); *echo*: a callable given every
         console chunk as it comes (text); *battery_mv*: powered up from the cells alone, VSYS
         at that many mV (None: from USB, VSYS 4700 mV; ``supply`` changes it); *keep_writes*:
         keep the bytes of every flash operation (``flash_history``); *flash_ns*: the flash
         chip's (4 KB sector erase, 256-byte page program) times in ns (None: the W25Q16JV's
-        typical 45 ms and 0.4 ms; its datasheet maximum is 400 ms and 3 ms)."""
+        typical 45 ms and 0.4 ms; its datasheet maximum is 400 ms and 3 ms); *board*: the
+        RP2040 board whose MicroPython the uf2 is (RPI_PICO_W: *fs* at its filesystem's
+        offset; its radio is absent)."""
+        from shutbox_host.model import boards
+
+        self.board = boards.get(board)
         self._flash_ns = flash_ns
         self._keep_writes = keep_writes
         self._flash0 = b""  # the flash at power-up (keep_writes)
@@ -278,7 +294,7 @@ class Emulator:
         if self._fs is not None:
             (tmp / "fs.bin").write_bytes(self._fs)
             init["fs"] = str(tmp / "fs.bin")
-            init["fs_offset"] = 0xA0000
+            init["fs_offset"] = self.board.fs_offset
         self.levels = {g: 1 for g in init["pullups"]}
         if self._keep_writes:
             init["flash_data"] = 1

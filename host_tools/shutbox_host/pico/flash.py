@@ -449,11 +449,18 @@ class Release:
 
 
 def prepare(firmware: Path = mp.FIRMWARE, mpy: int | None = None,
-            overrides: dict[str, bytes] | None = None) -> Release:
+            overrides: dict[str, bytes] | None = None, companion: bool = False) -> Release:
     """Build the release of *firmware* for a board reporting ``sys.implementation._mpy ==
-    mpy``: the modules, the tables its tile count reads (stored by content), the index."""
+    mpy``: the modules, the tables its tile count reads (stored by content), the index;
+    with *companion* (a Pico W: ``wants_companion``) the companion's files beside them
+    (shutbox_host.pico.companion: microdot and firmware/companion/, in the release's
+    format)."""
     firmware = Path(firmware)
     files, fmt, how = firmware_files(firmware, mpy, overrides)
+    if companion:
+        from shutbox_host.pico import companion as _companion
+
+        files.update(_companion.files(compile_mpy=fmt != "py"))
     pins = (overrides or {}).get("shutbox/pins.py")
     if pins is None and (firmware / "shutbox" / "pins.py").is_file():
         pins = (firmware / "shutbox" / "pins.py").read_bytes()
@@ -477,6 +484,12 @@ def prepare(firmware: Path = mp.FIRMWARE, mpy: int | None = None,
     version, manifest = manifest_for(files, fmt, listing)
     files[MANIFEST] = manifest
     return Release(version, fmt, how, files, tables, index, tiles)
+
+
+def wants_companion(board: boards.Board | None) -> bool:
+    """Whether *board* gets the companion (a Pico W or a Pico 2 W: the boards with a radio);
+    a Pico, or a board not recognised, gets none of its files."""
+    return board is not None and board.wireless
 
 
 def lfs_blocks(size: int, block: int = boards.BLOCK_SIZE) -> int:
@@ -641,8 +654,10 @@ def _no_point(board, phase, n):
 
 
 def flash(port: str | None = None, force: bool = False, dry_run: bool = False,
-          firmware: Path = mp.FIRMWARE, out=print, on_point=None) -> dict:
-    """Flash the firmware; return a summary dict (what was copied, the figures).
+          firmware: Path = mp.FIRMWARE, out=print, on_point=None,
+          companion: bool | None = None) -> dict:
+    """Flash the firmware; return a summary dict (what was copied, the figures). A Pico W
+    gets the companion beside it (``wants_companion``) unless *companion* is False.
 
     *on_point*: a callable(board, phase, n) called at each named point of the flash (its
     *n*-th; *board* None where the flash holds none): the bench looks at the board there,
@@ -652,6 +667,7 @@ def flash(port: str | None = None, force: bool = False, dry_run: bool = False,
     board = Board(port)
     try:
         run = _Flash(board, port, out, on_point or _no_point)
+        run.companion = companion is not False
         return run.flash(Path(firmware), force, dry_run, t0)
     finally:
         board.close()
@@ -725,6 +741,7 @@ class _Flash:
         self.port = port
         self.out = out
         self.point = point
+        self.companion = True  # a Pico W gets the companion (flash's *companion*)
 
     def flash(self, firmware: Path, force: bool, dry_run: bool, t0: float) -> dict:
         board, out = self.board, self.out
@@ -785,10 +802,12 @@ class _Flash:
     def release(self, firmware: Path, mpy, found) -> Release:
         """The release for this board, said in a line; one too big for its filesystem is
         refused before anything is written."""
-        rel = prepare(firmware, mpy)
-        self.out("firmware %s: %d files and %d tables for %s tiles, %s as %s"
+        with_companion = self.companion and wants_companion(found)
+        rel = prepare(firmware, mpy, companion=with_companion)
+        self.out("firmware %s: %d files and %d tables for %s tiles, %s as %s%s"
                  % (rel.version, len(rel.files), len(rel.tables), rel.tiles or "any",
-                    _kb(rel.deployed_bytes), rel.how))
+                    _kb(rel.deployed_bytes), rel.how,
+                    "; with the companion (the phones' page)" if with_companion else ""))
         if found is not None and rel.blocks() + _SLACK_BLOCKS > found.fs_blocks:
             raise UserError("this firmware takes %s on littlefs; the %s's filesystem holds %s"
                             % (_kb(rel.blocks() * boards.BLOCK_SIZE), found.short,
@@ -1099,9 +1118,12 @@ def configure(parser):
                         help="show what would be copied, change nothing")
     parser.add_argument("--firmware", default=str(mp.FIRMWARE),
                         help="firmware folder to deploy (default: firmware/)")
+    parser.add_argument("--no-companion", action="store_true",
+                        help="a Pico W without the companion (the phones' page): the box alone")
 
 
 def run(args):
     """Flash and print a short summary."""
-    flash(args.port, force=args.force, dry_run=args.dry_run, firmware=Path(args.firmware))
+    flash(args.port, force=args.force, dry_run=args.dry_run, firmware=Path(args.firmware),
+          companion=False if args.no_companion else None)
     return 0

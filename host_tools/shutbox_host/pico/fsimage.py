@@ -56,20 +56,26 @@ def _write(fs, path: str, data: bytes) -> None:
 
 
 def firmware_tree(firmware: Path = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
-                  overrides: dict[str, bytes] | None = None) -> dict[str, bytes]:
+                  overrides: dict[str, bytes] | None = None,
+                  companion: bool = False) -> dict[str, bytes]:
     """Return {absolute board path: content} of everything `shutbox flash` writes for a board
-    reporting ``sys.implementation._mpy == mpy`` (*overrides*: sources replaced)."""
-    return flash.prepare(Path(firmware), mpy, overrides).tree()
+    reporting ``sys.implementation._mpy == mpy`` (*overrides*: sources replaced; *companion*:
+    a Pico W's, with the companion)."""
+    return flash.prepare(Path(firmware), mpy, overrides, companion=companion).tree()
 
 
 def build(firmware: Path | None = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
-          extra: dict[str, bytes] | None = None, blocks: int = BLOCK_COUNT,
-          overrides: dict[str, bytes] | None = None) -> bytes:
-    """Return the filesystem image (*blocks* x 4 KB) of a Pico flashed with *firmware* (None:
-    an empty filesystem), plus *extra* files {absolute path: content}."""
-    tree = firmware_tree(firmware, mpy, overrides) if firmware is not None else {}
+          extra: dict[str, bytes] | None = None, blocks: int | None = None,
+          overrides: dict[str, bytes] | None = None, board: str = "RPI_PICO") -> bytes:
+    """Return the filesystem image (*blocks* x 4 KB, None: the whole filesystem of *board*)
+    of a *board* flashed with *firmware* (None: an empty filesystem) as `shutbox flash` leaves
+    it (a Pico W's with the companion), plus *extra* files {absolute path: content}."""
+    b = boards.BY_NAME[board]
+    tree = (firmware_tree(firmware, mpy, overrides, companion=flash.wants_companion(b))
+            if firmware is not None else {})
     tree.update(extra or {})
-    return image_of(tree, blocks, data_dir=firmware is not None)
+    return image_of(tree, b.fs_blocks if blocks is None else blocks,
+                    data_dir=firmware is not None)
 
 
 def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool = True) -> bytes:

@@ -293,7 +293,8 @@ def build(board: boards.Board, micropython: Path, pinmap: Path | None = None,
                         % (micropython, exc.strerror or exc, board.name)) from None
     mpy = check_micropython(data, board, str(micropython))
     release = flash.prepare(Path(firmware), fsimage.BOARD_MPY,
-                            {"shutbox/pins.py": pinout.render_pins(pm).encode()})
+                            {"shutbox/pins.py": pinout.render_pins(pm).encode()},
+                            companion=flash.wants_companion(board))
     if release.blocks() + 2 > board.fs_blocks:
         raise UserError("the firmware takes %s on littlefs; the %s's filesystem holds %s"
                         % (boards.kb(release.blocks() * boards.BLOCK_SIZE), board.short,

@@ -1,5 +1,5 @@
 # The real firmware and its companion on the simulated board, in real time, on real sockets.
-"""Run under micropython: ``micropython boxweb.py PORT FLASH [PLAYERS]`` with MICROPYPATH
+"""Run under micropython: ``micropython boxweb.py PORT FLASH [PLAYERS [DNS]]`` with MICROPYPATH
 holding the companion's build (shutbox_host.pico.companion), then the simulated board and
 the firmware (shutbox_host.box.boxsim.build).
 
@@ -7,12 +7,15 @@ The box's App under shutbox.guard.Guard, as app.main makes it (app.start from th
 and the records' key shutbox.powerup.read finds in FLASH/data; its game saved there), on
 the fake rp2 board (machine, neopixel, simbus) with the real clock; the companion's loop and
 server (companion.live, companion.web) on 127.0.0.1:PORT. PLAYERS other than the default:
-saved in the settings first, as the box's menu does. The box's inputs come from stdin, one
-command a line:
+saved in the settings first, as the box's menu does. Its networking (companion.wifi) runs
+on the simulated radio (sim/network.py), its DNS on 127.0.0.1:DNS (UDP; DNS 0: none). The
+box's inputs come from stdin, one command a line:
 
   p GPIO LEVEL  drive an input          d F..  the next dice faces (else seeded dice)
   s             print the state line    n      the loop's figures    q  quit
   z             the loop's figures from zero (its passes and its worst lateness)
+  w SSID [PW]   a network in the simulated radio's range (no PW: an open one)
+  k             print ``K passphrase ap-name`` (the box's own access point)
 
 Output: ``READY PORT`` once serving (``UNSERVED PORT``: the server could not start, and
 the box plays on); ``F <ms> <hex>`` when the LEDs were written (ms of the
@@ -49,6 +52,7 @@ from shutbox.store import Store  # noqa: E402
 port = int(sys.argv[1])
 flash = sys.argv[2]
 players = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+dns_port = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 queue = []  # scripted dice faces
 seed = [1]
 
@@ -106,7 +110,13 @@ def make(now, safe):
 
 t0 = simtime.ticks_ms()
 guard = Guard(board, make, t0, log_path=flash + "/error.log")
-app = web.make(live)
+app = live.server = web.make(live)
+if dns_port:
+    import network  # the simulated radio
+    from companion import wifi
+
+    live.wifi = wifi.Wifi(network, machine.unique_id(), flash + "/data", live.out,
+                          dns_host="127.0.0.1", dns_port=dns_port)
 
 
 async def leds():
@@ -149,6 +159,11 @@ async def commands():
             print("N %d %d %d %d %d %d %d %d" % (live.passes, live.late, app.served,
                                                  app.refused, app.dropped, app.clients,
                                                  gc.mem_free(), k))
+        elif c == b"w":
+            network.networks[w[1].decode()] = w[2].decode() if len(w) > 2 else ""
+        elif c == b"k":
+            uid = machine.unique_id()
+            print("K %s %s" % (wifi.passphrase(uid), wifi.ap_name(uid)))
         elif c == b"z":
             live.passes = live.late = 0
             for i in range(len(live.hist)):
@@ -163,6 +178,8 @@ async def main():
     serving = asyncio.create_task(web._serve(app, "127.0.0.1", port, print))
     # the box plays from the start; the harness is told once the socket is bound, or not
     asyncio.create_task(ready(serving))
+    if live.wifi is not None:
+        asyncio.create_task(live.wifi.run())
     await live.box(guard)
 
 

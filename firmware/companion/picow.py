@@ -1,0 +1,125 @@
+# The companion on a Pico W: its radio, its log and its server beside the box's loop.
+"""Started by shutbox.sleep.main on a Pico W whose flash holds these files (``shutbox flash``
+and ``shutbox uf2`` put them on a Pico W only; a Pico neither has nor imports them).
+
+``prepare(board, make, settings, supply, wdt)`` runs before the box's first start: the radio
+is started once, as shutbox.supply starts it (the Pico W's VBUS sense is one of the radio's
+pins, and a second start after a failed one never ends), and the companion's state
+(companion.live.Live) takes the box's log; it returns the box's *make* giving each app that
+log, and ``run(guard)``, the box's loop beside the server (companion.web.run), which returns
+only when the companion could not start. A missing or failing radio, or anything else that
+fails here, is one line of the log, ``{"ev": "companion", "error": ..., "text": ...}``, and
+the box plays on: a radio that did not start leaves the server's code running all the same
+(lwIP listens on no interface); one that raised (a failing chip, or a stand-in board: the
+virtual Pico W) leaves the box alone, without the server.
+"""
+
+import json
+import time
+
+from micropython import const
+
+_RADIO_RUNS = const(3)  # shutbox.supply's Supply.wireless: the radio started
+_PORT = const(80)
+_KEY_TILE = const(8)  # Roll held with tile 4 alone shut at power-up: the passphrase shows
+_PAIR_MS = const(1500)  # each two faces of it show this long
+_POLL_MS = const(10)
+live = None  # the companion's state (companion.live.Live), for a look from the REPL
+
+
+def _say(out, error, text):
+    out(json.dumps({"ev": "companion", "error": error, "text": text}))
+
+
+def show_key(board, key, wdt):
+    """Show the access point's passphrase (*key*: dice faces as text) on the dice until Roll
+    is pressed again: two faces at a time, the tile of the pair lit amber (tile 1 for the
+    first two faces ...), then a dark pause; the watchdog fed."""
+    from shutbox import frame as fr
+
+    n = board.tiles
+    f = bytearray(fr.size(n))
+    pairs = (len(key) + 1) // 2
+    t0 = time.ticks_ms()
+    held = True  # Roll is down from the power-up: its release first, then a press ends it
+    shown = -1
+    while True:
+        if wdt is not None:
+            wdt.feed()
+        down = board.roll()
+        if held and not down:
+            held = False
+        elif not held and down:
+            break
+        i = time.ticks_diff(time.ticks_ms(), t0) // _PAIR_MS % (pairs + 1)
+        if i != shown:
+            shown = i
+            for k in range(len(f)):
+                f[k] = fr.OFF
+            if i < pairs:
+                f[i] = fr.AMBER
+                fr.die(f, n, 0, int(key[2 * i]), fr.WHITE)
+                if 2 * i + 1 < len(key):
+                    fr.die(f, n, 1, int(key[2 * i + 1]), fr.WHITE)
+            board.show(f)
+        time.sleep_ms(_POLL_MS)
+    while board.roll():  # the press that ended it starts nothing
+        if wdt is not None:
+            wdt.feed()
+        time.sleep_ms(_POLL_MS)
+
+
+def prepare(board, make, settings, supply, wdt=None):
+    """Return (make, run): the box's *make* wrapped so that every app logs through the
+    companion, and ``run(guard)``; (*make*, None) when the companion cannot start. Roll held
+    with tile 4 alone shut shows the access point's passphrase first (``show_key``)."""
+    global live
+    try:
+        from companion.live import Live
+
+        live = Live()
+    except Exception as e:  # noqa: BLE001 - no companion (a MemoryError, a bad file): the box
+        _say(print, type(e).__name__, str(e))
+        return make, None
+    from shutbox import setfile
+    from shutbox.store import Store
+
+    live.settings = settings
+    live.store = Store("/data")  # the box's folder (shutbox.app.prelude's store)
+    live.key = setfile.variant_key(settings, board.tiles)  # the records' (shutbox.powerup)
+    tasks = []
+    try:
+        uid = supply.machine.unique_id()
+        if board.roll() and board.switches() == (1 << board.tiles) - 1 & ~_KEY_TILE:
+            from companion import wifi
+
+            show_key(board, wifi.passphrase(uid), wdt)
+        supply.usb()  # the radio's first start, or its answer kept (shutbox.supply)
+        if supply.wireless != _RADIO_RUNS:
+            _say(live.out, "radio", "the Wi-Fi chip did not start")
+        else:
+            import network  # type: ignore[import-not-found]  # the W's (not in the rp2 stubs)
+
+            from companion.wifi import Wifi
+
+            live.wifi = Wifi(network, uid, "/data", live.out)
+            tasks.append(live.wifi.run())
+    except Exception as e:  # noqa: BLE001 - a failing radio is a line, not a fault: the box
+        _say(live.out, type(e).__name__, str(e))  # plays alone (a stand-in board's too)
+        return make, None
+
+    def made(now, safe):
+        app = make(now, safe)
+        app.out = live.out
+        return app
+
+    def run(guard):
+        guard.out = live.out
+        try:
+            from companion import web
+        except Exception as e:  # noqa: BLE001 - the box's own loop then
+            _say(live.out, type(e).__name__, str(e))
+            return
+        web.run(live, guard, port=_PORT, tasks=tasks)
+
+    return made, run
