@@ -90,8 +90,8 @@ def resolve(game, action, levels):
     buf = [0] * 64
     n = game.engine.legal_into(game.open_, game.a, game.b, buf)
     if game.match is not None:  # the moves the match allows (to-go, most-tiles)
-        n = game._n
-        buf = game._buf
+        n = game.moves
+        buf = game.legal
     if not n:
         return [("t", 10)]
     move = buf[arg % n] if kind == "m" else game.engine.greedy_move(game.open_, game.a, game.b)
