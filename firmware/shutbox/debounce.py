@@ -60,20 +60,19 @@ EV_SHORT = const(8)  # a short press (reported on release)
 EV_LONG = const(16)  # a long press (reported while still held)
 # END consts
 
-# Where a press of Roll is.
-_IDLE = const(0)  # no press under way (or Roll held since before the debouncer started)
-_DOWN = const(1)  # a press that started after the debouncer did: short on release, or long
-_LONG = const(2)  # its long press was reported: the release is not a short press
+# Where a press of Roll is (t[-_PRESS]): when it went down (debounced; ticks are never
+# negative), for a press that started after the debouncer did (short on release, or long), or:
+_IDLE = const(-1)  # no press under way (or Roll held since before the debouncer started)
+_LONG = const(-2)  # its long press was reported: the release is not a short press
 
 # Slots of Debouncer._t counted from its end (t[-_RAW]), after the per-input times.
-_AWAY = const(5)  # when an input past its lock-out was last read away from its level
-_RAW = const(4)  # the raw levels of the last reading
-_STABLE = const(3)  # the debounced levels (tiles and Roll)
-_DOWN_AT = const(2)  # when Roll went down (debounced)
+_AWAY = const(4)  # when an input past its lock-out was last read away from its level
+_RAW = const(3)  # the raw levels of the last reading
+_STABLE = const(2)  # the debounced levels (tiles and Roll)
 _PRESS = const(1)  # where the press is
 # when input i's level was last taken (its lock-out) is t[-_LOCKS - i], just before them:
 # indexed from the end, the methods need no local for the number of inputs
-_LOCKS = const(6)
+_LOCKS = const(5)
 
 
 class Debouncer:
@@ -86,12 +85,12 @@ class Debouncer:
         if roll:
             raw |= self._rbit
         n = tiles + 1
-        # One array for the whole state (fewer attributes): slot i < n is when input i's raw
-        # level last changed, slot -_LOCKS - i when its level was last taken (the lock-out);
-        # then the raw levels, the stable ones, when Roll went down and where the press is
-        # (_IDLE, _DOWN, _LONG). Index from the end: -_RAW etc.
+        # One array for the whole state (fewer attributes): slot i < n is when input i was
+        # last read away from its level, slot -_LOCKS - i when its level was last taken (the
+        # lock-out); then when any input was last read away, the raw levels, the stable ones
+        # and where the press is. Index from the end: -_RAW etc.
         # every time _LOCK_MS ago: no lock-out at the start
-        t = self._t = array("i", [ticks_add(now, -_LOCK_MS)] * (2 * n + 5))
+        t = self._t = array("i", [ticks_add(now, -_LOCK_MS)] * (2 * n + 4))
         t[-_RAW] = raw
         t[-_STABLE] = raw
         t[-_PRESS] = _IDLE
@@ -140,14 +139,13 @@ class Debouncer:
                 self.pressed = switches & self._rbit != 0
                 if self.pressed:
                     i |= EV_DOWN
-                    t[-_DOWN_AT] = now
-                    t[-_PRESS] = _DOWN
+                    t[-_PRESS] = now
                 else:
                     i |= _EV_UP
-                    if t[-_PRESS] == _DOWN:
+                    if t[-_PRESS] >= 0:
                         i |= EV_SHORT
                     t[-_PRESS] = _IDLE
-        if t[-_PRESS] == _DOWN and ticks_diff(now, t[-_DOWN_AT]) >= _LONG_MS:
+        if t[-_PRESS] >= 0 and ticks_diff(now, t[-_PRESS]) >= _LONG_MS:
             t[-_PRESS] = _LONG
             i |= EV_LONG
         return i
@@ -159,8 +157,8 @@ class Debouncer:
         did within _WINDOW_MS (a contact bouncing back), it is 1 at most: the box reads every
         ms, to see the end of a bounce or the contact's next touch at once."""
         t = self._t
-        if ticks_diff(now, t[-_AWAY]) < _WINDOW_MS and most > 1:
-            most = 1  # an input read away lately: its contact may touch again
+        if ticks_diff(now, t[-_AWAY]) < _WINDOW_MS:
+            most = 1  # an input read away lately: its contact may touch again (*most*: 2 up)
         diff = t[-_RAW] ^ t[-_STABLE]
         i = 0
         while diff:
@@ -172,8 +170,8 @@ class Debouncer:
                     most = w
             diff >>= 1
             i += 1
-        if t[-_PRESS] == _DOWN:
-            w = ticks_diff(t[-_DOWN_AT], now) + _LONG_MS
+        if t[-_PRESS] >= 0:
+            w = ticks_diff(t[-_PRESS], now) + _LONG_MS
             if w < most:
                 most = w
         return most if most > 0 else 0
