@@ -103,48 +103,50 @@ class Debouncer:
         # Few locals, each reused (a frame of at most 11 slots stays off the heap, whose
         # allocation costs the step 0.1-0.2 ms on the emulated RP2040 once the heap holds the
         # game's garbage): switches becomes the raw levels (tiles and Roll), then the inputs
-        # read away from their taken level; roll the inputs taken now; i an input's index,
-        # then the events.
+        # read away from their taken level; roll the inputs read away at the reading before
+        # (shifted with switches); i an input's index, then the events. A level taken flips
+        # its bit of t[-_STABLE] at once: what changed is read against levels and pressed.
         t = self._t
         switches &= self._rbit - 1
         if roll:
             switches |= self._rbit
+        roll = t[-_RAW] ^ t[-_STABLE]
         t[-_RAW] = switches
         switches ^= t[-_STABLE]
-        roll = 0
         i = 0
         while switches:
-            # past its lock-out (a reading within it counts for nothing: what is taken at
-            # its end does not hang on how often the loop read meanwhile)
+            # past its lock-out (a reading within it counts only as the reading before)
             if switches & 1 and ticks_diff(now, t[-_LOCKS - i]) >= _LOCK_MS:
-                # read away at an earlier reading too (the last: t[i]), a tick to _WINDOW_MS
-                # ago: taken; else this reading is the last read away (of any: t[-_AWAY])
-                if _SETTLE_MS <= ticks_diff(now, t[i]) < _WINDOW_MS:
-                    roll |= 1 << i
+                # read away at an earlier reading too (the last: t[i]) a tick ago at least:
+                # at the reading before (however long ago: a slow loop), or within
+                # _WINDOW_MS (a bounce back read between): taken; else this reading is the
+                # last read away (of any input: t[-_AWAY])
+                if ticks_diff(now, t[i]) >= _SETTLE_MS and (
+                        roll & 1 or ticks_diff(now, t[i]) < _WINDOW_MS):
+                    t[-_STABLE] ^= 1 << i
                     t[-_LOCKS - i] = now
                     t[-_AWAY] = now - _WINDOW_MS  # (wrap-safe: ticks_diff) no more reads
                 else:
                     t[i] = now
                     t[-_AWAY] = now
             switches >>= 1
+            roll >>= 1
             i += 1
         i = 0
-        if roll:
-            switches = t[-_STABLE] ^ roll
-            t[-_STABLE] = switches
-            if roll & (self._rbit - 1):
-                self.levels = switches & (self._rbit - 1)
-                i = EV_TILES
-            if roll & self._rbit:
-                self.pressed = switches & self._rbit != 0
-                if self.pressed:
-                    i |= EV_DOWN
-                    t[-_PRESS] = now
-                else:
-                    i |= _EV_UP
-                    if t[-_PRESS] >= 0:
-                        i |= EV_SHORT
-                    t[-_PRESS] = _IDLE
+        switches = t[-_STABLE]
+        if (switches ^ self.levels) & (self._rbit - 1):
+            self.levels = switches & (self._rbit - 1)
+            i = EV_TILES
+        if (switches & self._rbit != 0) != self.pressed:
+            self.pressed = not self.pressed
+            if self.pressed:
+                i |= EV_DOWN
+                t[-_PRESS] = now
+            else:
+                i |= _EV_UP
+                if t[-_PRESS] >= 0:
+                    i |= EV_SHORT
+                t[-_PRESS] = _IDLE
         if t[-_PRESS] >= 0 and ticks_diff(now, t[-_PRESS]) >= _LONG_MS:
             t[-_PRESS] = _LONG
             i |= EV_LONG
