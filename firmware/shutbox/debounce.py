@@ -7,8 +7,9 @@ the bit after the last tile); nothing else reads the pins, so its view can never
 the level the pins settle on.
 
 A new level is taken at a reading that reads it when an earlier reading read it too, at least
-one tick of the ms clock and less than _WINDOW_MS before (the last one that did), whatever
-was read between. The box's loop leaves at least 1 ms between two readings (Guard.forever),
+one tick of the ms clock before: the reading just before, however long ago (a loop held up
+by a save, or one that reads every 10 ms), or one less than _WINDOW_MS before (the last one
+that did), whatever was read between. The box's loop leaves at least 1 ms between two readings (Guard.forever),
 so a glitch shorter than 1 ms (a spike on a long wire) is read once at most and never taken
 (two spikes on one input within _WINDOW_MS would be); a clean flip is taken at the reading
 after the one that saw it (the box reads every ms while an input reads away from its level,
