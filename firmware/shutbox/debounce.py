@@ -9,11 +9,11 @@ the level the pins settle on.
 A new level is taken at a reading that reads it when an earlier reading read it too, at least
 one tick of the ms clock before: the reading just before, however long ago (a loop held up
 by a save, or one that reads every 10 ms), or one less than _WINDOW_MS before (the last one
-that did), whatever was read between. The box's loop leaves at least 1 ms between two readings (Guard.forever),
-so a glitch shorter than 1 ms (a spike on a long wire) is read once at most and never taken
-(two spikes on one input within _WINDOW_MS would be); a clean flip is taken at the reading
-after the one that saw it (the box reads every ms while an input reads away from its level,
-or read away within _WINDOW_MS): the LED answers within a few ms.
+that did), whatever was read between. The box's loop leaves at least 1 ms between two
+readings (Guard.forever), so a glitch shorter than 1 ms (a spike on a long wire) is read once
+at most and never taken (two spikes on one input within _WINDOW_MS would be); a clean flip is
+taken at the reading after the one that saw it (the box reads every ms while an input reads
+away from its level, or read away within _WINDOW_MS): the LED answers within a few ms.
 Why not two readings with no change read between: a contact bouncing open at the reading
 after the first touch pushes the press to 1 ms past the end of its burst (up to 10 ms:
 shutbox_host.contact's WORN), and the Roll press's answer past its 10 ms target (12.7 ms at
