@@ -14,7 +14,7 @@ readings (Guard.forever), so a glitch shorter than 1 ms (a spike on a long wire)
 at most and never taken (two spikes on one input within _WINDOW_MS would be); a clean flip is
 taken at the reading after the one that saw it (the box reads every ms while an input reads
 away from its level, or read away within _WINDOW_MS): the LED answers within a few ms.
-Why not two readings with no change read between: a contact bouncing open at the reading
+Why not only two readings with no change read between: a contact bouncing open at the reading
 after the first touch pushes the press to 1 ms past the end of its burst (up to 10 ms:
 shutbox_host.contact's WORN), and the Roll press's answer past its 10 ms target (12.7 ms at
 worst on the emulated RP2040, `shutbox bench`); taken in the burst, at its second reading
@@ -23,9 +23,9 @@ spikes far apart from making a change.
 Contact bounce (a burst of edges for up to 10-15 ms after each press and release) so lets a
 level through early, in the burst: that is the level the contact is going to, and for
 _LOCK_MS after a level is taken the input's next change is held back (a reading within the
-lock-out counts for nothing), so the burst cannot make a second flip or press. Past the
-lock-out the input takes whatever level has settled: a tile flipped and flipped back within
-the lock-out ends where it rests. Why not a long settle time (the old 30 ms): every flip
+lock-out counts only as the reading before), so the burst cannot make a second flip or
+press. Past the lock-out the input takes whatever level has settled: a tile flipped and
+flipped back within the lock-out ends where it rests. Why not a long settle time (the old 30 ms): every flip
 would show 30 ms late; why not a lock-out alone: a glitch would be taken.
 
 Roll gives a short press on release, or a long press as soon as it has been held _LONG_MS
