@@ -25,8 +25,8 @@ level through early, in the burst: that is the level the contact is going to, an
 _LOCK_MS after a level is taken the input's next change is held back (a reading within the
 lock-out counts only as the reading before), so the burst cannot make a second flip or
 press. Past the lock-out the input takes whatever level has settled: a tile flipped and
-flipped back within the lock-out ends where it rests. Why not a long settle time (the old 30 ms): every flip
-would show 30 ms late; why not a lock-out alone: a glitch would be taken.
+flipped back within the lock-out ends where it rests. Why not a long settle time (the old
+30 ms): every flip would show 30 ms late; why not a lock-out alone: a glitch would be taken.
 
 Roll gives a short press on release, or a long press as soon as it has been held _LONG_MS
 on the debounced level (then its release is not a short press). Roll held when the
