@@ -6,18 +6,27 @@ switches once, Board.reader, and the step decodes that same reading: tile k = bi
 the bit after the last tile); nothing else reads the pins, so its view can never part from
 the level the pins settle on.
 
-A new level is taken once two reads on different ticks of the ms clock have shown it with no
-change read between. The box's loop leaves at least 1 ms between two readings
-(Guard.forever), so a glitch shorter than 1 ms (a spike on a long wire) is never taken, and a
-clean flip is taken at the next reading after the one that saw it (the box reads every ms
-while a level is unsettled): the LED answers within a few ms.
-Contact bounce (a burst of edges for up to 10-15 ms after each press and release) may let a
+A new level is taken at a reading that reads it when an earlier reading read it too, at least
+one tick of the ms clock before: the reading just before, however long ago (a loop held up
+by a save, or one that reads every 10 ms), or one less than _WINDOW_MS before (the last one
+that did), whatever was read between. The box's loop leaves at least 1 ms between two
+readings (Guard.forever), so a glitch shorter than 1 ms (a spike on a long wire) is read once
+at most and never taken (two spikes on one input within _WINDOW_MS would be); a clean flip is
+taken at the reading after the one that saw it (the box reads every ms while an input reads
+away from its level, or read away within _WINDOW_MS): the LED answers within a few ms.
+Why not only two readings with no change read between: a contact bouncing open at the reading
+after the first touch pushes the press to 1 ms past the end of its burst (up to 10 ms:
+shutbox_host.contact's WORN), and the Roll press's answer past its 10 ms target (12.7 ms at
+worst on the emulated RP2040, `shutbox bench`); taken in the burst, at its second reading
+closed, the dice start rolling within 10 ms. The window (10 ms, a burst's length) keeps two
+spikes far apart from making a change.
+Contact bounce (a burst of edges for up to 10-15 ms after each press and release) so lets a
 level through early, in the burst: that is the level the contact is going to, and for
-_LOCK_MS after a level is taken the input's next change is held back, so the burst cannot
-make a second flip or press. Past the lock-out the input takes whatever level has
-settled: a tile flipped and flipped back within the lock-out ends where it rests. Why not a
-long settle time (the old 30 ms): every flip would show 30 ms late; why not a lock-out
-alone: a glitch would be taken.
+_LOCK_MS after a level is taken the input's next change is held back (a reading within the
+lock-out counts only as the reading before), so the burst cannot make a second flip or
+press. Past the lock-out the input takes whatever level has settled: a tile flipped and
+flipped back within the lock-out ends where it rests. Why not a long settle time (the old
+30 ms): every flip would show 30 ms late; why not a lock-out alone: a glitch would be taken.
 
 Roll gives a short press on release, or a long press as soon as it has been held _LONG_MS
 on the debounced level (then its release is not a short press). Roll held when the
@@ -31,13 +40,14 @@ from array import array
 from micropython import const
 from shutbox.ticks import ticks_add, ticks_diff
 
-_SETTLE_MS = const(1)  # a level read twice this many ticks apart (no change between) is taken
+_SETTLE_MS = const(1)  # a level read at two readings this many ticks apart at least ...
+_WINDOW_MS = const(10)  # ... and less than this: taken (a bounce back between them or not)
 # after a level is taken the input's next change waits this long: longer than the bounce of
 # a worn contact (shutbox_host.contact: bursts up to 15 ms), so a burst is one flip
 _LOCK_MS = const(25)
 _LONG_MS = const(700)  # Roll held this long is a long press (one die)
 # The shortest press a host makes for a click, a tap or a key (the web page, the terminal box):
-# held past the lock-out (taken at the reading after the press's first, then _LOCK_MS) with
+# held past the lock-out (taken at a reading 1 ms after the press's first, then _LOCK_MS) with
 # a margin for the poll, so that both its edges count: 36 ms (the old debouncer's 30 ms
 # settle needed 34.1 on the emulated RP2040, its poll 2.035 ms)
 _PRESS_MS = const(36)
@@ -51,15 +61,15 @@ EV_SHORT = const(8)  # a short press (reported on release)
 EV_LONG = const(16)  # a long press (reported while still held)
 # END consts
 
-# Where a press of Roll is.
-_IDLE = const(0)  # no press under way (or Roll held since before the debouncer started)
-_DOWN = const(1)  # a press that started after the debouncer did: short on release, or long
-_LONG = const(2)  # its long press was reported: the release is not a short press
+# Where a press of Roll is (t[-_PRESS]): when it went down (debounced; ticks are never
+# negative), for a press that started after the debouncer did (short on release, or long), or:
+_IDLE = const(-1)  # no press under way (or Roll held since before the debouncer started)
+_LONG = const(-2)  # its long press was reported: the release is not a short press
 
 # Slots of Debouncer._t counted from its end (t[-_RAW]), after the per-input times.
-_RAW = const(4)  # the raw levels of the last reading
-_STABLE = const(3)  # the debounced levels (tiles and Roll)
-_DOWN_AT = const(2)  # when Roll went down (debounced)
+_AWAY = const(4)  # when an input past its lock-out was last read away from its level
+_RAW = const(3)  # the raw levels of the last reading
+_STABLE = const(2)  # the debounced levels (tiles and Roll)
 _PRESS = const(1)  # where the press is
 # when input i's level was last taken (its lock-out) is t[-_LOCKS - i], just before them:
 # indexed from the end, the methods need no local for the number of inputs
@@ -76,10 +86,10 @@ class Debouncer:
         if roll:
             raw |= self._rbit
         n = tiles + 1
-        # One array for the whole state (fewer attributes): slot i < n is when input i's raw
-        # level last changed, slot -_LOCKS - i when its level was last taken (the lock-out);
-        # then the raw levels, the stable ones, when Roll went down and where the press is
-        # (_IDLE, _DOWN, _LONG). Index from the end: -_RAW etc.
+        # One array for the whole state (fewer attributes): slot i < n is when input i was
+        # last read away from its level, slot -_LOCKS - i when its level was last taken (the
+        # lock-out); then when any input was last read away, the raw levels, the stable ones
+        # and where the press is. Index from the end: -_RAW etc.
         # every time _LOCK_MS ago: no lock-out at the start
         t = self._t = array("i", [ticks_add(now, -_LOCK_MS)] * (2 * n + 4))
         t[-_RAW] = raw
@@ -94,48 +104,51 @@ class Debouncer:
         # Few locals, each reused (a frame of at most 11 slots stays off the heap, whose
         # allocation costs the step 0.1-0.2 ms on the emulated RP2040 once the heap holds the
         # game's garbage): switches becomes the raw levels (tiles and Roll), then the inputs
-        # apart from their taken level, then the taken levels; roll the inputs changed at this
-        # reading, then those taken now; i an input's index, then the events.
+        # read away from their taken level; roll the inputs read away at the reading before
+        # (shifted with switches); i an input's index, then the events. A level taken flips
+        # its bit of t[-_STABLE] at once: what changed is read against levels and pressed.
         t = self._t
         switches &= self._rbit - 1
         if roll:
             switches |= self._rbit
-        roll = switches ^ t[-_RAW]
+        roll = t[-_RAW] ^ t[-_STABLE]
         t[-_RAW] = switches
-        i = 0
-        while roll:
-            if roll & 1:
-                t[i] = now
-            roll >>= 1
-            i += 1
         switches ^= t[-_STABLE]
         i = 0
         while switches:
-            if switches & 1 and ticks_diff(now, t[i]) >= _SETTLE_MS and \
-                    ticks_diff(now, t[-_LOCKS - i]) >= _LOCK_MS:
-                roll |= 1 << i
-                t[-_LOCKS - i] = now
+            # past its lock-out (a reading within it counts only as the reading before)
+            if switches & 1 and ticks_diff(now, t[-_LOCKS - i]) >= _LOCK_MS:
+                # read away at an earlier reading too (the last: t[i]) a tick ago at least:
+                # at the reading before (however long ago: a slow loop), or within
+                # _WINDOW_MS (a bounce back read between): taken; else this reading is the
+                # last read away (of any input: t[-_AWAY])
+                if ticks_diff(now, t[i]) >= _SETTLE_MS and (
+                        roll & 1 or ticks_diff(now, t[i]) < _WINDOW_MS):
+                    t[-_STABLE] ^= 1 << i
+                    t[-_LOCKS - i] = now
+                    t[-_AWAY] = now - _WINDOW_MS  # (wrap-safe: ticks_diff) no more reads
+                else:
+                    t[i] = now
+                    t[-_AWAY] = now
             switches >>= 1
+            roll >>= 1
             i += 1
         i = 0
-        if roll:
-            switches = t[-_STABLE] ^ roll
-            t[-_STABLE] = switches
-            if roll & (self._rbit - 1):
-                self.levels = switches & (self._rbit - 1)
-                i = EV_TILES
-            if roll & self._rbit:
-                self.pressed = switches & self._rbit != 0
-                if self.pressed:
-                    i |= EV_DOWN
-                    t[-_DOWN_AT] = now
-                    t[-_PRESS] = _DOWN
-                else:
-                    i |= _EV_UP
-                    if t[-_PRESS] == _DOWN:
-                        i |= EV_SHORT
-                    t[-_PRESS] = _IDLE
-        if t[-_PRESS] == _DOWN and ticks_diff(now, t[-_DOWN_AT]) >= _LONG_MS:
+        switches = t[-_STABLE]
+        if (switches ^ self.levels) & (self._rbit - 1):
+            self.levels = switches & (self._rbit - 1)
+            i = EV_TILES
+        if (switches & self._rbit != 0) != self.pressed:
+            self.pressed = not self.pressed
+            if self.pressed:
+                i |= EV_DOWN
+                t[-_PRESS] = now
+            else:
+                i |= _EV_UP
+                if t[-_PRESS] >= 0:
+                    i |= EV_SHORT
+                t[-_PRESS] = _IDLE
+        if t[-_PRESS] >= 0 and ticks_diff(now, t[-_PRESS]) >= _LONG_MS:
             t[-_PRESS] = _LONG
             i |= EV_LONG
         return i
@@ -143,9 +156,12 @@ class Debouncer:
     def wait(self, now, most):
         """Return the ms from *now* until the next reading can take a level or Roll's long
         press is due, at most *most* (0: due now): with no level changing, update() reports
-        nothing before. While a level is unsettled it is 1 at most: the box reads every ms,
-        to see the end of a bounce at once."""
+        nothing before. While an input reads away from its level (past its lock-out), or one
+        did within _WINDOW_MS (a contact bouncing back), it is 1 at most: the box reads every
+        ms, to see the end of a bounce or the contact's next touch at once."""
         t = self._t
+        if ticks_diff(now, t[-_AWAY]) < _WINDOW_MS:
+            most = 1  # an input read away lately: its contact may touch again (*most*: 2 up)
         diff = t[-_RAW] ^ t[-_STABLE]
         i = 0
         while diff:
@@ -157,8 +173,8 @@ class Debouncer:
                     most = w
             diff >>= 1
             i += 1
-        if t[-_PRESS] == _DOWN:
-            w = ticks_diff(t[-_DOWN_AT], now) + _LONG_MS
+        if t[-_PRESS] >= 0:
+            w = ticks_diff(t[-_PRESS], now) + _LONG_MS
             if w < most:
                 most = w
         return most if most > 0 else 0

@@ -92,6 +92,44 @@ def test_a_clean_flip_is_taken_1_ms_after_the_read_that_saw_it():
     assert rig.count(EV_TILES) == 1
 
 
+def test_a_press_bouncing_open_between_two_readings_is_taken_at_the_second_that_reads_it():
+    """Two readings of Roll pressed, 1 ms and more apart (within the window), with a reading
+    of it bounced open between them: taken at the second, not 1 ms after the contact
+    settles (the Roll press's target: dice rolling within 10 ms of its first edge)."""
+    rig = Rig()
+    # pressed at 1.0 ms, bounced open 1.5-2.6 ms, pressed from then on
+    rig.edges += [(1000, ROLL, True), (1500, ROLL, False), (2600, ROLL, True)]
+    for us in (1000, 2050, 3100):  # the loop's readings 1.05 ms apart
+        rig.read_at(us)
+    assert [(us, ev) for us, ev, _, _ in rig.events] == [(3100, EV_DOWN)]
+
+
+def test_a_level_read_at_two_readings_in_a_row_is_taken_however_far_apart():
+    """A loop reading every 10 ms (the soak's) or held up by a save: a level read away at a
+    reading and at the next is taken there, however long between (past the window)."""
+    rig = Rig()
+    rig.edges.append((1000, ROLL, True))
+    rig.poll(1000 + 3 * debounce._WINDOW_MS * 1000, every=debounce._WINDOW_MS * 1000)
+    assert [ev for _, ev, _, _ in rig.events] == [EV_DOWN]
+    assert rig.events[0][0] == 2 * debounce._WINDOW_MS * 1000
+
+
+def test_two_readings_of_a_level_in_one_tick_or_a_window_apart_take_nothing():
+    """Read away twice within one ms tick, or last read away _WINDOW_MS ago with a reading
+    on its level between: no change yet (a glitch is read once at most: the loop reads at
+    least 1 ms apart)."""
+    rig = Rig()
+    rig.edges += [(1100, 1, False), (1300, 1, True)]  # a glitch, read twice in tick 1
+    rig.read_at(1100)
+    rig.read_at(1200)
+    rig.read_at(3000)
+    rig.edges += [(1100 + debounce._WINDOW_MS * 1000, 1, False)]
+    rig.edges += [(1200 + debounce._WINDOW_MS * 1000, 1, True)]  # another, the window on
+    rig.read_at(1150 + debounce._WINDOW_MS * 1000)
+    rig.read_at(5000 + debounce._WINDOW_MS * 1000)
+    assert rig.events == [] and rig.deb.levels == ALL
+
+
 @settings(max_examples=150, deadline=None)
 @given(width=st.integers(1, 999), tile=st.integers(0, TILES), seed=st.integers(0, 999))
 def test_a_glitch_shorter_than_1_ms_never_registers_however_it_is_read(width, tile, seed):
