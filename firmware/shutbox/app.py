@@ -90,6 +90,10 @@ class App:
             self.dice = Challenge(settings.code, variant_key(settings, rules.tiles))
         else:
             self.dice = Dice(urandom)  # type: ignore[assignment]  # Challenge is a Dice
+            if settings.real_dice:  # the players' own dice, entered on the tiles
+                from shutbox.hand import Hand
+
+                self.dice = Hand(self.dice)  # type: ignore[assignment]  # a Dice for the game
         board.adjust(settings.sound, settings.brightness)  # the box's own settings
         self.game = Game(self.engine, self.dice, settings, self.deb.levels, now)
         if store is not None:  # imported here: a box without flash (some tests) goes without

@@ -1,0 +1,111 @@
+# Real dice: the players throw their own and enter each throw on the tiles, for shutbox.game.
+"""The dice of the real-dice setting, loaded only when it is on (shutbox.app makes them).
+
+The players throw their own dice; the box checks the moves, gives its hints and keeps the
+score as usual. A throw is entered with the tiles and Roll only, before the throw, in SETUP
+(once every tile is in its start position) and READY:
+
+* for each die, flip the tile of its number down and up again (a tile already shut: up and
+  down): the die counts when the tile is back where it was. A tile away from its place blinks
+  amber until it is back; the dice entered show on the dice LEDs, white, a chirp each;
+* then a short Roll: two dice entered make a two-dice throw, one die a one-die throw where
+  the rules allow one die (die B's centre pip blinks amber then). Roll with no die entered,
+  with one where one die is not allowed, or with two where one die is forced, is refused
+  (a low buzz; the log's ``refused``, why ``dice``);
+* a third die, or a tile above 6 flipped down and up, clears the dice entered (a low buzz):
+  enter them again.
+
+The dice roll briefly, land on the throw entered, and the game goes on as with the box's dice;
+the log's ``throw`` record carries ``"real": true``. The computer's turns, its random picks and a
+roll-off use the box's own dice (``src``). Real dice do not go with same-throws or a challenge
+code (shutbox.setfile.conflict): both are the box's own dice. Allocation-free once built.
+"""
+
+from micropython import const
+from shutbox import frame as fr
+
+_HAND = const(-2)  # Dice.code of real dice: shutbox.game._HAND
+_FACES = const(6)
+_SND_DIE = const(b"\x75\x05")  # a die entered: one short high note
+_SND_NO = const(b"\x1e\x0a")  # shutbox.game._SND_NO: refused, or the dice cleared
+
+
+class Hand:
+    """The dice the players enter (see the module doc); a Dice for the game."""
+
+    code = _HAND  # the game tells real dice by it (a Dice's code is -1, a Challenge's >= 0)
+
+    def __init__(self, dice):
+        """Keep the box's own dice *dice* (shutbox.dice.Dice) for the computer and roll-offs."""
+        self.src = dice
+        self.got = bytearray(2)  # the dice entered, in order
+        self.n = 0  # how many
+        self.i = 0  # how many roll() has handed out
+        self.pend = 0  # tiles away from their place since the entry began
+        self.seen = -1  # game.transitions when it began (-1: not begun in this state)
+
+    def update(self, g, away):
+        """Take the tiles *away* from their place (SETUP or READY of a person's turn: Game's
+        check); return the tiles to blink amber, or -1 before the entry begins (the game
+        checks its tiles as without real dice). It begins in a state once every tile is in
+        its place; a tile back in its place enters its number as a die."""
+        if g.transitions != self.seen:  # a new state: a new entry, once the tiles are placed
+            self.n = self.i = self.pend = 0
+            if away:
+                return -1
+            self.seen = g.transitions
+        back = self.pend & ~away
+        self.pend = away
+        k = 0
+        while back:
+            if back & 1:
+                if k < _FACES and self.n < 2:
+                    self.got[self.n] = k + 1
+                    self.n += 1
+                    g._sound(_SND_DIE)
+                else:  # a tile above 6, or a third die: the dice entered are cleared
+                    self.n = 0
+                    g._sound(_SND_NO)
+            back >>= 1
+            k += 1
+        return away
+
+    def press(self, g):
+        """Roll in SETUP or READY of a person's turn: return 1 (two dice) or 2 (one die)
+        when the dice entered make a throw the rules allow, else 0 (refused: a buzz, a log
+        record)."""
+        c = g.one_die_choice()  # 0: two dice only, 1: one die may be thrown, 2: one forced
+        if self.n == 2 and c < 2:
+            return 1
+        if self.n == 1 and c:
+            return 2
+        g._sound(_SND_NO)
+        g.log.append({"ev": "refused", "player": g.player + 1, "why": "dice", "tiles": []})
+        return 0
+
+    def roll(self):
+        """Return the next die entered, or the box's own die when none is left (the
+        computer's throws, a roll-off)."""
+        if self.i < self.n:
+            self.i += 1
+            return self.got[self.i - 1]
+        return self.src.roll()
+
+    def below(self, n):
+        """The box's own random int in 0..n-1 (the computer's picks: Dice.below)."""
+        return self.src.below(n)
+
+    def flush(self):
+        """Drop the box's dice's unused bytes (Dice.flush)."""
+        self.src.flush()
+
+    def end(self, rec):
+        """Mark the throw's log record *rec* when its dice were entered; the entry is over."""
+        if self.i:
+            rec["real"] = True
+        self.n = self.i = 0
+
+    def draw(self, f, n, t):
+        """Show the dice entered so far on the dice LEDs, white (frame *f*, *n* tiles)."""
+        for j in range(self.n):
+            fr.die(f, n, j, self.got[j], fr.WHITE)

@@ -1,0 +1,216 @@
+# Real dice on CPython: throws entered on the tiles, checked, hinted and scored as the box's.
+"""shutbox.game with shutbox.hand (the real-dice setting) driven by hand: each die entered by
+flipping its tile down and up, Roll to throw; the box's own dice must never be asked for a
+person's throw (the scripted source raises), and the log marks the entered throws."""
+
+from __future__ import annotations
+
+import pytest
+from test_game import bits
+
+from shutbox import frame as fr
+from shutbox import setfile, setnames
+from shutbox.dice import Dice
+from shutbox.engine import Engine
+from shutbox.game import _ERR_NONE as ERR_NONE
+from shutbox.game import _ERR_SETUP as ERR_SETUP
+from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END, Game, Settings, parts
+from shutbox.hand import Hand
+from shutbox.settings import ATTRS
+from shutbox_host.box.boxsim import face
+
+NAMES = fr.NAMES.decode()
+FULL = 0x1FF
+
+
+class Box:
+    """A game with real dice under *settings*, a hand-driven clock and tile levels."""
+
+    def __init__(self, **settings):
+        self.settings = Settings(real_dice=1, **settings)
+        self.eng = Engine(setfile.rules(self.settings, 9))
+        self.faces: list[int] = []
+        self.dice = Hand(Dice(self._urandom, 1))
+        self.now = 5000
+        self.levels = FULL
+        self.game = Game(self.eng, self.dice, self.settings, self.levels, self.now)
+
+    def _urandom(self, n):
+        if not self.faces:
+            raise AssertionError("the box threw its own dice for a person's throw")
+        return bytes(self.faces.pop(0) - 1 for _ in range(n))
+
+    def wait(self, ms):
+        for _ in range(ms // 10):
+            self.now += 10
+            self.game.tick(self.now)
+
+    def flip(self, *tiles):
+        self.levels ^= bits(*tiles)
+        self.game.tiles_changed(self.levels, self.now)
+        self.wait(50)
+
+    def enter(self, *faces):
+        """Each die: its tile flipped and flipped back."""
+        for k in faces:
+            self.flip(k)
+            self.flip(k)
+
+    def press(self, long=False):
+        self.game.roll(long, self.now)
+        self.wait(700)
+
+    def frame(self):
+        f = self.game.render(self.now)
+        s = "".join(NAMES[c] for c in f)
+        return s[:9], s[9:16], s[16:]
+
+    def events(self, kind):
+        return [r for r in self.game.log if r["ev"] == kind]
+
+
+def test_a_turn_with_real_dice_is_entered_checked_and_scored():
+    box = Box(players=1)
+    g = box.game
+    assert g.state == SETUP
+    box.enter(6, 6)
+    _, a, b = box.frame()
+    assert (face(a), face(b)) == (6, 6)  # the dice entered show on the dice
+    assert g.err == ERR_NONE and g.state == SETUP
+    box.press()
+    assert g.state == MOVE and (g.a, g.b) == (6, 6)
+    throw = box.events("throw")[-1]
+    assert throw["dice"] == [6, 6] and throw["real"] is True
+    box.flip(3)
+    box.flip(9)
+    assert g.state == READY and box.events("move")[-1]["shut"] == [3, 9]
+    # the next throw: 5 + 4 on the tiles still open (a shut tile is flipped up and down)
+    box.enter(5, 3)
+    assert g.err == ERR_NONE
+    box.press()
+    assert (g.a, g.b) == (5, 3) and g.state == MOVE
+    box.flip(8)
+    assert g.state == READY
+    box.enter(1, 1)
+    box.press()
+    box.flip(2)
+    assert g.state == READY
+    # a throw nothing fits: 6 + 6 with 1, 4, 5, 6, 7 open fits 5 + 7, so use 1 + 1 with no 2
+    box.enter(1, 1)
+    box.press()
+    assert g.state == TURN_END
+    score = box.events("score")[-1]
+    assert score["score"] == 1 + 4 + 5 + 6 + 7 and score["throws"] == 4
+    assert all(t["real"] for t in box.events("throw"))
+    assert not box.faces  # the box's own dice were never thrown
+
+
+def test_a_tile_away_blinks_amber_and_roll_waits_for_it():
+    box = Box(players=1)
+    g = box.game
+    box.flip(4)  # down: not entered yet
+    assert g.err == ERR_SETUP and g.err_mask == bits(4)
+    tiles, _, _ = box.frame()
+    assert tiles[3] in "Y."  # amber, blinking
+    box.press()
+    assert g.state == SETUP and box.events("refused")[-1]["why"] == "setup"
+    assert not box.events("error")  # not a mistake: no buzz, no error record
+    box.flip(4)
+    assert g.err == ERR_NONE and g.dice.n == 1
+
+
+def test_roll_is_refused_without_the_dice_the_rules_allow():
+    box = Box(players=1)
+    g = box.game
+    box.press()  # nothing entered
+    assert g.state == SETUP and box.events("refused")[-1]["why"] == "dice"
+    box.enter(4)  # one die, not allowed with 7, 8, 9 open
+    box.press()
+    assert g.state == SETUP and len(box.events("refused")) == 2
+    box.enter(2)
+    box.press()
+    assert g.state == MOVE and (g.a, g.b) == (4, 2)
+
+
+def test_one_die_entered_is_a_one_die_throw_where_allowed():
+    box = Box(players=1)
+    g = box.game
+    for a, b, tiles in ((6, 3, (9,)), (4, 4, (8,)), (5, 2, (7,))):
+        box.enter(a, b)
+        box.press()
+        box.flip(*tiles)
+    assert g.state == READY and g.one_die_choice() == 1
+    box.enter(5)
+    box.press()
+    assert g.state == MOVE and (g.a, g.b) == (5, 0)
+    assert box.events("throw")[-1]["dice"] == [5]
+
+
+def test_a_third_die_or_a_high_tile_clears_the_entry():
+    box = Box(players=1)
+    g = box.game
+    box.enter(2, 3, 4)
+    assert g.dice.n == 0
+    box.enter(2, 9)
+    assert g.dice.n == 0
+    box.enter(5, 4)
+    box.press()
+    assert (g.a, g.b) == (5, 4)
+
+
+def test_the_computer_throws_the_box_dice_and_they_are_not_marked():
+    box = Box(players=1, computer=2)
+    g = box.game
+    box.enter(6, 6)
+    box.press()
+    box.flip(3, 9)
+    box.enter(1, 1)
+    box.press()
+    box.flip(2)
+    box.enter(1, 1)
+    box.press()
+    assert g.state == TURN_END
+    box.faces += [6, 6, 5, 5, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    box.wait(800)
+    box.press()
+    box.levels = FULL  # the box's tiles open: the computer's turn starts
+    g.tiles_changed(box.levels, box.now)
+    box.wait(30000)
+    throws = box.events("throw")
+    mine = [t for t in throws if t["player"] == 1]
+    cpu = [t for t in throws if t["player"] == 2]
+    assert mine and cpu and all(t.get("real") for t in mine)
+    assert not any("real" in t for t in cpu) and cpu[0]["dice"] == [6, 6]
+
+
+def test_the_setting_and_its_conflicts():
+    assert "hand" in parts(Settings(real_dice=1)) and "hand" not in parts(Settings())
+    assert setnames.names(Settings(real_dice=1))["real-dice"] == "on"
+    assert setfile.conflict(Settings(real_dice=1, same_throws=1)) == ATTRS.index("same_throws")
+    assert setfile.conflict(Settings(real_dice=1, code=42)) == ATTRS.index("real_dice")
+    with pytest.raises(ValueError, match="real-dice"):
+        setnames.parse("real-dice=on,same-throws=on")
+    s = setnames.parse("real-dice=on")
+    assert setfile.unpack(setfile.pack(s)).real_dice == 1
+
+
+def test_a_game_ends_as_usual_with_real_dice():
+    box = Box(players=2)
+    g = box.game
+    for _ in range(2):
+        box.enter(3, 4)
+        box.press()
+        box.flip(7)
+        box.enter(1, 1)
+        box.press()
+        box.flip(2)
+        box.enter(1, 1)
+        box.press()
+        assert g.state == TURN_END
+        box.wait(800)
+        box.press()
+        if g.state == SETUP:
+            box.levels = FULL
+            g.tiles_changed(box.levels, box.now)
+            box.wait(50)
+    assert g.state == GAME_END and box.events("winner")[0]["tie"] is True
