@@ -90,12 +90,16 @@ class App:
             self.dice = Challenge(settings.code, variant_key(settings, rules.tiles))
         else:
             self.dice = Dice(urandom)  # type: ignore[assignment]  # Challenge is a Dice
-            if settings.real_dice:  # the players' own dice, entered on the tiles
-                from shutbox.hand import Hand
-
-                self.dice = Hand(self.dice)  # type: ignore[assignment]  # a Dice for the game
+        game = Game
+        if settings.real_dice:  # the players' own dice, entered on the tiles: shutbox.hand's
+            # Game and Dice, by names the box already holds ("shutbox.", "hand", "Game",
+            # "Dice": interned names stay in RAM for good, and one more can make their pool
+            # grow by KBs)
+            game = __import__("shutbox." + "hand").hand
+            self.dice = game.Dice(self.dice)
+            game = game.Game
         board.adjust(settings.sound, settings.brightness)  # the box's own settings
-        self.game = Game(self.engine, self.dice, settings, self.deb.levels, now)
+        self.game = game(self.engine, self.dice, settings, self.deb.levels, now)
         if store is not None:  # imported here: a box without flash (some tests) goes without
             from shutbox.resume import Resume, was_damaged
 

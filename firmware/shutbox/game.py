@@ -30,8 +30,6 @@ The computer opponent (shutbox.computer, loaded only when the setting is on) pla
 through this same machine: its turn feeds virtual tile levels through the same checks while
 the box's own tiles (``phys``) wait. ``Settings.hints`` chooses what the MOVE state lights;
 best-move hints and the post-turn analysis come from shutbox.coach (loaded only for them).
-With real dice (shutbox.hand, ``dice.code`` _HAND) the players enter their throws on the
-tiles in SETUP and READY; that module says how.
 """
 
 from micropython import const
@@ -69,7 +67,6 @@ GAME_END = const(5)
 # The tied players throw one die each (tie rule roll-off; shutbox.rounds). Private: rounds and
 # resume keep their own copies (see test_memory).
 _ROLLOFF = const(6)
-_HAND = const(-2)  # Dice.code of real dice (shutbox.hand.Hand; a Dice's is -1)
 
 # What is wrong with the tiles (shown in red, or amber for SETUP): Game.err. Private: no
 # module globals on the box; the tests read them as shutbox.game._ERR_* on CPython.
@@ -98,7 +95,7 @@ _CODE_CYCLE_MS = const(7500)  # the winner, the score, then a challenge's code (
 _CELEBRATE_MS = const(3000)  # shut-the-box celebration before the score
 _MIN_SHOW_MS = const(700)  # a score stays at least this long before Roll passes the box
 
-_LOG_VERSION = const(2)  # the log format's "v" (docs/log-format.md): on game and settings
+_LOG_VERSION = const(3)  # the log format's "v" (docs/log-format.md): on game and settings
 
 # Melodies: (frequency / 10 Hz, duration / 10 ms) pairs; frequency 0 is a rest.
 _SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")
@@ -125,8 +122,8 @@ def tiles_of(mask):
 def parts(s):
     """Return the modules of the game's optional parts that the settings *s* need, of
     "computer", "coach" (best-move hints) and "rounds" (formats, ties, stakes and the turn
-    variants), "hand" (real dice: shutbox.app makes them). Game() imports them;
-    shutbox.app.main loads them before the first game."""
+    variants) and "hand" (real dice: shutbox.app makes its Game and Dice). Game() imports
+    the first three; shutbox.app.main loads them all before the first game."""
     out = []
     if s.computer:
         out.append("computer")
@@ -250,11 +247,6 @@ class Game:
                              "why": _ERR_NAMES.split()[self.err],
                              "tiles": tiles_of(self.err_mask)})
         elif st == SETUP or st == READY:
-            if self.dice.code == _HAND:  # real dice: the dice entered, or refused
-                long = self.dice.press(self)
-                if not long:
-                    return
-                long = long == 2  # one die entered
             self._throw(long, now)
         elif st == MOVE:
             if self._pending:
@@ -317,8 +309,6 @@ class Game:
                 self.log.append({"ev": "throw", "player": self.player + 1,
                                  "dice": [a, b] if b else [a], "total": a + b,
                                  "open": tiles_of(self.open_), "moves": self._n})
-                if self.dice.code == _HAND:
-                    self.dice.end(self.log[-1])  # real dice: an entered throw is marked
                 if self._n == 0:
                     self._accept(0, now)  # the throw cannot be played: the turn ends
                 else:
@@ -428,21 +418,14 @@ class Game:
         reopened = lv & ~self.open_ & full  # tiles shut earlier that are open again
         shut = self.open_ & ~lv  # tiles open at the turn's start or the throw, shut now
         kind = _ERR_NONE
-        mask = -1
+        mask = 0
         exact = False
         wider = 0  # MOVE: every legal move that contains the tiles shut so far
-        if st <= READY and self.dice.code == _HAND and (self.cpu is None or
-                                                         not self.cpu.playing()):
-            mask = self.dice.update(self, (lv ^ self.open_) & full)  # -1: not begun
-        if mask >= 0:  # real dice: tiles flipped to enter a die blink amber until put back
-            if mask:
-                kind = _ERR_SETUP
-        elif st == SETUP:
+        if st == SETUP:
             mask = (lv ^ self.open_) & full
             if mask:
                 kind = _ERR_SETUP
         elif st == READY:
-            mask = 0
             if reopened:
                 kind = _ERR_REOPENED
                 mask = reopened
@@ -450,7 +433,6 @@ class Game:
                 kind = _ERR_EARLY
                 mask = shut
         elif st == MOVE:
-            mask = 0
             self._shut = shut
             self._pending = False
             if reopened:
@@ -497,7 +479,7 @@ class Game:
         """Return True if a Roll press now throws the dice (on its release): the box shows
         them rolling from the press on, so that it answers at once."""
         st = self.state
-        if self.err or self.dice.code == _HAND or self.cpu is not None and self.cpu.playing():
+        if self.err or self.cpu is not None and self.cpu.playing():
             return False
         return st == SETUP or st == READY or st == MOVE and self._pending and \
             self.open_ & ~self._shut != 0
@@ -552,8 +534,6 @@ class Game:
                     # die B's centre pip (after die A's 7): one die is there for a long press
                     f[n + 7 + 3] = _CYAN if self.coach is not None and \
                         self.coach.one_die() else _AMBER
-                if self.dice.code == _HAND:  # real dice: the dice entered so far
-                    self.dice.draw(f, n, now)
         elif st == MOVE:
             fr.die(f, n, 0, self.a, _WHITE)
             fr.die(f, n, 1, self.b, _WHITE)
@@ -626,7 +606,7 @@ class Game:
             else:
                 fr.number(f, n, more, more_code, at, self.t_state)
         if self.err:  # over all (a move's green flash too): red, or SETUP's tiles amber
-            fr.tiles_mask(f, self.err_mask, (_AMBER if self.err == _ERR_SETUP else _RED)
+            fr.tiles_mask(f, self.err_mask, (_AMBER if st == SETUP else _RED)
                           if fr.blink(now, self.since) else _OFF)
         if self.cpu is not None and self.cpu.playing():
             self.cpu.draw(f, now)

@@ -1,5 +1,6 @@
 # Real dice: the players throw their own and enter each throw on the tiles, for shutbox.game.
-"""The dice of the real-dice setting, loaded only when it is on (shutbox.app makes them).
+"""The game and dice of the real-dice setting, loaded only when it is on: shutbox.app makes
+this module's ``Game`` (shutbox.game.Game with the entry) and ``Dice`` (the entered throws).
 
 The players throw their own dice; the box checks the moves, gives its hints and keeps the
 score as usual. A throw is entered with the tiles and Roll only, before the throw, in SETUP
@@ -15,25 +16,94 @@ score as usual. A throw is entered with the tiles and Roll only, before the thro
 * a third die, or a tile above 6 flipped down and up, clears the dice entered (a low buzz):
   enter them again.
 
-The dice roll briefly, land on the throw entered, and the game goes on as with the box's dice;
-the log's ``throw`` record carries ``"real": true``. The computer's turns, its random picks and a
+The dice roll briefly, land on the throw entered, and the game goes on as with the box's dice
+(a move a longer one could extend is taken by Roll as ever, but Roll then throws nothing: the
+next throw is entered); the log's ``throw`` record carries ``"real": true``. The computer's turns, its random picks and a
 roll-off use the box's own dice (``src``). Real dice do not go with same-throws or a challenge
 code (shutbox.setfile.conflict): both are the box's own dice. Allocation-free once built.
+
+Everything is here, in a subclass, so that the standard game's code (loaded on every box,
+its bytes in the RAM the all-features game needs) carries none of it.
 """
 
 from micropython import const
 from shutbox import frame as fr
+from shutbox import game
 
-_HAND = const(-2)  # Dice.code of real dice: shutbox.game._HAND
 _FACES = const(6)
 _SND_DIE = const(b"\x75\x05")  # a die entered: one short high note
 _SND_NO = const(b"\x1e\x0a")  # shutbox.game._SND_NO: refused, or the dice cleared
+_SETUP = const(0)  # shutbox.game's states
+_READY = const(1)
+_ROLLING = const(2)
+_MOVE = const(3)
+_ERR_NONE = const(0)  # shutbox.game._ERR_*
+_ERR_SETUP = const(1)
 
 
-class Hand:
-    """The dice the players enter (see the module doc); a Dice for the game."""
+class Game(game.Game):
+    """shutbox.game.Game whose people enter their throws (see the module doc)."""
 
-    code = _HAND  # the game tells real dice by it (a Dice's code is -1, a Challenge's >= 0)
+    def _person(self):
+        """Return True unless the computer is playing its turn."""
+        return self.cpu is None or not self.cpu.playing()
+
+    def _check(self, now):
+        """SETUP and READY of a person's turn: the tiles enter dice (Dice.update); a tile
+        away blinks amber (_ERR_SETUP: no buzz, no error record) until it is back."""
+        if self.state <= _READY and self._person():
+            m = self.dice.update(self, (self.levels ^ self.open_) & self.engine.full)
+            if m >= 0:
+                k = _ERR_SETUP if m else _ERR_NONE
+                if k != self.err:
+                    self.err = k
+                    self.since = now
+                self.err_mask = m
+                return
+        game.Game._check(self, now)
+
+    def roll(self, long, now):
+        """Roll: in SETUP and READY the throw entered (Dice.press); in MOVE a pending move is
+        taken and nothing thrown; otherwise as the game's."""
+        st = self.state
+        if not self.err and self._person():
+            if st == _MOVE and self._pending:
+                self._accept(self._shut, now)
+                return
+            if st <= _READY:
+                st = self.dice.press(self)  # 1: two dice, 2: one die, 0: refused
+                if st:
+                    self._throw(st == 2, now)
+                return
+        game.Game.roll(self, long, now)
+
+    def tick(self, now):
+        """The game's tick; when the dice land on an entered throw, its record is marked."""
+        st = self.state
+        game.Game.tick(self, now)
+        if st == _ROLLING and self.state != _ROLLING:
+            self.dice.end(self.log)
+
+    def would_throw(self):
+        """Roll throws only the dice entered (no dice roll while it is held)."""
+        return False
+
+    def render(self, now):
+        """The game's frame, with the dice entered so far, and a tile away amber in READY."""
+        f = game.Game.render(self, now)
+        st = self.state
+        if st <= _READY and self._person():
+            self.dice.draw(f, self.engine.tiles, now)
+            if st == _READY and self.err == _ERR_SETUP:  # the game shows READY's in red
+                fr.tiles_mask(f, self.err_mask, fr.AMBER if fr.blink(now, self.since)
+                              else fr.OFF)
+        return f
+
+
+class Dice:
+    """The dice the players enter (see the module doc); a shutbox.dice.Dice for the game."""
+
+    code = -1  # no challenge code (Dice.code)
 
     def __init__(self, dice):
         """Keep the box's own dice *dice* (shutbox.dice.Dice) for the computer and roll-offs."""
@@ -99,13 +169,18 @@ class Hand:
         """Drop the box's dice's unused bytes (Dice.flush)."""
         self.src.flush()
 
-    def end(self, rec):
-        """Mark the throw's log record *rec* when its dice were entered; the entry is over."""
+    def end(self, log):
+        """The dice landed: mark the last throw record in *log* when its dice were entered;
+        the entry is over."""
         if self.i:
-            rec["real"] = True
+            j = len(log) - 1
+            while j >= 0 and log[j]["ev"] != "throw":
+                j -= 1
+            if j >= 0:
+                log[j]["real"] = True
         self.n = self.i = 0
 
-    def draw(self, f, n, t):
+    def draw(self, f, n, now):
         """Show the dice entered so far on the dice LEDs, white (frame *f*, *n* tiles)."""
         for j in range(self.n):
             fr.die(f, n, j, self.got[j], fr.WHITE)

@@ -52,7 +52,7 @@ _GAUGE = const(6)
 _NOTICE_SETTINGS = const(1)  # app._NOTICE_SETTINGS
 _NOTICE_RECORDS = const(2)  # app._NOTICE_RECORDS
 _POLL_MS = const(2)
-_LOG_VERSION = const(2)  # game._LOG_VERSION: the log format (docs/log-format.md)
+_LOG_VERSION = const(3)  # game._LOG_VERSION: the log format (docs/log-format.md)
 
 
 def combination(levels, roll, tiles):

@@ -14,8 +14,8 @@ from shutbox.dice import Dice
 from shutbox.engine import Engine
 from shutbox.game import _ERR_NONE as ERR_NONE
 from shutbox.game import _ERR_SETUP as ERR_SETUP
-from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END, Game, Settings, parts
-from shutbox.hand import Hand
+from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END, Settings, parts
+from shutbox import hand
 from shutbox.settings import ATTRS
 from shutbox_host.box.boxsim import face
 
@@ -30,10 +30,10 @@ class Box:
         self.settings = Settings(real_dice=1, **settings)
         self.eng = Engine(setfile.rules(self.settings, 9))
         self.faces: list[int] = []
-        self.dice = Hand(Dice(self._urandom, 1))
+        self.dice = hand.Dice(Dice(self._urandom, 1))
         self.now = 5000
         self.levels = FULL
-        self.game = Game(self.eng, self.dice, self.settings, self.levels, self.now)
+        self.game = hand.Game(self.eng, self.dice, self.settings, self.levels, self.now)
 
     def _urandom(self, n):
         if not self.faces:
@@ -214,3 +214,45 @@ def test_a_game_ends_as_usual_with_real_dice():
             g.tiles_changed(box.levels, box.now)
             box.wait(50)
     assert g.state == GAME_END and box.events("winner")[0]["tie"] is True
+
+
+# ----- on MicroPython, booted as the Pico boots, within the 64 KB cap -----
+
+
+def test_real_dice_through_the_pins_booted_within_the_heap_cap(tmp_path):
+    """The real firmware (.mpy), booted from a settings file with real dice (and the hard
+    computer, best hints), on the simulated pins under the all-features cap (64 KB + the
+    harness): a person's turn entered on the tiles, the computer's on the box's dice."""
+    from shutbox_host.bench import game as bench_game
+    from shutbox_host.box import boxsim
+
+    s = boxsim.Script().wait(300)
+
+    def enter(*faces):
+        for k in faces:
+            s.flip(k).wait(80).flip(k).wait(80)
+
+    enter(6, 6)
+    s.click(120).wait(boxsim.ROLL_MS + 100).shut(3, 9).wait(200)
+    enter(2, 9)  # a tile above 6 clears the entry
+    s.click(120).wait(200)  # refused: no dice
+    enter(1, 1)
+    s.click(120).wait(boxsim.ROLL_MS + 100).shut(2).wait(200)
+    enter(1, 1)
+    s.click(120).wait(boxsim.ROLL_MS + 100)  # nothing fits: the turn ends
+    s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
+    s.dice(4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1).wait(40000)  # the computer's turn
+    s.click(120).wait(3000)
+    settings = {"players": 1, "computer": 3, "hints": 2, "real_dice": 1}
+    r = bench_game.boot_run(tmp_path / "a", settings, s, bench_game.boot_cap())
+    assert bench_game.trouble(r) == []
+    assert r.events("settings")[0]["values"][-1] == 1
+    throws = r.events("throw")
+    mine = [t for t in throws if t["player"] == 1]
+    assert [t["dice"] for t in mine] == [[6, 6], [1, 1], [1, 1]]
+    assert all(t.get("real") is True for t in mine)
+    cpu = [t for t in throws if t["player"] == 2]
+    assert cpu and not any("real" in t for t in cpu)
+    assert [x["why"] for x in r.events("refused")] == ["dice"]
+    assert r.events("score")[0]["score"] == 1 + 4 + 5 + 6 + 7 + 8
+    assert r.events("winner")

@@ -53,7 +53,15 @@ SAY = {
     "turn": [["player@", "computer: its turn; it plays by itself, on its LEDs (leave the "
                          "tiles up)"],
              ["", "{player|who}: your turn (every tile up, then press Roll)"]],
-    "throw": [["!moves dice#1", "{player|who} threw {dice} (one die): nothing fits, the turn "
+    "throw": [["real !moves dice#1", "{player|who} entered {dice} (one die): nothing fits, "
+                                     "the turn is over"],
+              ["real !moves", "{player|who} entered {dice|join: + } = {total}: nothing fits, "
+                              "the turn is over"],
+              ["real dice#1", "{player|who} entered {dice} (one die): shut tiles that make "
+                              "{total}"],
+              ["real", "{player|who} entered {dice|join: + } = {total}: shut tiles that make "
+                       "{total}"],
+              ["!moves dice#1", "{player|who} threw {dice} (one die): nothing fits, the turn "
                                 "is over"],
               ["!moves", "{player|who} threw {dice|join: + } = {total}: nothing fits, the "
                          "turn is over"],
@@ -66,6 +74,7 @@ SAY = {
     "error": [["", "mistake: {why|map:why} (tile {tiles|join: }): put it back"]],
     "refused": [["why=setup", "Roll refused: open the blinking tiles first (tile "
                               "{tiles|join: })"],
+                ["why=dice", "Roll refused: {why|map:why}"],
                 ["", "Roll refused: {why|map:why} (tile {tiles|join: })"]],
     "score": [["shut_box", "{player|who} SHUT THE BOX! score 0; Roll passes the box on"],
               ["", "{player|who} scored {score}; Roll passes the box on"]],
@@ -105,7 +114,9 @@ TABLES = {
             "not-legal": "those tiles cannot make the throw",
             "reopened": "a tile shut earlier this turn was opened again",
             "early": "a tile was shut before the throw",
-            "setup": "open the blinking tiles first"},
+            "setup": "open the blinking tiles first",
+            "dice": "enter the throw first (each die: flip its tile down and up; one die "
+                    "only where the rules allow it)"},
     "notice": {"1": "the settings were damaged (defaults used)",
                "2": "the records were damaged (started again)",
                "3": "the saved game was damaged (a new game)", "4": "restarted after a fault",
