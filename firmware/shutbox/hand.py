@@ -18,9 +18,10 @@ score as usual. A throw is entered with the tiles and Roll only, before the thro
 
 The dice roll briefly, land on the throw entered, and the game goes on as with the box's dice
 (a move a longer one could extend is taken by Roll as ever, but Roll then throws nothing: the
-next throw is entered); the log's ``throw`` record carries ``"real": true``. The computer's turns, its random picks and a
-roll-off use the box's own dice (``src``). Real dice do not go with same-throws or a challenge
-code (shutbox.setfile.conflict): both are the box's own dice. Allocation-free once built.
+next throw is entered); the log's ``throw`` record carries ``"real": true``. The computer's
+turns, its random picks and a roll-off use the box's own dice (``src``). Real dice do not go
+with same-throws or a challenge code (shutbox.setfile.conflict): both are the box's own dice.
+Allocation-free once built.
 
 Everything is here, in a subclass, so that the standard game's code (loaded on every box,
 its bytes in the RAM the all-features game needs) carries none of it.

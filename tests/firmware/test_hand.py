@@ -9,13 +9,12 @@ import pytest
 from test_game import bits
 
 from shutbox import frame as fr
-from shutbox import setfile, setnames
+from shutbox import hand, setfile, setnames
 from shutbox.dice import Dice
 from shutbox.engine import Engine
 from shutbox.game import _ERR_NONE as ERR_NONE
 from shutbox.game import _ERR_SETUP as ERR_SETUP
 from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END, Settings, parts
-from shutbox import hand
 from shutbox.settings import ATTRS
 from shutbox_host.box.boxsim import face
 

@@ -23,7 +23,7 @@ import pytest
 
 from shutbox import app as _app
 from shutbox import board as _board
-from shutbox import coach, computer, engine, frame, game, setnames, settings, variants
+from shutbox import coach, computer, engine, frame, game, hand, setnames, settings, variants
 from shutbox import debounce as _debounce
 from shutbox import guard as _guard
 from shutbox import menu as _menu
@@ -141,6 +141,10 @@ def test_private_constants_match_their_sources():
         # the cells and sleep (the chip's: shutbox.sleep)
         (_sleep._ROLLING, game.ROLLING), (_sleep._NOTICE_BATTERY, _app._NOTICE_BATTERY),
         (len(_sleep._MINUTES), settings.COUNTS[19]),
+        # real dice (shutbox.hand)
+        (hand._SND_NO, game._SND_NO), (hand._SETUP, game.SETUP), (hand._READY, game.READY),
+        (hand._ROLLING, game.ROLLING), (hand._MOVE, game.MOVE),
+        (hand._ERR_NONE, game._ERR_NONE), (hand._ERR_SETUP, game._ERR_SETUP),
     ]
     assert [a for a, b in pairs] == [b for a, b in pairs]
     names = [v.ONE_DIE, v.ONE_DIE_MODE, v.MOVES, v.SCORING, v.START]
