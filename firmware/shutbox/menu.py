@@ -15,9 +15,10 @@
   brightness do not: they change no game).
 * sound and brightness (5.1, 5.2) take effect as their value is chosen: the beep sounds at
   the new volume, the LEDs show the new brightness; sleep (5.3) is the idle time before the
-  box sleeps (shutbox.sleep).
+  box sleeps (shutbox.sleep); real-dice (5.4): the players throw their own dice and enter
+  them on the tiles (shutbox.hand).
 
-**The challenge code** (the last page, 5.4: tile 1 off, tile 2 a code; with a code set, the
+**The challenge code** (the last page, 5.5: tile 1 off, tile 2 a code; with a code set, the
 page shows its four digits in turn after its label, as the game end does:
 ``shutbox.challenge.show``).
 Flip tile 2 to enter a new code, four digits from the left. For each digit die A shows which

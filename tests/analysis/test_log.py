@@ -130,7 +130,7 @@ def test_records_the_box_through_a_reset_and_a_replug(tmp):
     for r in got:
         logschema.check(r)  # the box's records, the recorder's, its "t" and "names"
         if r["ev"] == "settings":
-            assert r["v"] == 2 and r["names"]["sound"] == "loud" and r["names"]["code"] == "off"
+            assert r["v"] == 3 and r["names"]["sound"] == "loud" and r["names"]["code"] == "off"
     times = [r["t"] for r in got]
     assert times == sorted(times)  # this PC's time, as the lines came
     err = rec.err().strip().splitlines()
@@ -175,7 +175,7 @@ def test_lines_that_are_not_records_and_a_newer_format(tmp):
     assert last[0]["hats"] == "new" and last[0]["v"] == 4  # recorded, not refused
     assert last[2]["names"]["code"] == "0042" and last[2]["names"]["players"] == "1"
     err = rec.err()
-    assert err.count("newer than this shutbox reads (2)") == 1
+    assert err.count("newer than this shutbox reads (3)") == 1
     assert err.count("'hello from a REPL'") >= 1 and err.count("[1, 2, 3]") >= 1
     assert "not a record" in err and """'{"ev": "throw", "dice": [3'""" in err
     for line in err.strip().splitlines():
