@@ -129,7 +129,8 @@ def parts(s):
         out.append("computer")
     if s.hints == _HINT_BEST:
         out.append("coach")
-    if s.format or s.tie or s.stakes or s.same_throws or s.unlucky7 or s.to_go or s.most_tiles:
+    if s.format or s.tie or s.stakes or s.same_throws or s.unlucky7 or s.to_go or \
+            s.most_tiles or s.two_tiles:
         out.append("rounds")
     if s.real_dice:
         out.append("hand")

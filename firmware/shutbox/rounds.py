@@ -1,7 +1,7 @@
 # Rounds, formats, ties, stakes and the turn variants of the settings, for shutbox.game.
 """The game's settings beyond the standard single round: ``Match(game)``, made by the game
-only when a setting needs it (format, tie, stakes, same-throws, unlucky-7, to-go or
-most-tiles not at their defaults), so the standard game keeps its RAM.
+only when a setting needs it (format, tie, stakes, same-throws, unlucky-7, to-go,
+most-tiles or two-tiles not at their defaults), so the standard game keeps its RAM.
 
 A game is rounds; in a round every player still in takes one turn, and the first player moves
 one seat each round. ``game.scores`` are the running totals, ``rscores`` the turn scores of
@@ -26,6 +26,9 @@ the round being played.
 * to-go: on the first throw only moves that shut the 2 (or the 3) are legal; a first throw
   with none (a 4; a 2 in 3-to-go) ends the turn at once with nothing shut: the worst score.
 * most-tiles: a throw must shut as many tiles as the longest legal move does.
+* two-tiles: a move shuts at most two tiles (a throw whose every move is longer ends the
+  turn); the hints and the hard computer then choose among the moves left by the standard
+  game's expected score (the engine's tables), not the exact optimum under the limit.
 (open-box is the game's mirrored levels, ``Game.inv``.)
 
 A power cut loses nothing: ``save``/``load`` put the match into the snapshot of
@@ -283,7 +286,8 @@ class Match:
             st[_SEQ_N] = i + 1
 
     def moves(self):
-        """Apply unlucky-7, to-go and most-tiles to the throw's legal moves; return how many."""
+        """Apply unlucky-7, to-go, two-tiles and most-tiles to the throw's legal moves; return
+        how many."""
         g = self.game
         s = g.settings
         n = g._n
@@ -301,6 +305,14 @@ class Match:
             if j == 0:
                 g.log.append({"ev": "rule", "rule": "%d-to-go" % (s.to_go + 1),  # 2-, 3-to-go
                               "player": g.player + 1})
+            n = j
+        if s.two_tiles:  # the moves of one or two tiles, in order
+            j = 0
+            for i in range(n):
+                m = buf[i] & (buf[i] - 1)  # without its lowest tile: at most one left
+                if not m & (m - 1):
+                    buf[j] = buf[i]
+                    j += 1
             n = j
         if s.most_tiles:  # keep the moves of the most tiles, in order (one pass)
             most = 0

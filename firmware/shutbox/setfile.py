@@ -5,12 +5,13 @@ before play (shutbox.settings is what stays in RAM; the names are in shutbox.set
 In flash (shutbox.store, file ``NAME``, payload version ``VERSION``) the settings are
 ``_SIZE`` (7) bytes: each option's value index in ``_BITS[i]`` bits, in page order
 (settings.ATTRS), from bit 0 of byte 0 up, then the challenge code + 1 in 14 bits (0: none),
-51 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
+52 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
 the box uses the defaults and says so on its LEDs (``load``). The layout's sizes and the
 ``_INVALID`` status are private constants (no names kept in RAM).
 
 The firmware before wrote older versions, which ``load`` still reads, the options they lacked
-at their defaults, the next save writing version 4: version 3 (before real-dice) 7 bytes, the
+at their defaults, the next save writing version 4: version 3 (before real-dice and
+two-tiles) 7 bytes, the
 first 20 options and the code (50 bits); version 2 (before sleep) 6 bytes, the first 19
 options and the code (47 bits); version 1 (before sound, brightness and codes) 4 bytes, the
 first 17 options (29 bits).
@@ -29,15 +30,15 @@ _V2_SIZE = const(6)
 _V3_OPTIONS = const(20)
 _SIZE = const(7)  # versions 3 and 4
 _BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02"
-              b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03\x01")
+              b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03\x01\x01")
 _CODE_BITS = const(14)  # the code + 1: 0 (none) .. 10000
 _CODES = const(10000)
 _INVALID = const(4)  # load(): the file checks out but its values do not (store's bad version)
 _BAD_VERSION = const(4)  # shutbox.store's status for another payload version
 
-# pages per menu section: who plays, the turn, variants, the game, the box (its last page, after
-# the ATTRS pages, is the challenge code)
-SECTIONS = b"\x03\x05\x04\x05\x05"
+# pages per menu section: who plays, the turn, variants, the game, the box, ways to play (its
+# last page, after the ATTRS pages, is the challenge code)
+SECTIONS = b"\x03\x05\x04\x05\x03\x03"
 _TO_GO = const(9)  # page of to-go
 _SAME_THROWS = const(15)
 _REAL_DICE = const(20)
@@ -95,7 +96,8 @@ def variant_key(s, tiles):
     one = 0 if s.same_throws else s.one_die
     return (tiles | one << 4 | s.one_die_mode << 6 | s.moves << 8 | s.scoring << 10
             | s.start << 12 | (1 if s.open_box else 0) << 14 | s.to_go << 15
-            | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18)
+            | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18
+            | (1 if s.two_tiles else 0) << 19)
 
 
 def pack(s):

@@ -29,12 +29,12 @@ OPTIONS = ("players", "computer", "hints",
            "one-die", "one-die-mode", "moves", "scoring", "start",
            "open-box", "to-go", "unlucky-7", "most-tiles",
            "format", "shut-wins", "tie", "same-throws", "stakes",
-           "sound", "brightness", "sleep", "real-dice")
+           "sound", "brightness", "sleep", "real-dice", "two-tiles")
 CHOICES = (PLAYERS, COMPUTER, HINTS,
            ONE_DIE, ONE_DIE_MODE, MOVES, SCORING, START,
            OFF_ON, TO_GO, OFF_ON, OFF_ON,
            FORMAT, OFF_ON, TIE, OFF_ON, STAKES,
-           SOUND, BRIGHTNESS, SLEEP, OFF_ON)
+           SOUND, BRIGHTNESS, SLEEP, OFF_ON, OFF_ON)
 
 
 def check(s, tiles=9):

@@ -26,14 +26,16 @@ _HINT_BEST = const(2)  # also the optimal move in cyan
 
 # Page order (the menu, the card, the packed bits). COUNTS: values per option. The options
 # before _GAME_OPTIONS shape the game (a saved game is resumed only under the same ones, with
-# the same code); sound, brightness, sleep and real-dice are the box's own and change no
-# game (a saved game goes on under either dice).
+# the same code), and so does two-tiles, the last (appended: the files of the firmware before
+# are a prefix); sound, brightness, sleep and real-dice are the box's own and change no game
+# (a saved game goes on under either dice).
 ATTRS = ("players", "computer", "hints",
          "one_die", "one_die_mode", "moves", "scoring", "start",
          "open_box", "to_go", "unlucky7", "most_tiles",
          "format", "shut_wins", "tie", "same_throws", "stakes",
-         "sound", "brightness", "sleep", "real_dice")
-COUNTS = b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03\x05\x02"
+         "sound", "brightness", "sleep", "real_dice", "two_tiles")
+COUNTS = (b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03\x05"
+          b"\x02\x02")
 _PLAYERS = const(0)  # the page whose index is the value - 1
 _GAME_OPTIONS = const(17)  # ATTRS[:17] shape the game; shutbox.resume keeps a copy
 _CODES = const(10000)  # a challenge code is 0000..9999; -1: none (the dice are random)
@@ -65,6 +67,7 @@ class Settings:
     sleep = 2
     # the players throw their own dice and enter each throw on the tiles (shutbox.hand)
     real_dice = 0
+    two_tiles = 0  # a move shuts at most two tiles (shutbox.rounds)
     # A challenge code (shutbox.challenge.Challenge): the dice follow it, the same on every
     # box; -1: none. Not a page of values like ATTRS: the menu's last page enters it.
     code = -1

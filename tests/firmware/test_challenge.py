@@ -101,7 +101,7 @@ def test_a_code_throws_what_the_host_computes_whatever_the_play(players, strateg
     assert [m["shut"] for m in r.events("move")] == expect["moves"]
     assert [e["score"] for e in r.events("score")] == expect["scores"]
     game = r.events("game")[-1]
-    assert game["code"] == "1234" and game["v"] == 2
+    assert game["code"] == "1234" and game["v"] == 3
     # seat by seat: throw j of each turn is the code's throw j, whatever was thrown before
     by_seat: dict = {}
     for t in r.events("throw"):
@@ -177,6 +177,6 @@ def test_a_code_entered_in_the_menu_reaches_the_game(tmp_path):
     s.open(*ALL).wait(200).click(120).wait(boxsim.ROLL_MS)
     r = run(s, "--flash", str(tmp_path), "--powerup", "--roll-held", heapsize="256k")
     settings = r.events("settings")[-1]
-    assert settings["code"] == "0042" and settings["v"] == 2 and settings["status"] == 0
+    assert settings["code"] == "0042" and settings["v"] == 3 and settings["status"] == 0
     assert r.events("game")[-1]["code"] == "0042"
     assert tuple(r.events("throw")[0]["dice"]) == daily.throws(42, n=1)[0]

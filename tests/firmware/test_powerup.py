@@ -40,7 +40,7 @@ def settings_of(r):
     their names, as the host gives them (docs/log-format.md), are the same settings."""
     out = []
     for e in r.events("settings"):
-        assert e["v"] == 2 and len(e["values"]) == len(ATTRS)
+        assert e["v"] == 3 and len(e["values"]) == len(ATTRS)
         names = log.settings_names(e)
         assert names == {o: setnames.CHOICES[i][e["values"][i]]
                          for i, o in enumerate(setnames.OPTIONS)} | {"code": e["code"]}

@@ -158,7 +158,7 @@ SCREENS = {
                 "another",
     "menu_code": "the challenge code, digit {digit}: {count}",
     "menu_code_help": "a digit: flip that many tiles, then {roll} (a new code: tile 2 on "
-                      "page 5.5)",
+                      "page 6.3)",
     "menu_saved": "saved: the game starts",
     "menu_help": "flip tile k: value k | {roll}: next page | tile 9: back | {hold}: save "
                  "and play",

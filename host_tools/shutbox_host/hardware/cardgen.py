@@ -69,7 +69,8 @@ NOTICES = (
     "the game.",
 )
 
-SECTIONS = ("who plays", "the turn", "variants of a turn", "the game", "the box")
+SECTIONS = ("who plays", "the turn", "variants of a turn", "the game", "the box",
+            "ways to play")
 
 HOW_TO_PLAY = (
     "Die A shows whose turn it is (magenta). Open every tile (a shut one blinks amber), "
@@ -103,7 +104,7 @@ CHALLENGE = (
     "Two boxes with the same code (and the same rules of a turn) throw the same dice: the "
     "same throws for each player in each round, whatever was played before. Play it again: "
     "the same dice again. No code: random dice.",
-    "To enter one, on the code's page (5.5) flip tile 2. For each digit, from the left, die "
+    "To enter one, on the code's page (6.3) flip tile 2. For each digit, from the left, die "
     "A shows which (cyan): flip as many tiles as the digit (any tiles), then a short Roll "
     "(for a 0, Roll at once). The code then shows, as at the game's end: die A which digit, "
     "the tiles the digit. Hold Roll to save it.",
@@ -112,7 +113,7 @@ CHALLENGE = (
 
 # Real dice (settings menu, real-dice): how a throw of the players' own dice is entered.
 REAL_DICE = (
-    "Setting 5.4 on: throw your own dice. Before Roll, flip each die's tile down and up "
+    "Setting 6.1 on: throw your own dice. Before Roll, flip each die's tile down and up "
     "again (a shut tile: up, down); a tile above 6 clears them. Roll throws the dice entered "
     "(one die where allowed).",
 )
@@ -159,6 +160,7 @@ MEANINGS = {
     "brightness": "the LEDs: for a dark room / the standard box / for daylight",
     "sleep": "left alone so long the box sleeps; Roll wakes it: never / 1 / 5 / 10 / 30 min",
     "real-dice": "the box's dice / your own, each throw entered on the tiles (other side)",
+    "two-tiles": "a move shuts at most two tiles (a throw that needs more ends the turn)",
     "code": "random dice / a challenge code's dice, the same on every box (see the other "
             "side)",
 }
@@ -283,7 +285,7 @@ def _back() -> list[tuple]:
     # the grid: section.page, option, then one column per tile
     cell = (right - x0 - 92) / 5
     cols = [x0, x0 + 24] + [x0 + 92 + cell * k for k in range(5)] + [right]
-    row_h = 10
+    row_h = 9.6
     shapes.append(("rect", x0, y, right - x0, row_h, 0.85))
     head = ["dice", "setting"] + ["tile %d" % (k + 1) for k in range(5)]
     for i, t in enumerate(head):
@@ -314,7 +316,7 @@ def _back() -> list[tuple]:
     for option in setnames.OPTIONS + ("code",):
         lines = _wrap(MEANINGS[option], 6.6, right - x0 - 64)
         for j, part in enumerate(lines):
-            y += 7.6
+            y += 7.1
             if j == 0:
                 shapes.append(("text", x0 + 2, y, 6.6, True, option))
             shapes.append(("text", x0 + 64, y, 6.6, False, part))
