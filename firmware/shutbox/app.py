@@ -339,7 +339,8 @@ def prelude(boot, booted):
     # optional parts), one module at a time and each loader's garbage collected, then the
     # engine's tables: the first app is made of objects only, in a heap without holes
     chip = sys.platform == "rp2"  # the cells' gauge and sleep (shutbox.sleep): on the chip
-    for name in ["guard", "resume"] + parts(boot[0]) + (["sleep"] if chip else []):
+    for name in ["guard", "resume"] + parts(boot[0]) + (["sleep"] if chip else []) + (
+            ["hand"] if boot[0].real_dice else []):
         gc.collect()
         __import__("shutbox." + name)
     # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them

@@ -122,8 +122,8 @@ def tiles_of(mask):
 def parts(s):
     """Return the modules of the game's optional parts that the settings *s* need, of
     "computer", "coach" (best-move hints) and "rounds" (formats, ties, stakes and the turn
-    variants) and "hand" (real dice: shutbox.app makes its Game and Dice). Game() imports
-    the first three; shutbox.app.main loads them all before the first game."""
+    variants, two-tiles among them). Game() imports them; shutbox.app.main loads them before
+    the first game (and shutbox.hand for real dice, whose Game and Dice the app makes)."""
     out = []
     if s.computer:
         out.append("computer")
@@ -132,8 +132,6 @@ def parts(s):
     if s.format or s.tie or s.stakes or s.same_throws or s.unlucky7 or s.to_go or \
             s.most_tiles or s.two_tiles:
         out.append("rounds")
-    if s.real_dice:
-        out.append("hand")
     return out
 
 

@@ -306,16 +306,8 @@ class Match:
                 g.log.append({"ev": "rule", "rule": "%d-to-go" % (s.to_go + 1),  # 2-, 3-to-go
                               "player": g.player + 1})
             n = j
-        if s.two_tiles:  # the moves of one or two tiles, in order
-            j = 0
-            for i in range(n):
-                m = buf[i] & (buf[i] - 1)  # without its lowest tile: at most one left
-                if not m & (m - 1):
-                    buf[j] = buf[i]
-                    j += 1
-            n = j
-        if s.most_tiles:  # keep the moves of the most tiles, in order (one pass)
-            most = 0
+        if s.most_tiles or s.two_tiles:  # one pass: the moves of at most two tiles
+            most = 0  # (two-tiles), then those of the most tiles (most-tiles), in order
             j = 0
             for i in range(n):
                 m = buf[i]
@@ -323,10 +315,12 @@ class Match:
                 while m:
                     m &= m - 1
                     k += 1
-                if k > most:  # longer than any so far: drop those kept
+                if k > 2 and s.two_tiles:
+                    continue
+                if k > most and s.most_tiles:  # longer than any so far: drop those kept
                     most = k
                     j = 0
-                if k == most:
+                if k == most or not s.most_tiles:
                     buf[j] = buf[i]
                     j += 1
             n = j

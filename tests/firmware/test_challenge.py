@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from shutbox import pins
-from shutbox.settings import Settings
+from shutbox.settings import ATTRS, Settings
 from shutbox_host.box import boxsim, daily
 from shutbox_host.box.boxsim import Script, face
 
@@ -161,10 +161,10 @@ def test_a_power_cut_mid_turn_keeps_the_code_s_throws(tmp_path):
 
 
 def test_a_code_entered_in_the_menu_reaches_the_game(tmp_path):
-    """Power up with Roll held, go to 5.3, enter 0 0 4 2 on the tiles, save: the box throws
+    """Power up with Roll held, go to 6.3, enter 0 0 4 2 on the tiles, save: the box throws
     code 0042's dice, its settings record and game record say so."""
     s = Script().wait(100).release().wait(100)
-    for _ in range(20):  # to the code's page, the last
+    for _ in range(len(ATTRS)):  # to the code's page, the last
         s.click(60).wait(60)
     s.flip(2).wait(100)  # a new code
     k = 0

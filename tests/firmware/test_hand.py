@@ -14,7 +14,7 @@ from shutbox.dice import Dice
 from shutbox.engine import Engine
 from shutbox.game import _ERR_NONE as ERR_NONE
 from shutbox.game import _ERR_SETUP as ERR_SETUP
-from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END, Settings, parts
+from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END, Settings
 from shutbox.settings import ATTRS
 from shutbox_host.box.boxsim import face
 
@@ -183,7 +183,6 @@ def test_the_computer_throws_the_box_dice_and_they_are_not_marked():
 
 
 def test_the_setting_and_its_conflicts():
-    assert "hand" in parts(Settings(real_dice=1)) and "hand" not in parts(Settings())
     assert setnames.names(Settings(real_dice=1))["real-dice"] == "on"
     assert setfile.conflict(Settings(real_dice=1, same_throws=1)) == ATTRS.index("same_throws")
     assert setfile.conflict(Settings(real_dice=1, code=42)) == ATTRS.index("real_dice")
@@ -245,7 +244,7 @@ def test_real_dice_through_the_pins_booted_within_the_heap_cap(tmp_path):
     settings = {"players": 1, "computer": 3, "hints": 2, "real_dice": 1}
     r = bench_game.boot_run(tmp_path / "a", settings, s, bench_game.boot_cap())
     assert bench_game.trouble(r) == []
-    assert r.events("settings")[0]["values"][-1] == 1
+    assert r.events("settings")[0]["values"][ATTRS.index("real_dice")] == 1
     throws = r.events("throw")
     mine = [t for t in throws if t["player"] == 1]
     assert [t["dice"] for t in mine] == [[6, 6], [1, 1], [1, 1]]

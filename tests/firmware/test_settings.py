@@ -392,7 +392,8 @@ def test_variant_keys():
     keys = {setfile.variant_key(Settings(**o), 9) for o in _every_single_change()
             if not set(o) & {"players", "computer", "hints", "format", "shut_wins", "tie",
                              "stakes", "same_throws", "sound", "brightness"}}
-    assert len(keys) == sum(COUNTS[3:12]) - 9 + 1  # each turn rule its own variant
+    # each turn rule its own variant (two-tiles too, the last option)
+    assert len(keys) == sum(COUNTS[3:12]) - 9 + 1 + 1
     same = {setfile.variant_key(Settings(format=f, tie=t, stakes=k), 9)
             for f, t, k in itertools.product(range(5), range(3), range(2))}
     assert len(same) == 1  # the game format shares the turn's records
