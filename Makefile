@@ -31,7 +31,7 @@ export SHUTBOX_BOOTROM := $(abspath $(BOOTROM))
 endif
 
 .PHONY: all venv venv-enclosure node test check lint typecheck pytest play web fetch bench soak flash \
-	uf2 tables enclosure mpy companion clean help
+	uf2 tables consts enclosure mpy companion clean help
 
 all: test
 
@@ -45,6 +45,7 @@ help:
 	@echo "make bench   speed and memory figures (shutbox bench --json)"
 	@echo "make soak    the long runs: 10,000 games, a million throws, the long tests (slow)"
 	@echo "make tables  regenerate the firmware's tables with the exact solver"
+	@echo "make consts  rewrite the firmware modules' shared constants from their table"
 	@echo "make enclosure  build the box's case, tiles and switch mounts (STEP, STL, cut files)"
 	@echo "make uf2 [UF2=RPI_PICO-v1.28.0.uf2] [BOARD=RPI_PICO]   one file to drag onto a Pico"
 	@echo "make mpy     the firmware's bytecode in build/mpy/, as shutbox flash compiles it"
@@ -141,6 +142,12 @@ soak: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
 tables: $(STAMP)
 	$(BIN)/shutbox tables
 
+# The constants several firmware modules keep (each its private copy: MicroPython folds const()
+# only within a module) from one table, shutbox_host.hardware.consttable; `shutbox consts
+# --check` (tests/firmware/test_consts.py) fails on a block that differs from it.
+consts: $(STAMP)
+	$(BIN)/shutbox consts
+
 enclosure: $(ENC_STAMP)
 	$(BIN)/shutbox enclosure
 
@@ -160,7 +167,7 @@ companion: $(STAMP)
 
 # The firmware's bytecode in build/mpy/ (MPY_OUT=), each module as `shutbox flash` compiles
 # it for the Pico (the flags of shutbox_host.mp.MPY_FLAGS, the short source name), but for
-# the modules only the host imports (shutbox_host.pico.flash.HOST_ONLY). mpy-cross must emit
+# the modules only the host imports (shutbox_host.model.layout.HOST_ONLY). mpy-cross must emit
 # the board's .mpy version (shutbox flash checks it).
 MPY_FLAGS   ?= -O3
 MPY_OUT     ?= build/mpy

@@ -20,25 +20,40 @@ from shutbox.engine import Engine, Rules
 from shutbox.game import Game, Settings, parts, tiles_of
 from shutbox.ticks import ticks_add, ticks_diff
 
-_WATCHDOG_MS = const(8000)  # main(): the hardware watchdog's timeout (the rp2 maximum is 8388)
+# _NOTICE_*: why the boot notice shows (tile k lit amber for the reason with bit k-1).
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_OFF = const(0)  # palette codes (shutbox.frame; keep them < 8): dark
+_AMBER = const(4)  # attention: open this tile, one die available
+_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
+_HINT_BEST = const(2)  # hints: also the optimal move in cyan
+_NOTICE_SETTINGS = const(1)  # boot notice: the settings file was damaged
+_NOTICE_RECORDS = const(2)  # boot notice: the records file was damaged
+_NOTICE_GAME = const(4)  # boot notice: the saved game was damaged
+_NOTICE_FAULT = const(8)  # boot notice: restarted after an error or a watchdog reset
+_NOTICE_BATTERY = const(16)  # boot notice: the cells are low
+_WATCHDOG_MS = const(8000)  # the hardware watchdog's timeout (the rp2 maximum is 8388)
+_IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
+_BOOT_SETTINGS = const(0)  # the boot list's slots (powerup.read): the settings
+_BOOT_RULES = const(1)  # the boot list: the rules
+_BOOT_NOTICES = const(2)  # the boot list: the boot notice's bits
+_BOOT_TALLY = const(3)  # the boot list: the records' tally
+# the boot list: appended by shutbox.app (make_engine), kept from start to start
+_BOOT_ENGINE = const(4)
+_T_STORE = const(0)  # a records' tally's slots (Records.tally): the store
+_T_KEY = const(1)  # a tally: the variant's key
+_T_SKIP = const(2)  # a tally: bit p, player p+1's turns do not count
+_T_TURNS = const(3)  # a tally: the turns not merged yet (this and on: saved by shutbox.resume)
+_T_BEST = const(4)  # a tally: their best score
+_T_SHUT = const(5)  # a tally: their boxes shut
+_T_BEGAN = const(6)  # a tally: the variant's game count when the game began
+_T_GAMES = const(7)  # a tally: the variant's game count as the records last had it
+# END consts
 _NEW_GAME_MS = const(5000)  # Roll held this long, in any state: a new game
 _NOTICE_MS = const(2000)  # the boot notice (frame.notice) shows this long
-# Why the boot notice shows (tile k lit amber for the reason with bit k-1): App.notice().
-# Private, as every constant here: shutbox.powerup and shutbox.guard keep their own copies.
-_NOTICE_SETTINGS = const(1)  # the settings file was damaged: defaults
-_NOTICE_RECORDS = const(2)  # the records file was damaged: records start again
-_NOTICE_GAME = const(4)  # the saved game was damaged: a new game
-_NOTICE_FAULT = const(8)  # restarted after an error or a watchdog reset (see error.log)
-_NOTICE_BATTERY = const(16)  # the cells are low (shutbox.sleep: every check while they are)
 _FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they move (and on an input)
-_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
-_OFF = const(0)  # shutbox.frame's palette codes
-_AMBER = const(4)
-_IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
 # The optimal-play table (2 KB and more) is loaded only for a feature that needs it (best-move
 # hints, the computer opponent); a folder that cannot exist makes the engine go without.
 _NO_TABLES = const("/-")
-_HINT_BEST = const(2)  # shutbox.settings._HINT_BEST
 
 
 class App:
@@ -73,8 +88,7 @@ class App:
         # starts a new game without throwing the dice first
         self._long = False
         # the box's records (shutbox.records): the turns counted for them, made by
-        # shutbox.powerup (Records.tally: [store, key, skip, turns, best, shut, began, games])
-        # or None
+        # shutbox.powerup (Records.tally: its slots _T_*), or None
         self.tally = tally
         self.resume = None
         self.deb = Debouncer(board.tiles, board.switches(), board.roll(), now)
@@ -235,7 +249,7 @@ class App:
         # True: the frame pace (the boot notice; the dice rolling while Roll is held)
         w = True if self.notices or held and self.game.would_throw() else self.game.moving(now)
         rs = self.resume
-        if rs is not None and rs._seen != self.game.transitions:
+        if rs is not None and rs.transitions != self.game.transitions:
             return 0  # a save the last step left to this one (step: one save a step)
         if not w and rs is not None and rs.expect >= 0:  # the tiles unlike the saved game's
             w = _BLINK_MS - ticks_diff(now, 0) % _BLINK_MS  # blink (render's: fr.blink)
@@ -258,19 +272,19 @@ class App:
             if t is None:
                 continue
             ev = rec["ev"]
-            if ev == "score" and not t[2] >> (rec["player"] - 1) & 1:  # not the computer's
-                t[3] += 1
-                t[4] = min(t[4], rec["score"])
-                t[5] += 1 if rec["shut_box"] else 0
+            if ev == "score" and not t[_T_SKIP] >> (rec["player"] - 1) & 1:  # not the computer's
+                t[_T_TURNS] += 1
+                t[_T_BEST] = min(t[_T_BEST], rec["score"])
+                t[_T_SHUT] += 1 if rec["shut_box"] else 0
             elif ev == "game":  # a new game: the records' count it began with (Records.add)
-                t[6] = t[7]
+                t[_T_BEGAN] = t[_T_GAMES]
             elif ev == "winner":  # the game's end: into flash, with the module only for that
                 import gc
 
                 gc.collect()  # the module's code into a heap the game has left garbage in
                 from shutbox import records
 
-                records.Records(t[0], t[1]).add(t)
+                records.Records(t[_T_STORE], t[_T_KEY]).add(t)
                 forget("records")
                 saved = True
         del log[:]
@@ -293,25 +307,24 @@ def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=Non
     """Return the App for the box's *boot* list (shutbox.powerup.read), with the boot list's
     tally of the records (the one list, kept from start to start: the saved game's when it
     resumes); *safe*: start a new game rather than the saved one (the guard, after a fault).
-    The boot notice's reasons are shown at the first start only; a boot list's log record
-    (None from shutbox.powerup.read, which prints it) too.
+    The boot notice's reasons are shown at the first start only.
 
     The engine (its tables: the largest blocks the game holds) is made at the first start
     and kept in the boot list for every start after it (main() makes it before the first):
     a restart after a fault needs no large block, however the game left the heap.
     """
-    settings, rules, notices, log, tally = boot[:5]
-    boot[2] = 0
-    boot[3] = None
-    if len(boot) == 5:
+    settings = boot[_BOOT_SETTINGS]
+    rules = boot[_BOOT_RULES]
+    notices = boot[_BOOT_NOTICES]
+    tally = boot[_BOOT_TALLY]
+    boot[_BOOT_NOTICES] = 0
+    if len(boot) == _BOOT_ENGINE:
         boot.append(make_engine(settings, rules, tables_dir))
     app = App(board, urandom, now, settings=settings, rules=rules, out=out, store=store,
-              resume=not safe, engine=boot[5], tally=tally)
-    if log is not None:
-        app.out(log)
+              resume=not safe, engine=boot[_BOOT_ENGINE], tally=tally)
     cpu = getattr(app.game, "cpu", None)
     if cpu is not None:  # the computer's turns are not the box's records
-        tally[2] = cpu.seats
+        tally[_T_SKIP] = cpu.seats
     if notices:
         app.notice(notices, now)
     return app
@@ -339,8 +352,8 @@ def prelude(boot, booted):
     # optional parts), one module at a time and each loader's garbage collected, then the
     # engine's tables: the first app is made of objects only, in a heap without holes
     chip = sys.platform == "rp2"  # the cells' gauge and sleep (shutbox.sleep): on the chip
-    for name in ["guard", "resume"] + parts(boot[0]) + (["sleep"] if chip else []) + (
-            ["hand"] if boot[0].real_dice else []):
+    for name in ["guard", "resume"] + parts(boot[_BOOT_SETTINGS]) + (
+            ["sleep"] if chip else []) + (["hand"] if boot[_BOOT_SETTINGS].real_dice else []):
         gc.collect()
         __import__("shutbox." + name)
     # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them
@@ -352,7 +365,7 @@ def prelude(boot, booted):
     if booted is not None:  # main.py's start-up shortcuts end: collected with the rest
         booted()
     gc.collect()
-    boot.append(make_engine(boot[0], boot[1]))
+    boot.append(make_engine(boot[_BOOT_SETTINGS], boot[_BOOT_RULES]))  # _BOOT_ENGINE
 
     def make(now, safe):
         return start(board, os.urandom, now, store, boot, safe)
@@ -381,7 +394,7 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
         if chip:  # the guard with the cells' checks and sleep
             from shutbox import sleep
 
-            sleep.main(board, make, boot, wdt, watchdog_ms)
+            sleep.main(board, make, boot[_BOOT_SETTINGS], wdt, watchdog_ms)
         import time
 
         from shutbox.guard import Guard

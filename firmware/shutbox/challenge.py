@@ -39,22 +39,25 @@ from shutbox.dice import Dice
 
 _MSG = const(16)  # the message (see the module doc); its last byte is the block
 _BLOCK = const(15)
-_DIGIT_MS = const(900)  # shutbox.frame's _DIGIT_MS: one digit of a long number
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_DIGIT_MS = const(900)  # one digit of a long number, of a challenge code
+# END consts
 
 
+# BEGIN variant_key: written by `shutbox consts`; edit its table, not this block
 def variant_key(s, tiles):
-    """Return the key of the variant of a turn under the settings *s* on *tiles* tiles: the
-    records' key (shutbox.setfile.variant_key, a copy: the box loads neither module for the
-    other, and the tests check that they agree).
+    """Return the records' key of the variant of a turn under the settings *s* on *tiles*
+    tiles (shutbox.records; the challenge codes key their dice with it).
 
     One die is off in same-throws games (shutbox.setfile.rules), so they count as one-die
-    `never`.
+    `never`. shutbox.setfile and shutbox.challenge each keep a copy (`shutbox consts`).
     """
     one = 0 if s.same_throws else s.one_die
     return (tiles | one << 4 | s.one_die_mode << 6 | s.moves << 8 | s.scoring << 10
             | s.start << 12 | (1 if s.open_box else 0) << 14 | s.to_go << 15
             | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18
             | (1 if s.two_tiles else 0) << 19)
+# END variant_key
 
 
 def show(f, tiles, code, ms):

@@ -25,9 +25,11 @@ from micropython import const
 from shutbox import frame as fr
 from shutbox.ticks import ticks_add, ticks_diff
 
-_P_SCALE = const(1000)  # shutbox.engine.P_SCALE: p_beat is a chance x 1000
-_CYCLE_MS = const(3000)  # shutbox.game's score view: the player's number, then the score
-_CYCLE2_MS = const(5000)  # ... and a second number (a running total), repeating
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_P_SCALE = const(1000)  # p_beat() is P(final score < target) x P_SCALE
+_CYCLE_MS = const(3000)  # a score view: its label, then its number, this long
+_CYCLE2_MS = const(5000)  # a score view with a second number (a total, a balance)
+# END consts
 _COUNT_MS = const(1000)  # then the count of choices short of optimal, this long
 
 
@@ -44,7 +46,7 @@ class Coach:
         self.shown = -1  # the count the score view shows after a person's turn (-1: none)
 
     def turn(self):
-        """A turn starts (Game._start_turn): aim at the score to beat, if there is one."""
+        """A turn starts (Game.start_turn): aim at the score to beat, if there is one."""
         g = self.game
         e = g.engine
         self.short = 0
@@ -85,7 +87,7 @@ class Coach:
         return e.choose_one_die(g.open_, g.locked)
 
     def dice(self, one):
-        """Measure the dice a person chose (Game._throw, before the throw): *one* = one die."""
+        """Measure the dice a person chose (Game.throw, before the throw): *one* = one die."""
         g = self.game
         if not self.on or g.one_die_choice() != 1:
             return
@@ -115,7 +117,7 @@ class Coach:
             self.cost += loss
 
     def move(self, mask):
-        """Measure the move a person made (Game._accept, before it is applied)."""
+        """Measure the move a person made (Game.accept, before it is applied)."""
         g = self.game
         if not self.on:
             return
@@ -136,7 +138,7 @@ class Coach:
             self.cost += loss
 
     def end(self, rec):
-        """The turn ended: add the analysis to its score record *rec* (the end of Game._accept)."""
+        """The turn ended: add the analysis to its score record *rec* (the end of Game.accept)."""
         if not self.on:
             return
         a = {"short": self.short, "cost": self.cost,

@@ -30,12 +30,14 @@ from shutbox import frame as fr
 from shutbox.ticks import ticks_diff
 
 _PACE_MS = const(800)  # one step of the computer's turn: a throw, a tile, the next throw
-_MAX_SEATS = const(4)
-_EASY = const(1)  # shutbox.engine.LEVEL_EASY
-_MEDIUM = const(2)  # shutbox.engine.LEVEL_MEDIUM
-_SETUP = const(0)  # shutbox.game states
-_READY = const(1)
-_MOVE = const(3)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_EASY = const(1)  # computer: a random legal move; one or two dice at random
+_MEDIUM = const(2)  # computer: the rule of thumb (docs/rules.md)
+_MAX_SEATS = const(4)  # seats at the box
+_SETUP = const(0)  # game states (shutbox.game)
+_READY = const(1)  # a state
+_MOVE = const(3)  # a state
+# END consts
 
 
 class Computer:
@@ -75,9 +77,9 @@ class Computer:
                 r = g.dice.below(2) if self.level == _EASY and g.one_die_choice() == 1 else 0
                 self.one = e.computer_one_die(self.level, o, g.locked, r)
                 return
-            # MOVE: the move for the throw shown, among those the game allows (g._buf[:g._n])
-            n = g._n
-            buf = g._buf
+            # MOVE: the move for the throw shown, among those the game allows (g.legal[:g.moves])
+            n = g.moves
+            buf = g.legal
             if n == 0:
                 m = 0
             elif self.level == _EASY:
@@ -109,9 +111,9 @@ class Computer:
         self._at = now
         if st == _SETUP:
             g.levels = g.open_  # from here on the game plays on the computer's tiles
-            g._throw(self.one, now)
+            g.throw(self.one, now)
         elif st == _READY:
-            g._throw(self.one, now)
+            g.throw(self.one, now)
         elif st == _MOVE:  # shut the highest tile of the plan on the virtual tiles
             plan = self.plan
             bit = 1
@@ -119,9 +121,9 @@ class Computer:
                 bit <<= 1
             self.plan = plan & ~bit
             g.levels &= ~bit
-            g._check(now)  # the game checks it as a person's
-            if g.state == _MOVE and self.plan == 0 and g._pending:
-                g._accept(g._shut, now)  # complete, though a longer move could extend it
+            g.check(now)  # the game checks it as a person's
+            if g.state == _MOVE and self.plan == 0 and g.pending:
+                g.accept(g.shut, now)  # complete, though a longer move could extend it
 
     def draw(self, f, now):
         """Draw the computer's turn over the game's frame (allocation-free)."""
@@ -134,4 +136,4 @@ class Computer:
             fr.die(f, n, 0, 1, fr.CYAN)  # the dice it is about to throw: one pip per die
             fr.die(f, n, 1, 0 if self.one else 1, fr.CYAN)
         elif st == _MOVE:
-            fr.tiles_mask(f, g.open_ & ~g._shut, fr.WHITE)  # its virtual box
+            fr.tiles_mask(f, g.open_ & ~g.shut, fr.WHITE)  # its virtual box

@@ -43,11 +43,13 @@ _LONG_MS = const(700)  # Roll held this long is a long press (one die)
 _PRESS_MS = const(36)
 
 # Events returned by update(), as bits.
-EV_TILES = const(1)  # the debounced tile levels changed (see .levels)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+EV_TILES = const(1)  # the debounced tile levels changed
 EV_DOWN = const(2)  # Roll went down
-_EV_UP = const(4)  # Roll came up (private: no module global; only the tests read it)
+_EV_UP = const(4)  # Roll came up
 EV_SHORT = const(8)  # a short press (reported on release)
 EV_LONG = const(16)  # a long press (reported while still held)
+# END consts
 
 # Where a press of Roll is.
 _IDLE = const(0)  # no press under way (or Roll held since before the debouncer started)

@@ -44,32 +44,38 @@ from array import array
 
 from micropython import const
 
-MAX_MOVES = const(15)  # most legal moves of any throw (tablegen.max_moves(): test_tables)
-
-# The variant ints of shutbox.variants as private constants: folded in at compile time, so
-# the engine keeps no module globals for them (tests/firmware/test_memory.py checks they match).
-_MIN_TILES = const(2)
-_MAX_TILES = const(12)
-_DEFAULT_TILES = const(9)
-_ONE_DIE_NEVER = const(0)
-_ONE_DIE_HIGH_SHUT = const(1)
-_ONE_DIE_SUM_LE_6 = const(2)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_MIN_TILES = const(2)  # the fewest tiles a box may have
+_MAX_TILES = const(12)  # the most tiles a box may have
+_DEFAULT_TILES = const(9)  # the tiles of the standard box
+_ONE_DIE_NEVER = const(0)  # one-die never
+_ONE_DIE_HIGH_SHUT = const(1)  # one-die high-shut
+_ONE_DIE_SUM_LE_6 = const(2)  # one-die sum-le-6
 _ONE_DIE_RULES = const(4)  # len(variants.ONE_DIE)
-_MODE_OPTIONAL = const(0)
-_MODE_LOCKED = const(1)
-_MODE_FORCED = const(2)
+_MODE_OPTIONAL = const(0)  # one-die-mode optional
+_MODE_LOCKED = const(1)  # one-die-mode locked
+_MODE_FORCED = const(2)  # one-die-mode forced
 _MODES = const(3)  # len(variants.ONE_DIE_MODE)
-_MOVES_ANY = const(0)
+_MOVES_ANY = const(0)  # moves any
 _MOVE_RULES = const(4)  # len(variants.MOVES)
-_SCORING_SUM = const(0)
-_SCORING_DIGITAL = const(1)
-_SCORING_COUNT = const(2)
+_SCORING_SUM = const(0)  # scoring sum
+_SCORING_DIGITAL = const(1)  # scoring digital
+_SCORING_COUNT = const(2)  # scoring count
 _SCORINGS = const(3)  # len(variants.SCORING)
-_START_ALL_OPEN = const(0)
-_START_LOW_THREE_SHUT = const(1)
-_START_ODD_OPEN = const(2)
-_START_EVEN_OPEN = const(3)
+_START_ALL_OPEN = const(0)  # start all-open
+_START_LOW_THREE_SHUT = const(1)  # start low-three-shut
+_START_ODD_OPEN = const(2)  # start odd-open
+_START_EVEN_OPEN = const(3)  # start even-open
 _STARTS = const(4)  # len(variants.START)
+_LOW_THREE = const(7)  # tiles 1..3: shut at the start under low-three-shut
+_ODD_TILES = const(0x555)  # the odd tiles: open at the start under odd-open
+_EVEN_TILES = const(0xAAA)  # the even tiles: open at the start under even-open
+MAX_MOVES = const(15)  # most legal moves of any throw (tablegen.max_moves(): test_tables)
+P_SCALE = const(1000)  # p_beat() is P(final score < target) x P_SCALE
+LEVEL_EASY = const(1)  # computer: a random legal move; one or two dice at random
+LEVEL_MEDIUM = const(2)  # computer: the rule of thumb (docs/rules.md)
+LEVEL_HARD = const(3)  # computer: exact optimal play for the lowest expected score
+# END consts
 
 _CODES = const(49)  # throw codes a * 7 + b; moves.bin: 49 starts, then 49 ends
 _HEADER = const(8)  # b"STB1", tiles, count, 2 reserved
@@ -78,8 +84,6 @@ _ONE_DIE_FLAG = const(0x8000)
 _RANK_MASK = const(0x3FFF)
 _NO_RANK = const(0x4000)  # above every rank
 _HIGH_TILES = const(0xFC0)  # tiles 7..12: shut for the high-shut one-die rule
-_ODD_TILES = const(0x555)
-_EVEN_TILES = const(0xAAA)
 _GREEDY_ONE_DIE_SUM = const(6)  # without a table: one die when the open tiles add up to <= 6
 _HINT_ENTRY = const(12)  # one_die, mode, moves, scoring, layers, targets, 2 reserved, index
 _HINT_INDEX = const(8)  # block offset u32, state count u16, cut u8, reserved u8
@@ -94,13 +98,8 @@ _H_NEVER = const(1)  # target <= 0: never beaten, min-expected play
 _H_ALWAYS = const(2)  # target above the highest score: always beaten, min-expected play
 _H_TABLE = const(3)  # the target's block is loaded
 
-P_SCALE = const(1000)  # p_beat() is P(final score < target) x P_SCALE
-
-# Computer opponent levels (the game's settings use the same ints; 0 = no computer).
-LEVEL_EASY = const(1)  # a random legal move; one or two dice at random
-LEVEL_MEDIUM = const(2)  # the rule of thumb (docs/rules.md); one die: open tiles sum to <= 6
-LEVEL_HARD = const(3)  # exact optimal play for the lowest expected score
-# Their names (off, easy, medium, hard) are not needed on the box: shutbox.setnames.COMPUTER
+# The computer's levels (LEVEL_*; the settings use the same ints, 0 = no computer): their
+# names (off, easy, medium, hard) are not needed on the box: shutbox.setnames.COMPUTER
 # and, for the host tools, shutbox_host.solve.engine_extra.LEVELS.
 
 
@@ -167,7 +166,7 @@ class Engine:
         self.full = full
         start = rules.start
         if start == _START_LOW_THREE_SHUT:
-            self.start_open = full & ~7
+            self.start_open = full & ~_LOW_THREE
         elif start == _START_ODD_OPEN:
             self.start_open = full & _ODD_TILES
         elif start == _START_EVEN_OPEN:

@@ -24,7 +24,8 @@ from micropython import const
 from shutbox.ticks import ticks_diff
 
 # Palette codes. The board maps each to one dim colour (see board._PALETTE_RGB); keep them < 8.
-OFF = const(0)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+OFF = const(0)  # palette codes (shutbox.frame; keep them < 8): dark
 WHITE = const(1)  # open tiles, dice pips
 GREEN = const(2)  # accepted, progress, the winner
 RED = const(3)  # an error on the tiles
@@ -32,19 +33,20 @@ AMBER = const(4)  # attention: open this tile, one die available
 BLUE = const(5)  # numbers: scores
 MAGENTA = const(6)  # a player's number
 CYAN = const(7)  # hints, the computer's moves, a challenge code's digits
-COLOURS = const(8)
+COLOURS = const(8)  # how many palette codes
+_PIPS = const(7)  # LEDs per die
+_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
+_FAST_MS = const(100)  # shutbox.frame's fast blink (half-period)
+_DIGIT_MS = const(900)  # one digit of a long number, of a challenge code
+_DIRECT_MAX = const(129)  # largest number drawn as tens-on-dice, units-on-tiles
+# END consts
 NAMES = b".WGRYBMC"  # one letter per code, for logs, the simulator and the tests
 
-_PIPS = const(7)  # LEDs per die (private: shutbox.board keeps its own copy, see test_memory)
 # Pip bits per face (index = face 0..6); bit i = pip i in the order above. Face 0 = dark.
 # Private (no module global on the box); the host's simulator reads it on CPython.
 _FACE_PIPS = const(b"\x00\x08\x41\x49\x63\x6b\x77")
 
-_BLINK_MS = const(250)  # half-period of a slow blink
-_FAST_MS = const(100)  # half-period of a fast blink
 _ANIM_MS = const(70)  # one frame of the dice rolling
-_DIGIT_MS = const(900)  # one digit of a long number
-_DIRECT_MAX = const(129)  # largest number drawn as tens-on-dice, units-on-tiles
 
 
 def size(tiles):

@@ -30,6 +30,22 @@ The computer opponent (shutbox.computer, loaded only when the setting is on) pla
 through this same machine: its turn feeds virtual tile levels through the same checks while
 the box's own tiles (``phys``) wait. ``Settings.hints`` chooses what the MOVE state lights;
 best-move hints and the post-turn analysis come from shutbox.coach (loaded only for them).
+
+Parts API: the game's parts (shutbox.computer, shutbox.rounds, shutbox.coach) and
+shutbox.resume call these methods of the game and no others (tests/firmware/test_parts.py
+checks it, and that no module reads another's ``_private`` names):
+
+* ``start_turn(p, now)``: player *p* (0-based) sets the box up for a turn;
+* ``enter(state, now)``: a new state (``transitions`` counts them: shutbox.resume saves);
+* ``throw(long, now)``: throw the dice (one die where *long* and the rules say so);
+* ``accept(mask, now)``: play the legal move *mask*; 0: the throw cannot be played;
+* ``check(now)``: compare ``levels`` with the model after they changed;
+* ``melody(sound)``: play a melody (``sound``, counted in ``sound_seq``);
+* ``one_die_choice()``, ``tiles_changed(levels, now)``: as for the app.
+
+They read and set the game's fields, among them: ``legal`` (the throw's legal moves: the
+first ``moves`` of them), ``shut`` (MOVE: the tiles shut since the throw; READY: the move
+just accepted), ``pending`` (MOVE: they form a move a longer one could extend).
 """
 
 from micropython import const
@@ -41,70 +57,70 @@ from shutbox.engine import tile_sum
 from shutbox.settings import Settings  # noqa: F401
 from shutbox.ticks import ticks_diff
 
-_MAX_PLAYERS = const(4)
-_MAX_MOVES = const(15)  # shutbox.engine.MAX_MOVES: the size of the legal-move buffer
-_MODE_LOCKED = const(1)  # shutbox.variants (private: no module globals; see test_memory)
-_MODE_FORCED = const(2)
-_HINT_OFF = const(0)  # shutbox.settings._HINT_OFF: what the MOVE state lights
-_HINT_BEST = const(2)  # shutbox.settings._HINT_BEST
+# The rules' names for the "game" record (_RULE_NAMES) are one string, split when a game
+# starts: shutbox.variants' tuples are not loaded (importing a module at every new game needs
+# a heap the game has filled).
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_MODE_LOCKED = const(1)  # one-die-mode locked
+_MODE_FORCED = const(2)  # one-die-mode forced
+# per option its name and its values' names (the game log)
+_RULE_NAMES = const("one-die never high-shut sum-le-6 sum-lt-6/one-die-mode optional locked "
+                    "forced/moves any dice-or-total one-tile kids/scoring sum digital count/"
+                    "start all-open low-three-shut odd-open even-open")
+_MAX_MOVES = const(15)  # most legal moves of any throw (tablegen.max_moves(): test_tables)
+_OFF = const(0)  # palette codes (shutbox.frame; keep them < 8): dark
+_WHITE = const(1)  # open tiles, dice pips
+_GREEN = const(2)  # accepted, progress, the winner
+_RED = const(3)  # an error on the tiles
+_AMBER = const(4)  # attention: open this tile, one die available
+_BLUE = const(5)  # numbers: scores
+_MAGENTA = const(6)  # a player's number
+_CYAN = const(7)  # hints, the computer's moves, a challenge code's digits
 _FAST_MS = const(100)  # shutbox.frame's fast blink (half-period)
-_OFF = const(0)  # shutbox.frame's palette codes
-_WHITE = const(1)
-_GREEN = const(2)
-_RED = const(3)
-_AMBER = const(4)
-_BLUE = const(5)
-_MAGENTA = const(6)
-_CYAN = const(7)
-
-# States.
-SETUP = const(0)
-READY = const(1)
-ROLLING = const(2)
-MOVE = const(3)
-TURN_END = const(4)
-GAME_END = const(5)
-# The tied players throw one die each (tie rule roll-off; shutbox.rounds). Private: rounds and
-# resume keep their own copies (see test_memory).
-_ROLLOFF = const(6)
+_MAX_PLAYERS = const(4)  # seats at the box
+SETUP = const(0)  # game states (shutbox.game)
+READY = const(1)  # a state
+ROLLING = const(2)  # a state
+MOVE = const(3)  # a state
+TURN_END = const(4)  # a state
+GAME_END = const(5)  # a state
+_ROLLOFF = const(6)  # a state: the tied players throw one die each (tie rule roll-off)
+_LABEL_MS = const(1000)  # a score view: the player's number this long ...
+_CYCLE_MS = const(3000)  # a score view: its label, then its number, this long
+_CYCLE2_MS = const(5000)  # a score view with a second number (a total, a balance)
+_CODE_CYCLE_MS = const(7500)  # a score view, then a challenge's code (CYCLE_MS + CODE_VIEW_MS)
+_LOG_VERSION = const(3)  # the log format's "v" (docs/log-format.md)
+# the dice: (frequency / 10 Hz, duration / 10 ms) pairs
+_SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")
+_SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
+_ERR_NONE = const(0)  # Game.err: the tiles are as the game wants them
+_ERR_SETUP = const(1)  # Game.err: a tile not in place yet (blinks amber, no mistake)
+_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")  # the winner's tune
+_HINT_OFF = const(0)  # hints (what the MOVE state lights): none
+_HINT_BEST = const(2)  # hints: also the optimal move in cyan
+# END consts
 
 # What is wrong with the tiles (shown in red, or amber for SETUP): Game.err. Private: no
-# module globals on the box; the tests read them as shutbox.game._ERR_* on CPython.
-_ERR_NONE = const(0)
-_ERR_SETUP = const(1)  # not in the start position yet (not a mistake: just open them)
+# module globals on the box; the tests read them as shutbox.game._ERR_* on CPython (none and
+# setup, which shutbox.hand shares, are in the constants' block).
 _ERR_EARLY = const(2)  # a tile was shut before the throw
 _ERR_REOPENED = const(3)  # a tile shut earlier this turn was reopened
 _ERR_TOO_HIGH = const(4)  # the tiles shut since the throw add up to more than it
 _ERR_NOT_LEGAL = const(5)  # no legal move contains the tiles shut since the throw
 # The error names for the log, split when one is logged: one string in RAM, not a tuple of six.
 _ERR_NAMES = const("none setup early reopened too-high not-legal")
-# The rules' names for the "game" record (shutbox.variants' tuples, which the box does not
-# load: importing a module at every new game needs a heap the game has filled): per option,
-# its name and its values' names, split when a game starts.
-_RULE_NAMES = const("one-die never high-shut sum-le-6 sum-lt-6/one-die-mode optional locked "
-                    "forced/moves any dice-or-total one-tile kids/scoring sum digital count/"
-                    "start all-open low-three-shut odd-open even-open")
-
 _ROLL_MS = const(600)  # dice animation
 _FLASH_MS = const(500)  # accepted tiles flash green
 _SETTLE_MS = const(1500)  # an extendable legal move is accepted after this pause
-_LABEL_MS = const(1000)  # in a score view: the player's number ...
-_CYCLE_MS = const(3000)  # ... then the number, repeating
-_CYCLE2_MS = const(5000)  # ... or the number, then a second one (a total, a balance)
-_CODE_CYCLE_MS = const(7500)  # the winner, the score, then a challenge's code (4.5 s)
 _CELEBRATE_MS = const(3000)  # shut-the-box celebration before the score
 _MIN_SHOW_MS = const(700)  # a score stays at least this long before Roll passes the box
 
-_LOG_VERSION = const(3)  # the log format's "v" (docs/log-format.md): on game and settings
 
 # Melodies: (frequency / 10 Hz, duration / 10 ms) pairs; frequency 0 is a rest.
-_SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")
 _SND_ACCEPT = const(b"\x58\x05\x75\x08")
 _SND_ERROR = const(b"\x14\x19")
-_SND_NO = const(b"\x1e\x0a")
 _SND_TURN = const(b"\x4e\x0a\x41\x0a\x34\x14")
 _SND_SHUT = const(b"\x34\x0c\x42\x0c\x4e\x0c\x69\x1e\x00\x05\x69\x08\x83\x28")
-_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")
 
 
 def tiles_of(mask):
@@ -155,14 +171,14 @@ class Game:
         self.sound = b""
         self.sound_seq = 0
         self.levels = (levels ^ self.inv) & engine.full
-        self._n = 0
+        self.moves = 0
         self.a = 0
         self.b = 0
         self.best = 0  # shutbox.coach's best move for the throw (best-move hints)
         self.best_score = 0
         self.hint = 0  # MOVE: tiles that can still complete a legal move (lit white)
-        self._pending = False  # MOVE: the tiles shut form a move a longer one could extend
-        self._shut = 0  # MOVE: the tiles shut since the throw; READY: the move just accepted
+        self.pending = False  # MOVE: the tiles shut form a move a longer one could extend
+        self.shut = 0  # MOVE: the tiles shut since the throw; READY: the move just accepted
         self.state = SETUP
         self.t_state = now
         self.err = _ERR_NONE
@@ -181,7 +197,7 @@ class Game:
         self.log = []
         from array import array  # a local name: no module global for one use
 
-        self._buf = array("H", [0] * _MAX_MOVES)
+        self.legal = array("H", [0] * _MAX_MOVES)
         need = parts(settings)
         if "computer" in need:
             from shutbox.computer import Computer
@@ -224,7 +240,7 @@ class Game:
         if self.match is not None:
             self.match.new(now)
         else:
-            self._start_turn(0, now)
+            self.start_turn(0, now)
 
     def tiles_changed(self, levels, now):
         """Take new debounced tile levels (bit set = open; mirrored for Open the Box)."""
@@ -232,28 +248,28 @@ class Game:
         if self.cpu is not None and self.cpu.playing() and self.state != SETUP:
             return  # the computer plays on virtual tiles: the box's own wait for the next turn
         self.levels = self.phys
-        self._check(now)
+        self.check(now)
 
     def roll(self, long, now):
         """Take a Roll press: short (long=False) or long (held)."""
         st = self.state
         if self.cpu is not None and self.cpu.playing():
-            self._sound(_SND_NO)  # the computer's turn: it throws by itself
+            self.melody(_SND_NO)  # the computer's turn: it throws by itself
             return
         if self.err and (st == SETUP or st == READY or st == MOVE):
-            self._sound(_SND_NO)  # a mistake shows: no throw until it is undone
+            self.melody(_SND_NO)  # a mistake shows: no throw until it is undone
             self.log.append({"ev": "refused", "player": self.player + 1,
                              "why": _ERR_NAMES.split()[self.err],
                              "tiles": tiles_of(self.err_mask)})
         elif st == SETUP or st == READY:
-            self._throw(long, now)
+            self.throw(long, now)
         elif st == MOVE:
-            if self._pending:
-                self._accept(self._shut, now)
+            if self.pending:
+                self.accept(self.shut, now)
                 if self.state == READY:
-                    self._throw(long, now)
+                    self.throw(long, now)
             else:
-                self._sound(_SND_NO)
+                self.melody(_SND_NO)
         elif st == TURN_END:
             if ticks_diff(now, self.t_state) < _MIN_SHOW_MS:
                 return
@@ -264,7 +280,7 @@ class Game:
             self.log.append({"ev": "turn_end", "player": self.player + 1,
                              "next": 0 if last else self.player + 2})
             if not last:
-                self._start_turn(self.player + 1, now)
+                self.start_turn(self.player + 1, now)
                 return
             # The end of the game: the lowest score among the players who played wins.
             best = -1
@@ -280,8 +296,8 @@ class Game:
             self.log.append({"ev": "winner", "players": tiles_of(self.winners), "score": best,
                              "scores": self.scores[:self.players],
                              "tie": self.winners & (self.winners - 1) != 0})
-            self._sound(_SND_WIN)
-            self._enter(GAME_END, now)
+            self.melody(_SND_WIN)
+            self.enter(GAME_END, now)
         elif st == _ROLLOFF and self.match is not None:
             if ticks_diff(now, self.t_state) >= _MIN_SHOW_MS:
                 self.match.press(now)
@@ -299,28 +315,28 @@ class Game:
             if ticks_diff(now, self.t_state) >= _ROLL_MS:  # the dice land: show the throw
                 a = self.a
                 b = self.b
-                self._n = self.engine.legal_into(self.open_, a, b, self._buf)
+                self.moves = self.engine.legal_into(self.open_, a, b, self.legal)
                 self.best = 0
-                if self._n and self.coach is not None:
+                if self.moves and self.coach is not None:
                     self.best = self.coach.best()  # for the lowest expected score, or a target
-                if self._n and self.match is not None:
-                    self._n = self.match.moves()  # unlucky-7, to-go, most-tiles
+                if self.moves and self.match is not None:
+                    self.moves = self.match.moves()  # unlucky-7, to-go, most-tiles
                 self.log.append({"ev": "throw", "player": self.player + 1,
                                  "dice": [a, b] if b else [a], "total": a + b,
-                                 "open": tiles_of(self.open_), "moves": self._n})
-                if self._n == 0:
-                    self._accept(0, now)  # the throw cannot be played: the turn ends
+                                 "open": tiles_of(self.open_), "moves": self.moves})
+                if self.moves == 0:
+                    self.accept(0, now)  # the throw cannot be played: the turn ends
                 else:
-                    self._enter(MOVE, now)
+                    self.enter(MOVE, now)
         elif st == MOVE:
-            if self._pending and ticks_diff(now, self.since) >= _SETTLE_MS:
-                self._accept(self._shut, now)
+            if self.pending and ticks_diff(now, self.since) >= _SETTLE_MS:
+                self.accept(self.shut, now)
         if self.cpu is not None:
             self.cpu.tick(now)
 
     # ----- the turn -----
 
-    def _start_turn(self, p, now):
+    def start_turn(self, p, now):
         self.player = p
         self.levels = self.phys  # after a computer's turn: the box's own tiles again
         self.open_ = self.engine.start_open
@@ -328,21 +344,21 @@ class Game:
         self.throws = 0
         self.shut_box = False
         self.score = 0
-        self._pending = False
-        self._shut = 0
-        self._enter(SETUP, now)
+        self.pending = False
+        self.shut = 0
+        self.enter(SETUP, now)
         self.log.append({"ev": "turn", "player": p + 1, "open": tiles_of(self.open_)})
         if self.coach is not None:
             self.coach.turn()  # the score to beat, if there is one
 
-    def _enter(self, state, now):
+    def enter(self, state, now):
         self.state = state
         self.transitions = (self.transitions + 1) & 0xFFFF
         self.t_state = now
         self.err = _ERR_NONE
         self.err_mask = 0
         self.since = now
-        self._check(now)
+        self.check(now)
 
     def one_die_choice(self):
         """Return 0 (two dice), 1 (one die only on a long press) or 2 (one die forced)."""
@@ -353,7 +369,7 @@ class Game:
             return 2
         return 1
 
-    def _throw(self, long, now):
+    def throw(self, long, now):
         if self.coach is not None:
             self.coach.dice(long)  # the analysis of a free one-die choice
         choice = self.one_die_choice()
@@ -368,23 +384,23 @@ class Game:
             self.a = self.dice.roll()
             self.b = 0 if one else self.dice.roll()
         self.throws += 1
-        self._sound(_SND_ROLL)
-        self._enter(ROLLING, now)  # t_state (its low byte) also seeds the dice animation
+        self.melody(_SND_ROLL)
+        self.enter(ROLLING, now)  # t_state (its low byte) also seeds the dice animation
 
-    def _accept(self, mask, now):
+    def accept(self, mask, now):
         """Play the legal move *mask*; end the turn when it shut the box, or at once when
         *mask* is 0 (no legal move for the throw: a move is never empty)."""
         if mask:
             if self.coach is not None:
                 self.coach.move(mask)  # the analysis of the move
-            self.open_ &= ~mask  # mask is _shut: in READY it flashes green, the move just made
-            self._pending = False
+            self.open_ &= ~mask  # mask is shut: in READY it flashes green, the move just made
+            self.pending = False
             self.log.append({"ev": "move", "player": self.player + 1,
                              "dice": [self.a, self.b] if self.b else [self.a],
                              "shut": tiles_of(mask), "open": tiles_of(self.open_)})
             if self.open_:
-                self._sound(_SND_ACCEPT)
-                self._enter(READY, now)
+                self.melody(_SND_ACCEPT)
+                self.enter(READY, now)
                 return
         # The end of the turn: its score (shutbox.rounds keeps totals and round scores).
         p = self.player
@@ -402,12 +418,12 @@ class Game:
                          "throws": self.throws, "total": self.scores[p]})
         if self.coach is not None:
             self.coach.end(self.log[-1])  # how many choices fell short, and their cost
-        self._sound(_SND_SHUT if self.shut_box else _SND_TURN)
-        self._enter(TURN_END, now)
+        self.melody(_SND_SHUT if self.shut_box else _SND_TURN)
+        self.enter(TURN_END, now)
 
     # ----- checking the tiles against the model -----
 
-    def _check(self, now):
+    def check(self, now):
         """Compare the tile levels with the model (SETUP, READY, MOVE): set ``err`` and
         ``err_mask`` (a new mistake buzzes and is logged); in MOVE light the tiles that can
         complete a legal move and accept one as soon as the tiles form it."""
@@ -432,14 +448,14 @@ class Game:
                 kind = _ERR_EARLY
                 mask = shut
         elif st == MOVE:
-            self._shut = shut
-            self._pending = False
+            self.shut = shut
+            self.pending = False
             if reopened:
                 kind = _ERR_REOPENED
                 mask = reopened
             else:
-                buf = self._buf
-                for i in range(self._n):
+                buf = self.legal
+                for i in range(self.moves):
                     m = buf[i]
                     if m & shut == shut:
                         if m == shut:
@@ -455,7 +471,7 @@ class Game:
             self.err = kind
             self.since = now
             if kind != _ERR_NONE and kind != _ERR_SETUP:  # a mistake: buzz, and log it
-                self._sound(_SND_ERROR)
+                self.melody(_SND_ERROR)
                 self.log.append({"ev": "error", "player": self.player + 1,
                                  "why": _ERR_NAMES.split()[kind], "tiles": tiles_of(mask)})
         self.err_mask = mask
@@ -463,14 +479,14 @@ class Game:
             self.hint = wider & ~shut
             if exact:
                 if wider:  # a longer legal move could still extend it: wait, or take Roll
-                    self._pending = True
+                    self.pending = True
                     self.since = now
                 else:
-                    self._accept(shut, now)
+                    self.accept(shut, now)
 
     # ----- outputs -----
 
-    def _sound(self, sound):
+    def melody(self, sound):
         self.sound = sound  # a melody: (Hz / 10, ms / 10) byte pairs
         self.sound_seq = (self.sound_seq + 1) & 0xFFFF
 
@@ -480,8 +496,8 @@ class Game:
         st = self.state
         if self.err or self.cpu is not None and self.cpu.playing():
             return False
-        return st == SETUP or st == READY or st == MOVE and self._pending and \
-            self.open_ & ~self._shut != 0
+        return st == SETUP or st == READY or st == MOVE and self.pending and \
+            self.open_ & ~self.shut != 0
 
     def moving(self, now):
         """Return the ms from *now* until time alone changes a view's frame (the score, the
@@ -508,7 +524,7 @@ class Game:
         if self.cpu is not None and self.cpu.playing():
             return True
         if st == MOVE:
-            return self._pending  # its tiles blink until it is accepted
+            return self.pending  # its tiles blink until it is accepted
         # SETUP, READY: die B's centre blinks when one die is there; a move flashes green
         return self.one_die_choice() == 1 or st == READY and ticks_diff(
             now, self.t_state) < _FLASH_MS
@@ -523,7 +539,7 @@ class Game:
         if st == SETUP or st == READY or st == ROLLING:
             fr.tiles_mask(f, self.open_ & self.levels, _WHITE)
             if st == READY and ticks_diff(now, self.t_state) < _FLASH_MS:
-                fr.tiles_mask(f, self._shut, _GREEN)  # the move just accepted
+                fr.tiles_mask(f, self.shut, _GREEN)  # the move just accepted
             if st == ROLLING:
                 fr.rolling(f, n, now, self.t_state, self.b)
             else:
@@ -540,12 +556,12 @@ class Game:
                 hints = self.settings.hints
                 if hints != _HINT_OFF:
                     fr.tiles_mask(f, self.hint, _WHITE)
-                if hints == _HINT_BEST and self.best & self._shut == self._shut:
-                    fr.tiles_mask(f, self.best & ~self._shut, _CYAN)
-                if self._pending and not fr.blink(now, self.since, _FAST_MS):
-                    fr.tiles_mask(f, self._shut, _OFF)
+                if hints == _HINT_BEST and self.best & self.shut == self.shut:
+                    fr.tiles_mask(f, self.best & ~self.shut, _CYAN)
+                if self.pending and not fr.blink(now, self.since, _FAST_MS):
+                    fr.tiles_mask(f, self.shut, _OFF)
                 else:
-                    fr.tiles_mask(f, self._shut, _GREEN)
+                    fr.tiles_mask(f, self.shut, _GREEN)
         elif st == TURN_END:
             t = ticks_diff(now, self.t_state)
             if self.shut_box and t < _CELEBRATE_MS:  # the box shut: a celebration

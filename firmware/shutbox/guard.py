@@ -37,8 +37,10 @@ _FAULT_MS = const(10000)  # the fault pattern shows this long, then the box rest
 _QUICK_MS = const(5000)  # failing this soon after a start makes the next start a safe one
 _PRESS_MS = const(30)  # Roll held this long (then released) restarts from the fault pattern
 _FRAME_MS = const(20)
-_NOTICE_FAULT = const(8)  # app._NOTICE_FAULT: tile 4 of the boot notice
-_POLL_MS = const(2)  # forever(): the longest sleep between two reads of the switches
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_NOTICE_FAULT = const(8)  # boot notice: restarted after an error or a watchdog reset
+_POLL_MS = const(2)  # the longest sleep between two readings of the switches
+# END consts
 _READ_US = const(1010)  # forever(): a reading this long after the last while a level settles
 
 

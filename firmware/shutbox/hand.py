@@ -33,13 +33,15 @@ from shutbox import game
 
 _FACES = const(6)
 _SND_DIE = const(b"\x75\x05")  # a die entered: one short high note
-_SND_NO = const(b"\x1e\x0a")  # shutbox.game._SND_NO: refused, or the dice cleared
-_SETUP = const(0)  # shutbox.game's states
-_READY = const(1)
-_ROLLING = const(2)
-_MOVE = const(3)
-_ERR_NONE = const(0)  # shutbox.game._ERR_*
-_ERR_SETUP = const(1)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_SETUP = const(0)  # game states (shutbox.game)
+_READY = const(1)  # a state
+_ROLLING = const(2)  # a state
+_MOVE = const(3)  # a state
+_SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
+_ERR_NONE = const(0)  # Game.err: the tiles are as the game wants them
+_ERR_SETUP = const(1)  # Game.err: a tile not in place yet (blinks amber, no mistake)
+# END consts
 
 
 class Game(game.Game):

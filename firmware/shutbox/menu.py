@@ -47,26 +47,28 @@ from shutbox.settings import ATTRS, COUNTS, Settings
 from shutbox.ticks import ticks_add, ticks_diff
 
 _LEAVE_MS = const(600)  # the green (saved) or red (not saved) flash before play starts
-_LABEL_MS = const(1000)
-_CYCLE_MS = const(3000)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
+_DIGIT_MS = const(900)  # one digit of a long number, of a challenge code
+_DIRECT_MAX = const(129)  # largest number drawn as tens-on-dice, units-on-tiles
+_CODE_VIEW_MS = const(4500)  # challenge.show: 4 digits and a dark step
+_LABEL_MS = const(1000)  # a score view: the player's number this long ...
+_CYCLE_MS = const(3000)  # a score view: its label, then its number, this long
+_GAME_OPTIONS = const(17)  # settings.ATTRS[:17] shape the game
+_SOUND = const(17)  # the page of sound (settings.ATTRS)
+_BRIGHTNESS = const(18)  # the page of brightness (settings.ATTRS)
+_IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
+_MENU = const(1)  # power-up mode: the menu
+_RECORDS = const(3)  # power-up mode: the records
+_RESET_RECORDS = const(4)  # power-up mode: reset the records
+_FACTORY = const(5)  # power-up mode: factory settings
+_GAME = const("game")  # the saved game's file in the store
+_NONE = const(0xFFFFFFFF)  # records: no best score yet
+# END consts
 _BEEP = const(1320)  # Hz: a value chosen, a page turned
 _BUZZ = const(200)  # Hz: refused
-_NONE = const(0xFFFFFFFF)  # shutbox.records._NONE
-_MENU = const(1)  # shutbox.powerup's modes (_MENU ...)
-_RECORDS = const(3)
-_RESET_RECORDS = const(4)
-_FACTORY = const(5)
-_GAME = const("game")  # shutbox.resume's file: the game in progress
 _UNDRAWN = const(0xFF)  # no palette code: a frame compared with it is always shown
-_SOUND = const(17)  # the pages of sound and brightness (settings.ATTRS)
-_BRIGHTNESS = const(18)
-_GAME_OPTIONS = const(17)  # settings._GAME_OPTIONS: the options that shape a game
 _DIGITS = const(4)  # a code's digits
-_IDLE_MS = const(60000)  # wait(): the longest sleep when nothing is due
-_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
-_DIGIT_MS = const(900)  # shutbox.frame's digits of a long number, a code's digits
-_DIRECT_MAX = const(129)  # shutbox.frame's largest number drawn whole
-_CODE_VIEW_MS = const(4500)  # shutbox.challenge.show: 4 digits and a dark step, 900 ms each
 
 
 def _count(m):

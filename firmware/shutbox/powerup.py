@@ -42,17 +42,25 @@ _GAUGE 6.
 from micropython import const
 from shutbox import forget
 
-_PLAY = const(0)
-_MENU = const(1)
-_SELFTEST = const(2)
-_RECORDS = const(3)
-_RESET_RECORDS = const(4)
-_FACTORY = const(5)
-_GAUGE = const(6)
-_NOTICE_SETTINGS = const(1)  # app._NOTICE_SETTINGS
-_NOTICE_RECORDS = const(2)  # app._NOTICE_RECORDS
-_POLL_MS = const(2)
-_LOG_VERSION = const(3)  # game._LOG_VERSION: the log format (docs/log-format.md)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_LOG_VERSION = const(3)  # the log format's "v" (docs/log-format.md)
+_NOTICE_SETTINGS = const(1)  # boot notice: the settings file was damaged
+_NOTICE_RECORDS = const(2)  # boot notice: the records file was damaged
+_POLL_MS = const(2)  # the longest sleep between two readings of the switches
+_BOOT_SETTINGS = const(0)  # the boot list's slots (powerup.read): the settings
+_BOOT_RULES = const(1)  # the boot list: the rules
+_BOOT_NOTICES = const(2)  # the boot list: the boot notice's bits
+_BOOT_TALLY = const(3)  # the boot list: the records' tally
+# the boot list: appended by shutbox.app (make_engine), kept from start to start
+_BOOT_ENGINE = const(4)
+_PLAY = const(0)  # power-up mode: play
+_MENU = const(1)  # power-up mode: the menu
+_SELFTEST = const(2)  # power-up mode: the self-test
+_RECORDS = const(3)  # power-up mode: the records
+_RESET_RECORDS = const(4)  # power-up mode: reset the records
+_FACTORY = const(5)  # power-up mode: factory settings
+_GAUGE = const(6)  # power-up mode: the battery gauge
+# END consts
 
 
 def combination(levels, roll, tiles):
@@ -146,11 +154,12 @@ def screens():
 def read(board, store):
     """Read the saved settings and the records' key: the box's boot list for app.start.
 
-    ``[settings, rules, notices, log, tally]``: the Settings, the engine's Rules for them,
-    the boot notice's reasons (a settings or records file found damaged: the defaults or
-    empty records, written again at once), None (the ``settings`` log record is printed
-    here and now, so that its string is gone before the game's modules load), and a new
-    tally of the box's records (Records.tally). shutbox.setfile and shutbox.records are
+    A list, its slots named _BOOT_*: the Settings (_BOOT_SETTINGS), the engine's Rules for
+    them (_BOOT_RULES), the boot notice's reasons (_BOOT_NOTICES: a settings or records file
+    found damaged, the defaults or empty records written again at once) and a new tally of
+    the box's records (_BOOT_TALLY: Records.tally); shutbox.app appends the engine
+    (_BOOT_ENGINE). The ``settings`` log record is printed here and now, so that its string
+    is gone before the game's modules load. shutbox.setfile and shutbox.records are
     unloaded before it returns: the caller unloads this module too, then loads the game's
     modules.
     """
@@ -174,7 +183,7 @@ def read(board, store):
     print(json.dumps({"ev": "settings", "v": _LOG_VERSION, "status": status,
                       "values": [setfile.index(settings, i) for i in range(len(setfile.ATTRS))],
                       "code": "%04d" % c if c >= 0 else "off"}))
-    boot = [settings, setfile.rules(settings, tiles), notices, None, recs.tally(0)]
+    boot = [settings, setfile.rules(settings, tiles), notices, recs.tally(0)]  # _BOOT_* order
     del recs, Records, setfile
     # shutbox.records comes back at each game's end; the names are not needed again
     unload("records", "setfile")

@@ -33,10 +33,20 @@ from micropython import const
 NAME = "records"  # the file in the store
 VERSION = const(1)
 _MAX = const(16)  # entries
-_NONE = const(0xFFFFFFFF)  # best score before the first turn
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_TRUNCATED = const(2)  # damaged (2 and up): the size does not match the header
+_T_STORE = const(0)  # a records' tally's slots (Records.tally): the store
+_T_KEY = const(1)  # a tally: the variant's key
+_T_SKIP = const(2)  # a tally: bit p, player p+1's turns do not count
+_T_TURNS = const(3)  # a tally: the turns not merged yet (this and on: saved by shutbox.resume)
+_T_BEST = const(4)  # a tally: their best score
+_T_SHUT = const(5)  # a tally: their boxes shut
+_T_BEGAN = const(6)  # a tally: the variant's game count when the game began
+_T_GAMES = const(7)  # a tally: the variant's game count as the records last had it
+_NONE = const(0xFFFFFFFF)  # records: no best score yet
+# END consts
 _ENTRY = const(16)  # bytes an entry
 _FORMAT = const("<IIIHH")  # key, best, turns, shut, games
-_TRUNCATED = const(2)  # shutbox.store's first damaged code
 
 
 class Records:
@@ -68,14 +78,15 @@ class Records:
     def tally(self, skip):
         """Return a new tally of a game for the app (App.tally), for this store and variant.
 
-        It is ``[store, key, skip, turns, best, shut, began, games]``: *skip* bit p = player
-        p+1's turns do not count (the computer's seats); the app counts the rest of the
-        turns, the best (lowest) of their scores and the boxes shut, and ``add`` merges them.
-        *games* is the variant's game count as the records last had it, *began* as it was
-        when the game began (App._write_log takes it at each new game).
+        A list, its slots named _T_*: the store and the variant's key (_T_STORE, _T_KEY),
+        *skip* (_T_SKIP: bit p = player p+1's turns do not count, the computer's seats);
+        the turns the app counts, the best (lowest) of their scores and the boxes shut
+        (_T_TURNS, _T_BEST, _T_SHUT), which ``add`` merges; the variant's game count as it
+        was when the game began (_T_BEGAN: App._write_log takes it at each new game) and as
+        the records last had it (_T_GAMES).
         """
         games = self.entry()[3]
-        return [self.store, self.key, skip, 0, _NONE, 0, games, games]
+        return [self.store, self.key, skip, 0, _NONE, 0, games, games]  # _T_* order
 
     def add(self, tally):
         """Merge a game's *tally* into the variant's entry, count the game and save, unless
@@ -85,8 +96,8 @@ class Records:
         The tally starts again from zero, with the count as it is now. Before the variant's
         first counted turn there is no entry and nothing is saved.
         """
-        if self.entry()[3] == tally[6]:  # else counted before a cut: not again (nor its turns)
-            turns = tally[3]
+        if self.entry()[3] == tally[_T_BEGAN]:  # else counted before a cut: not again
+            turns = tally[_T_TURNS]
             buf = self.buf
             i = self.at
             if i < 0:
@@ -105,15 +116,15 @@ class Records:
                 self.at = i
             _, best, old, shut, games = struct.unpack_from(_FORMAT, buf, i * _ENTRY)
             if turns:  # digital scores on 10+ tiles can be larger than the field
-                best = min(best, tally[4], _NONE - 1)
+                best = min(best, tally[_T_BEST], _NONE - 1)
             struct.pack_into(_FORMAT, buf, i * _ENTRY, self.key, best,
-                             min(old + turns, _NONE), min(shut + tally[5], 0xFFFF),
+                             min(old + turns, _NONE), min(shut + tally[_T_SHUT], 0xFFFF),
                              min(games + 1, 0xFFFF))
             self.save()
-        tally[3] = 0
-        tally[4] = _NONE
-        tally[5] = 0
-        tally[7] = self.entry()[3]
+        tally[_T_TURNS] = 0
+        tally[_T_BEST] = _NONE
+        tally[_T_SHUT] = 0
+        tally[_T_GAMES] = self.entry()[3]
 
     def save(self):
         """Write the records to flash; return the store's status (0 = OK)."""

@@ -13,7 +13,9 @@ try starts from a fresh heap, as at power-up.
 
 from micropython import const
 
-_WATCHDOG_MS = const(8000)  # shutbox.app._WATCHDOG_MS
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_WATCHDOG_MS = const(8000)  # the hardware watchdog's timeout (the rp2 maximum is 8388)
+# END consts
 
 
 def run(exc):

@@ -64,22 +64,30 @@ from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, tiles_of
 from shutbox.settings import ATTRS
 from shutbox.store import MISSING, OK, damaged
 
-NAME = "game"  # the file in the store
 VERSION = const(3)
 _SIZE = const(76)  # the fixed part
-_NONE = const(0xFFFFFFFF)  # shutbox.records._NONE: no best score
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_ROLLOFF = const(6)  # a state: the tied players throw one die each (tie rule roll-off)
+# the states' names, for the log
+_NAMES = const("setup ready rolling move turn_end game_end rolloff")
+_SAVED = const(0x77)  # the states saved (bit per state): all but MOVE (saved as ROLLING)
+_SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
+_GAME_OPTIONS = const(17)  # settings.ATTRS[:17] shape the game
+_EV_TILES = const(1)  # the debounced tile levels changed
+_EV_PRESSES = const(24)  # EV_SHORT | EV_LONG
+_EV_ROLL = const(6)  # EV_DOWN | EV_UP: passed on, so that a long hold still counts
+NAME = "game"  # the saved game's file in the store
+_T_TURNS = const(3)  # a tally: the turns not merged yet (this and on: saved by shutbox.resume)
+_T_BEST = const(4)  # a tally: their best score
+_T_SHUT = const(5)  # a tally: their boxes shut
+_T_BEGAN = const(6)  # a tally: the variant's game count when the game began
+_T_GAMES = const(7)  # a tally: the variant's game count as the records last had it
+_NONE = const(0xFFFFFFFF)  # records: no best score yet
+# END consts
 _EXTRA_MAX = const(84)  # the most a match adds (shutbox.rounds.Match.save: 83 bytes)
-_GAME_OPTIONS = const(17)  # settings._GAME_OPTIONS: ATTRS[:17] shape the game
 _STALE = const(8)  # restore(): a whole game, but under other settings (not damage)
 _BAD = const(2)  # restore(): the bytes are not a game this firmware can continue
 
-_ROLLOFF = const(6)  # shutbox.game._ROLLOFF
-_SAVED = const(0x77)  # the states saved (bit per state): all but MOVE (saved as ROLLING)
-_NAMES = const("setup ready rolling move turn_end game_end rolloff")  # for the log
-_EV_TILES = const(1)  # shutbox.debounce's event bits (kept here: no import for two ints)
-_EV_PRESSES = const(8 | 16)  # EV_SHORT | EV_LONG
-_EV_ROLL = const(2 | 4)  # EV_DOWN | EV_UP: passed on, so that a long hold still counts
-_SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
 
 
 def _fingerprint(game):
@@ -132,9 +140,9 @@ def snapshot(game, buf=None, tally=None):
         buf[23 + 6 * i:29 + 6 * i] = game.scores[i].to_bytes(6, "little")
     buf[47:53] = game.score.to_bytes(6, "little")
     buf[53:59] = (game.best_score if game.best_score > 0 else 0).to_bytes(6, "little")
-    t = tally if tally is not None else (0,) * 7  # none: an empty one
-    for i in range(4):  # a larger best score is capped by the records too
-        buf[60 + 4 * i:64 + 4 * i] = min(t[3 + i], _NONE).to_bytes(4, "little")
+    t = tally if tally is not None else (0,) * _T_GAMES  # none: an empty one
+    for i in range(4):  # turns, best, shut, began; a larger best is capped by the records too
+        buf[60 + 4 * i:64 + 4 * i] = min(t[_T_TURNS + i], _NONE).to_bytes(4, "little")
     n = _SIZE if game.match is None else game.match.save(buf, _SIZE)
     buf[59] = n - _SIZE
     return memoryview(buf)[:n] if given else buf[:n]
@@ -170,7 +178,7 @@ def restore(game, data, now):
     if m is not None and not m.load(data[_SIZE:], st):
         return _BAD  # the match checks its part before anything changes
     p = data[13]
-    game._start_turn(p, now)  # resets the per-turn fields; the ones saved are set below
+    game.start_turn(p, now)  # resets the per-turn fields; the ones saved are set below
     flags = data[14]
     game.locked = bool(flags & 1)
     game.over = bool(flags & 2)
@@ -195,18 +203,22 @@ def restore(game, data, now):
                      "scores": game.scores[:game.players]})
     if st == READY or st == ROLLING:
         game.levels = game.open_  # the model; the app holds the real tiles back until they match
-    game._enter(st, now)
+    game.enter(st, now)
     return OK
 
 
 class Resume:
-    """The game in progress on flash: saved at safe points, restored at boot."""
+    """The game in progress on flash: saved at safe points, restored at boot.
+
+    What shutbox.app uses: ``load``, ``poll``, ``hold``, ``expect`` (the tile levels a resumed
+    game waits for, -1: none) and ``transitions`` (the game's count at the last poll: while
+    the game's differs, a save is due at the next step)."""
 
     def __init__(self, store):
         """Keep the store (shutbox.store.Store) and the one snapshot buffer."""
         self.store = store
         self._buf = bytearray(_SIZE + _EXTRA_MAX)
-        self._seen = -1  # game.transitions at the last poll
+        self.transitions = -1  # game.transitions at the last poll (App.wait)
         self.expect = -1  # tile levels the box waits for after a resume (-1: none)
         self.saves = 0
         self.failed = 0  # saves the flash refused (the game goes on; the next save retries)
@@ -230,13 +242,13 @@ class Resume:
         if st == OK and tally is not None:
             t = tally
             for i in range(4):
-                t[3 + i] = int.from_bytes(b[60 + 4 * i:64 + 4 * i], "little")
-            if t[6] != t[7]:  # counted: whatever it ends in, not counted again
-                t[3] = t[5] = 0
-                t[4] = _NONE
+                t[_T_TURNS + i] = int.from_bytes(b[60 + 4 * i:64 + 4 * i], "little")
+            if t[_T_BEGAN] != t[_T_GAMES]:  # counted: whatever it ends in, not counted again
+                t[_T_TURNS] = t[_T_SHUT] = 0
+                t[_T_BEST] = _NONE
         # a resumed game is on flash already; anything else is saved at the first poll, so a
         # damaged file is replaced at once
-        self._seen = game.transitions if st == OK else -1
+        self.transitions = game.transitions if st == OK else -1
         if st == OK:
             cpu = game.cpu
             want = game.open_ ^ game.inv  # the tiles up (Open the Box: the model is mirrored)
@@ -253,9 +265,9 @@ class Resume:
         """Save the game, with the records' *tally*, if it entered a new state since the last
         poll (not into MOVE)."""
         t = game.transitions
-        if t == self._seen:
+        if t == self.transitions:
             return False
-        self._seen = t
+        self.transitions = t
         if game.state == MOVE:
             return False
         if self.store.save(NAME, snapshot(game, self._buf, tally), VERSION) == OK:
@@ -270,7 +282,7 @@ class Resume:
             self.expect = -1
             return ev | _EV_TILES  # the tiles match: the game takes them from here
         if ev & _EV_PRESSES:
-            game._sound(_SND_NO)  # put the tiles back first
+            game.melody(_SND_NO)  # put the tiles back first
         return ev & _EV_ROLL
 
 

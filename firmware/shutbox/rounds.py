@@ -57,11 +57,14 @@ _TO_GO_3 = const(2)  # the first throw must shut the 3 (bit 2); one that cannot 
 _STAKES_OFF = const(0)
 _STAKES_CANOGA = const(1)  # each round every loser pays the winner the difference, x2 if shut
 
-_GAME_END = const(5)  # shutbox.game.GAME_END
-_ROLLOFF = const(6)  # shutbox.game._ROLLOFF: the tied players throw one die each
-_MAX = const(4)  # shutbox.game._MAX_PLAYERS
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_MAX = const(4)  # seats at the box
+_GAME_END = const(5)  # a state
+_ROLLOFF = const(6)  # a state: the tied players throw one die each (tie rule roll-off)
+# the dice: (frequency / 10 Hz, duration / 10 ms) pairs
 _SND_DIE = const(b"\x64\x03\x00\x02\x64\x03")
-_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")
+_SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")  # the winner's tune
+# END consts
 
 # Match.st: the match's small state, a byte each (saved as it is by save()).
 _FIRST = const(0)  # the seat that plays first this round (it moves one seat a round)
@@ -118,10 +121,10 @@ class Match:
         p = st[_FIRST]  # the first of them from that seat on
         while not who >> p & 1:
             p = (p + 1) % g.players
-        g._start_turn(p, now)
+        g.start_turn(p, now)
 
     def scored(self, p, score, shut):
-        """Player *p*'s turn ended with *score* (the end of Game._accept)."""
+        """Player *p*'s turn ended with *score* (the end of Game.accept)."""
         self.rscores[p] = score
         if not self.tiebreak:  # a tie-break round decides a tie; it adds nothing to totals
             self.game.scores[p] += score
@@ -142,7 +145,7 @@ class Match:
                 break
         g.log.append({"ev": "turn_end", "player": g.player + 1, "next": nxt + 1})
         if nxt >= 0:
-            g._start_turn(nxt, now)
+            g.start_turn(nxt, now)
             return
         s = g.settings
         who = st[_IN_ROUND]
@@ -225,7 +228,7 @@ class Match:
                 st[_DIES + p] = 0
             if g.state != _ROLLOFF:
                 g.log.append({"ev": "rolloff", "players": tiles_of(best)})
-            g._enter(_ROLLOFF, now)  # (again: a new state for shutbox.resume to save)
+            g.enter(_ROLLOFF, now)  # (again: a new state for shutbox.resume to save)
         else:  # the game is over: the players in *best* won
             g.winners = best
             p = 0
@@ -239,8 +242,8 @@ class Match:
             if g.settings.stakes:
                 rec["balance"] = self.balance[:g.players]
             g.log.append(rec)
-            g._sound(_SND_WIN)
-            g._enter(_GAME_END, now)
+            g.melody(_SND_WIN)
+            g.enter(_GAME_END, now)
 
     def press(self, now):
         """Roll in ROLLOFF: the next tied player throws; after the last, the lowest die wins."""
@@ -253,8 +256,8 @@ class Match:
                 d = g.dice.roll()
                 st[_DIES + p] = d
                 g.log.append({"ev": "rolloff_die", "player": p + 1, "die": d})
-                g._sound(_SND_DIE)
-                g._enter(_ROLLOFF, now)  # the die stands: saved (shutbox.resume) as it shows
+                g.melody(_SND_DIE)
+                g.enter(_ROLLOFF, now)  # the die stands: saved (shutbox.resume) as it shows
                 return
         self._decide(tied, st[_DIES:_DIES + _MAX], now)
 
@@ -271,7 +274,7 @@ class Match:
     # ----- the turn variants -----
 
     def replay(self, one):
-        """Same throws: the round's recorded throw, or a new one, recorded (Game._throw)."""
+        """Same throws: the round's recorded throw, or a new one, recorded (Game.throw)."""
         g = self.game
         st = self.st
         i = g.throws
@@ -290,11 +293,11 @@ class Match:
         how many."""
         g = self.game
         s = g.settings
-        n = g._n
+        n = g.moves
         if s.unlucky7 and g.a + g.b == 7:
             g.log.append({"ev": "rule", "rule": "unlucky-7", "player": g.player + 1})
             return 0
-        buf = g._buf
+        buf = g.legal
         need = 1 << s.to_go if s.to_go and g.throws == 1 else 0  # tile 2 is bit 1 (_TO_GO_2)
         if need:
             j = 0

@@ -32,16 +32,24 @@ _SIZE = const(7)  # versions 3 and 4
 _BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02"
               b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03\x01\x01")
 _CODE_BITS = const(14)  # the code + 1: 0 (none) .. 10000
-_CODES = const(10000)
-_INVALID = const(4)  # load(): the file checks out but its values do not (store's bad version)
-_BAD_VERSION = const(4)  # shutbox.store's status for another payload version
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_START_LOW_THREE_SHUT = const(1)  # start low-three-shut
+_START_ODD_OPEN = const(2)  # start odd-open
+_START_EVEN_OPEN = const(3)  # start even-open
+_LOW_THREE = const(7)  # tiles 1..3: shut at the start under low-three-shut
+_ODD_TILES = const(0x555)  # the odd tiles: open at the start under odd-open
+_EVEN_TILES = const(0xAAA)  # the even tiles: open at the start under even-open
+_TO_GO = const(9)  # the page of to-go (settings.ATTRS)
+_SAME_THROWS = const(15)  # the page of same-throws (settings.ATTRS)
+_REAL_DICE = const(20)  # the page of real-dice (settings.ATTRS)
+_CODES = const(10000)  # challenge codes: 0000..9999
+_BAD_VERSION = const(4)  # an unknown store format or payload version
+# END consts
+_INVALID = const(_BAD_VERSION)  # load(): the file checks out but its values do not
 
 # pages per menu section: who plays, the turn, variants, the game, the box, ways to play (its
 # last page, after the ATTRS pages, is the challenge code)
 SECTIONS = b"\x03\x05\x04\x05\x03\x03"
-_TO_GO = const(9)  # page of to-go
-_SAME_THROWS = const(15)
-_REAL_DICE = const(20)
 
 
 def conflict(s, tiles=9):
@@ -57,8 +65,9 @@ def conflict(s, tiles=9):
         return _SAME_THROWS if s.same_throws else _REAL_DICE
     if s.to_go:
         start = s.start
-        in_play = ((1 << tiles) - 1) & (~7 if start == 1 else 0x555 if start == 2
-                                        else 0xAAA if start == 3 else -1)
+        in_play = ((1 << tiles) - 1) & (
+            ~_LOW_THREE if start == _START_LOW_THREE_SHUT else _ODD_TILES
+            if start == _START_ODD_OPEN else _EVEN_TILES if start == _START_EVEN_OPEN else -1)
         if not in_play & (1 << s.to_go):
             return _TO_GO
     return -1
@@ -85,19 +94,20 @@ def rules(s, tiles):
                  start=s.start)
 
 
+# BEGIN variant_key: written by `shutbox consts`; edit its table, not this block
 def variant_key(s, tiles):
-    """Return the records' key of the variant of a turn under *s* (shutbox.records).
+    """Return the records' key of the variant of a turn under the settings *s* on *tiles*
+    tiles (shutbox.records; the challenge codes key their dice with it).
 
-    One die is off in same-throws games (rules()), so they count as one-die `never`. The
-    challenge codes key their dice with the same (shutbox.challenge.variant_key: a copy, so
-    that the box loads neither module for the other; tests/firmware/test_dice.py checks that
-    both agree).
+    One die is off in same-throws games (shutbox.setfile.rules), so they count as one-die
+    `never`. shutbox.setfile and shutbox.challenge each keep a copy (`shutbox consts`).
     """
     one = 0 if s.same_throws else s.one_die
     return (tiles | one << 4 | s.one_die_mode << 6 | s.moves << 8 | s.scoring << 10
             | s.start << 12 | (1 if s.open_box else 0) << 14 | s.to_go << 15
             | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18
             | (1 if s.two_tiles else 0) << 19)
+# END variant_key
 
 
 def pack(s):

@@ -13,13 +13,14 @@ the reference card (``shutbox card``), both generated from one table.
 
 from micropython import const
 
-_ONE_DIE_HIGH_SHUT = const(1)  # shutbox.variants (private: no import kept in RAM)
-
-# hints: what the MOVE state lights. Private (no module globals on the box): shutbox.game and
-# shutbox.app keep their own copies, the tests read these on CPython (see test_memory).
-_HINT_OFF = const(0)
-_HINT_LEGAL = const(1)  # every tile that can take part in a legal move (the standard box)
-_HINT_BEST = const(2)  # also the optimal move in cyan
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_ONE_DIE_HIGH_SHUT = const(1)  # one-die high-shut
+_HINT_OFF = const(0)  # hints (what the MOVE state lights): none
+_HINT_LEGAL = const(1)  # hints: every tile that can take part in a legal move
+_HINT_BEST = const(2)  # hints: also the optimal move in cyan
+_GAME_OPTIONS = const(17)  # settings.ATTRS[:17] shape the game
+_CODES = const(10000)  # challenge codes: 0000..9999
+# END consts
 
 # The values of format, tie, to-go and stakes (FORMAT_*, TIE_*, TO_GO_*, STAKES_*) are named
 # in shutbox.rounds, which plays them and is loaded only when one is not at its default.
@@ -37,8 +38,6 @@ ATTRS = ("players", "computer", "hints",
 COUNTS = (b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03\x05"
           b"\x02\x02")
 _PLAYERS = const(0)  # the page whose index is the value - 1
-_GAME_OPTIONS = const(17)  # ATTRS[:17] shape the game; shutbox.resume keeps a copy
-_CODES = const(10000)  # a challenge code is 0000..9999; -1: none (the dice are random)
 
 
 class Settings:

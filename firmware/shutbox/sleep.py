@@ -60,10 +60,11 @@ _PRESS_MS = const(30)  # Roll held this long wakes the box (a bounce or a glitch
 _CHATTER_MS = const(500)  # a contact that settles in neither state this long: no press
 _POLL_MS = const(20)  # asleep on USB: Roll read this often
 _BUSY_MS = const(1000)  # idle long enough but the dice roll or the computer plays: ask again
-_ROLLING = const(2)  # shutbox.game.ROLLING
-_NOTICE_BATTERY = const(16)  # app._NOTICE_BATTERY: tile 5 of the boot notice
-# settings.sleep: off, then idle minutes
-_MINUTES = const(b"\x00\x01\x05\x0a\x1e")
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_ROLLING = const(2)  # a state
+_MINUTES = const(b"\x00\x01\x05\x0a\x1e")  # settings.sleep: off, then idle minutes
+_NOTICE_BATTERY = const(16)  # boot notice: the cells are low
+# END consts
 
 
 def level(mv, tiles):
@@ -283,9 +284,9 @@ class Sleeper(Guard):
         self.out('{"ev": "wake", "mv": %d}' % sp.vsys_mv())
 
 
-def main(board, make, boot, wdt, watchdog_ms):
-    """Run the box on the chip under the Sleeper (shutbox.app.main: *make* its apps, *boot*
-    its boot list, whose settings give the idle time); never returns."""
+def main(board, make, settings, wdt, watchdog_ms):
+    """Run the box on the chip under the Sleeper (shutbox.app.main: *make* its apps; the
+    *settings* give the idle time); never returns."""
     import time
 
     from shutbox.supply import Supply
@@ -296,5 +297,5 @@ def main(board, make, boot, wdt, watchdog_ms):
     if not supply.ok:  # a stand-in machine without sleep (the virtual Pico's): the plain guard
         Guard(board, make, now, wdt=wdt, wdt_reset=reset).forever()
     else:
-        Sleeper(board, make, now, wdt, reset, supply, boot[0], time.ticks_ms, time.sleep_ms,
+        Sleeper(board, make, now, wdt, reset, supply, settings, time.ticks_ms, time.sleep_ms,
                 watchdog_ms).forever()

@@ -37,14 +37,16 @@ import os
 
 from micropython import const
 
-OK = const(0)
-MISSING = const(1)  # no file (first boot, or after a reset): defaults, nothing to report
-_TRUNCATED = const(2)  # the first "damaged" code
-_BAD_MAGIC = const(3)
-_BAD_VERSION = const(4)
-_TOO_BIG = const(5)
-_BAD_CRC = const(6)
-_IO_ERROR = const(7)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+OK = const(0)  # shutbox.store's statuses: read
+MISSING = const(1)  # no file (first boot, or after a reset)
+_TRUNCATED = const(2)  # damaged (2 and up): the size does not match the header
+_BAD_MAGIC = const(3)  # not one of our files
+_BAD_VERSION = const(4)  # an unknown store format or payload version
+_TOO_BIG = const(5)  # larger than the cap: refused without reading it
+_BAD_CRC = const(6)  # bit rot or a torn write
+_IO_ERROR = const(7)  # the filesystem refused
+# END consts
 
 _FORMAT = const(1)
 _HEADER = const(12)

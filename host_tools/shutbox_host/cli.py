@@ -24,6 +24,8 @@ COMMANDS = {
     "play": ("shutbox_host.box.play", "play the simulated box in this terminal"),
     "board": ("shutbox_host.hardware.boardgen",
               "generate the pin module and documents from the pin map"),
+    "consts": ("shutbox_host.hardware.constgen",
+               "write the firmware modules' shared constants from their table"),
     "flash": ("shutbox_host.pico.flash", "put the firmware on a Raspberry Pi Pico with mpremote"),
     "uf2": ("shutbox_host.pico.uf2",
             "write one .uf2 for a Pico: MicroPython and the box's firmware (drag it onto the "
@@ -59,7 +61,7 @@ OPTIONAL = {
 
 # Commands that write or read the repository's own files (the tables, the pin module, the
 # card, the enclosure, the bench's machinery in tests/): they need a checkout, not a wheel.
-CHECKOUT_ONLY = {"tables", "board", "card", "enclosure", "bench"}
+CHECKOUT_ONLY = {"tables", "board", "consts", "card", "enclosure", "bench"}
 
 
 def _missing(command: str, exc: ModuleNotFoundError) -> str | None:

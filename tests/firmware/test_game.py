@@ -25,7 +25,7 @@ from shutbox.game import (
     Settings,
 )
 from shutbox.variants import MODE_FORCED, MODE_LOCKED, MOVES_KIDS, ONE_DIE_NEVER
-from shutbox_host.box.boxsim import face
+from shutbox_host.model.leds import face
 
 NAMES = fr.NAMES.decode()
 
@@ -300,7 +300,7 @@ def test_an_extendable_move_is_accepted_after_a_pause_or_on_roll():
     box.throw(3, 5)
     box.shut(3)  # legal alone, but 3 and 5 is legal too
     g = box.game
-    assert g.state == MOVE and g._pending
+    assert g.state == MOVE and g.pending
     box.wait(1000)
     assert g.state == MOVE
     box.shut(5)

@@ -1,4 +1,4 @@
-# RAM with every feature on: the 64 KB budget, allocation-free steps, constants kept private.
+# RAM with every feature on: the 64 KB budget, allocation-free steps, what loads the table.
 """The heap the firmware takes with every feature on (the computer, best-move hints and the
 analysis, Canoga stakes, settings, records and the game saved on flash, the guard and the
 watchdog), under the real MicroPython unix port (64-bit) on the simulated board, booted as the
@@ -21,19 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from shutbox import app as _app
-from shutbox import board as _board
-from shutbox import coach, computer, engine, frame, game, hand, setnames, settings, variants
-from shutbox import debounce as _debounce
-from shutbox import guard as _guard
-from shutbox import menu as _menu
-from shutbox import powerup as _powerup
-from shutbox import records as _records
-from shutbox import rescue as _rescue
-from shutbox import resume as _resume
-from shutbox import rounds as _rounds
-from shutbox import sleep as _sleep
-from shutbox import store as _store
+from shutbox import engine, settings
 from shutbox_host import mp
 from shutbox_host.bench import game as bench_game
 
@@ -84,73 +72,13 @@ def test_computer_and_coach_steps_allocate_nothing(level):
     assert steps > 100
 
 
-# ----- private constants: the copies match their sources -----
+# ----- the optimal-play table is loaded only for the features that read it -----
+# (the private constants' copies are written from one table: tests/firmware/test_consts.py)
 
 
-def test_private_constants_match_their_sources():
-    """Modules keep private copies of a few constants (folded in at compile time, no module
-    globals in RAM); each copy equals the value it stands for."""
-    v = variants
-    pairs = [
-        (engine._MIN_TILES, v.MIN_TILES), (engine._MAX_TILES, v.MAX_TILES),
-        (engine._DEFAULT_TILES, v.DEFAULT_TILES), (engine._ONE_DIE_NEVER, v.ONE_DIE_NEVER),
-        (engine._ONE_DIE_HIGH_SHUT, v.ONE_DIE_HIGH_SHUT),
-        (engine._ONE_DIE_SUM_LE_6, v.ONE_DIE_SUM_LE_6), (engine._ONE_DIE_RULES, len(v.ONE_DIE)),
-        (engine._MODE_OPTIONAL, v.MODE_OPTIONAL), (engine._MODE_LOCKED, v.MODE_LOCKED),
-        (engine._MODE_FORCED, v.MODE_FORCED), (engine._MODES, len(v.ONE_DIE_MODE)),
-        (engine._MOVES_ANY, v.MOVES_ANY), (engine._MOVE_RULES, len(v.MOVES)),
-        (engine._SCORING_SUM, v.SCORING_SUM), (engine._SCORING_DIGITAL, v.SCORING_DIGITAL),
-        (engine._SCORING_COUNT, v.SCORING_COUNT), (engine._SCORINGS, len(v.SCORING)),
-        (engine._START_ALL_OPEN, v.START_ALL_OPEN),
-        (engine._START_LOW_THREE_SHUT, v.START_LOW_THREE_SHUT),
-        (engine._START_ODD_OPEN, v.START_ODD_OPEN), (engine._START_EVEN_OPEN, v.START_EVEN_OPEN),
-        (engine._STARTS, len(v.START)),
-        (game._MAX_MOVES, engine.MAX_MOVES),
-        (game._MODE_LOCKED, v.MODE_LOCKED), (game._MODE_FORCED, v.MODE_FORCED),
-        (game._HINT_OFF, settings._HINT_OFF), (game._HINT_BEST, settings._HINT_BEST),
-        (game._FAST_MS, frame._FAST_MS), (game._OFF, frame.OFF), (game._WHITE, frame.WHITE),
-        (game._GREEN, frame.GREEN), (game._RED, frame.RED), (game._AMBER, frame.AMBER),
-        (game._BLUE, frame.BLUE), (game._MAGENTA, frame.MAGENTA), (game._CYAN, frame.CYAN),
-        (settings._ONE_DIE_HIGH_SHUT, v.ONE_DIE_HIGH_SHUT),
-        (_board._COLOURS, frame.COLOURS), (_board._PIPS, frame._PIPS),
-        (computer._EASY, engine.LEVEL_EASY), (computer._MEDIUM, engine.LEVEL_MEDIUM),
-        (computer._SETUP, game.SETUP), (computer._READY, game.READY),
-        (computer._MOVE, game.MOVE), (computer._MAX_SEATS, game._MAX_PLAYERS),
-        (coach._P_SCALE, engine.P_SCALE), (coach._CYCLE_MS, game._CYCLE_MS),
-        (coach._CYCLE2_MS, game._CYCLE2_MS),
-        (_rounds._GAME_END, game.GAME_END), (_rounds._ROLLOFF, game._ROLLOFF),
-        (_rounds._MAX, game._MAX_PLAYERS), (_rounds._SND_WIN, game._SND_WIN),
-        (_rounds._SND_DIE, game._SND_ROLL), (_resume._ROLLOFF, game._ROLLOFF),
-        (_resume._SND_NO, game._SND_NO), (_resume._EV_TILES, _debounce.EV_TILES),
-        (_resume._EV_PRESSES, _debounce.EV_SHORT | _debounce.EV_LONG),
-        (_resume._EV_ROLL, _debounce.EV_DOWN | _debounce._EV_UP),
-        # the application shell (app, guard, powerup, menu, records, store)
-        (_app._HINT_BEST, settings._HINT_BEST),
-        (_powerup._NOTICE_SETTINGS, _app._NOTICE_SETTINGS),
-        (_powerup._NOTICE_RECORDS, _app._NOTICE_RECORDS),
-        (_guard._NOTICE_FAULT, _app._NOTICE_FAULT),
-        (_rescue._WATCHDOG_MS, _app._WATCHDOG_MS), (_guard._POLL_MS, _powerup._POLL_MS),
-        (_menu._MENU, _powerup._MENU), (_menu._RECORDS, _powerup._RECORDS),
-        (_menu._BLINK_MS, frame._BLINK_MS), (_app._BLINK_MS, frame._BLINK_MS),
-        (_menu._DIGIT_MS, frame._DIGIT_MS), (_menu._DIRECT_MAX, frame._DIRECT_MAX),
-        (_menu._RESET_RECORDS, _powerup._RESET_RECORDS),
-        (_menu._FACTORY, _powerup._FACTORY),
-        (_menu._NONE, _records._NONE),
-        (_records._TRUNCATED, _store._TRUNCATED),
-        (_resume._NONE, _records._NONE),
-        # the cells and sleep (the chip's: shutbox.sleep)
-        (_sleep._ROLLING, game.ROLLING), (_sleep._NOTICE_BATTERY, _app._NOTICE_BATTERY),
-        (len(_sleep._MINUTES), settings.COUNTS[19]),
-        # real dice (shutbox.hand)
-        (hand._SND_NO, game._SND_NO), (hand._SETUP, game.SETUP), (hand._READY, game.READY),
-        (hand._ROLLING, game.ROLLING), (hand._MOVE, game.MOVE),
-        (hand._ERR_NONE, game._ERR_NONE), (hand._ERR_SETUP, game._ERR_SETUP),
-    ]
-    assert [a for a, b in pairs] == [b for a, b in pairs]
-    names = [v.ONE_DIE, v.ONE_DIE_MODE, v.MOVES, v.SCORING, v.START]
-    assert game._RULE_NAMES == "/".join(
-        " ".join((key,) + vals) for key, vals in zip(setnames.OPTIONS[3:8], names, strict=True))
+def test_only_the_hard_computer_and_best_hints_need_the_table():
     assert settings.Settings(computer=engine.LEVEL_HARD).needs_table()
+    assert settings.Settings(hints=settings._HINT_BEST).needs_table()
     assert not settings.Settings(computer=engine.LEVEL_MEDIUM, hints=1).needs_table()
 
 

@@ -91,7 +91,7 @@ def main():
             else:  # a person's turn: the hints and the analysis the coach gives
                 if st == _MOVE:
                     locked("best", coach.best)
-                    locked("move", coach.move, game._buf[game._n - 1], None, 1)
+                    locked("move", coach.move, game.legal[game.moves - 1], None, 1)
                     locked("render", game.render, now, None, 1)
                     game.tiles_changed(game.levels & ~game.best, now)
                 else:

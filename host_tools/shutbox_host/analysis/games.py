@@ -116,11 +116,11 @@ def play(games: int = 1, players: int = 1, policies=None, seed: int = 0, tiles: 
                 now += 100
                 g.tick(now)
             elif st == MOVE:
-                if g._pending:  # an extendable move: accepted after a pause
+                if g.pending:  # an extendable move: accepted after a pause
                     now += 100
                     g.tick(now)
                     continue
-                allowed = list(g._buf[:g._n])
+                allowed = list(g.legal[:g.moves])
                 m = policies[g.player].move(g.open_, g.a, g.b, g.locked, allowed)
                 levels = g.open_ & ~m
                 g.tiles_changed(levels, now)

@@ -96,7 +96,7 @@ def replay(reads, log: list[dict], start_ms: float, settings=None) -> tuple[list
     """
     from shutbox import setfile
     from shutbox.app import App
-    from shutbox.records import Records
+    from shutbox.records import _T_SKIP, Records
     from shutbox.settings import Settings
     from shutbox.store import Store
     from shutbox.ticks import ticks_add, ticks_diff
@@ -131,7 +131,7 @@ def replay(reads, log: list[dict], start_ms: float, settings=None) -> tuple[list
               tally=tally)
     cpu = getattr(app.game, "cpu", None)
     if cpu is not None:
-        tally[2] = cpu.seats
+        tally[_T_SKIP] = cpu.seats
     # the Pico's loop (shutbox.guard: Guard.forever): each pass reads the time, then the
     # switches in one read of GPIO_IN, and steps the app when they changed or it is due
     seen = -1

@@ -95,9 +95,9 @@ from shutbox import powerup  # noqa: E402
 powerup.print = live.out
 boot = powerup.read(board, store)
 powerup.unload("powerup")
-live.settings = boot[0]
+live.settings = boot[0]  # powerup's _BOOT_SETTINGS (the boot list's slots: powerup.read)
 live.store = store
-live.key = boot[4][1]  # the tally's variant key (shutbox.records.Records.tally)
+live.key = boot[3][1]  # _BOOT_TALLY's variant key (records' _T_KEY: Records.tally)
 
 
 def make(now, safe):
