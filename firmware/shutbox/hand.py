@@ -51,7 +51,7 @@ class Game(game.Game):
         """Return True unless the computer is playing its turn."""
         return self.cpu is None or not self.cpu.playing()
 
-    def _check(self, now):
+    def check(self, now):
         """SETUP and READY of a person's turn: the tiles enter dice (Dice.update); a tile
         away blinks amber (_ERR_SETUP: no buzz, no error record) until it is back."""
         if self.state <= _READY and self._person():
@@ -63,20 +63,20 @@ class Game(game.Game):
                     self.since = now
                 self.err_mask = m
                 return
-        game.Game._check(self, now)
+        game.Game.check(self, now)
 
     def roll(self, long, now):
         """Roll: in SETUP and READY the throw entered (Dice.press); in MOVE a pending move is
         taken and nothing thrown; otherwise as the game's."""
         st = self.state
         if not self.err and self._person():
-            if st == _MOVE and self._pending:
-                self._accept(self._shut, now)
+            if st == _MOVE and self.pending:
+                self.accept(self.shut, now)
                 return
             if st <= _READY:
                 st = self.dice.press(self)  # 1: two dice, 2: one die, 0: refused
                 if st:
-                    self._throw(st == 2, now)
+                    self.throw(st == 2, now)
                 return
         game.Game.roll(self, long, now)
 
@@ -135,10 +135,10 @@ class Dice:
                 if k < _FACES and self.n < 2:
                     self.got[self.n] = k + 1
                     self.n += 1
-                    g._sound(_SND_DIE)
+                    g.melody(_SND_DIE)
                 else:  # a tile above 6, or a third die: the dice entered are cleared
                     self.n = 0
-                    g._sound(_SND_NO)
+                    g.melody(_SND_NO)
             back >>= 1
             k += 1
         return away
@@ -152,7 +152,7 @@ class Dice:
             return 1
         if self.n == 1 and c:
             return 2
-        g._sound(_SND_NO)
+        g.melody(_SND_NO)
         g.log.append({"ev": "refused", "player": g.player + 1, "why": "dice", "tiles": []})
         return 0
 

@@ -16,7 +16,7 @@ from shutbox.game import _ERR_NONE as ERR_NONE
 from shutbox.game import _ERR_SETUP as ERR_SETUP
 from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END, Settings
 from shutbox.settings import ATTRS
-from shutbox_host.box.boxsim import face
+from shutbox_host.model.leds import face
 
 NAMES = fr.NAMES.decode()
 FULL = 0x1FF
@@ -222,22 +222,22 @@ def test_real_dice_through_the_pins_booted_within_the_heap_cap(tmp_path):
     computer, best hints), on the simulated pins under the all-features cap (64 KB + the
     harness): a person's turn entered on the tiles, the computer's on the box's dice."""
     from shutbox_host.bench import game as bench_game
-    from shutbox_host.box import boxsim
+    from shutbox_host.model.script import ROLL_MS, Script
 
-    s = boxsim.Script().wait(300)
+    s = Script().wait(300)
 
     def enter(*faces):
         for k in faces:
             s.flip(k).wait(80).flip(k).wait(80)
 
     enter(6, 6)
-    s.click(120).wait(boxsim.ROLL_MS + 100).shut(3, 9).wait(200)
+    s.click(120).wait(ROLL_MS + 100).shut(3, 9).wait(200)
     enter(2, 9)  # a tile above 6 clears the entry
     s.click(120).wait(200)  # refused: no dice
     enter(1, 1)
-    s.click(120).wait(boxsim.ROLL_MS + 100).shut(2).wait(200)
+    s.click(120).wait(ROLL_MS + 100).shut(2).wait(200)
     enter(1, 1)
-    s.click(120).wait(boxsim.ROLL_MS + 100)  # nothing fits: the turn ends
+    s.click(120).wait(ROLL_MS + 100)  # nothing fits: the turn ends
     s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
     s.dice(4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1).wait(40000)  # the computer's turn
     s.click(120).wait(3000)
@@ -254,3 +254,20 @@ def test_real_dice_through_the_pins_booted_within_the_heap_cap(tmp_path):
     assert [x["why"] for x in r.events("refused")] == ["dice"]
     assert r.events("score")[0]["score"] == 1 + 4 + 5 + 6 + 7 + 8
     assert r.events("winner")
+
+
+def test_roll_takes_a_pending_move_and_throws_nothing():
+    """The kids' moves: 3 shut of a 3 + 4 could still grow to 3 and 4; Roll takes it, and the
+    next throw is entered, not thrown by the box."""
+    from shutbox.variants import MOVES_KIDS
+
+    box = Box(players=1, moves=MOVES_KIDS)
+    g = box.game
+    box.enter(3, 4)
+    box.press()
+    assert g.state == MOVE
+    box.flip(3)
+    assert g.pending
+    box.game.roll(False, box.now)
+    assert g.state == READY and box.events("move")[-1]["shut"] == [3]
+    assert len(box.events("throw")) == 1 and g.dice.n == 0

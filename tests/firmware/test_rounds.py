@@ -516,7 +516,7 @@ def test_two_tiles_keeps_the_moves_of_one_or_two_tiles_and_ends_a_turn_without_t
     box = Box(players=1, two_tiles=1)
     g = box.game
     box.throw(6, 6)
-    moves = sorted(g._buf[i] for i in range(g._n))
+    moves = sorted(g.legal[i] for i in range(g.moves))
     assert moves == sorted([bits(3, 9), bits(4, 8), bits(5, 7)])  # no 1 2 9, no 1 2 4 5 ...
     box.flip(1, 2)  # part of 1 2 9 only: no legal move holds them now
     assert g.err == ERR_NOT_LEGAL
