@@ -31,8 +31,9 @@ through this same machine: its turn feeds virtual tile levels through the same c
 the box's own tiles (``phys``) wait. ``Settings.hints`` chooses what the MOVE state lights;
 best-move hints and the post-turn analysis come from shutbox.coach (loaded only for them).
 
-Parts API: the game's parts (shutbox.computer, shutbox.rounds, shutbox.coach) and
-shutbox.resume call these methods of the game and no others (tests/firmware/test_parts.py
+Parts API: the game's parts (shutbox.computer, shutbox.rounds, shutbox.coach, shutbox.hand,
+whose Game subclass also overrides check, roll, tick, render and would_throw for real dice)
+and shutbox.resume call these methods of the game and no others (tests/firmware/test_parts.py
 checks it, and that no module reads another's ``_private`` names):
 
 * ``start_turn(p, now)``: player *p* (0-based) sets the box up for a turn;
