@@ -99,8 +99,6 @@ def _fingerprint(game):
     for i in range(_GAME_OPTIONS):
         raw[i] = int(getattr(s, ATTRS[i], 0)) & 0xFF
     crc = binascii.crc32(raw)
-    if s.two_tiles:  # the game option after the box's own (a saved game before it: as it was)
-        crc = binascii.crc32(b"\x02", crc)
     code = game.dice.code
     if code >= 0:
         crc = binascii.crc32(code.to_bytes(2, "little"), crc)

@@ -28,8 +28,9 @@ _CODES = const(10000)  # challenge codes: 0000..9999
 # Page order (the menu, the card, the packed bits). COUNTS: values per option. The options
 # before _GAME_OPTIONS shape the game (a saved game is resumed only under the same ones, with
 # the same code), and so does two-tiles, the last (appended: the files of the firmware before
-# are a prefix); sound, brightness, sleep and real-dice are the box's own and change no game
-# (a saved game goes on under either dice).
+# are a prefix; the menu and `shutbox play` end a saved game when it changes, the resumed
+# game's fingerprint covers only the first 17); sound, brightness, sleep and real-dice are
+# the box's own and change no game (a saved game goes on under either dice).
 ATTRS = ("players", "computer", "hints",
          "one_die", "one_die_mode", "moves", "scoring", "start",
          "open_box", "to_go", "unlucky7", "most_tiles",

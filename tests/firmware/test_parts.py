@@ -104,6 +104,7 @@ def test_the_checks_see_a_private_use_and_an_unlisted_call(tmp_path):
     (tmp_path / "rounds.py").write_text("def f(self):\n    self.game._check(0)\n")
     (tmp_path / "coach.py").write_text("def f(self):\n    g = self.game\n    g.roll(0)\n")
     (tmp_path / "resume.py").write_text("")
+    (tmp_path / "hand.py").write_text("")
     assert private_uses(tmp_path) == ["rounds.py:2: self.game._check"]
     assert unlisted_calls(tmp_path) == ["rounds.py:2: _check", "coach.py:3: roll"]
 
