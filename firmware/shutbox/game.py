@@ -31,7 +31,7 @@ through this same machine: its turn feeds virtual tile levels through the same c
 the box's own tiles (``phys``) wait. ``Settings.hints`` chooses what the MOVE state lights;
 best-move hints and the post-turn analysis come from shutbox.coach (loaded only for them).
 
-Parts API: the game's parts (shutbox.computer, shutbox.rounds, shutbox.coach, shutbox.hand,
+Parts API: the game's parts (shutbox.computer, shutbox.rounds, shutbox.coach, shutbox.turn,
 whose Game subclass also overrides check, roll, tick, render and would_throw for real dice)
 and shutbox.resume call these methods of the game and no others (tests/firmware/test_parts.py
 checks it, and that no module reads another's ``_private`` names):
@@ -103,7 +103,7 @@ _HINT_BEST = const(2)  # hints: also the optimal move in cyan
 
 # What is wrong with the tiles (shown in red, or amber for SETUP): Game.err. Private: no
 # module globals on the box; the tests read them as shutbox.game._ERR_* on CPython (none and
-# setup, which shutbox.hand shares, are in the constants' block).
+# setup, which shutbox.turn shares, are in the constants' block).
 _ERR_EARLY = const(2)  # a tile was shut before the throw
 _ERR_REOPENED = const(3)  # a tile shut earlier this turn was reopened
 _ERR_TOO_HIGH = const(4)  # the tiles shut since the throw add up to more than it
@@ -140,7 +140,8 @@ def parts(s):
     """Return the modules of the game's optional parts that the settings *s* need, of
     "computer", "coach" (best-move hints) and "rounds" (formats, ties, stakes and the turn
     variants, two-tiles among them). Game() imports them; shutbox.app.main loads them before
-    the first game (and shutbox.hand for real dice, whose Game and Dice the app makes)."""
+    the first game (and shutbox.turn for real dice and the time limit: the app makes its
+    Game)."""
     out = []
     if s.computer:
         out.append("computer")

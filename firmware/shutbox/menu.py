@@ -16,7 +16,7 @@
 * sound and brightness (5.1, 5.2) take effect as their value is chosen: the beep sounds at
   the new volume, the LEDs show the new brightness; sleep (5.3) is the idle time before the
   box sleeps (shutbox.sleep). Section 6, ways to play: real-dice (6.1: the players throw
-  their own dice and enter them on the tiles, shutbox.hand), two-tiles (6.2: a move shuts at
+  their own dice and enter them on the tiles, shutbox.turn), two-tiles (6.2: a move shuts at
   most two tiles, shutbox.rounds) and the challenge code.
 
 **The challenge code** (the last page, 6.3: tile 1 off, tile 2 a code; with a code set, the

@@ -73,6 +73,8 @@ MEANINGS = {
     "sleep": "left alone so long the box sleeps; Roll wakes it: never / 1 / 5 / 10 / 30 min",
     "real-dice": "the box's dice / your own, each throw entered on the tiles (other side)",
     "two-tiles": "a move shuts at most two tiles (a throw that needs more ends the turn)",
+    "time-limit": "each throw and move: no limit / 30 s / 60 s (ticks its last 10 s; then the "
+                  "open tiles score)",
     "code": "random dice / a challenge code's dice, the same on every box (see the other "
             "side)",
 }
@@ -197,7 +199,7 @@ SCREENS = {
                 "another",
     "menu_code": "the challenge code, digit {digit}: {count}",
     "menu_code_help": "a digit: flip that many tiles, then {roll} (a new code: tile 2 on "
-                      "page 6.3)",
+                      "page 6.4)",
     "menu_saved": "saved: the game starts",
     "menu_help": "flip tile k: value k | {roll}: next page | tile 9: back | {hold}: save "
                  "and play",

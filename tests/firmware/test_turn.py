@@ -271,3 +271,84 @@ def test_roll_takes_a_pending_move_and_throws_nothing():
     box.game.roll(False, box.now)
     assert g.state == READY and box.events("move")[-1]["shut"] == [3]
     assert len(box.events("throw")) == 1 and g.dice.n == 0
+
+
+# ----- the time limit (shutbox.hand's Game with the box's own dice) -----
+
+
+class Timed(Box):
+    """A game under a time limit, with the box's dice scripted (no real dice)."""
+
+    def __init__(self, **settings):
+        self.settings = Settings(**settings)
+        self.eng = Engine(setfile.rules(self.settings, 9))
+        self.faces = []
+        self.dice = Dice(self._urandom, 1)
+        self.now = 5000
+        self.levels = FULL
+        self.game = hand.Game(self.eng, self.dice, self.settings, self.levels, self.now)
+
+    def throw(self, a, b):
+        self.faces += [a, b]
+        self.press()
+
+
+@pytest.mark.parametrize("limit,seconds", [(1, 30), (2, 60)])
+def test_a_decision_out_of_time_ends_the_turn_after_ten_ticks(limit, seconds):
+    box = Timed(players=2, time_limit=limit)
+    g = box.game
+    box.throw(6, 6)
+    assert g.state == MOVE and g.moving(box.now) is True  # the clock runs
+    sounds = g.sound_seq
+    box.wait(seconds * 1000 - 10500)
+    assert g.state == MOVE and g.sound_seq == sounds  # no tick before the last 10 s
+    box.wait(5000)
+    assert g.sound_seq - sounds == 5  # one tick a second
+    end = g.t_state + seconds * 1000
+    shown = "".join(NAMES[c] for c in g.render(end - 4900))  # a second's first 100 ms
+    assert shown[9 + 7 + 3] == "Y" and set(shown[9:23]) <= {"Y", "."}  # the dice amber
+    shown = "".join(NAMES[c] for c in g.render(end - 4500))
+    assert "Y" not in shown[9:23]
+    box.wait(5600)
+    assert g.state == TURN_END and g.sound_seq - sounds == 10 + 1  # ten ticks, the turn's end
+    assert box.events("rule")[-1] == {"ev": "rule", "rule": "time-limit", "player": 1}
+    assert box.events("score")[-1]["score"] == 45 and box.events("score")[-1]["throws"] == 1
+
+
+def test_each_decision_has_its_own_time_and_setup_has_none():
+    box = Timed(players=1, time_limit=1)
+    g = box.game
+    box.wait(40000)  # SETUP: no clock
+    assert g.state == SETUP and not box.events("rule")
+    box.throw(6, 6)
+    box.wait(25000)
+    box.flip(3, 9)  # the move, in time
+    assert g.state == READY
+    box.wait(25000)  # READY: its own 30 s
+    box.throw(5, 5)
+    assert g.state == MOVE
+    box.wait(29000)
+    assert g.state == MOVE and not box.events("rule")
+    box.wait(1100)
+    assert g.state == TURN_END and box.events("rule")[-1]["rule"] == "time-limit"
+
+
+def test_the_computer_has_no_time_limit():
+    box = Timed(players=1, computer=2, time_limit=1)
+    g = box.game
+    box.throw(1, 1)
+    box.flip(2)
+    box.throw(1, 1)
+    assert g.state == TURN_END
+    box.faces += [6, 6, 5, 5, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    box.wait(800)
+    box.press()
+    box.levels = FULL
+    g.tiles_changed(box.levels, box.now)
+    box.wait(60000)
+    assert [r["player"] for r in box.events("score")] == [1, 2] and not box.events("rule")
+
+
+def test_the_time_limit_setting():
+    assert setnames.names(Settings(time_limit=2))["time-limit"] == "60-s"
+    assert setfile.unpack(setfile.pack(setnames.parse("time-limit=30-s"))).time_limit == 1

@@ -1,6 +1,7 @@
-# Real dice: the players throw their own and enter each throw on the tiles, for shutbox.game.
-"""The game and dice of the real-dice setting, loaded only when it is on: shutbox.app makes
-this module's ``Game`` (shutbox.game.Game with the entry) and ``Dice`` (the entered throws).
+# Real dice and the time limit: the players' own dice entered on the tiles; a clock per decision.
+"""The game and dice of the real-dice and time-limit settings, loaded only when one is on:
+shutbox.app makes this module's ``Game`` (shutbox.game.Game with the entry and the clock)
+and, for real dice, its ``Dice`` (the entered throws).
 
 The players throw their own dice; the box checks the moves, gives its hints and keeps the
 score as usual. A throw is entered with the tiles and Roll only, before the throw, in SETUP
@@ -23,6 +24,13 @@ turns, its random picks and a roll-off use the box's own dice (``src``). Real di
 with same-throws or a challenge code (shutbox.setfile.conflict): both are the box's own dice.
 Allocation-free once built.
 
+**Time limit** (30 s or 60 s): each decision of a person's turn has that long: from the
+throw shown (MOVE) to the move made, and from a move (READY) to the next Roll. In its last
+10 s the box ticks once a second and the dice flash amber; at the limit the turn ends there,
+the open tiles scoring as when no move fits (the log's ``rule`` record, ``time-limit``). The
+setup before a turn and the computer's turns have no limit; a game resumed after a power
+cut gives the decision its whole time again.
+
 Everything is here, in a subclass, so that the standard game's code (loaded on every box,
 its bytes in the RAM the all-features game needs) carries none of it.
 """
@@ -30,9 +38,14 @@ its bytes in the RAM the all-features game needs) carries none of it.
 from micropython import const
 from shutbox import frame as fr
 from shutbox import game
+from shutbox.ticks import ticks_diff
 
 _FACES = const(6)
 _SND_DIE = const(b"\x75\x05")  # a die entered: one short high note
+_SND_TICK = const(b"\x96\x03")  # the time limit's last seconds: one tick a second
+_LIMIT_MS = const(30000)  # the time limit's step: 30 s (setting 1) or 60 s (2)
+_WARN_S = const(10)  # the last seconds that tick
+_FLASH_MS = const(200)  # the dice flash amber this long each second
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
 _SETUP = const(0)  # game states (shutbox.game)
 _READY = const(1)  # a state
@@ -47,14 +60,25 @@ _ERR_SETUP = const(1)  # Game.err: a tile not in place yet (blinks amber, no mis
 class Game(game.Game):
     """shutbox.game.Game whose people enter their throws (see the module doc)."""
 
+    beat = 0  # the seconds left at the last tick of the time limit (0: none yet)
+
     def _person(self):
         """Return True unless the computer is playing its turn."""
         return self.cpu is None or not self.cpu.playing()
 
+    def _left(self, now):
+        """The ms left of a person's decision under the time limit, or -1 (no clock runs)."""
+        lim = self.settings.time_limit
+        if lim and (self.state == _READY or self.state == _MOVE) and self._person():
+            lim = lim * _LIMIT_MS - ticks_diff(now, self.t_state)
+            return lim if lim > 0 else 0
+        return -1
+
     def check(self, now):
-        """SETUP and READY of a person's turn: the tiles enter dice (Dice.update); a tile
-        away blinks amber (_ERR_SETUP: no buzz, no error record) until it is back."""
-        if self.state <= _READY and self._person():
+        """SETUP and READY of a person's turn with real dice: the tiles enter dice
+        (Dice.update); a tile away blinks amber (_ERR_SETUP: no buzz, no error record) until
+        it is back."""
+        if self.state <= _READY and self.settings.real_dice and self._person():
             m = self.dice.update(self, (self.levels ^ self.open_) & self.engine.full)
             if m >= 0:
                 k = _ERR_SETUP if m else _ERR_NONE
@@ -69,7 +93,7 @@ class Game(game.Game):
         """Roll: in SETUP and READY the throw entered (Dice.press); in MOVE a pending move is
         taken and nothing thrown; otherwise as the game's."""
         st = self.state
-        if not self.err and self._person():
+        if not self.err and self.settings.real_dice and self._person():
             if st == _MOVE and self.pending:
                 self.accept(self.shut, now)
                 return
@@ -81,25 +105,47 @@ class Game(game.Game):
         game.Game.roll(self, long, now)
 
     def tick(self, now):
-        """The game's tick; when the dice land on an entered throw, its record is marked."""
+        """The game's tick; when the dice land on an entered throw, its record is marked; the
+        time limit's ticks, and the turn's end at the limit."""
         st = self.state
         game.Game.tick(self, now)
-        if st == _ROLLING and self.state != _ROLLING:
+        if st == _ROLLING and self.state != _ROLLING and self.settings.real_dice:
             self.dice.end(self.log)
+        st = self._left(now)
+        if st == 0:
+            self.log.append({"ev": "rule", "rule": "time-limit", "player": self.player + 1})
+            self.beat = 0
+            self.accept(0, now)  # the turn ends: the open tiles score
+        elif 0 < st <= _WARN_S * 1000:
+            st = (st + 999) // 1000
+            if st != self.beat:
+                self.beat = st
+                self.melody(_SND_TICK)
 
     def would_throw(self):
-        """Roll throws only the dice entered (no dice roll while it is held)."""
-        return False
+        """Roll throws only the dice entered with real dice (no dice roll while it is held)."""
+        return not self.settings.real_dice and game.Game.would_throw(self)
+
+    def moving(self, now):
+        """The game's; True while a decision's clock runs (its end must be seen)."""
+        return self._left(now) >= 0 or game.Game.moving(self, now)
 
     def render(self, now):
-        """The game's frame, with the dice entered so far, and a tile away amber in READY."""
+        """The game's frame, with the dice entered so far and a tile away amber in READY
+        (real dice); the dice flashing amber in a decision's last seconds (time limit)."""
         f = game.Game.render(self, now)
         st = self.state
-        if st <= _READY and self._person():
-            self.dice.draw(f, self.engine.tiles, now)
+        n = self.engine.tiles
+        if st <= _READY and self.settings.real_dice and self._person():
+            self.dice.draw(f, n, now)
             if st == _READY and self.err == _ERR_SETUP:  # the game shows READY's in red
                 fr.tiles_mask(f, self.err_mask, fr.AMBER if fr.blink(now, self.since)
                               else fr.OFF)
+        st = self._left(now)
+        if 0 < st <= _WARN_S * 1000 and st % 1000 > 1000 - _FLASH_MS:  # a second begins
+            for st in range(n, n + 14):  # both dice: the pips lit, and die B's centre
+                if f[st] or st == n + 10:
+                    f[st] = fr.AMBER
         return f
 
 
