@@ -20,7 +20,7 @@ score as usual. A throw is entered with the tiles and Roll only, before the thro
 The dice roll briefly, land on the throw entered, and the game goes on as with the box's dice
 (a move a longer one could extend is taken by Roll as ever, but Roll then throws nothing: the
 next throw is entered); the log's ``throw`` record carries ``"real": true``. The computer's
-turns, its random picks and a roll-off use the box's own dice (``src``). Real dice do not go
+turns, its random picks and a roll-off use the box's own dice (``Dice.dice``). Real dice do not go
 with same-throws or a challenge code (shutbox.setfile.conflict): both are the box's own dice.
 Allocation-free once built.
 
@@ -58,18 +58,17 @@ _ERR_SETUP = const(1)  # Game.err: a tile not in place yet (blinks amber, no mis
 
 
 class Game(game.Game):
-    """shutbox.game.Game whose people enter their throws (see the module doc)."""
+    """shutbox.game.Game with real dice or a time limit (see the module doc). Its names are
+    ones the box already holds where it can (interned names stay in RAM for good)."""
 
-    beat = 0  # the seconds left at the last tick of the time limit (0: none yet)
+    beat = 0  # the seconds left at the time limit's last tick (0: none yet)
 
-    def _person(self):
-        """Return True unless the computer is playing its turn."""
-        return self.cpu is None or not self.cpu.playing()
-
-    def _left(self, now):
-        """The ms left of a person's decision under the time limit, or -1 (no clock runs)."""
+    def wait(self, now):
+        """Return the ms a person has left for the decision under the time limit, or -1 when
+        no clock runs."""
         lim = self.settings.time_limit
-        if lim and (self.state == _READY or self.state == _MOVE) and self._person():
+        if lim and (self.state == _READY or self.state == _MOVE) and (
+                self.cpu is None or not self.cpu.playing()):
             lim = lim * _LIMIT_MS - ticks_diff(now, self.t_state)
             return lim if lim > 0 else 0
         return -1
@@ -78,7 +77,8 @@ class Game(game.Game):
         """SETUP and READY of a person's turn with real dice: the tiles enter dice
         (Dice.update); a tile away blinks amber (_ERR_SETUP: no buzz, no error record) until
         it is back."""
-        if self.state <= _READY and self.settings.real_dice and self._person():
+        if self.state <= _READY and self.settings.real_dice and (
+                self.cpu is None or not self.cpu.playing()):
             m = self.dice.update(self, (self.levels ^ self.open_) & self.engine.full)
             if m >= 0:
                 k = _ERR_SETUP if m else _ERR_NONE
@@ -90,10 +90,11 @@ class Game(game.Game):
         game.Game.check(self, now)
 
     def roll(self, long, now):
-        """Roll: in SETUP and READY the throw entered (Dice.press); in MOVE a pending move is
-        taken and nothing thrown; otherwise as the game's."""
+        """Roll with real dice: in SETUP and READY the throw entered (Dice.press); in MOVE a
+        pending move is taken and nothing thrown; otherwise as the game's."""
         st = self.state
-        if not self.err and self.settings.real_dice and self._person():
+        if not self.err and self.settings.real_dice and (
+                self.cpu is None or not self.cpu.playing()):
             if st == _MOVE and self.pending:
                 self.accept(self.shut, now)
                 return
@@ -111,7 +112,7 @@ class Game(game.Game):
         game.Game.tick(self, now)
         if st == _ROLLING and self.state != _ROLLING and self.settings.real_dice:
             self.dice.end(self.log)
-        st = self._left(now)
+        st = self.wait(now)
         if st == 0:
             self.log.append({"ev": "rule", "rule": "time-limit", "player": self.player + 1})
             self.beat = 0
@@ -128,7 +129,7 @@ class Game(game.Game):
 
     def moving(self, now):
         """The game's; True while a decision's clock runs (its end must be seen)."""
-        return self._left(now) >= 0 or game.Game.moving(self, now)
+        return self.wait(now) >= 0 or game.Game.moving(self, now)
 
     def render(self, now):
         """The game's frame, with the dice entered so far and a tile away amber in READY
@@ -136,12 +137,13 @@ class Game(game.Game):
         f = game.Game.render(self, now)
         st = self.state
         n = self.engine.tiles
-        if st <= _READY and self.settings.real_dice and self._person():
+        if st <= _READY and self.settings.real_dice and (
+                self.cpu is None or not self.cpu.playing()):
             self.dice.draw(f, n, now)
             if st == _READY and self.err == _ERR_SETUP:  # the game shows READY's in red
                 fr.tiles_mask(f, self.err_mask, fr.AMBER if fr.blink(now, self.since)
                               else fr.OFF)
-        st = self._left(now)
+        st = self.wait(now)
         if 0 < st <= _WARN_S * 1000 and st % 1000 > 1000 - _FLASH_MS:  # a second begins
             for st in range(n, n + 14):  # both dice: the pips lit, and die B's centre
                 if f[st] or st == n + 10:
@@ -150,40 +152,44 @@ class Game(game.Game):
 
 
 class Dice:
-    """The dice the players enter (see the module doc); a shutbox.dice.Dice for the game."""
+    """The dice the players enter (see the module doc); a shutbox.dice.Dice for the game.
+    Its names are the box's too: ``a`` and ``b`` the dice entered, ``throws`` how many,
+    ``played`` how many roll() has handed out, ``mask`` the tiles away from their place
+    since the entry began, ``transitions`` the game's when it began (-1: not in this state).
+    """
 
     code = -1  # no challenge code (Dice.code)
 
     def __init__(self, dice):
         """Keep the box's own dice *dice* (shutbox.dice.Dice) for the computer and roll-offs."""
-        self.src = dice
-        self.got = bytearray(2)  # the dice entered, in order
-        self.n = 0  # how many
-        self.i = 0  # how many roll() has handed out
-        self.pend = 0  # tiles away from their place since the entry began
-        self.seen = -1  # game.transitions when it began (-1: not begun in this state)
+        self.dice = dice
+        self.a = self.b = self.throws = self.played = self.mask = 0
+        self.transitions = -1
 
     def update(self, g, away):
         """Take the tiles *away* from their place (SETUP or READY of a person's turn: Game's
         check); return the tiles to blink amber, or -1 before the entry begins (the game
         checks its tiles as without real dice). It begins in a state once every tile is in
         its place; a tile back in its place enters its number as a die."""
-        if g.transitions != self.seen:  # a new state: a new entry, once the tiles are placed
-            self.n = self.i = self.pend = 0
+        if g.transitions != self.transitions:  # a new state: a new entry, once placed
+            self.throws = self.played = self.mask = 0
             if away:
                 return -1
-            self.seen = g.transitions
-        back = self.pend & ~away
-        self.pend = away
+            self.transitions = g.transitions
+        back = self.mask & ~away
+        self.mask = away
         k = 0
         while back:
             if back & 1:
-                if k < _FACES and self.n < 2:
-                    self.got[self.n] = k + 1
-                    self.n += 1
+                if k < _FACES and self.throws < 2:
+                    if self.throws:
+                        self.b = k + 1
+                    else:
+                        self.a = k + 1
+                    self.throws += 1
                     g.melody(_SND_DIE)
                 else:  # a tile above 6, or a third die: the dice entered are cleared
-                    self.n = 0
+                    self.throws = 0
                     g.melody(_SND_NO)
             back >>= 1
             k += 1
@@ -194,9 +200,9 @@ class Dice:
         when the dice entered make a throw the rules allow, else 0 (refused: a buzz, a log
         record)."""
         c = g.one_die_choice()  # 0: two dice only, 1: one die may be thrown, 2: one forced
-        if self.n == 2 and c < 2:
+        if self.throws == 2 and c < 2:
             return 1
-        if self.n == 1 and c:
+        if self.throws == 1 and c:
             return 2
         g.melody(_SND_NO)
         g.log.append({"ev": "refused", "player": g.player + 1, "why": "dice", "tiles": []})
@@ -205,31 +211,33 @@ class Dice:
     def roll(self):
         """Return the next die entered, or the box's own die when none is left (the
         computer's throws, a roll-off)."""
-        if self.i < self.n:
-            self.i += 1
-            return self.got[self.i - 1]
-        return self.src.roll()
+        if self.played < self.throws:
+            self.played += 1
+            return self.a if self.played == 1 else self.b
+        return self.dice.roll()
 
     def below(self, n):
         """The box's own random int in 0..n-1 (the computer's picks: Dice.below)."""
-        return self.src.below(n)
+        return self.dice.below(n)
 
     def flush(self):
         """Drop the box's dice's unused bytes (Dice.flush)."""
-        self.src.flush()
+        self.dice.flush()
 
     def end(self, log):
         """The dice landed: mark the last throw record in *log* when its dice were entered;
         the entry is over."""
-        if self.i:
+        if self.played:
             j = len(log) - 1
             while j >= 0 and log[j]["ev"] != "throw":
                 j -= 1
             if j >= 0:
                 log[j]["real"] = True
-        self.n = self.i = 0
+        self.throws = self.played = 0
 
     def draw(self, f, n, now):
         """Show the dice entered so far on the dice LEDs, white (frame *f*, *n* tiles)."""
-        for j in range(self.n):
-            fr.die(f, n, j, self.got[j], fr.WHITE)
+        if self.throws:
+            fr.die(f, n, 0, self.a, fr.WHITE)
+        if self.throws > 1:
+            fr.die(f, n, 1, self.b, fr.WHITE)

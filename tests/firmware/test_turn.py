@@ -1,7 +1,8 @@
-# Real dice on CPython: throws entered on the tiles, checked, hinted and scored as the box's.
-"""shutbox.game with shutbox.hand (the real-dice setting) driven by hand: each die entered by
-flipping its tile down and up, Roll to throw; the box's own dice must never be asked for a
-person's throw (the scripted source raises), and the log marks the entered throws."""
+# Real dice and the time limit on CPython: throws entered on the tiles; a clock per decision.
+"""shutbox.game with shutbox.turn (the real-dice and time-limit settings) driven by hand:
+each die entered by flipping its tile down and up, Roll to throw; the box's own dice must
+never be asked for a person's throw (the scripted source raises), and the log marks the
+entered throws. The time limit: ten ticks, then the turn's end, a clock per decision."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from test_game import bits
 
 from shutbox import frame as fr
-from shutbox import hand, setfile, setnames
+from shutbox import setfile, setnames, turn
 from shutbox.dice import Dice
 from shutbox.engine import Engine
 from shutbox.game import _ERR_NONE as ERR_NONE
@@ -29,10 +30,10 @@ class Box:
         self.settings = Settings(real_dice=1, **settings)
         self.eng = Engine(setfile.rules(self.settings, 9))
         self.faces: list[int] = []
-        self.dice = hand.Dice(Dice(self._urandom, 1))
+        self.dice = turn.Dice(Dice(self._urandom, 1))
         self.now = 5000
         self.levels = FULL
-        self.game = hand.Game(self.eng, self.dice, self.settings, self.levels, self.now)
+        self.game = turn.Game(self.eng, self.dice, self.settings, self.levels, self.now)
 
     def _urandom(self, n):
         if not self.faces:
@@ -115,7 +116,7 @@ def test_a_tile_away_blinks_amber_and_roll_waits_for_it():
     assert g.state == SETUP and box.events("refused")[-1]["why"] == "setup"
     assert not box.events("error")  # not a mistake: no buzz, no error record
     box.flip(4)
-    assert g.err == ERR_NONE and g.dice.n == 1
+    assert g.err == ERR_NONE and g.dice.throws == 1
 
 
 def test_roll_is_refused_without_the_dice_the_rules_allow():
@@ -149,9 +150,9 @@ def test_a_third_die_or_a_high_tile_clears_the_entry():
     box = Box(players=1)
     g = box.game
     box.enter(2, 3, 4)
-    assert g.dice.n == 0
+    assert g.dice.throws == 0
     box.enter(2, 9)
-    assert g.dice.n == 0
+    assert g.dice.throws == 0
     box.enter(5, 4)
     box.press()
     assert (g.a, g.b) == (5, 4)
@@ -241,7 +242,7 @@ def test_real_dice_through_the_pins_booted_within_the_heap_cap(tmp_path):
     s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
     s.dice(4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1).wait(40000)  # the computer's turn
     s.click(120).wait(3000)
-    settings = {"players": 1, "computer": 3, "hints": 2, "real_dice": 1}
+    settings = {"players": 1, "computer": 3, "hints": 2, "real_dice": 1, "time_limit": 2}
     r = bench_game.boot_run(tmp_path / "a", settings, s, bench_game.boot_cap())
     assert bench_game.trouble(r) == []
     assert r.events("settings")[0]["values"][ATTRS.index("real_dice")] == 1
@@ -270,10 +271,10 @@ def test_roll_takes_a_pending_move_and_throws_nothing():
     assert g.pending
     box.game.roll(False, box.now)
     assert g.state == READY and box.events("move")[-1]["shut"] == [3]
-    assert len(box.events("throw")) == 1 and g.dice.n == 0
+    assert len(box.events("throw")) == 1 and g.dice.throws == 0
 
 
-# ----- the time limit (shutbox.hand's Game with the box's own dice) -----
+# ----- the time limit (shutbox.turn's Game with the box's own dice) -----
 
 
 class Timed(Box):
@@ -286,7 +287,7 @@ class Timed(Box):
         self.dice = Dice(self._urandom, 1)
         self.now = 5000
         self.levels = FULL
-        self.game = hand.Game(self.eng, self.dice, self.settings, self.levels, self.now)
+        self.game = turn.Game(self.eng, self.dice, self.settings, self.levels, self.now)
 
     def throw(self, a, b):
         self.faces += [a, b]
