@@ -323,7 +323,8 @@ def test_settings_names_follow_the_firmware_s_vocabulary():
     assert names["sleep"] == "30-min" and s.sleep == 4
     assert names["real-dice"] == "on" and s.real_dice == 1
     assert names["two-tiles"] == "on" and s.two_tiles == 1
-    new = ("sleep", "real-dice", "two-tiles")
+    assert names["time-limit"] == "60-s" and s.time_limit == 2
+    new = ("sleep", "real-dice", "two-tiles", "time-limit")
     # a log of the firmware before sleep (format 1): 19 values, the same names but sleep's
     old = log.settings_names({"ev": "settings", "v": 1, "values": values[:19], "code": "off"})
     assert old == {k: v for k, v in names.items() if k not in new} | {"code": "off"}
