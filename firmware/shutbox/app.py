@@ -105,15 +105,11 @@ class App:
         else:
             self.dice = Dice(urandom)  # type: ignore[assignment]  # Challenge is a Dice
         game = Game
-        if settings.real_dice or settings.time_limit:  # the players' own dice, entered on
-            # the tiles, or a time limit for each decision: shutbox.turn's
-            # Game and Dice, by names the box already holds ("shutbox.", "turn", "Game",
-            # "Dice": interned names stay in RAM for good, and one more can make their pool
-            # grow by KBs)
-            game = __import__("shutbox." + "turn").turn
-            if settings.real_dice:
-                self.dice = game.Dice(self.dice)
-            game = game.Game
+        if settings.real_dice | settings.timeout | settings.resign:  # the players' own
+            # dice entered on the tiles, a time limit, resigning: shutbox.turn's Game, by names
+            # the box already holds ("shutbox.", "turn", "Game": interned names stay in RAM
+            # for good, and one more can make their pool grow by KBs)
+            game = __import__("shutbox." + "turn").turn.Game
         board.adjust(settings.sound, settings.brightness)  # the box's own settings
         self.game = game(self.engine, self.dice, settings, self.deb.levels, now)
         if store is not None:  # imported here: a box without flash (some tests) goes without
@@ -356,7 +352,8 @@ def prelude(boot, booted):
     chip = sys.platform == "rp2"  # the cells' gauge and sleep (shutbox.sleep): on the chip
     for name in ["guard", "resume"] + parts(boot[_BOOT_SETTINGS]) + (
             ["sleep"] if chip else []) + (["turn"] if boot[_BOOT_SETTINGS].real_dice or
-                                           boot[_BOOT_SETTINGS].time_limit else []):
+                                           boot[_BOOT_SETTINGS].timeout or
+                                           boot[_BOOT_SETTINGS].resign else []):
         gc.collect()
         __import__("shutbox." + name)
     # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them

@@ -17,10 +17,11 @@
   the new volume, the LEDs show the new brightness; sleep (5.3) is the idle time before the
   box sleeps (shutbox.sleep). Section 6, ways to play: real-dice (6.1: the players throw
   their own dice and enter them on the tiles, shutbox.turn), two-tiles (6.2: a move shuts at
-  most two tiles, shutbox.rounds), time-limit (6.3: 30 or 60 s for each decision,
-  shutbox.turn) and the challenge code.
+  most two tiles, shutbox.rounds), timeout (6.3: 30 or 60 s for each decision,
+  shutbox.turn), resign (6.4: tile 1 out of place and Roll held, shutbox.turn) and the
+  challenge code.
 
-**The challenge code** (the last page, 6.4: tile 1 off, tile 2 a code; with a code set, the
+**The challenge code** (the last page, 6.5: tile 1 off, tile 2 a code; with a code set, the
 page shows its four digits in turn after its label, as the game end does:
 ``shutbox.challenge.show``).
 Flip tile 2 to enter a new code, four digits from the left. For each digit die A shows which

@@ -63,13 +63,15 @@ _GAME_END = const(5)  # a state
 _ROLLOFF = const(6)  # a state: the tied players throw one die each (tie rule roll-off)
 # the dice: (frequency / 10 Hz, duration / 10 ms) pairs
 _SND_DIE = const(b"\x64\x03\x00\x02\x64\x03")
+_ACTIVE = const(1)  # Match.st: players still in (out-at-45 drops them, and resigning)
+_IN_ROUND = const(2)  # Match.st: players taking a turn in this round
 _SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")  # the winner's tune
 # END consts
 
 # Match.st: the match's small state, a byte each (saved as it is by save()).
 _FIRST = const(0)  # the seat that plays first this round (it moves one seat a round)
-_ACTIVE = const(1)  # players still in (out-at-45 drops players)
-_IN_ROUND = const(2)  # players taking a turn in this round
+# _ACTIVE (1: players still in) and _IN_ROUND (2: players taking a turn in this round) are
+# in the constants' block: shutbox.turn drops a player who resigns from both
 _RSHUT = const(3)  # players who shut the box this round
 _TIED = const(4)  # players in the roll-off ...
 _ROLLER = const(5)  # ... and the one throwing (or who threw last)

@@ -5,13 +5,13 @@ before play (shutbox.settings is what stays in RAM; the names are in shutbox.set
 In flash (shutbox.store, file ``NAME``, payload version ``VERSION``) the settings are
 ``_SIZE`` (7) bytes: each option's value index in ``_BITS[i]`` bits, in page order
 (settings.ATTRS), from bit 0 of byte 0 up, then the challenge code + 1 in 14 bits (0: none),
-54 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
+55 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
 the box uses the defaults and says so on its LEDs (``load``). The layout's sizes and the
 ``_INVALID`` status are private constants (no names kept in RAM).
 
 The firmware before wrote older versions, which ``load`` still reads, the options they lacked
 at their defaults, the next save writing version 4: version 3 (before real-dice,
-two-tiles and time-limit) 7 bytes, the
+two-tiles and timeout) 7 bytes, the
 first 20 options and the code (50 bits); version 2 (before sleep) 6 bytes, the first 19
 options and the code (47 bits); version 1 (before sound, brightness and codes) 4 bytes, the
 first 17 options (29 bits).
@@ -30,7 +30,7 @@ _V2_SIZE = const(6)
 _V3_OPTIONS = const(20)
 _SIZE = const(7)  # versions 3 and 4
 _BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02"
-              b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03\x01\x01\x02")
+              b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03\x01\x01\x02\x01")
 _CODE_BITS = const(14)  # the code + 1: 0 (none) .. 10000
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
 _START_LOW_THREE_SHUT = const(1)  # start low-three-shut
@@ -49,7 +49,7 @@ _INVALID = const(_BAD_VERSION)  # load(): the file checks out but its values do 
 
 # pages per menu section: who plays, the turn, variants, the game, the box, ways to play (its
 # last page, after the ATTRS pages, is the challenge code)
-SECTIONS = b"\x03\x05\x04\x05\x03\x04"
+SECTIONS = b"\x03\x05\x04\x05\x03\x05"
 
 
 def conflict(s, tiles=9):

@@ -22,7 +22,7 @@ STAKES = ("off", "canoga")
 SOUND = ("off", "soft", "loud")
 BRIGHTNESS = ("low", "medium", "high")
 SLEEP = ("off", "1-min", "5-min", "10-min", "30-min")  # idle time before it sleeps
-TIME_LIMIT = ("off", "30-s", "60-s")  # a person's time for each decision
+TIMEOUT = ("off", "30-s", "60-s")  # a person's time for each decision
 CODE = ("off", "a code")  # the code page's values (the digits follow: see the module doc)
 
 # Page order, as shutbox.settings.ATTRS: option names and value names.
@@ -30,12 +30,13 @@ OPTIONS = ("players", "computer", "hints",
            "one-die", "one-die-mode", "moves", "scoring", "start",
            "open-box", "to-go", "unlucky-7", "most-tiles",
            "format", "shut-wins", "tie", "same-throws", "stakes",
-           "sound", "brightness", "sleep", "real-dice", "two-tiles", "time-limit")
+           "sound", "brightness", "sleep", "real-dice", "two-tiles", "timeout",
+           "resign")
 CHOICES = (PLAYERS, COMPUTER, HINTS,
            ONE_DIE, ONE_DIE_MODE, MOVES, SCORING, START,
            OFF_ON, TO_GO, OFF_ON, OFF_ON,
            FORMAT, OFF_ON, TIE, OFF_ON, STAKES,
-           SOUND, BRIGHTNESS, SLEEP, OFF_ON, OFF_ON, TIME_LIMIT)
+           SOUND, BRIGHTNESS, SLEEP, OFF_ON, OFF_ON, TIMEOUT, OFF_ON)
 
 
 def check(s, tiles=9):

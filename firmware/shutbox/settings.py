@@ -35,9 +35,10 @@ ATTRS = ("players", "computer", "hints",
          "one_die", "one_die_mode", "moves", "scoring", "start",
          "open_box", "to_go", "unlucky7", "most_tiles",
          "format", "shut_wins", "tie", "same_throws", "stakes",
-         "sound", "brightness", "sleep", "real_dice", "two_tiles", "time_limit")
+         "sound", "brightness", "sleep", "real_dice", "two_tiles", "timeout",
+         "resign")
 COUNTS = (b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03\x05"
-          b"\x02\x02\x03")
+          b"\x02\x02\x03\x02")
 _PLAYERS = const(0)  # the page whose index is the value - 1
 
 
@@ -68,7 +69,8 @@ class Settings:
     # the players throw their own dice and enter each throw on the tiles (shutbox.turn)
     real_dice = 0
     two_tiles = 0  # a move shuts at most two tiles (shutbox.rounds)
-    time_limit = 0  # a person's time for each decision: off, 30 s, 60 s (shutbox.turn)
+    timeout = 0  # a person's time for each decision: off, 30 s, 60 s (shutbox.turn)
+    resign = 0  # a player may resign: tile 1 out of place, then Roll held (shutbox.turn)
     # A challenge code (shutbox.challenge.Challenge): the dice follow it, the same on every
     # box; -1: none. Not a page of values like ATTRS: the menu's last page enters it.
     code = -1

@@ -1,5 +1,5 @@
-# Real dice and the time limit: the players' own dice entered on the tiles; a clock per decision.
-"""The game and dice of the real-dice and time-limit settings, loaded only when one is on:
+# Real dice, the time limit, resigning: turn rules of people at the box, for shutbox.game.
+"""The game and dice of the real-dice and timeout settings, loaded only when one is on:
 shutbox.app makes this module's ``Game`` (shutbox.game.Game with the entry and the clock)
 and, for real dice, its ``Dice`` (the entered throws).
 
@@ -27,9 +27,15 @@ Allocation-free once built.
 **Time limit** (30 s or 60 s): each decision of a person's turn has that long: from the
 throw shown (MOVE) to the move made, and from a move (READY) to the next Roll. In its last
 10 s the box ticks once a second and the dice flash amber; at the limit the turn ends there,
-the open tiles scoring as when no move fits (the log's ``rule`` record, ``time-limit``). The
+the open tiles scoring as when no move fits (the log's ``rule`` record, ``timeout``). The
 setup before a turn and the computer's turns have no limit; a game resumed after a power
 cut gives the decision its whole time again.
+
+**Resign** (on): a person resigns with tile 1 out of its place (shut it, or open it if it is
+shut: it blinks) and Roll held a second, before a throw (SETUP or READY). Their turn ends
+with every tile of the start scoring, and they are out: in a game of rounds they play no
+more rounds and cannot win, in one round they cannot win (unless nobody else has played);
+the others go on. The log's ``rule`` record says ``resign``.
 
 Everything is here, in a subclass, so that the standard game's code (loaded on every box,
 its bytes in the RAM the all-features game needs) carries none of it.
@@ -52,6 +58,8 @@ _READY = const(1)  # a state
 _ROLLING = const(2)  # a state
 _MOVE = const(3)  # a state
 _SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
+_ACTIVE = const(1)  # Match.st: players still in (out-at-45 drops them, and resigning)
+_IN_ROUND = const(2)  # Match.st: players taking a turn in this round
 _ERR_NONE = const(0)  # Game.err: the tiles are as the game wants them
 _ERR_SETUP = const(1)  # Game.err: a tile not in place yet (blinks amber, no mistake)
 # END consts
@@ -63,10 +71,15 @@ class Game(game.Game):
 
     beat = 0  # the seconds left at the time limit's last tick (0: none yet)
 
+    def __init__(self, engine, dice, settings, levels, now):
+        """The game's, with real dice (Dice) over the box's own *dice* when they are on."""
+        game.Game.__init__(self, engine, Dice(dice) if settings.real_dice else dice,
+                           settings, levels, now)
+
     def wait(self, now):
         """Return the ms a person has left for the decision under the time limit, or -1 when
         no clock runs."""
-        lim = self.settings.time_limit
+        lim = self.settings.timeout
         if lim and (self.state == _READY or self.state == _MOVE) and (
                 self.cpu is None or not self.cpu.playing()):
             lim = lim * _LIMIT_MS - ticks_diff(now, self.t_state)
@@ -93,6 +106,10 @@ class Game(game.Game):
         """Roll with real dice: in SETUP and READY the throw entered (Dice.press); in MOVE a
         pending move is taken and nothing thrown; otherwise as the game's."""
         st = self.state
+        if long and st <= _READY and self.err_mask == 1 and self.settings.resign and (
+                self.cpu is None or not self.cpu.playing()):  # tile 1 out, Roll held
+            self.resign(now)
+            return
         if not self.err and self.settings.real_dice and (
                 self.cpu is None or not self.cpu.playing()):
             if st == _MOVE and self.pending:
@@ -105,6 +122,21 @@ class Game(game.Game):
                 return
         game.Game.roll(self, long, now)
 
+    def resign(self, now):
+        """The player resigns (the module doc): the turn ends with every tile of the start
+        scoring, and the player cannot win: out of the rounds after (shutbox.rounds), or out
+        of the winners of a one-round game."""
+        p = self.player
+        self.log.append({"ev": "rule", "rule": "resign", "player": p + 1})
+        m = self.match
+        if m is not None:
+            m.st[_ACTIVE] &= ~(1 << p)
+            m.st[_IN_ROUND] &= ~(1 << p)
+        self.open_ = self.engine.start_open
+        self.accept(0, now)
+        if m is None and self.played & ~(1 << p):  # another has played: they can win
+            self.played &= ~(1 << p)
+
     def tick(self, now):
         """The game's tick; when the dice land on an entered throw, its record is marked; the
         time limit's ticks, and the turn's end at the limit."""
@@ -114,7 +146,7 @@ class Game(game.Game):
             self.dice.end(self.log)
         st = self.wait(now)
         if st == 0:
-            self.log.append({"ev": "rule", "rule": "time-limit", "player": self.player + 1})
+            self.log.append({"ev": "rule", "rule": "timeout", "player": self.player + 1})
             self.beat = 0
             self.accept(0, now)  # the turn ends: the open tiles score
         elif 0 < st <= _WARN_S * 1000:

@@ -39,7 +39,8 @@ def test_defaults():
         "open-box": "off", "to-go": "off", "unlucky-7": "off", "most-tiles": "off",
         "format": "one-round", "shut-wins": "off", "tie": "share", "same-throws": "off",
         "stakes": "off", "sound": "loud", "brightness": "medium", "sleep": "5-min",
-        "real-dice": "off", "two-tiles": "off", "time-limit": "off", "code": "off"}
+        "real-dice": "off", "two-tiles": "off", "timeout": "off", "resign": "off",
+        "code": "off"}
     assert not s.needs_table()
 
 
@@ -61,7 +62,7 @@ def test_the_tables_agree():
     assert sum(setfile._BITS[:setfile._V1_OPTIONS]) <= 8 * setfile._V1_SIZE
     assert sum(setfile._BITS[:setfile._V2_OPTIONS]) + setfile._CODE_BITS <= 8 * setfile._V2_SIZE
     assert ATTRS[setfile._V2_OPTIONS:setfile._V3_OPTIONS] == ("sleep",)  # version 2: those before
-    assert ATTRS[setfile._V3_OPTIONS:] == ("real_dice", "two_tiles", "time_limit")
+    assert ATTRS[setfile._V3_OPTIONS:] == ("real_dice", "two_tiles", "timeout", "resign")
     assert setnames.COMPUTER == LEVELS
     assert (setnames.HINTS[HINT_OFF], setnames.HINTS[HINT_LEGAL],
             setnames.HINTS[HINT_BEST]) == ("off", "legal", "best")
@@ -177,15 +178,15 @@ def test_the_bit_layout():
     assert offsets[ATTRS.index("sound")] == 29 and offsets[ATTRS.index("brightness")] == 31
     assert offsets[ATTRS.index("sleep")] == 33 and offsets[ATTRS.index("real_dice")] == 36
     assert offsets[ATTRS.index("two_tiles")] == 37
-    assert offsets[ATTRS.index("time_limit")] == 38
+    assert offsets[ATTRS.index("timeout")] == 38 and offsets[ATTRS.index("resign")] == 40
     # players 2, hints legal, one-die high-shut; sound loud (bits 29-30), brightness medium
     # (31-32), sleep 5 minutes (33-35: 2), real dice off (36), two-tiles off (37), no time
-    # limit (38-39); no code (0 at bits 40-53)
+    # limit (38-39), no resigning (40); no code (0 at bits 41-54)
     assert setfile.pack(Settings()) == (0x51 | 2 << 29 | 1 << 31 | 2 << 33).to_bytes(7, "little")
     s = Settings(players=4, stakes=1, code=1234, sleep=0)
     n = int.from_bytes(setfile.pack(s), "little")
-    assert n & 3 == 3 and n >> 28 & 1 == 1 and n >> 33 & 7 == 0 and n >> 40 == 1235
-    n = int.from_bytes(setfile.pack(Settings(real_dice=1, two_tiles=1, time_limit=2)), "little")
+    assert n & 3 == 3 and n >> 28 & 1 == 1 and n >> 33 & 7 == 0 and n >> 41 == 1235
+    n = int.from_bytes(setfile.pack(Settings(real_dice=1, two_tiles=1, timeout=2)), "little")
     assert n >> 36 == 3 | 2 << 2
 
 
@@ -196,14 +197,14 @@ DEFAULTS = 0x51 | 2 << 29 | 1 << 31 | 2 << 33
     (DEFAULTS.to_bytes(6, "little"), "bytes"),
     (DEFAULTS.to_bytes(8, "little"), "bytes"),
     ((DEFAULTS | 0x30).to_bytes(7, "little"), "hints"),  # hints = 3
-    ((DEFAULTS | 1 << 54).to_bytes(7, "little"), "unknown bits"),  # bit 54
-    ((DEFAULTS | 3 << 38).to_bytes(7, "little"), "time_limit"),  # time-limit 3
+    ((DEFAULTS | 1 << 55).to_bytes(7, "little"), "unknown bits"),  # bit 55
+    ((DEFAULTS | 3 << 38).to_bytes(7, "little"), "timeout"),  # timeout 3
     ((DEFAULTS | 2 << 14 | 1 << 17).to_bytes(7, "little"), "fit"),  # odd-open, 2-to-go
     ((DEFAULTS | 7 << 21).to_bytes(7, "little"), "format"),  # format 7
     ((DEFAULTS | 3 << 29).to_bytes(7, "little"), "sound"),  # sound 3
     ((DEFAULTS & ~(3 << 31) | 3 << 31).to_bytes(7, "little"), "brightness"),
     ((DEFAULTS | 5 << 33).to_bytes(7, "little"), "sleep"),  # sleep 5
-    ((DEFAULTS | 10001 << 40).to_bytes(7, "little"), "code"),  # code 10000
+    ((DEFAULTS | 10001 << 41).to_bytes(7, "little"), "code"),  # code 10000
     ((DEFAULTS | 1 << 36 | 1 << 27).to_bytes(7, "little"), "fit"),  # real dice, same throws
 ])
 def test_unpack_refuses(data, why):
@@ -341,7 +342,7 @@ def test_a_file_of_version_3_loads_with_its_values(tmp_path, words):
     assert status == OK
     got = setnames.names(s)
     assert got == setnames.names(setnames.parse(words)) and got["real-dice"] == "off"
-    assert got["two-tiles"] == "off" and got["time-limit"] == "off"
+    assert got["two-tiles"] == "off" and got["timeout"] == "off" and got["resign"] == "off"
     assert setfile.save(s, st) == OK and path.read_bytes()[5] == 4
     assert setnames.names(setfile.load(st)[0]) == got
 

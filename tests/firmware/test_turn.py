@@ -1,5 +1,5 @@
 # Real dice and the time limit on CPython: throws entered on the tiles; a clock per decision.
-"""shutbox.game with shutbox.turn (the real-dice and time-limit settings) driven by hand:
+"""shutbox.game with shutbox.turn (the real-dice and timeout settings) driven by hand:
 each die entered by flipping its tile down and up, Roll to throw; the box's own dice must
 never be asked for a person's throw (the scripted source raises), and the log marks the
 entered throws. The time limit: ten ticks, then the turn's end, a clock per decision."""
@@ -30,7 +30,7 @@ class Box:
         self.settings = Settings(real_dice=1, **settings)
         self.eng = Engine(setfile.rules(self.settings, 9))
         self.faces: list[int] = []
-        self.dice = turn.Dice(Dice(self._urandom, 1))
+        self.dice = Dice(self._urandom, 1)  # the game wraps it in turn.Dice
         self.now = 5000
         self.levels = FULL
         self.game = turn.Game(self.eng, self.dice, self.settings, self.levels, self.now)
@@ -242,7 +242,8 @@ def test_real_dice_through_the_pins_booted_within_the_heap_cap(tmp_path):
     s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
     s.dice(4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1).wait(40000)  # the computer's turn
     s.click(120).wait(3000)
-    settings = {"players": 1, "computer": 3, "hints": 2, "real_dice": 1, "time_limit": 2}
+    settings = {"players": 1, "computer": 3, "hints": 2, "real_dice": 1, "timeout": 2,
+                "resign": 1}
     r = bench_game.boot_run(tmp_path / "a", settings, s, bench_game.boot_cap())
     assert bench_game.trouble(r) == []
     assert r.events("settings")[0]["values"][ATTRS.index("real_dice")] == 1
@@ -296,7 +297,7 @@ class Timed(Box):
 
 @pytest.mark.parametrize("limit,seconds", [(1, 30), (2, 60)])
 def test_a_decision_out_of_time_ends_the_turn_after_ten_ticks(limit, seconds):
-    box = Timed(players=2, time_limit=limit)
+    box = Timed(players=2, timeout=limit)
     g = box.game
     box.throw(6, 6)
     assert g.state == MOVE and g.moving(box.now) is True  # the clock runs
@@ -312,12 +313,12 @@ def test_a_decision_out_of_time_ends_the_turn_after_ten_ticks(limit, seconds):
     assert "Y" not in shown[9:23]
     box.wait(5600)
     assert g.state == TURN_END and g.sound_seq - sounds == 10 + 1  # ten ticks, the turn's end
-    assert box.events("rule")[-1] == {"ev": "rule", "rule": "time-limit", "player": 1}
+    assert box.events("rule")[-1] == {"ev": "rule", "rule": "timeout", "player": 1}
     assert box.events("score")[-1]["score"] == 45 and box.events("score")[-1]["throws"] == 1
 
 
 def test_each_decision_has_its_own_time_and_setup_has_none():
-    box = Timed(players=1, time_limit=1)
+    box = Timed(players=1, timeout=1)
     g = box.game
     box.wait(40000)  # SETUP: no clock
     assert g.state == SETUP and not box.events("rule")
@@ -331,11 +332,11 @@ def test_each_decision_has_its_own_time_and_setup_has_none():
     box.wait(29000)
     assert g.state == MOVE and not box.events("rule")
     box.wait(1100)
-    assert g.state == TURN_END and box.events("rule")[-1]["rule"] == "time-limit"
+    assert g.state == TURN_END and box.events("rule")[-1]["rule"] == "timeout"
 
 
-def test_the_computer_has_no_time_limit():
-    box = Timed(players=1, computer=2, time_limit=1)
+def test_the_computer_has_no_timeout():
+    box = Timed(players=1, computer=2, timeout=1)
     g = box.game
     box.throw(1, 1)
     box.flip(2)
@@ -350,6 +351,69 @@ def test_the_computer_has_no_time_limit():
     assert [r["player"] for r in box.events("score")] == [1, 2] and not box.events("rule")
 
 
-def test_the_time_limit_setting():
-    assert setnames.names(Settings(time_limit=2))["time-limit"] == "60-s"
-    assert setfile.unpack(setfile.pack(setnames.parse("time-limit=30-s"))).time_limit == 1
+def test_the_timeout_setting():
+    assert setnames.names(Settings(timeout=2))["timeout"] == "60-s"
+    assert setfile.unpack(setfile.pack(setnames.parse("timeout=30-s"))).timeout == 1
+
+
+# ----- resigning: tile 1 out of its place, then Roll held -----
+
+
+def test_a_player_resigns_and_the_other_wins_a_one_round_game():
+    box = Timed(players=2, resign=1)
+    g = box.game
+    box.throw(6, 6)
+    box.flip(3, 9)
+    assert g.state == READY
+    box.flip(1)  # tile 1 shut before the throw: it blinks
+    assert g.err_mask == 1
+    box.press(long=True)
+    assert g.state == TURN_END
+    assert box.events("rule")[-1] == {"ev": "rule", "rule": "resign", "player": 1}
+    assert box.events("score")[-1]["score"] == 45  # every tile of the start
+    box.wait(800)
+    box.press()
+    box.levels = FULL
+    g.tiles_changed(box.levels, box.now)
+    box.wait(50)
+    assert g.state == SETUP and g.player == 1  # the other goes on
+    box.throw(1, 1)
+    box.flip(2)
+    box.throw(1, 1)
+    assert box.events("score")[-1]["score"] == 43
+    box.wait(800)
+    box.press()
+    assert g.state == GAME_END and box.events("winner")[-1]["players"] == [2]
+
+
+def test_without_the_setting_the_combination_is_a_one_die_throw_refused():
+    box = Timed(players=2)
+    g = box.game
+    box.flip(1)
+    box.press(long=True)
+    assert g.state == SETUP and not box.events("rule")
+
+
+def test_a_resigned_player_plays_no_more_rounds():
+    from shutbox.rounds import _FORMAT_3_ROUNDS
+
+    box = Timed(players=3, resign=1, format=_FORMAT_3_ROUNDS)
+    g = box.game
+    box.flip(1)  # player 1, in SETUP
+    box.press(long=True)
+    assert g.state == TURN_END and box.events("rule")[-1]["player"] == 1
+    seats = []
+    while g.state != GAME_END:
+        box.wait(800)
+        box.press()
+        if g.state == SETUP:
+            box.levels = FULL
+            g.tiles_changed(box.levels, box.now)
+            box.wait(50)
+            seats.append(g.player + 1)
+            box.throw(1, 1)
+            box.flip(2)
+            box.throw(1, 1)
+    assert seats.count(1) == 0 and len(seats) == 2 * 3  # the two others, three rounds
+    assert 1 not in box.events("winner")[-1]["players"]
+    assert all(1 not in r["players"] for r in box.events("round")[1:])

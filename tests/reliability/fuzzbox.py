@@ -89,7 +89,7 @@ MATCH = ("format", "tie", "stakes", "same_throws", "unlucky7", "to_go", "most_ti
          "two_tiles")
 # Settings the fuzzer leaves at their defaults: its careful player does not enter real dice,
 # and its model does not end a decision at a time limit (tests/firmware/test_turn.py has them).
-UNFUZZED = ("real_dice", "time_limit")
+UNFUZZED = ("real_dice", "timeout", "resign")
 PLAY = 0  # shutbox.powerup.combination(): no button combination, the game starts
 SEQ = 16  # same throws: the throws of a round the box records (shutbox.rounds._SEQ)
 

@@ -300,7 +300,7 @@ def test_every_game_setting_and_the_code_are_in_the_fingerprint():
             assert got != resume.OK
             continue
         want = resume.OK if attr in ("sound", "brightness", "sleep", "real_dice",
-                                     "time_limit") else resume._STALE
+                                     "timeout", "resign") else resume._STALE
         assert got == want, attr
     coded = Game(eng, Challenge(42, 25), Settings(players=2, code=42), eng.full, T0)
     snap42 = resume.snapshot(coded)

@@ -105,7 +105,7 @@ CHALLENGE = (
     "Two boxes with the same code (and the same rules of a turn) throw the same dice: the "
     "same throws for each player in each round, whatever was played before. Play it again: "
     "the same dice again. No code: random dice.",
-    "To enter one, on the code's page (6.4) flip tile 2. For each digit, from the left, die "
+    "To enter one, on the code's page (6.5) flip tile 2. For each digit, from the left, die "
     "A shows which (cyan): flip as many tiles as the digit (any tiles), then a short Roll "
     "(for a 0, Roll at once). The code then shows, as at the game's end: die A which digit, "
     "the tiles the digit. Hold Roll to save it.",
@@ -247,7 +247,7 @@ def _back() -> list[tuple]:
     # the grid: section.page, option, then one column per tile
     cell = (right - x0 - 92) / 5
     cols = [x0, x0 + 24] + [x0 + 92 + cell * k for k in range(5)] + [right]
-    row_h = 9
+    row_h = 8.7
     shapes.append(("rect", x0, y, right - x0, row_h, 0.85))
     head = ["dice", "setting"] + ["tile %d" % (k + 1) for k in range(5)]
     for i, t in enumerate(head):
@@ -278,7 +278,7 @@ def _back() -> list[tuple]:
     for option in setnames.OPTIONS + ("code",):
         lines = _wrap(MEANINGS[option], 6.6, right - x0 - 64)
         for j, part in enumerate(lines):
-            y += 7.1
+            y += 6.8
             if j == 0:
                 shapes.append(("text", x0 + 2, y, 6.6, True, option))
             shapes.append(("text", x0 + 64, y, 6.6, False, part))

@@ -73,8 +73,10 @@ MEANINGS = {
     "sleep": "left alone so long the box sleeps; Roll wakes it: never / 1 / 5 / 10 / 30 min",
     "real-dice": "the box's dice / your own, each throw entered on the tiles (other side)",
     "two-tiles": "a move shuts at most two tiles (a throw that needs more ends the turn)",
-    "time-limit": "each throw and move: no limit / 30 s / 60 s (ticks its last 10 s; then the "
+    "timeout": "each throw and move: no limit / 30 s / 60 s (ticks its last 10 s; then the "
                   "open tiles score)",
+    "resign": "before a throw, tile 1 out of its place and Roll held a second: the player is "
+              "out, the others go on",
     "code": "random dice / a challenge code's dice, the same on every box (see the other "
             "side)",
 }
@@ -142,7 +144,8 @@ SAY = {
                      "wins"]],
     "rolloff_die": [["", "{player|who} threw {die} in the roll-off"]],
     "stakes": [["", "stakes after round {round}: {balance|signed|join: }"]],
-    "rule": [["", "{rule}: {player|who}'s turn ends"]],
+    "rule": [["rule=resign", "{player|who} resigned: out of the game, the others go on"],
+             ["", "{rule}: {player|who}'s turn ends"]],
     "fault": [["", "the box restarted after a fault ({error})"]],
     "sleep": [["why=battery", "the cells are flat: the game is saved and the box sleeps (new "
                               "cells, then Roll)"],
@@ -199,7 +202,7 @@ SCREENS = {
                 "another",
     "menu_code": "the challenge code, digit {digit}: {count}",
     "menu_code_help": "a digit: flip that many tiles, then {roll} (a new code: tile 2 on "
-                      "page 6.4)",
+                      "page 6.5)",
     "menu_saved": "saved: the game starts",
     "menu_help": "flip tile k: value k | {roll}: next page | tile 9: back | {hold}: save "
                  "and play",
