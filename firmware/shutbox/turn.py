@@ -1,7 +1,7 @@
 # Real dice, the time limit, resigning: turn rules of people at the box, for shutbox.game.
-"""The game and dice of the real-dice and timeout settings, loaded only when one is on:
-shutbox.app makes this module's ``Game`` (shutbox.game.Game with the entry and the clock)
-and, for real dice, its ``Dice`` (the entered throws).
+"""The game and dice of the real-dice, timeout and resign settings, loaded only when one is
+on: shutbox.app makes this module's ``Game`` (shutbox.game.Game with the entry, the clock
+and the resignation), which wraps the box's dice in its ``Dice`` for real dice.
 
 The players throw their own dice; the box checks the moves, gives its hints and keeps the
 score as usual. A throw is entered with the tiles and Roll only, before the throw, in SETUP
@@ -20,11 +20,11 @@ score as usual. A throw is entered with the tiles and Roll only, before the thro
 The dice roll briefly, land on the throw entered, and the game goes on as with the box's dice
 (a move a longer one could extend is taken by Roll as ever, but Roll then throws nothing: the
 next throw is entered); the log's ``throw`` record carries ``"real": true``. The computer's
-turns, its random picks and a roll-off use the box's own dice (``Dice.dice``). Real dice do not go
-with same-throws or a challenge code (shutbox.setfile.conflict): both are the box's own dice.
-Allocation-free once built.
+turns, its random picks and a roll-off use the box's own dice (``Dice.dice``). Real dice do
+not go with same-throws or a challenge code (shutbox.setfile.conflict): both are the box's
+own dice. Allocation-free once built.
 
-**Time limit** (30 s or 60 s): each decision of a person's turn has that long: from the
+**Time limit** (timeout: 30 s or 60 s): each decision of a person's turn has that long: from the
 throw shown (MOVE) to the move made, and from a move (READY) to the next Roll. In its last
 10 s the box ticks once a second and the dice flash amber; at the limit the turn ends there,
 the open tiles scoring as when no move fits (the log's ``rule`` record, ``timeout``). The
