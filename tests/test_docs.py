@@ -208,7 +208,9 @@ CONSTANTS = {
     "2 s": (FW + "app.py", "_NOTICE_MS = const(2000)"),
     "5 s": (FW + "app.py", "_NEW_GAME_MS = const(5000)"),
     "8 s": (FW + "app.py", "_WATCHDOG_MS = const(8000)"),
-    "10 s": (FW + "guard.py", "_FAULT_MS = const(10000)"),
+    "10 s": (FW + "guard.py", "_FAULT_MS = const(10000)"),  # and turn.py's _WARN_S
+    "30 s": (FW + "turn.py", "_LIMIT_MS = const(30000)"),  # the time limit: 30 s or twice
+    "60 s": (FW + "setnames.py", 'TIMEOUT = ("off", "30-s", "60-s")'),
     "4 KB": (FW + "guard.py", "_LOG_CAP = const(4096)"),  # and littlefs's 4 KB blocks
     "8 KB": (FW + "guard.py", "_LOG_CAP = const(4096)"),  # error.log and error.old
     "83 bytes": ("tests/reliability/test_resume.py", "resume._SIZE + 83"),

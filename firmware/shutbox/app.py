@@ -104,8 +104,14 @@ class App:
             self.dice = Challenge(settings.code, variant_key(settings, rules.tiles))
         else:
             self.dice = Dice(urandom)  # type: ignore[assignment]  # Challenge is a Dice
+        game = Game
+        if settings.real_dice | settings.timeout | settings.resign:  # the players' own
+            # dice entered on the tiles, a time limit, resigning: shutbox.turn's Game, by names
+            # the box already holds ("shutbox.", "turn", "Game": interned names stay in RAM
+            # for good, and one more can make their pool grow by KBs)
+            game = __import__("shutbox." + "turn").turn.Game
         board.adjust(settings.sound, settings.brightness)  # the box's own settings
-        self.game = Game(self.engine, self.dice, settings, self.deb.levels, now)
+        self.game = game(self.engine, self.dice, settings, self.deb.levels, now)
         if store is not None:  # imported here: a box without flash (some tests) goes without
             from shutbox.resume import Resume, was_damaged
 
@@ -352,7 +358,10 @@ def prelude(boot, booted):
     # optional parts), one module at a time and each loader's garbage collected, then the
     # engine's tables: the first app is made of objects only, in a heap without holes
     chip = sys.platform == "rp2"  # the cells' gauge and sleep (shutbox.sleep): on the chip
-    for name in ["guard", "resume"] + parts(boot[_BOOT_SETTINGS]) + (["sleep"] if chip else []):
+    for name in ["guard", "resume"] + parts(boot[_BOOT_SETTINGS]) + (
+            ["sleep"] if chip else []) + (["turn"] if boot[_BOOT_SETTINGS].real_dice or
+                                           boot[_BOOT_SETTINGS].timeout or
+                                           boot[_BOOT_SETTINGS].resign else []):
         gc.collect()
         __import__("shutbox." + name)
     # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them

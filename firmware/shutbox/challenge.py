@@ -55,7 +55,8 @@ def variant_key(s, tiles):
     one = 0 if s.same_throws else s.one_die
     return (tiles | one << 4 | s.one_die_mode << 6 | s.moves << 8 | s.scoring << 10
             | s.start << 12 | (1 if s.open_box else 0) << 14 | s.to_go << 15
-            | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18)
+            | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18
+            | (1 if s.two_tiles else 0) << 19)
 # END variant_key
 
 

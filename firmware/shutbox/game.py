@@ -31,8 +31,9 @@ through this same machine: its turn feeds virtual tile levels through the same c
 the box's own tiles (``phys``) wait. ``Settings.hints`` chooses what the MOVE state lights;
 best-move hints and the post-turn analysis come from shutbox.coach (loaded only for them).
 
-Parts API: the game's parts (shutbox.computer, shutbox.rounds, shutbox.coach) and
-shutbox.resume call these methods of the game and no others (tests/firmware/test_parts.py
+Parts API: the game's parts (shutbox.computer, shutbox.rounds, shutbox.coach, shutbox.turn,
+whose Game subclass also overrides check, roll, tick, render and would_throw for real dice)
+and shutbox.resume call these methods of the game and no others (tests/firmware/test_parts.py
 checks it, and that no module reads another's ``_private`` names):
 
 * ``start_turn(p, now)``: player *p* (0-based) sets the box up for a turn;
@@ -89,19 +90,20 @@ _LABEL_MS = const(1000)  # a score view: the player's number this long ...
 _CYCLE_MS = const(3000)  # a score view: its label, then its number, this long
 _CYCLE2_MS = const(5000)  # a score view with a second number (a total, a balance)
 _CODE_CYCLE_MS = const(7500)  # a score view, then a challenge's code (CYCLE_MS + CODE_VIEW_MS)
-_LOG_VERSION = const(2)  # the log format's "v" (docs/log-format.md)
+_LOG_VERSION = const(3)  # the log format's "v" (docs/log-format.md)
 # the dice: (frequency / 10 Hz, duration / 10 ms) pairs
 _SND_ROLL = const(b"\x64\x03\x00\x02\x64\x03")
 _SND_NO = const(b"\x1e\x0a")  # the game's low "no" buzz
+_ERR_NONE = const(0)  # Game.err: the tiles are as the game wants them
+_ERR_SETUP = const(1)  # Game.err: a tile not in place yet (blinks amber, no mistake)
 _SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")  # the winner's tune
 _HINT_OFF = const(0)  # hints (what the MOVE state lights): none
 _HINT_BEST = const(2)  # hints: also the optimal move in cyan
 # END consts
 
 # What is wrong with the tiles (shown in red, or amber for SETUP): Game.err. Private: no
-# module globals on the box; the tests read them as shutbox.game._ERR_* on CPython.
-_ERR_NONE = const(0)
-_ERR_SETUP = const(1)  # not in the start position yet (not a mistake: just open them)
+# module globals on the box; the tests read them as shutbox.game._ERR_* on CPython (none and
+# setup, which shutbox.turn shares, are in the constants' block).
 _ERR_EARLY = const(2)  # a tile was shut before the throw
 _ERR_REOPENED = const(3)  # a tile shut earlier this turn was reopened
 _ERR_TOO_HIGH = const(4)  # the tiles shut since the throw add up to more than it
@@ -137,13 +139,16 @@ def tiles_of(mask):
 def parts(s):
     """Return the modules of the game's optional parts that the settings *s* need, of
     "computer", "coach" (best-move hints) and "rounds" (formats, ties, stakes and the turn
-    variants). Game() imports them; shutbox.app.main loads them before the first game."""
+    variants, two-tiles among them). Game() imports them; shutbox.app.main loads them before
+    the first game (and shutbox.turn for real dice and the time limit: the app makes its
+    Game)."""
     out = []
     if s.computer:
         out.append("computer")
     if s.hints == _HINT_BEST:
         out.append("coach")
-    if s.format or s.tie or s.stakes or s.same_throws or s.unlucky7 or s.to_go or s.most_tiles:
+    if s.format or s.tie or s.stakes or s.same_throws or s.unlucky7 or s.to_go or \
+            s.most_tiles or s.two_tiles:
         out.append("rounds")
     return out
 

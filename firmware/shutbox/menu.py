@@ -15,9 +15,13 @@
   brightness do not: they change no game).
 * sound and brightness (5.1, 5.2) take effect as their value is chosen: the beep sounds at
   the new volume, the LEDs show the new brightness; sleep (5.3) is the idle time before the
-  box sleeps (shutbox.sleep).
+  box sleeps (shutbox.sleep). Section 6, ways to play: real-dice (6.1: the players throw
+  their own dice and enter them on the tiles, shutbox.turn), two-tiles (6.2: a move shuts at
+  most two tiles, shutbox.rounds), timeout (6.3: 30 or 60 s for each decision,
+  shutbox.turn), resign (6.4: tile 1 out of place and Roll held, shutbox.turn) and the
+  challenge code.
 
-**The challenge code** (the last page, 5.4: tile 1 off, tile 2 a code; with a code set, the
+**The challenge code** (the last page, 6.5: tile 1 off, tile 2 a code; with a code set, the
 page shows its four digits in turn after its label, as the game end does:
 ``shutbox.challenge.show``).
 Flip tile 2 to enter a new code, four digits from the left. For each digit die A shows which
@@ -250,7 +254,8 @@ class Menu(Screen):
                 return
             old = self.settings
             self.changed = setfile.pack(s) != setfile.pack(old)
-            game = s.code != old.code  # a game saved under other game options is over
+            # a game saved under other game options is over (two-tiles is one, after the box's)
+            game = s.code != old.code or s.two_tiles != old.two_tiles
             for i in range(_GAME_OPTIONS):
                 game = game or setfile.index(s, i) != setfile.index(old, i)
             self.settings = s

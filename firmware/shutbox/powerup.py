@@ -43,7 +43,7 @@ from micropython import const
 from shutbox import forget
 
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
-_LOG_VERSION = const(2)  # the log format's "v" (docs/log-format.md)
+_LOG_VERSION = const(3)  # the log format's "v" (docs/log-format.md)
 _NOTICE_SETTINGS = const(1)  # boot notice: the settings file was damaged
 _NOTICE_RECORDS = const(2)  # boot notice: the records file was damaged
 _POLL_MS = const(2)  # the longest sleep between two readings of the switches

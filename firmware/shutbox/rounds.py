@@ -1,7 +1,7 @@
 # Rounds, formats, ties, stakes and the turn variants of the settings, for shutbox.game.
 """The game's settings beyond the standard single round: ``Match(game)``, made by the game
-only when a setting needs it (format, tie, stakes, same-throws, unlucky-7, to-go or
-most-tiles not at their defaults), so the standard game keeps its RAM.
+only when a setting needs it (format, tie, stakes, same-throws, unlucky-7, to-go,
+most-tiles or two-tiles not at their defaults), so the standard game keeps its RAM.
 
 A game is rounds; in a round every player still in takes one turn, and the first player moves
 one seat each round. ``game.scores`` are the running totals, ``rscores`` the turn scores of
@@ -26,6 +26,9 @@ the round being played.
 * to-go: on the first throw only moves that shut the 2 (or the 3) are legal; a first throw
   with none (a 4; a 2 in 3-to-go) ends the turn at once with nothing shut: the worst score.
 * most-tiles: a throw must shut as many tiles as the longest legal move does.
+* two-tiles: a move shuts at most two tiles (a throw whose every move is longer ends the
+  turn); the hints and the hard computer then choose among the moves left by the standard
+  game's expected score (the engine's tables), not the exact optimum under the limit.
 (open-box is the game's mirrored levels, ``Game.inv``.)
 
 A power cut loses nothing: ``save``/``load`` put the match into the snapshot of
@@ -60,13 +63,15 @@ _GAME_END = const(5)  # a state
 _ROLLOFF = const(6)  # a state: the tied players throw one die each (tie rule roll-off)
 # the dice: (frequency / 10 Hz, duration / 10 ms) pairs
 _SND_DIE = const(b"\x64\x03\x00\x02\x64\x03")
+_ACTIVE = const(1)  # Match.st: players still in (out-at-45 drops them, and resigning)
+_IN_ROUND = const(2)  # Match.st: players taking a turn in this round
 _SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")  # the winner's tune
 # END consts
 
 # Match.st: the match's small state, a byte each (saved as it is by save()).
 _FIRST = const(0)  # the seat that plays first this round (it moves one seat a round)
-_ACTIVE = const(1)  # players still in (out-at-45 drops players)
-_IN_ROUND = const(2)  # players taking a turn in this round
+# _ACTIVE (1: players still in) and _IN_ROUND (2: players taking a turn in this round) are
+# in the constants' block: shutbox.turn drops a player who resigns from both
 _RSHUT = const(3)  # players who shut the box this round
 _TIED = const(4)  # players in the roll-off ...
 _ROLLER = const(5)  # ... and the one throwing (or who threw last)
@@ -286,7 +291,8 @@ class Match:
             st[_SEQ_N] = i + 1
 
     def moves(self):
-        """Apply unlucky-7, to-go and most-tiles to the throw's legal moves; return how many."""
+        """Apply unlucky-7, to-go, two-tiles and most-tiles to the throw's legal moves; return
+        how many."""
         g = self.game
         s = g.settings
         n = g.moves
@@ -305,8 +311,8 @@ class Match:
                 g.log.append({"ev": "rule", "rule": "%d-to-go" % (s.to_go + 1),  # 2-, 3-to-go
                               "player": g.player + 1})
             n = j
-        if s.most_tiles:  # keep the moves of the most tiles, in order (one pass)
-            most = 0
+        if s.most_tiles or s.two_tiles:  # one pass: the moves of at most two tiles
+            most = 0  # (two-tiles), then those of the most tiles (most-tiles), in order
             j = 0
             for i in range(n):
                 m = buf[i]
@@ -314,10 +320,12 @@ class Match:
                 while m:
                     m &= m - 1
                     k += 1
-                if k > most:  # longer than any so far: drop those kept
+                if k > 2 and s.two_tiles:
+                    continue
+                if k > most and s.most_tiles:  # longer than any so far: drop those kept
                     most = k
                     j = 0
-                if k == most:
+                if k == most or not s.most_tiles:
                     buf[j] = buf[i]
                     j += 1
             n = j

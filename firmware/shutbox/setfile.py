@@ -5,29 +5,32 @@ before play (shutbox.settings is what stays in RAM; the names are in shutbox.set
 In flash (shutbox.store, file ``NAME``, payload version ``VERSION``) the settings are
 ``_SIZE`` (7) bytes: each option's value index in ``_BITS[i]`` bits, in page order
 (settings.ATTRS), from bit 0 of byte 0 up, then the challenge code + 1 in 14 bits (0: none),
-50 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
+55 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
 the box uses the defaults and says so on its LEDs (``load``). The layout's sizes and the
 ``_INVALID`` status are private constants (no names kept in RAM).
 
 The firmware before wrote older versions, which ``load`` still reads, the options they lacked
-at their defaults, the next save writing version 3: version 2 (before sleep) 6 bytes, the
-first 19 options and the code (47 bits); version 1 (before sound, brightness and codes) 4
-bytes, the first 17 options (29 bits).
+at their defaults, the next save writing version 4: version 3 (before real-dice,
+two-tiles and timeout) 7 bytes, the
+first 20 options and the code (50 bits); version 2 (before sleep) 6 bytes, the first 19
+options and the code (47 bits); version 1 (before sound, brightness and codes) 4 bytes, the
+first 17 options (29 bits).
 """
 
 from micropython import const
 from shutbox.settings import ATTRS, COUNTS, Settings
 
 NAME = "settings"  # the file in the store
-VERSION = const(3)  # the payload layout; another version reads as damaged (defaults) ...
-_V1 = const(1)  # ... but versions 1 and 2, which load() reads: their options and sizes
+VERSION = const(4)  # the payload layout; another version reads as damaged (defaults) ...
+_V1 = const(1)  # ... but versions 1 to 3, which load() reads: their options and sizes
 _V1_OPTIONS = const(17)
 _V1_SIZE = const(4)
 _V2_OPTIONS = const(19)
 _V2_SIZE = const(6)
-_SIZE = const(7)
+_V3_OPTIONS = const(20)
+_SIZE = const(7)  # versions 3 and 4
 _BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02"
-              b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03")
+              b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03\x01\x01\x02\x01")
 _CODE_BITS = const(14)  # the code + 1: 0 (none) .. 10000
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
 _START_LOW_THREE_SHUT = const(1)  # start low-three-shut
@@ -37,14 +40,16 @@ _LOW_THREE = const(7)  # tiles 1..3: shut at the start under low-three-shut
 _ODD_TILES = const(0x555)  # the odd tiles: open at the start under odd-open
 _EVEN_TILES = const(0xAAA)  # the even tiles: open at the start under even-open
 _TO_GO = const(9)  # the page of to-go (settings.ATTRS)
+_SAME_THROWS = const(15)  # the page of same-throws (settings.ATTRS)
+_REAL_DICE = const(20)  # the page of real-dice (settings.ATTRS)
 _CODES = const(10000)  # challenge codes: 0000..9999
 _BAD_VERSION = const(4)  # an unknown store format or payload version
 # END consts
 _INVALID = const(_BAD_VERSION)  # load(): the file checks out but its values do not
 
-# pages per menu section: who plays, the turn, variants, the game, the box (its last page, after
-# the ATTRS pages, is the challenge code)
-SECTIONS = b"\x03\x05\x04\x05\x04"
+# pages per menu section: who plays, the turn, variants, the game, the box, ways to play (its
+# last page, after the ATTRS pages, is the challenge code)
+SECTIONS = b"\x03\x05\x04\x05\x03\x05"
 
 
 def conflict(s, tiles=9):
@@ -52,8 +57,12 @@ def conflict(s, tiles=9):
 
     2-to-go and 3-to-go need their tile (2 or 3) in play at the start of a turn (the tiles
     in play then are shutbox.engine's start_open: every tile, or with the low three shut,
-    or the odd ones, or the even ones).
+    or the odd ones, or the even ones). Real dice fit neither the same throws for every
+    player nor a challenge code (both are the box's own dice): the page of same-throws, or
+    of real-dice for a code.
     """
+    if s.real_dice and (s.same_throws or s.code >= 0):
+        return _SAME_THROWS if s.same_throws else _REAL_DICE
     if s.to_go:
         start = s.start
         in_play = ((1 << tiles) - 1) & (
@@ -96,12 +105,13 @@ def variant_key(s, tiles):
     one = 0 if s.same_throws else s.one_die
     return (tiles | one << 4 | s.one_die_mode << 6 | s.moves << 8 | s.scoring << 10
             | s.start << 12 | (1 if s.open_box else 0) << 14 | s.to_go << 15
-            | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18)
+            | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18
+            | (1 if s.two_tiles else 0) << 19)
 # END variant_key
 
 
 def pack(s):
-    """Return the settings *s* as _SIZE bytes (version 3)."""
+    """Return the settings *s* as _SIZE bytes (version 4)."""
     n = 0
     shift = 0
     for i in range(len(ATTRS)):
@@ -112,8 +122,8 @@ def pack(s):
 
 
 def unpack(data, tiles=9, version=VERSION):
-    """Return the Settings packed in *data* (layout *version*: VERSION, or 2 or 1 for a file
-    of the firmware before); ValueError unless valid and consistent."""
+    """Return the Settings packed in *data* (layout *version*: VERSION, or 3, 2 or 1 for a
+    file of the firmware before); ValueError unless valid and consistent."""
     old = version == _V1
     size = _V1_SIZE if old else _V2_SIZE if version == 2 else _SIZE
     if len(data) != size:
@@ -122,7 +132,8 @@ def unpack(data, tiles=9, version=VERSION):
     for j in range(size):
         n |= data[j] << (8 * j)
     opts = {}
-    for i in range(_V1_OPTIONS if old else _V2_OPTIONS if version == 2 else len(ATTRS)):
+    for i in range(_V1_OPTIONS if old else _V2_OPTIONS if version == 2 else _V3_OPTIONS
+                   if version == 3 else len(ATTRS)):
         v = n & ((1 << _BITS[i]) - 1)
         n >>= _BITS[i]
         if v >= COUNTS[i]:
@@ -147,7 +158,7 @@ def load(store, tiles=9):
 
     status is the store's: OK (0), MISSING (first boot: quiet defaults), or a damaged code
     (shutbox.store.damaged); a whole file whose values do not check out is _INVALID. A file
-    of version 2 or 1 loads with its values (OK); what it did not have takes the defaults.
+    of version 3, 2 or 1 loads with its values (OK); what it did not have takes the defaults.
     """
     version = VERSION
     data = store.load(NAME, VERSION)

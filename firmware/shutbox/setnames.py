@@ -22,6 +22,7 @@ STAKES = ("off", "canoga")
 SOUND = ("off", "soft", "loud")
 BRIGHTNESS = ("low", "medium", "high")
 SLEEP = ("off", "1-min", "5-min", "10-min", "30-min")  # idle time before it sleeps
+TIMEOUT = ("off", "30-s", "60-s")  # a person's time for each decision
 CODE = ("off", "a code")  # the code page's values (the digits follow: see the module doc)
 
 # Page order, as shutbox.settings.ATTRS: option names and value names.
@@ -29,16 +30,20 @@ OPTIONS = ("players", "computer", "hints",
            "one-die", "one-die-mode", "moves", "scoring", "start",
            "open-box", "to-go", "unlucky-7", "most-tiles",
            "format", "shut-wins", "tie", "same-throws", "stakes",
-           "sound", "brightness", "sleep")
+           "sound", "brightness", "sleep", "real-dice", "two-tiles", "timeout",
+           "resign")
 CHOICES = (PLAYERS, COMPUTER, HINTS,
            ONE_DIE, ONE_DIE_MODE, MOVES, SCORING, START,
            OFF_ON, TO_GO, OFF_ON, OFF_ON,
            FORMAT, OFF_ON, TIE, OFF_ON, STAKES,
-           SOUND, BRIGHTNESS, SLEEP)
+           SOUND, BRIGHTNESS, SLEEP, OFF_ON, OFF_ON, TIMEOUT, OFF_ON)
 
 
 def check(s, tiles=9):
     """Return *s*; ValueError in words when options do not fit together."""
+    if s.real_dice and (s.same_throws or s.code >= 0):
+        raise ValueError("real-dice does not fit %s: the box's own dice" % (
+            "same-throws" if s.same_throws else "a challenge code"))
     if conflict(s, tiles) >= 0:
         raise ValueError("%s needs tile %d in play at the start, and start is %s" % (
             TO_GO[s.to_go], s.to_go + 1, START[s.start]))

@@ -27,13 +27,18 @@ _CODES = const(10000)  # challenge codes: 0000..9999
 
 # Page order (the menu, the card, the packed bits). COUNTS: values per option. The options
 # before _GAME_OPTIONS shape the game (a saved game is resumed only under the same ones, with
-# the same code); sound, brightness and sleep are the box's own and change no game.
+# the same code), and so does two-tiles, the last (appended: the files of the firmware before
+# are a prefix; the menu and `shutbox play` end a saved game when it changes, the resumed
+# game's fingerprint covers only the first 17); sound, brightness, sleep and real-dice are
+# the box's own and change no game (a saved game goes on under either dice).
 ATTRS = ("players", "computer", "hints",
          "one_die", "one_die_mode", "moves", "scoring", "start",
          "open_box", "to_go", "unlucky7", "most_tiles",
          "format", "shut_wins", "tie", "same_throws", "stakes",
-         "sound", "brightness", "sleep")
-COUNTS = b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03\x05"
+         "sound", "brightness", "sleep", "real_dice", "two_tiles", "timeout",
+         "resign")
+COUNTS = (b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03\x05"
+          b"\x02\x02\x03\x02")
 _PLAYERS = const(0)  # the page whose index is the value - 1
 
 
@@ -61,6 +66,11 @@ class Settings:
     brightness = 1  # the LEDs: 0 low, 1 medium, 2 high (shutbox.board.Board.adjust)
     # idle minutes before the box sleeps (shutbox.sleep): off, 1, 5, 10, 30
     sleep = 2
+    # the players throw their own dice and enter each throw on the tiles (shutbox.turn)
+    real_dice = 0
+    two_tiles = 0  # a move shuts at most two tiles (shutbox.rounds)
+    timeout = 0  # a person's time for each decision: off, 30 s, 60 s (shutbox.turn)
+    resign = 0  # a player may resign: tile 1 out of place, then Roll held (shutbox.turn)
     # A challenge code (shutbox.challenge.Challenge): the dice follow it, the same on every
     # box; -1: none. Not a page of values like ATTRS: the menu's last page enters it.
     code = -1

@@ -130,7 +130,7 @@ def test_records_the_box_through_a_reset_and_a_replug(tmp):
     for r in got:
         logschema.check(r)  # the box's records, the recorder's, its "t" and "names"
         if r["ev"] == "settings":
-            assert r["v"] == 2 and r["names"]["sound"] == "loud" and r["names"]["code"] == "off"
+            assert r["v"] == 3 and r["names"]["sound"] == "loud" and r["names"]["code"] == "off"
     times = [r["t"] for r in got]
     assert times == sorted(times)  # this PC's time, as the lines came
     err = rec.err().strip().splitlines()
@@ -140,12 +140,12 @@ def test_records_the_box_through_a_reset_and_a_replug(tmp):
 
 
 BOX_LINES = [
-    '{"ev": "game", "v": 3, "players": 1, "hats": "new"}',  # a newer format
+    '{"ev": "game", "v": 4, "players": 1, "hats": "new"}',  # a newer format
     "hello from a REPL",  # not a record
     '{"ev": "throw", "dice": [3',  # cut short
     "[1, 2, 3]",  # JSON, not a record
-    '{"ev": "game", "v": 3, "players": 2}',  # the newer format again: warned once
-    '{"ev": "settings", "v": 2, "status": 0, "values": %s, "code": "0042"}' % ([0] * 20),
+    '{"ev": "game", "v": 4, "players": 2}',  # the newer format again: warned once
+    '{"ev": "settings", "v": 3, "status": 0, "values": %s, "code": "0042"}' % ([0] * 24),
 ]
 
 
@@ -172,10 +172,10 @@ def test_lines_that_are_not_records_and_a_newer_format(tmp):
     got = [r for r in rec.records() if r["ev"] != "link"]
     last = got[-3:]  # the lines of the second boot that are records, as they came
     assert [r["ev"] for r in last] == ["game", "game", "settings"]
-    assert last[0]["hats"] == "new" and last[0]["v"] == 3  # recorded, not refused
+    assert last[0]["hats"] == "new" and last[0]["v"] == 4  # recorded, not refused
     assert last[2]["names"]["code"] == "0042" and last[2]["names"]["players"] == "1"
     err = rec.err()
-    assert err.count("newer than this shutbox reads (2)") == 1
+    assert err.count("newer than this shutbox reads (3)") == 1
     assert err.count("'hello from a REPL'") >= 1 and err.count("[1, 2, 3]") >= 1
     assert "not a record" in err and """'{"ev": "throw", "dice": [3'""" in err
     for line in err.strip().splitlines():
@@ -284,16 +284,16 @@ def test_check_reads_a_recorded_log(tmp):
     path = tmp / "good.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in (
         {"ev": "link", "t": "2026-05-01T12:00:00.000Z", "state": "open", "port": "p"},
-        {"ev": "settings", "v": 2, "status": 0, "values": [0] * 20, "code": "off"},
+        {"ev": "settings", "v": 3, "status": 0, "values": [0] * 24, "code": "off"},
         {"ev": "turn", "player": 1, "open": [1]})) + "\n\n")
     r = shutbox("log", "--check", str(path))
-    assert r.returncode == 0 and r.stdout.strip() == "%s: 3 records, format 2" % path
+    assert r.returncode == 0 and r.stdout.strip() == "%s: 3 records, format 3" % path
     assert [x["ev"] for x in log.read(path)] == ["link", "settings", "turn"]
 
 
 @pytest.mark.parametrize("line,why", [
     ("not json at all", "3: not a JSON record: 'not json at all'"),
-    ('{"ev": "game", "v": 3}', "3: log format 3, newer than this shutbox reads (2)"),
+    ('{"ev": "game", "v": 4}', "3: log format 4, newer than this shutbox reads (3)"),
     ("[1, 2]", "3: JSON, but not a record"),
     ('{"player": 1}', "3: JSON, but not a record"),
 ])
@@ -315,16 +315,24 @@ def test_check_of_a_missing_file(tmp):
 def test_settings_names_follow_the_firmware_s_vocabulary():
     from shutbox import setnames
 
-    values = [3, 3, 2, 0, 2, 3, 2, 3, 1, 1, 1, 1, 4, 1, 2, 1, 1, 0, 2, 4]
-    names = log.settings_names({"ev": "settings", "v": 2, "values": values, "code": "0007"})
+    values = [3, 3, 2, 0, 2, 3, 2, 3, 1, 1, 1, 1, 4, 1, 2, 0, 1, 0, 2, 4, 1, 1, 2, 1]
+    names = log.settings_names({"ev": "settings", "v": 3, "values": values, "code": "0007"})
     s = setnames.parse(",".join("%s=%s" % kv for kv in names.items()
                                 if kv[0] not in ("code", "to-go")))
     assert names["code"] == "0007" and s.players == 4 and s.brightness == 2 and s.sound == 0
     assert names["sleep"] == "30-min" and s.sleep == 4
+    assert names["real-dice"] == "on" and s.real_dice == 1
+    assert names["two-tiles"] == "on" and s.two_tiles == 1
+    assert names["timeout"] == "60-s" and s.timeout == 2
+    assert names["resign"] == "on" and s.resign == 1
+    new = ("sleep", "real-dice", "two-tiles", "timeout", "resign")
     # a log of the firmware before sleep (format 1): 19 values, the same names but sleep's
     old = log.settings_names({"ev": "settings", "v": 1, "values": values[:19], "code": "off"})
-    assert old == {k: v for k, v in names.items() if k != "sleep"} | {"code": "off"}
-    assert log.settings_names({"ev": "settings", "v": 3, "values": values}) is None
+    assert old == {k: v for k, v in names.items() if k not in new} | {"code": "off"}
+    # before real dice (format 2): 20 values
+    old = log.settings_names({"ev": "settings", "v": 2, "values": values[:20], "code": "off"})
+    assert old == {k: v for k, v in names.items() if k not in new[1:]} | {"code": "off"}
+    assert log.settings_names({"ev": "settings", "v": 4, "values": values}) is None
     assert log.settings_names({"ev": "settings", "v": 1, "values": values}) is None
-    assert log.settings_names({"ev": "settings", "v": 2, "values": values[:17]}) is None
-    assert log.settings_names({"ev": "settings", "v": 2, "values": [9] * 20}) is None
+    assert log.settings_names({"ev": "settings", "v": 3, "values": values[:17]}) is None
+    assert log.settings_names({"ev": "settings", "v": 3, "values": [9] * 24}) is None

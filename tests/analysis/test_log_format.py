@@ -52,9 +52,9 @@ def test_the_schema_and_the_doc_list_every_kind_the_firmware_prints():
 
 
 def test_one_version_everywhere():
-    assert game._LOG_VERSION == powerup._LOG_VERSION == log.FORMAT == 2
-    assert SCHEMA["$defs"]["version"] == {"const": 2}
-    assert "format version 2" in DOC and "version **2**" in DOC
+    assert game._LOG_VERSION == powerup._LOG_VERSION == log.FORMAT == 3
+    assert SCHEMA["$defs"]["version"] == {"const": 3}
+    assert "format version 3" in DOC and "version **3**" in DOC
 
 
 def _runs(tmp_path) -> list[boxsim.Run]:
@@ -111,7 +111,10 @@ GOOD = [
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": [1, 9], "moves": 1},
     {"ev": "throw", "player": 1, "dice": [4], "total": 4, "open": [1, 3], "moves": 1,
      "t": "2026-05-01T12:00:00.123Z"},
-    {"ev": "settings", "v": 2, "status": 0, "values": [0] * 20, "code": "0042"},
+    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 24, "code": "0042"},
+    {"ev": "throw", "player": 1, "dice": [5, 2], "total": 7, "open": [1, 9], "moves": 2,
+     "real": True},
+    {"ev": "refused", "player": 1, "why": "dice", "tiles": []},
     {"ev": "sleep", "why": "idle", "mv": 4180}, {"ev": "wake", "mv": -1},
     {"ev": "notice", "tiles": [5]},
     {"ev": "link", "t": "2026-05-01T12:00:00.123Z", "state": "lost", "port": "/dev/ttyACM0"},
@@ -123,11 +126,13 @@ BAD = [
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": [], "moves": 1,
      "extra": 1},  # a field the format does not have
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": []},  # one missing
-    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 20, "code": "off"},  # newer
-    {"ev": "settings", "v": 2, "status": 0, "values": [0] * 19, "code": "off"},  # older
+    {"ev": "settings", "v": 4, "status": 0, "values": [0] * 24, "code": "off"},  # newer
+    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 23, "code": "off"},  # older
+    {"ev": "throw", "player": 1, "dice": [5, 2], "total": 7, "open": [1], "moves": 2,
+     "real": False},  # only entered throws are marked
     {"ev": "sleep", "why": "tired", "mv": 4000},  # sleeps for idleness or flat cells
     {"ev": "notice", "tiles": [6]},  # five reasons
-    {"ev": "game", "v": 2, "players": 2, "tiles": 9, "code": "42",
+    {"ev": "game", "v": 3, "players": 2, "tiles": 9, "code": "42",
      "rules": {"one-die": "never", "one-die-mode": "optional", "moves": "any",
                "scoring": "sum", "start": "all-open"}},  # a code is four digits
     {"ev": "error", "player": 1, "why": "setup", "tiles": [1]},  # setup is no mistake

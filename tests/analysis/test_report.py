@@ -418,10 +418,10 @@ def test_a_damaged_record_in_a_turn_leaves_that_turn_out(tmp_path, capsys):
 
 def test_a_newer_format_is_refused(tmp_path, capsys):
     recs = games.play(1, 1, "best", seed=9)
-    recs[1]["v"] = 3
+    recs[1]["v"] = 4
     rc, out, err = shutbox(["report", write(tmp_path, recs)], capsys)
     assert rc == 2 and not out
-    assert "games.jsonl:2: log format 3, newer than this shutbox reads (2): update shutbox" \
+    assert "games.jsonl:2: log format 4, newer than this shutbox reads (3): update shutbox" \
         in _one_line(err)
 
 

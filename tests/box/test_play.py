@@ -352,10 +352,10 @@ def _keys(*args: str, cwd=None) -> str:
 
 
 def test_every_menu_page_is_in_words_the_code_s_last_page_too():
-    """Tile 9 on the first page goes back to the last one, the code's (5.4): its values in
+    """Tile 9 on the first page goes back to the last one, the code's (6.5): its values in
     words, then the digits of a code being entered."""
     out = _keys("--keys", "prp r9")
-    assert "settings menu 5.4: code = off" in out and "tiles: 1 off, 2 a code" in out, out
+    assert "settings menu 6.5: code = off" in out and "tiles: 1 off, 2 a code" in out, out
     out = _keys("--keys", "prp r92")  # tile 2: enter a new code, its first digit
     assert "the challenge code, digit 1: 0" in out, out
     out = _keys("--keys", "prp r92" + " " * 4 + "l")  # 0000, saved

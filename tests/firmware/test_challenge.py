@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from shutbox import pins
-from shutbox.settings import Settings
+from shutbox.settings import ATTRS, Settings
 from shutbox_host.box import boxsim, daily
 from shutbox_host.box.plan import plan_game
 from shutbox_host.model.leds import brightness_of, face, palette
@@ -103,7 +103,7 @@ def test_a_code_throws_what_the_host_computes_whatever_the_play(players, strateg
     assert [m["shut"] for m in r.events("move")] == expect["moves"]
     assert [e["score"] for e in r.events("score")] == expect["scores"]
     game = r.events("game")[-1]
-    assert game["code"] == "1234" and game["v"] == 2
+    assert game["code"] == "1234" and game["v"] == 3
     # seat by seat: throw j of each turn is the code's throw j, whatever was thrown before
     by_seat: dict = {}
     for t in r.events("throw"):
@@ -163,10 +163,10 @@ def test_a_power_cut_mid_turn_keeps_the_code_s_throws(tmp_path):
 
 
 def test_a_code_entered_in_the_menu_reaches_the_game(tmp_path):
-    """Power up with Roll held, go to 5.3, enter 0 0 4 2 on the tiles, save: the box throws
+    """Power up with Roll held, go to 6.3, enter 0 0 4 2 on the tiles, save: the box throws
     code 0042's dice, its settings record and game record say so."""
     s = Script().wait(100).release().wait(100)
-    for _ in range(20):  # to the code's page, the last
+    for _ in range(len(ATTRS)):  # to the code's page, the last
         s.click(60).wait(60)
     s.flip(2).wait(100)  # a new code
     k = 0
@@ -179,6 +179,6 @@ def test_a_code_entered_in_the_menu_reaches_the_game(tmp_path):
     s.open(*ALL).wait(200).click(120).wait(ROLL_MS)
     r = run(s, "--flash", str(tmp_path), "--powerup", "--roll-held", heapsize="256k")
     settings = r.events("settings")[-1]
-    assert settings["code"] == "0042" and settings["v"] == 2 and settings["status"] == 0
+    assert settings["code"] == "0042" and settings["v"] == 3 and settings["status"] == 0
     assert r.events("game")[-1]["code"] == "0042"
     assert tuple(r.events("throw")[0]["dice"]) == daily.throws(42, n=1)[0]

@@ -1,6 +1,6 @@
 # The firmware's modules use one another through named parts only: Game's API, named slots.
 """No firmware module reads or sets another object's ``_private`` name; the game's parts
-(shutbox.computer, rounds, coach and resume) call only the Game methods that game.py's
+(shutbox.computer, rounds, coach, resume and turn) call only the Game methods that game.py's
 docstring lists under "Parts API"; the boot list (shutbox.powerup.read) and the records' tally
 (shutbox.records.Records.tally) are read through named slots, whose copies match the lists
 really built, and the boot list has no slot that is always None.
@@ -21,7 +21,7 @@ from shutbox.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
-PARTS = ("computer", "rounds", "coach", "resume")  # the modules that drive the game
+PARTS = ("computer", "rounds", "coach", "resume", "turn")  # the modules that drive the game
 GAME_NAMES = {"g", "game"}  # what the parts call the game (self.game, or a parameter)
 
 
@@ -104,6 +104,7 @@ def test_the_checks_see_a_private_use_and_an_unlisted_call(tmp_path):
     (tmp_path / "rounds.py").write_text("def f(self):\n    self.game._check(0)\n")
     (tmp_path / "coach.py").write_text("def f(self):\n    g = self.game\n    g.roll(0)\n")
     (tmp_path / "resume.py").write_text("")
+    (tmp_path / "turn.py").write_text("")
     assert private_uses(tmp_path) == ["rounds.py:2: self.game._check"]
     assert unlisted_calls(tmp_path) == ["rounds.py:2: _check", "coach.py:3: roll"]
 

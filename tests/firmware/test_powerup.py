@@ -41,7 +41,7 @@ def settings_of(r):
     their names, as the host gives them (docs/log-format.md), are the same settings."""
     out = []
     for e in r.events("settings"):
-        assert e["v"] == 2 and len(e["values"]) == len(ATTRS)
+        assert e["v"] == 3 and len(e["values"]) == len(ATTRS)
         names = log.settings_names(e)
         assert names == {o: setnames.CHOICES[i][e["values"][i]]
                          for i, o in enumerate(setnames.OPTIONS)} | {"code": e["code"]}
@@ -119,13 +119,15 @@ def test_every_setting_through_the_menu_survives_a_power_cut(tmp_path):
     assert got == want + [want[-1]]
     assert [e["status"] for e in r.events("settings")][:2] == [1, 0]  # missing, then saved
     games = r.events("game")
-    # a new game at every boot whose settings change a game; sound, brightness and sleep do
-    # not (the saved game resumes), nor the last boot, with the same settings
-    box = {ATTRS.index("sound"), ATTRS.index("brightness"), ATTRS.index("sleep")}
+    # a new game at every boot whose settings change a game; sound, brightness, sleep,
+    # real-dice and timeout do not (the saved game resumes), nor the last boot, with the
+    # same settings
+    box = {ATTRS.index("sound"), ATTRS.index("brightness"), ATTRS.index("sleep"),
+           ATTRS.index("real_dice"), ATTRS.index("timeout"), ATTRS.index("resign")}
     fresh = [want[0]] + [w for w, before in zip(want[1:], want, strict=False)
                          if any(w[i] != before[i] for i in range(len(ATTRS)) if i not in box)]
-    assert len(games) == len(fresh) == len(want) - 11
-    assert len(r.events("resume")) == 11 + 1
+    assert len(games) == len(fresh) == len(want) - 18
+    assert len(r.events("resume")) == 18 + 1
     # the game plays what the settings say: players, and the rules of a turn
     for g, vals in zip(games, fresh, strict=True):
         rules = [setnames.CHOICES[i][vals[i]] for i in range(3, 8)]

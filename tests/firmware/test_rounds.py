@@ -28,6 +28,7 @@ from shutbox.game import (
     Game,
     Settings,
 )
+from shutbox.game import parts as parts_of
 from shutbox.rounds import _DIES, _ROLLER  # private: folded in on the box
 from shutbox.rounds import _FORMAT_3_ROUNDS as FORMAT_3_ROUNDS
 from shutbox.rounds import _FORMAT_5_ROUNDS as FORMAT_5_ROUNDS
@@ -506,3 +507,37 @@ def test_a_match_only_when_a_setting_needs_one():
 
 def test_game_states_are_distinct():
     assert len({SETUP, READY, MOVE, TURN_END, GAME_END, ROLLOFF}) == 6
+
+
+# ----- two-tiles: a move shuts at most two tiles -----
+
+
+def test_two_tiles_keeps_the_moves_of_one_or_two_tiles_and_ends_a_turn_without_them():
+    box = Box(players=1, two_tiles=1)
+    g = box.game
+    box.throw(6, 6)
+    moves = sorted(g.legal[i] for i in range(g.moves))
+    assert moves == sorted([bits(3, 9), bits(4, 8), bits(5, 7)])  # no 1 2 9, no 1 2 4 5 ...
+    box.flip(1, 2)  # part of 1 2 9 only: no legal move holds them now
+    assert g.err == ERR_NOT_LEGAL
+    box.flip(1, 2)
+    box.flip(3, 9)
+    play(box, [(5, 5, (2, 8)), (6, 5, (4, 7))])
+    assert g.open_ == bits(1, 5, 6)
+    box.throw(6, 6)  # 1 + 5 + 6 would shut the box: three tiles
+    assert g.state == TURN_END and box.events("score")[-1]["score"] == 12
+    assert box.events("throw")[-1]["moves"] == 0
+
+
+def test_without_two_tiles_the_same_throws_shut_the_box():
+    box = Box(players=1)
+    g = box.game
+    play(box, [(6, 6, (3, 9)), (5, 5, (2, 8)), (6, 5, (4, 7)), (6, 6, (1, 5, 6))])
+    assert g.state == TURN_END and box.events("score")[-1]["score"] == 0
+
+
+def test_two_tiles_is_a_game_option_with_its_own_records_and_dice():
+    assert "rounds" in parts_of(Settings(two_tiles=1))
+    assert setnames.names(Settings(two_tiles=1))["two-tiles"] == "on"
+    assert setfile.variant_key(Settings(two_tiles=1), 9) == setfile.variant_key(
+        Settings(), 9) | 1 << 19

@@ -39,6 +39,7 @@ def test_defaults():
         "open-box": "off", "to-go": "off", "unlucky-7": "off", "most-tiles": "off",
         "format": "one-round", "shut-wins": "off", "tie": "share", "same-throws": "off",
         "stakes": "off", "sound": "loud", "brightness": "medium", "sleep": "5-min",
+        "real-dice": "off", "two-tiles": "off", "timeout": "off", "resign": "off",
         "code": "off"}
     assert not s.needs_table()
 
@@ -60,7 +61,8 @@ def test_the_tables_agree():
     assert 1 << setfile._CODE_BITS > setfile._CODES == settings._CODES == 10000
     assert sum(setfile._BITS[:setfile._V1_OPTIONS]) <= 8 * setfile._V1_SIZE
     assert sum(setfile._BITS[:setfile._V2_OPTIONS]) + setfile._CODE_BITS <= 8 * setfile._V2_SIZE
-    assert ATTRS[setfile._V2_OPTIONS:] == ("sleep",)  # version 2: every option before it
+    assert ATTRS[setfile._V2_OPTIONS:setfile._V3_OPTIONS] == ("sleep",)  # version 2: those before
+    assert ATTRS[setfile._V3_OPTIONS:] == ("real_dice", "two_tiles", "timeout", "resign")
     assert setnames.COMPUTER == LEVELS
     assert (setnames.HINTS[HINT_OFF], setnames.HINTS[HINT_LEGAL],
             setnames.HINTS[HINT_BEST]) == ("off", "legal", "best")
@@ -174,13 +176,18 @@ def test_the_bit_layout():
     assert offsets[ATTRS.index("start")] == 14 and offsets[ATTRS.index("to_go")] == 17
     assert offsets[ATTRS.index("format")] == 21 and offsets[ATTRS.index("stakes")] == 28
     assert offsets[ATTRS.index("sound")] == 29 and offsets[ATTRS.index("brightness")] == 31
-    assert offsets[ATTRS.index("sleep")] == 33
+    assert offsets[ATTRS.index("sleep")] == 33 and offsets[ATTRS.index("real_dice")] == 36
+    assert offsets[ATTRS.index("two_tiles")] == 37
+    assert offsets[ATTRS.index("timeout")] == 38 and offsets[ATTRS.index("resign")] == 40
     # players 2, hints legal, one-die high-shut; sound loud (bits 29-30), brightness medium
-    # (31-32), sleep 5 minutes (33-35: 2); no code (0 at bits 36-49)
+    # (31-32), sleep 5 minutes (33-35: 2), real dice off (36), two-tiles off (37), no time
+    # limit (38-39), no resigning (40); no code (0 at bits 41-54)
     assert setfile.pack(Settings()) == (0x51 | 2 << 29 | 1 << 31 | 2 << 33).to_bytes(7, "little")
     s = Settings(players=4, stakes=1, code=1234, sleep=0)
     n = int.from_bytes(setfile.pack(s), "little")
-    assert n & 3 == 3 and n >> 28 & 1 == 1 and n >> 33 & 7 == 0 and n >> 36 == 1235
+    assert n & 3 == 3 and n >> 28 & 1 == 1 and n >> 33 & 7 == 0 and n >> 41 == 1235
+    n = int.from_bytes(setfile.pack(Settings(real_dice=1, two_tiles=1, timeout=2)), "little")
+    assert n >> 36 == 3 | 2 << 2
 
 
 DEFAULTS = 0x51 | 2 << 29 | 1 << 31 | 2 << 33
@@ -190,13 +197,15 @@ DEFAULTS = 0x51 | 2 << 29 | 1 << 31 | 2 << 33
     (DEFAULTS.to_bytes(6, "little"), "bytes"),
     (DEFAULTS.to_bytes(8, "little"), "bytes"),
     ((DEFAULTS | 0x30).to_bytes(7, "little"), "hints"),  # hints = 3
-    ((DEFAULTS | 1 << 50).to_bytes(7, "little"), "unknown bits"),  # bit 50
+    ((DEFAULTS | 1 << 55).to_bytes(7, "little"), "unknown bits"),  # bit 55
+    ((DEFAULTS | 3 << 38).to_bytes(7, "little"), "timeout"),  # timeout 3
     ((DEFAULTS | 2 << 14 | 1 << 17).to_bytes(7, "little"), "fit"),  # odd-open, 2-to-go
     ((DEFAULTS | 7 << 21).to_bytes(7, "little"), "format"),  # format 7
     ((DEFAULTS | 3 << 29).to_bytes(7, "little"), "sound"),  # sound 3
     ((DEFAULTS & ~(3 << 31) | 3 << 31).to_bytes(7, "little"), "brightness"),
     ((DEFAULTS | 5 << 33).to_bytes(7, "little"), "sleep"),  # sleep 5
-    ((DEFAULTS | 10001 << 36).to_bytes(7, "little"), "code"),  # code 10000
+    ((DEFAULTS | 10001 << 41).to_bytes(7, "little"), "code"),  # code 10000
+    ((DEFAULTS | 1 << 36 | 1 << 27).to_bytes(7, "little"), "fit"),  # real dice, same throws
 ])
 def test_unpack_refuses(data, why):
     with pytest.raises(ValueError, match=why if why != "fit" else "fit together"):
@@ -284,7 +293,7 @@ def test_a_file_of_the_version_before_loads_with_its_values(tmp_path, words):
     assert (got["sound"], got["brightness"], got["code"]) == ("loud", "medium", "off")
     # the next save writes the new layout, which reads back the same
     assert setfile.save(s, st) == OK
-    assert path.read_bytes()[5] == setfile.VERSION == 3
+    assert path.read_bytes()[5] == setfile.VERSION == 4
     assert setnames.names(setfile.load(st)[0]) == want
 
 
@@ -308,7 +317,33 @@ def test_a_file_of_version_2_loads_with_its_values(tmp_path, words):
     assert status == OK
     got = setnames.names(s)
     assert got == setnames.names(setnames.parse(words)) and got["sleep"] == "5-min"
-    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 3
+    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 4
+    assert setnames.names(setfile.load(st)[0]) == got
+
+
+# Settings files as the firmware before real dice wrote them (commit b0bf4fe, setfile VERSION 3:
+# 7 bytes), whole, made by that commit's setfile.save(setnames.parse(...), Store(...)).
+V3_FILES = {
+    "players=3,computer=hard,hints=best,sound=soft,brightness=high,sleep=30-min,code=0042":
+        "5348425801030700e85aab106e000020b90200",
+    "open-box=on,stakes=canoga,sleep=off": "534842580103070059173f0d510001d0000000",
+}
+
+
+@pytest.mark.parametrize("words", sorted(V3_FILES))
+def test_a_file_of_version_3_loads_with_its_values(tmp_path, words):
+    """Every value the version 3 file held is kept, the code too; real-dice and two-tiles:
+    their defaults."""
+    path = tmp_path / "data" / "settings"
+    path.parent.mkdir()
+    path.write_bytes(bytes.fromhex(V3_FILES[words]))
+    st = store(tmp_path)
+    s, status = setfile.load(st)
+    assert status == OK
+    got = setnames.names(s)
+    assert got == setnames.names(setnames.parse(words)) and got["real-dice"] == "off"
+    assert got["two-tiles"] == "off" and got["timeout"] == "off" and got["resign"] == "off"
+    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 4
     assert setnames.names(setfile.load(st)[0]) == got
 
 
@@ -360,7 +395,8 @@ def test_variant_keys():
     keys = {setfile.variant_key(Settings(**o), 9) for o in _every_single_change()
             if not set(o) & {"players", "computer", "hints", "format", "shut_wins", "tie",
                              "stakes", "same_throws", "sound", "brightness"}}
-    assert len(keys) == sum(COUNTS[3:12]) - 9 + 1  # each turn rule its own variant
+    # each turn rule its own variant (two-tiles too, the last option)
+    assert len(keys) == sum(COUNTS[3:12]) - 9 + 1 + 1
     same = {setfile.variant_key(Settings(format=f, tie=t, stakes=k), 9)
             for f, t, k in itertools.product(range(5), range(3), range(2))}
     assert len(same) == 1  # the game format shares the turn's records
@@ -487,6 +523,8 @@ def test_packing_is_the_same_under_micropython(run_mp):
         opts["players"] += 1
         opts["to_go"] = 0
         opts["code"] = rng.randrange(-1, 10000)
+        if opts["code"] >= 0 or opts["same_throws"]:
+            opts["real_dice"] = 0  # they do not fit (the box's own dice)
         cases.append(opts)
     n = len(ATTRS)
     code = ("from shutbox.settings import Settings\nfrom shutbox import setfile\n"

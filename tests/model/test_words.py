@@ -22,7 +22,7 @@ def say(rec: dict, computer: int = 0) -> str:
     given, bit p-1)."""
     view = screen.Screen(color=False)
     seats = [p + 1 for p in range(4) if computer >> p & 1]
-    view.feed(json.dumps({"ev": "game", "v": 2, "players": 2, "tiles": 9, "rules": RULES,
+    view.feed(json.dumps({"ev": "game", "v": 3, "players": 2, "tiles": 9, "rules": RULES,
                           **({"computer": seats} if seats else {})}))
     view.feed(json.dumps(rec))
     return view.log[-1]
@@ -65,13 +65,13 @@ def test_a_throw_says_what_to_do_with_it():
 
 def test_settings_and_the_computer_in_the_game_s_words():
     ctx: dict = {}
-    values = [0, 3] + [0] * 18
-    rec = {"ev": "settings", "v": 2, "status": 0, "values": values, "code": "0042"}
+    values = [0, 3] + [0] * 22
+    rec = {"ev": "settings", "v": 3, "status": 0, "values": values, "code": "0042"}
     words.track(rec, ctx)
     assert ctx["computer"] == 2  # one player: the computer takes seat 2
     text = words.say(rec, ctx)
     assert text.startswith("switched on: 1 player, computer hard") and "code 0042" in text
-    game = {"ev": "game", "v": 2, "players": 2, "tiles": 9, "rules": RULES, "computer": [2]}
+    game = {"ev": "game", "v": 3, "players": 2, "tiles": 9, "rules": RULES, "computer": [2]}
     words.track(game, ctx)
     assert words.say(game, ctx) == "new game: 1 player and the computer"
     assert words.say({"ev": "stakes", "round": 2, "balance": [3, 0, -3]}, ctx) == \
@@ -130,7 +130,12 @@ def corpus_records() -> list[dict]:
              {"ev": "error", "player": 1, "why": "too-high", "tiles": [8, 9]},
              {"ev": "refused", "player": 1, "why": "setup", "tiles": [3]},
              {"ev": "refused", "player": 1, "why": "reopened", "tiles": [3]},
-             {"ev": "settings", "v": 2, "status": 0, "values": [3, 2] + [1] * 18,
+             {"ev": "refused", "player": 1, "why": "dice", "tiles": []},
+             {"ev": "throw", "player": 1, "dice": [5, 2], "total": 7, "moves": 2,
+              "open": [1, 2, 5, 7], "real": True},
+             {"ev": "throw", "player": 1, "dice": [3], "total": 3, "moves": 0, "open": [4],
+              "real": True},
+             {"ev": "settings", "v": 3, "status": 0, "values": [3, 2] + [1] * 22,
               "code": "0042"}, {"ev": "nonesuch", "x": 1}]
     return recs
 

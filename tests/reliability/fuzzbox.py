@@ -9,10 +9,11 @@ settings are written to the flash as the menu saves them and the power comes on 
 all up, or set up for the turn), so the box starts as app.main does (shutbox.powerup: the
 settings file, the engine rules they make, the records, the saved game resumed). Every
 option of ATTRS varies: players, the computer, hints, one-die and its mode, moves, scoring,
-start, Open the Box, 2/3-to-go, Unlucky 7, most tiles, the game format, shut-wins, the tie
-rule, the same throws and stakes. ``box_settings`` draws them (half the examples keep the
-standard round, without shutbox.rounds; 2/3-to-go only with a start that has its tile in
-play, as the menu allows); ``plan()`` gives rows that between them take every value.
+start, Open the Box, 2/3-to-go, Unlucky 7, most tiles, two tiles, the game format, shut-wins,
+the tie rule, the same throws and stakes (but real dice and the time limit: ``UNFUZZED``).
+``box_settings`` draws them (half the examples keep the standard round, without
+shutbox.rounds; 2/3-to-go only with a start that has its tile in play, as the menu allows);
+``plan()`` gives rows that between them take every value.
 
 Events go in as boxrun's primitive lines (built with Script: flips, contact bounce,
 glitches, Roll presses short, long and held about 5 s, several inputs in the same poll, power
@@ -81,7 +82,11 @@ STATS = {"examples": 0, "steps": 0, "events": 0, "pin_changes": 0, "power_cuts":
          "rolloff_dice": 0}
 DRAWN = {a: [0] * COUNTS[i] for i, a in enumerate(ATTRS)}  # examples per value index
 # The settings shutbox.rounds plays (Game.match); the box resumes a game only without them.
-MATCH = ("format", "tie", "stakes", "same_throws", "unlucky7", "to_go", "most_tiles")
+MATCH = ("format", "tie", "stakes", "same_throws", "unlucky7", "to_go", "most_tiles",
+         "two_tiles")
+# Settings the fuzzer leaves at their defaults: its careful player does not enter real dice,
+# and its model does not end a decision at a time limit (tests/firmware/test_turn.py has them).
+UNFUZZED = ("real_dice", "timeout", "resign")
 PLAY = 0  # shutbox.powerup.combination(): no button combination, the game starts
 SEQ = 16  # same throws: the throws of a round the box records (shutbox.rounds._SEQ)
 
@@ -218,6 +223,10 @@ def brute_allowed(legal: set[int], a: int, b: int, cfg: dict, first: bool):
         legal = {m for m in legal if m >> cfg["to_go"] & 1}
         if not legal:
             return legal, setnames.TO_GO[cfg["to_go"]]
+    if cfg["two_tiles"]:  # at most two tiles a move; none left: the turn ends, no record
+        legal = {m for m in legal if ntiles(m) <= 2}
+        if not legal:
+            return legal, None
     if cfg["most_tiles"]:
         most = max(ntiles(m) for m in legal)
         legal = {m for m in legal if ntiles(m) == most}
@@ -522,7 +531,7 @@ def box_settings(draw) -> dict:
     plain = draw(st.booleans())  # the standard round: no shutbox.rounds, resumes after a cut
     cfg = {}
     for i, a in enumerate(ATTRS):
-        if plain and a in MATCH:
+        if plain and a in MATCH or a in UNFUZZED:
             cfg[a] = 0
         elif a == "to_go":  # the menu refuses a to-go whose tile the start leaves shut
             ok = [v for v in range(COUNTS[i]) if fits(dict(cfg, to_go=v))]
@@ -545,7 +554,8 @@ def plan() -> list[dict]:
                     start=1, open_box=1, unlucky7=1, most_tiles=1, format=1, shut_wins=1,
                     tie=1, stakes=1, sound=0, brightness=0, sleep=0, code=1234),
         settings_of(players=3, computer=2, hints=2, one_die=2, one_die_mode=2, moves=2,
-                    scoring=2, start=2, to_go=2, format=2, tie=2, sound=1, brightness=2, sleep=1),
+                    scoring=2, start=2, to_go=2, format=2, tie=2, sound=1, brightness=2, sleep=1,
+                    two_tiles=1),
         settings_of(players=4, computer=3, hints=0, one_die=3, moves=3, start=3, open_box=1,
                     to_go=1, unlucky7=1, format=3, shut_wins=1, stakes=1, sleep=3, code=0),
         settings_of(players=2, one_die=0, scoring=1, to_go=1, most_tiles=1, format=4, tie=1,

@@ -276,8 +276,10 @@ def fingerprint(settings, code=-1):
 
 def test_every_game_setting_and_the_code_are_in_the_fingerprint():
     """Any setting of the game changed (in the settings menu, say), or another challenge
-    code, makes the saved game stale; sound, brightness and sleep do not (they change no
-    game)."""
+    code, makes the saved game stale; sound, brightness, sleep and real-dice do not (they
+    change no game); two-tiles is out of the fingerprint (the menu and `shutbox play` remove
+    the saved game when it changes: tests/firmware/test_menu.py), but its game has a match
+    (shutbox.rounds) a standard game's snapshot lacks: not resumed either."""
     from shutbox.challenge import Challenge
     from shutbox.settings import ATTRS
 
@@ -293,8 +295,13 @@ def test_every_game_setting_and_the_code_are_in_the_fingerprint():
         other = Settings(players=2)
         setattr(other, attr, int(getattr(other, attr)) ^ 1)
         b = Game(eng, Dice(Stream(1), 1), other, eng.full, T0)
-        want = resume.OK if attr in ("sound", "brightness", "sleep") else resume._STALE
-        assert resume.restore(b, snap, T0) == want, attr
+        got = resume.restore(b, snap, T0)
+        if attr == "two_tiles":  # its game has a match the saved one lacks: not resumed
+            assert got != resume.OK
+            continue
+        want = resume.OK if attr in ("sound", "brightness", "sleep", "real_dice",
+                                     "timeout", "resign") else resume._STALE
+        assert got == want, attr
     coded = Game(eng, Challenge(42, 25), Settings(players=2, code=42), eng.full, T0)
     snap42 = resume.snapshot(coded)
     assert int.from_bytes(snap42[7:11], "little") == fingerprint(coded.settings, 42)

@@ -65,7 +65,7 @@ class Policy:
 
 def settings_record(s: Settings, status: int = 0) -> dict:
     """The ``settings`` record the box prints at boot under *s* (shutbox.powerup's)."""
-    return {"ev": "settings", "v": 2, "status": status,
+    return {"ev": "settings", "v": 3, "status": status,
             "values": [setfile.index(s, i) for i in range(len(setfile.ATTRS))],
             "code": "%04d" % s.code if s.code >= 0 else "off"}
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from shutbox_host.errors import UserError
 from shutbox_host.model.boards import PICO_VID
 
-FORMAT = 2  # the newest log format (docs/log-format.md) this PC reads: the box's "v"
+FORMAT = 3  # the newest log format (docs/log-format.md) this PC reads: the box's "v"
 BAUD = 115200  # any: the Pico's port is USB, not a UART
 _POLL_S = 0.2  # how often a missing port is looked for, and a read's timeout
 _GONE_S = 2.0  # after a port was lost: how long its name may take to go away
@@ -54,8 +54,9 @@ def settings_names(rec: dict) -> dict | None:
     from shutbox import setnames
 
     values = rec.get("values")
-    # version 1 had every option before sleep (19), version 2 all of them
-    n = {1: 19, 2: len(setnames.OPTIONS)}.get(rec.get("v"))
+    # version 1 had every option before sleep (19), version 2 those before real-dice (20),
+    # version 3 all of them
+    n = {1: 19, 2: 20, 3: len(setnames.OPTIONS)}.get(rec.get("v"))
     if n is None or not isinstance(values, list) or len(values) != n:
         return None
     out = {}

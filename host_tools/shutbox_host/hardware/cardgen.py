@@ -70,7 +70,8 @@ NOTICES = (
     "the game.",
 )
 
-SECTIONS = ("who plays", "the turn", "variants of a turn", "the game", "the box")
+SECTIONS = ("who plays", "the turn", "variants of a turn", "the game", "the box",
+            "ways to play")
 
 HOW_TO_PLAY = (
     "Die A shows whose turn it is (magenta). Open every tile (a shut one blinks amber), "
@@ -104,11 +105,18 @@ CHALLENGE = (
     "Two boxes with the same code (and the same rules of a turn) throw the same dice: the "
     "same throws for each player in each round, whatever was played before. Play it again: "
     "the same dice again. No code: random dice.",
-    "To enter one, on the code's page (5.4) flip tile 2. For each digit, from the left, die "
+    "To enter one, on the code's page (6.5) flip tile 2. For each digit, from the left, die "
     "A shows which (cyan): flip as many tiles as the digit (any tiles), then a short Roll "
     "(for a 0, Roll at once). The code then shows, as at the game's end: die A which digit, "
     "the tiles the digit. Hold Roll to save it.",
     "On a PC, shutbox daily prints the code of the day: the same on every PC.",
+)
+
+# Real dice (settings menu, real-dice): how a throw of the players' own dice is entered.
+REAL_DICE = (
+    "Setting 6.1 on: throw your own dice. Before Roll, flip each die's tile down and up "
+    "again (a shut tile: up, down); a tile above 6 clears them. Roll throws the dice entered "
+    "(one die where allowed).",
 )
 
 READING = (
@@ -178,12 +186,13 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
 
 
 def _paragraphs(shapes: list, x: float, y: float, width: float, items, size: float = 7.6,
-                numbered: bool = False) -> float:
-    """Add wrapped paragraphs (numbered 1. 2. ...) from *y*; return the last baseline."""
+                numbered: bool = False, lead: float = 10.2) -> float:
+    """Add wrapped paragraphs (numbered 1. 2. ...) from *y*, *lead* points a line; return the
+    last baseline."""
     for i, item in enumerate(items):
         indent = 10 if numbered else 0
         for j, part in enumerate(_wrap(item, size, width - indent)):
-            y += 10.2
+            y += lead
             if numbered and j == 0:
                 shapes.append(("text", x, y, size, True, "%d." % (i + 1)))
             shapes.append(("text", x + indent, y, size, False, part))
@@ -197,30 +206,33 @@ def _front() -> list[tuple]:
     x0, right = MARGIN, W - MARGIN
     y = MARGIN + 12
     shapes.append(("text", x0, y, 13, True, "Shut the Box: how to play"))
-    y = _paragraphs(shapes, x0, y + 4, right - x0, HOW_TO_PLAY, numbered=True)
-    y += 12
+    y = _paragraphs(shapes, x0, y + 4, right - x0, HOW_TO_PLAY, numbered=True, lead=9.8)
+    y += 10
     shapes.append(("text", x0, y, 8, True, "What the LEDs say"))
     y += 2
     for colour, means in LEDS:
-        y += 10.5
+        y += 9.6
         shapes.append(("text", x0 + 6, y, 7.5, True, colour))
         shapes.append(("text", x0 + 78, y, 7.5, False, means))
-    y += 16
-    shapes.append(("text", x0, y, 8, True, "Reading a number"))
-    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, READING)
     y += 12
+    shapes.append(("text", x0, y, 8, True, "Reading a number"))
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, READING, lead=9.8)
+    y += 10
     shapes.append(("text", x0, y, 8, True, "Hold Roll while switching the box on, with:"))
     y += 2
     for _tiles, when, what in COMBINATIONS:
-        y += 10.5
+        y += 9.6
         shapes.append(("text", x0 + 6, y, 7.5, True, when))
         shapes.append(("text", x0 + 96, y, 7.5, False, what))
-    y += 12
+    y += 10
     shapes.append(("text", x0, y, 8, True, "If something was wrong"))
-    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, NOTICES)
-    y += 12
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, NOTICES, lead=9.8)
+    y += 10
     shapes.append(("text", x0, y, 8, True, "Challenge codes"))
-    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, CHALLENGE)
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, CHALLENGE, lead=9.8)
+    y += 10
+    shapes.append(("text", x0, y, 8, True, "Real dice"))
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, REAL_DICE, lead=9.8)
     return shapes
 
 
@@ -235,7 +247,7 @@ def _back() -> list[tuple]:
     # the grid: section.page, option, then one column per tile
     cell = (right - x0 - 92) / 5
     cols = [x0, x0 + 24] + [x0 + 92 + cell * k for k in range(5)] + [right]
-    row_h = 10.5
+    row_h = 8.7
     shapes.append(("rect", x0, y, right - x0, row_h, 0.85))
     head = ["dice", "setting"] + ["tile %d" % (k + 1) for k in range(5)]
     for i, t in enumerate(head):
@@ -259,14 +271,14 @@ def _back() -> list[tuple]:
             shapes.append(("text", cols[i] + 2, y + 7.6, 7, bold, t))
         y += row_h
         shapes.append(("line", x0, y, right, y))
-    y += 10
+    y += 8
     shapes.append(("text", x0, y, 7, False, "Bold: the value the box starts with "
                    "(and after a factory reset). What each setting means, value by value:"))
     y += 2
     for option in setnames.OPTIONS + ("code",):
         lines = _wrap(MEANINGS[option], 6.6, right - x0 - 64)
         for j, part in enumerate(lines):
-            y += 7.6
+            y += 6.8
             if j == 0:
                 shapes.append(("text", x0 + 2, y, 6.6, True, option))
             shapes.append(("text", x0 + 64, y, 6.6, False, part))
@@ -394,7 +406,8 @@ def readme_tables() -> str:
     out += ["", "Sections (die A): " + ", ".join(
         "%d %s" % (i + 1, s) for i, s in enumerate(SECTIONS)) + ". Bold: the value the box "
         "starts with (and after a factory reset).", ""]
-    out += [" ".join(NOTICES), "", "**Challenge codes.** " + " ".join(CHALLENGE)]
+    out += [" ".join(NOTICES), "", "**Challenge codes.** " + " ".join(CHALLENGE), "",
+            "**Real dice.** " + " ".join(REAL_DICE)]
     return "\n".join(out) + "\n"
 
 

@@ -149,10 +149,10 @@ TABLE = (
     C("CODE_VIEW_MS", _CODE_VIEW_MS, "challenge.show: 4 digits and a dark step", "menu"),
     # --- the game (shutbox.game) ---
     C("MAX_PLAYERS", 4, "seats at the box", "game computer:_MAX_SEATS rounds:_MAX"),
-    C("SETUP", _S["setup"], "game states (shutbox.game)", "game:SETUP computer"),
-    C("READY", _S["ready"], "a state", "game:READY computer"),
-    C("ROLLING", _S["rolling"], "a state", "game:ROLLING sleep"),
-    C("MOVE", _S["move"], "a state", "game:MOVE computer"),
+    C("SETUP", _S["setup"], "game states (shutbox.game)", "game:SETUP computer turn"),
+    C("READY", _S["ready"], "a state", "game:READY computer turn"),
+    C("ROLLING", _S["rolling"], "a state", "game:ROLLING sleep turn"),
+    C("MOVE", _S["move"], "a state", "game:MOVE computer turn"),
     C("TURN_END", _S["turn_end"], "a state", "game:TURN_END"),
     C("GAME_END", _S["game_end"], "a state", "game:GAME_END rounds"),
     C("ROLLOFF", _S["rolloff"], "a state: the tied players throw one die each (tie rule roll-off)",
@@ -167,11 +167,17 @@ TABLE = (
       "game coach"),
     C("CODE_CYCLE_MS", _CYCLE_MS + _CODE_VIEW_MS,
       "a score view, then a challenge's code (CYCLE_MS + CODE_VIEW_MS)", "game"),
-    C("LOG_VERSION", 2, "the log format's \"v\" (docs/log-format.md)", "game powerup"),
+    C("LOG_VERSION", 3, "the log format's \"v\" (docs/log-format.md)", "game powerup"),
     C("SND_ROLL", b"\x64\x03\x00\x02\x64\x03",
       "the dice: (frequency / 10 Hz, duration / 10 ms) pairs",
       "game rounds:_SND_DIE"),
-    C("SND_NO", b"\x1e\x0a", "the game's low \"no\" buzz", "game resume"),
+    C("SND_NO", b"\x1e\x0a", "the game's low \"no\" buzz", "game resume turn"),
+    C("ACTIVE", 1, "Match.st: players still in (out-at-45 drops them, and resigning)",
+      "rounds turn"),
+    C("IN_ROUND", 2, "Match.st: players taking a turn in this round", "rounds turn"),
+    C("ERR_NONE", 0, "Game.err: the tiles are as the game wants them", "game turn"),
+    C("ERR_SETUP", 1, "Game.err: a tile not in place yet (blinks amber, no mistake)",
+      "game turn"),
     C("SND_WIN", b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28", "the winner's tune", "game rounds"),
     # --- the settings (shutbox.settings) ---
     C("HINT_OFF", 0, "hints (what the MOVE state lights): none", "settings game"),
@@ -182,6 +188,10 @@ TABLE = (
     C("SOUND", ATTRS.index("sound"), "the page of sound (settings.ATTRS)", "menu"),
     C("BRIGHTNESS", ATTRS.index("brightness"), "the page of brightness (settings.ATTRS)", "menu"),
     C("TO_GO", ATTRS.index("to_go"), "the page of to-go (settings.ATTRS)", "setfile"),
+    C("SAME_THROWS", ATTRS.index("same_throws"), "the page of same-throws (settings.ATTRS)",
+      "setfile"),
+    C("REAL_DICE", ATTRS.index("real_dice"), "the page of real-dice (settings.ATTRS)",
+      "setfile"),
     C("CODES", 10000, "challenge codes: 0000..9999", "settings setfile"),
     C("MINUTES", _MINUTES, "settings.sleep: off, then idle minutes", "sleep"),
     # --- the inputs (shutbox.debounce's events, as bits) ---
@@ -254,7 +264,8 @@ def variant_key(s, tiles):
     one = 0 if s.same_throws else s.one_die
     return (tiles | one << 4 | s.one_die_mode << 6 | s.moves << 8 | s.scoring << 10
             | s.start << 12 | (1 if s.open_box else 0) << 14 | s.to_go << 15
-            | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18)
+            | (1 if s.unlucky7 else 0) << 17 | (1 if s.most_tiles else 0) << 18
+            | (1 if s.two_tiles else 0) << 19)
 '''
 
 CODE = {

@@ -71,6 +71,12 @@ MEANINGS = {
     "sound": "the buzzer: silent / quiet / as loud as it goes",
     "brightness": "the LEDs: for a dark room / the standard box / for daylight",
     "sleep": "left alone so long the box sleeps; Roll wakes it: never / 1 / 5 / 10 / 30 min",
+    "real-dice": "the box's dice / your own, each throw entered on the tiles (other side)",
+    "two-tiles": "a move shuts at most two tiles (a throw that needs more ends the turn)",
+    "timeout": "each throw and move: no limit / 30 s / 60 s (ticks its last 10 s; then the "
+                  "open tiles score)",
+    "resign": "before a throw, tile 1 out of its place and Roll held a second: the player is "
+              "out, the others go on",
     "code": "random dice / a challenge code's dice, the same on every box (see the other "
             "side)",
 }
@@ -90,7 +96,15 @@ SAY = {
     "turn": [["player@", "computer: its turn; it plays by itself, on its LEDs (leave the "
                          "tiles up)"],
              ["", "{player|who}: your turn (every tile up, then press Roll)"]],
-    "throw": [["!moves dice#1", "{player|who} threw {dice} (one die): nothing fits, the turn "
+    "throw": [["real !moves dice#1", "{player|who} entered {dice} (one die): nothing fits, "
+                                     "the turn is over"],
+              ["real !moves", "{player|who} entered {dice|join: + } = {total}: nothing fits, "
+                              "the turn is over"],
+              ["real dice#1", "{player|who} entered {dice} (one die): shut tiles that make "
+                              "{total}"],
+              ["real", "{player|who} entered {dice|join: + } = {total}: shut tiles that make "
+                       "{total}"],
+              ["!moves dice#1", "{player|who} threw {dice} (one die): nothing fits, the turn "
                                 "is over"],
               ["!moves", "{player|who} threw {dice|join: + } = {total}: nothing fits, the "
                          "turn is over"],
@@ -103,6 +117,7 @@ SAY = {
     "error": [["", "mistake: {why|map:why} (tile {tiles|join: }): put it back"]],
     "refused": [["why=setup", "Roll refused: open the blinking tiles first (tile "
                               "{tiles|join: })"],
+                ["why=dice", "Roll refused: {why|map:why}"],
                 ["", "Roll refused: {why|map:why} (tile {tiles|join: })"]],
     "score": [["shut_box", "{player|who} SHUT THE BOX! score 0; Roll passes the box on"],
               ["", "{player|who} scored {score}; Roll passes the box on"]],
@@ -129,7 +144,8 @@ SAY = {
                      "wins"]],
     "rolloff_die": [["", "{player|who} threw {die} in the roll-off"]],
     "stakes": [["", "stakes after round {round}: {balance|signed|join: }"]],
-    "rule": [["", "{rule}: {player|who}'s turn ends"]],
+    "rule": [["rule=resign", "{player|who} resigned: out of the game, the others go on"],
+             ["", "{rule}: {player|who}'s turn ends"]],
     "fault": [["", "the box restarted after a fault ({error})"]],
     "sleep": [["why=battery", "the cells are flat: the game is saved and the box sleeps (new "
                               "cells, then Roll)"],
@@ -146,7 +162,9 @@ TABLES = {
             "not-legal": "those tiles cannot make the throw",
             "reopened": "a tile shut earlier this turn was opened again",
             "early": "a tile was shut before the throw",
-            "setup": "open the blinking tiles first"},
+            "setup": "open the blinking tiles first",
+            "dice": "enter the throw first (each die: flip its tile down and up; one die "
+                    "only where the rules allow it)"},
     "notice": {"1": "the settings were damaged (defaults used)",
                "2": "the records were damaged (started again)",
                "3": "the saved game was damaged (a new game)", "4": "restarted after a fault",
@@ -188,7 +206,7 @@ SCREENS = {
                 "another",
     "menu_code": "the challenge code, digit {digit}: {count}",
     "menu_code_help": "a digit: flip that many tiles, then {roll} (a new code: tile 2 on "
-                      "page 5.3)",
+                      "page 6.5)",
     "menu_saved": "saved: the game starts",
     "menu_help": "flip tile k: value k | {roll}: next page | tile 9: back | {hold}: save "
                  "and play",
