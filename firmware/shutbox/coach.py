@@ -40,7 +40,9 @@ class Coach:
         """Keep the game; the analysis is on for a person's turns (turn())."""
         self.game = game
         self.on = False  # analyse this turn: a person's, with the optimal-play table
-        self.target = -1  # the score to beat this turn (-1: aim for the lowest expected score)
+        # the score to beat this turn (-1: aim for the lowest expected score; -2: the match's
+        # play, the chance to win the round)
+        self.target = -1
         self.short = 0  # this turn's choices that fell short of optimal ...
         self.cost = 0  # ... and what they cost in total (x 1000)
         self.shown = -1  # the count the score view shows after a person's turn (-1: none)
@@ -62,10 +64,15 @@ class Coach:
         for p in range(g.players):
             if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
                 t = rs[p]
-        if t >= 0 and e.set_target(t):  # allocates (reads a table block): once a turn
-            p = e.p_beat(g.open_)
-            if 0 < p < _P_SCALE:  # it can be beaten and it can be missed
-                self.target = t
+        s = g.settings  # one round for the win: the match's own play where the pack has it
+        if not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
+                or s.most_tiles) and e.set_target(t, g.players, s.tie, s.shut_wins):
+            t = -2
+        elif t < 0 or not e.set_target(t):  # allocates (reads a table block): once a turn
+            return
+        p = e.p_beat(g.open_)
+        if 0 < p < _P_SCALE:  # it can be beaten and it can be missed (won and lost)
+            self.target = t
 
     def best(self):
         """Return the hint for the throw shown (Game.tick, as the dice land): the best move,
@@ -74,7 +81,7 @@ class Coach:
         if g.cpu is not None and g.cpu.seats >> g.player & 1:
             return 0  # the computer's turn: no hint
         e = g.engine
-        if self.target >= 0:
+        if self.target != -1:
             return e.best_move_target(g.open_, g.a, g.b, g.locked)
         return e.best_move(g.open_, g.a, g.b, g.locked)
 
@@ -82,15 +89,15 @@ class Coach:
         """Return True when one die is the better choice for the next throw (the hint)."""
         g = self.game
         e = g.engine
-        if self.target >= 0:
+        if self.target != -1:
             return e.choose_one_die_target(g.open_, g.locked)
         return e.choose_one_die(g.open_, g.locked)
 
     def dice(self, one):
         """Measure the dice a person chose (Game.throw, before the throw): *one* = one die."""
         g = self.game
-        if not self.on or g.one_die_choice() != 1:
-            return
+        if not self.on or g.one_die_choice() != 1 or self.target == -2:
+            return  # a match: a turn ended by a throw has no value in the tables
         e = g.engine
         o = g.open_
         lk = g.locked
@@ -127,7 +134,7 @@ class Coach:
         best = g.best  # the hint: the best of the moves the game allows
         if mask == best:
             return
-        if self.target >= 0:
+        if self.target != -1:
             loss = e.p_beat(o & ~best, lk) - e.p_beat(o & ~mask, lk)
         elif best == e.best_move(o, g.a, g.b, lk):
             loss = e.move_loss(o, g.a, g.b, mask, lk)
@@ -141,8 +148,8 @@ class Coach:
         """The turn ended: add the analysis to its score record *rec* (the end of Game.accept)."""
         if not self.on:
             return
-        a = {"short": self.short, "cost": self.cost,
-             "goal": "beat-target" if self.target >= 0 else "min-expected"}
+        a = {"short": self.short, "cost": self.cost, "goal": "beat-target"
+             if self.target >= 0 else "min-expected" if self.target == -1 else "match"}
         if self.target >= 0:
             a["target"] = self.target
         rec["analysis"] = a

@@ -69,13 +69,27 @@ class Computer:
         g = self.game
         st = g.state
         if g.transitions != self._seen:  # a state just entered: decide what to do in it
-            self._seen = g.transitions
-            self._at = now
             e = g.engine
             o = g.open_
+            if self.level > _MEDIUM and (st == _SETUP or self._seen < 0):  # a turn: its aim
+                s = g.settings
+                t = -1  # the score to beat: the best final score so far this round
+                rs = g.scores if g.match is None else g.match.rscores
+                for p in range(g.players):
+                    if g.played >> p & 1 and (t < 0 or rs[p] < t):
+                        t = rs[p]
+                # one round for the win: the match's play (seat 1, seat 2 of 2), or the best
+                # chance to beat the score (later seats); otherwise the lowest expected score
+                r = not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
+                         or s.most_tiles)
+                if not (r and e.set_target(t, g.players, s.tie, s.shut_wins)):
+                    e.set_target(t if r else 0)  # allocates (reads a block): once a turn
+            self._seen = g.transitions
+            self._at = now
             if st != _MOVE:  # the dice for the next throw (the rules decide where they must)
                 r = g.dice.below(2) if self.level == _EASY and g.one_die_choice() == 1 else 0
-                self.one = e.computer_one_die(self.level, o, g.locked, r)
+                self.one = e.choose_one_die_target(o, g.locked) if self.level > _MEDIUM \
+                    else e.computer_one_die(self.level, o, g.locked, r)
                 return
             # MOVE: the move for the throw shown, among those the game allows (g.legal[:g.moves])
             n = g.moves
@@ -88,7 +102,7 @@ class Computer:
                 if self.level == _MEDIUM:
                     m = e.greedy_move(o, g.a, g.b)
                 else:
-                    m = e.best_move(o, g.a, g.b, g.locked)
+                    m = e.best_move_target(o, g.a, g.b, g.locked)
                 i = 0
                 while i < n and buf[i] != m:
                     i += 1

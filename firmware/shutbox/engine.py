@@ -85,7 +85,7 @@ _RANK_MASK = const(0x3FFF)
 _NO_RANK = const(0x4000)  # above every rank
 _HIGH_TILES = const(0xFC0)  # tiles 7..12: shut for the high-shut one-die rule
 _GREEDY_ONE_DIE_SUM = const(6)  # without a table: one die when the open tiles add up to <= 6
-_HINT_ENTRY = const(12)  # one_die, mode, moves, scoring, layers, targets, 2 reserved, index
+_HINT_ENTRY = const(12)  # one_die, mode, moves, scoring, layers, targets, situations, 0, index
 _HINT_INDEX = const(8)  # block offset u32, state count u16, cut u8, reserved u8
 _P_MASK = const(0x3FF)  # hint entry: P x 1000 (bits 0-9) ...
 _HRANK = const(0x7C00)  # ... rank within the tile sum (bits 10-14), one-die flag (bit 15)
@@ -97,6 +97,8 @@ _H_NONE = const(0)  # no hint block for this variant / no target: min-expected p
 _H_NEVER = const(1)  # target <= 0: never beaten, min-expected play
 _H_ALWAYS = const(2)  # target above the highest score: always beaten, min-expected play
 _H_TABLE = const(3)  # the target's block is loaded
+_TIE_REPLAY = const(2)  # settings.tie: replay (share and roll-off are worth the same)
+_SEAT1 = const(12)  # the pack's match situations of seat 1 (then seat 2 of 2 players)
 
 # The computer's levels (LEVEL_*; the settings use the same ints, 0 = no computer): their
 # names (off, easy, medium, hard) are not needed on the box: shutbox.setnames.COMPUTER
@@ -276,7 +278,7 @@ class Engine:
         f.close()
         return None, b""
 
-    def set_target(self, target):
+    def set_target(self, target, players=0, tie=0, shut_wins=0):
         """Aim the *_target hints at beating *target* (a final score strictly below it wins).
 
         Loads that target's block (seek + readinto into the buffers made in __init__). True
@@ -285,19 +287,33 @@ class Engine:
         play is min-expected. False when the variant has no hint tables: the *_target calls
         then give min-expected play and p_beat gives -1. Allocates (opens a file and reads
         the pack's directory): call it when the target changes, not per throw.
+
+        With *players* (2..4), the match-optimal play of the seat to play in one round for
+        the win instead (the start all open; *tie* the tie setting, *shut_wins* 0 or 1):
+        seat 1 when *target* < 0 (nobody has played), else seat 2 of 2 players after seat 1
+        ended on *target*. p_beat is then the seat's chance to win (a tie counted as the tie
+        rule makes it) x P_SCALE. False, and the hints as without a target, when the pack
+        has no block for it (later seats of 3 and 4 players: beat-target is the play there).
         """
         self._hmode = _H_NONE
         hp = self._hp
-        if len(hp) == 0:
+        if len(hp) == 0 or players and self.start_open != self.full:
             return False
-        if target <= 0:
+        if target <= 0 and not players:
             self._hmode = _H_NEVER
             return True
         f, d = self._open(self._hpath, b"STH1", _HINT_ENTRY)
         if f is None:
             return False
         try:
-            if target > d[5]:  # the highest score: every final score beats the target
+            if players:  # the pack's match situation k (tablegen), after the targets' rows
+                k = (players - 2) * 4 + (2 if tie == _TIE_REPLAY else 0) + shut_wins
+                if target >= 0:
+                    k = -1 if players != 2 else _SEAT1 + k * (d[5] + 1) + target
+                if not 0 <= k < d[6]:
+                    return False
+                target = d[5] + k + 1
+            elif target > d[5]:  # the highest score: every final score beats the target
                 self._hmode = _H_ALWAYS
                 return True
             layers = d[4]
@@ -307,6 +323,8 @@ class Engine:
                    + (target - 1) * layers * _HINT_INDEX)
             if f.readinto(idx) < layers * _HINT_INDEX:
                 raise ValueError("short hint pack")
+            if idx[7]:  # a match situation without a block
+                return False
             for layer in range(layers):
                 k = layer * _HINT_INDEX
                 n = idx[k + 4] | idx[k + 5] << 8
