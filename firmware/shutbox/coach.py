@@ -59,20 +59,11 @@ class Coach:
         self.on = person and e.has_table
         if not person:
             return
-        t = -1  # the score to beat: the best final score so far this round
-        rs = g.scores if g.match is None else g.match.rscores  # this round's scores
-        for p in range(g.players):
-            if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
-                t = rs[p]
-        s = g.settings  # one round for the win: the match's own play where the pack has it
-        if not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
-                or s.most_tiles) and e.set_target(t, g.players, s.tie, s.shut_wins):
-            t = -2
-        elif t < 0 or not e.set_target(t):  # allocates (reads a table block): once a turn
-            return
-        p = e.p_beat(g.open_)
-        if 0 < p < _P_SCALE:  # it can be beaten and it can be missed (won and lost)
-            self.target = t
+        t = g.target()  # allocates (reads a table block): once a turn
+        if t == -2 or t >= 0 and e.set_target(t):  # beat-target in other games too
+            p = e.p_beat(g.open_)
+            if 0 < p < _P_SCALE:  # it can be beaten and it can be missed (won and lost)
+                self.target = t
 
     def best(self):
         """Return the hint for the throw shown (Game.tick, as the dice land): the best move,

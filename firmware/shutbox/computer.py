@@ -71,25 +71,13 @@ class Computer:
         if g.transitions != self._seen:  # a state just entered: decide what to do in it
             e = g.engine
             o = g.open_
-            if self.level > _MEDIUM and (st == _SETUP or self._seen < 0):  # a turn: its aim
-                s = g.settings
-                t = -1  # the score to beat: the best final score so far this round
-                rs = g.scores if g.match is None else g.match.rscores
-                for p in range(g.players):
-                    if g.played >> p & 1 and (t < 0 or rs[p] < t):
-                        t = rs[p]
-                # one round for the win: the match's play (seat 1, seat 2 of 2), or the best
-                # chance to beat the score (later seats); otherwise the lowest expected score
-                r = not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
-                         or s.most_tiles)
-                if not (r and e.set_target(t, g.players, s.tie, s.shut_wins)):
-                    e.set_target(t if r else 0)  # allocates (reads a block): once a turn
+            if self.level > _MEDIUM and (st == _SETUP or self._seen < 0):
+                g.target()  # its turn's aim (the match's play, a score to beat): once a turn
             self._seen = g.transitions
             self._at = now
             if st != _MOVE:  # the dice for the next throw (the rules decide where they must)
                 r = g.dice.below(2) if self.level == _EASY and g.one_die_choice() == 1 else 0
-                self.one = e.choose_one_die_target(o, g.locked) if self.level > _MEDIUM \
-                    else e.computer_one_die(self.level, o, g.locked, r)
+                self.one = e.computer_one_die(self.level, o, g.locked, r)
                 return
             # MOVE: the move for the throw shown, among those the game allows (g.legal[:g.moves])
             n = g.moves

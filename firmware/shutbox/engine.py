@@ -601,9 +601,10 @@ class Engine:
 
         Where the player may choose: easy throws one die when *r* (a random int) is odd, a
         fair coin as in the solver's random policy; medium when the open tiles add up to 6
-        or less (the solver's greedy policy); hard as choose_one_die. Otherwise the rules
-        decide (one die where forced, or locked in). The moves: easy a random legal move
-        (see legal_into), medium greedy_move, hard best_move.
+        or less (the solver's greedy policy); hard as choose_one_die_target (the aim
+        set_target gave the turn; without one, choose_one_die). Otherwise the rules decide
+        (one die where forced, or locked in). The moves: easy a random legal move (see
+        legal_into), medium greedy_move, hard best_move_target.
         """
         dice = self._dice(open_, locked)
         if dice != _FREE:
@@ -612,4 +613,4 @@ class Engine:
             return r & 1 == 1
         if level == LEVEL_MEDIUM:
             return tile_sum(open_) <= _GREEDY_ONE_DIE_SUM
-        return self.choose_one_die(open_, locked)
+        return self.choose_one_die_target(open_, locked)
