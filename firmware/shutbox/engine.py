@@ -13,7 +13,9 @@ once, with seek + readinto, into buffers made in __init__. Without a table for t
 (another tile count, a missing file) best_move falls back to greedy_move.
 
 Beat-target hints come from ``tables/tN.bin`` (nine tiles: `any` moves, sum and count
-scoring, every one-die rule and mode; format in tablegen.py). set_target(T) reads the block
+scoring, every one-die rule and mode; format in tablegen.py), and so does the match-optimal
+play of a round for the win (the default variant: seat 1, seat 2 of 2 players), read by
+set_target with *players* into the same buffer. set_target(T) reads the block
 of target T (a final score strictly below T wins) into buffers made in __init__;
 best_move_target, p_beat and choose_one_die_target then answer from it. Without a block for
 the variant they fall back to min-expected play (p_beat says -1).
@@ -22,8 +24,9 @@ Post-turn analysis: move_loss and one_die_loss give what a choice cost in expect
 score x 1000 (0: optimal). Computer levels (LEVEL_*): easy = a random legal move (buf[r %
 n] after legal_into), and a coin for the dice; medium = greedy_move, and one die when the
 open tiles add up to 6 or less; hard = best_move and choose_one_die (computer_one_die gives
-each level's dice). They are the host solver's policies "random" and "greedy" and its
-objective "min-expected", rule for rule.
+each level's dice; after set_target, hard plays best_move_target, the game's aim for the
+turn). They are the host solver's policies "random" and "greedy" and its objectives
+"min-expected", "beat-target" and "payout" (a match's), rule for rule.
 
 The per-throw path (legal_into, best_move, greedy_move, is_legal, applying a move as
 ``open_ & ~mask``, best_move_target, p_beat, choose_one_die_target, move_loss,
