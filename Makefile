@@ -167,7 +167,7 @@ companion: $(STAMP)
 
 # The firmware's bytecode in build/mpy/ (MPY_OUT=), each module as `shutbox flash` compiles
 # it for the Pico (the flags of shutbox_host.mp.MPY_FLAGS, the short source name), but for
-# the modules only the host imports (shutbox_host.pico.flash.HOST_ONLY). mpy-cross must emit
+# the modules only the host imports (shutbox_host.model.layout.HOST_ONLY). mpy-cross must emit
 # the board's .mpy version (shutbox flash checks it).
 MPY_FLAGS   ?= -O3
 MPY_OUT     ?= build/mpy

@@ -3,7 +3,10 @@
 ``machine`` and ``neopixel`` in board.py alone (and ``machine`` in supply.py, the chip's power
 hardware, loaded only there, with ``network``: the Pico W's radio, whose VBUS sense it is);
 the host tools import the firmware, never the other way; no product module imports the
-tests' machinery but the bench's reliability part. The Pico W's companion (firmware/companion/)
+tests' machinery but the bench's reliability part. The host tools' sub-packages import the
+floor (shutbox_host/model/) and each other only as the drawing's exceptions allow
+(tests/importmap.py), the floor no sub-package, and docs/design.md holds the drawing the
+code makes. The Pico W's companion (firmware/companion/)
 may import microdot (its web framework) and asyncio besides; the shutbox package never
 imports the companion, so a Pico runs none of it.
 """
@@ -15,6 +18,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+import importmap
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware"
@@ -77,6 +82,65 @@ def test_the_check_sees_an_import(tmp_path):
     f.write_text("import machine.pin\nfrom soak import run\n__import__('shutbox.game')\n"
                  "from . import near\n")
     assert imports(f) == {"machine", "soak", "shutbox"}
+
+
+def test_the_host_sub_packages_import_each_other_only_as_drawn():
+    bad = importmap.forbidden(importmap.imports())
+    assert not bad, "sibling imports docs/design.md's drawing does not allow: %s" % bad
+
+
+def test_the_floor_imports_only_the_firmware_and_the_shared_helpers():
+    helpers = {"errors", "mp", "contact", importmap.FLOOR}
+    seen = set()
+    for f in sorted((HOST / importmap.FLOOR).rglob("*.py")):
+        for n in ast.walk(ast.parse(f.read_text())):
+            if isinstance(n, ast.Import):
+                names = [a.name for a in n.names]
+            elif isinstance(n, ast.ImportFrom) and not n.level:  # from a package: its modules
+                names = ["%s.%s" % (n.module, a.name) for a in n.names]
+            else:
+                continue
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "shutbox_host":
+                    seen.add(parts[1])
+                    assert parts[1] in helpers, (f.relative_to(ROOT), name)
+    assert "errors" in seen and importmap.FLOOR in seen  # the check sees the floor's imports
+
+
+def test_design_md_holds_the_import_drawing_the_code_makes():
+    """python tests/importmap.py rewrites it."""
+    text = importmap.DESIGN.read_text()
+    assert importmap.rewrite(text) == text, "stale drawing: run python tests/importmap.py"
+    assert importmap.drawing() in text
+
+
+def test_the_drawing_check_sees_a_sibling_import(tmp_path):
+    """A sibling import no exception allows (here the emulator taking the LED reader from
+    the simulated box, late, inside a function) is found and drawn as not allowed; the
+    drawn exceptions are not; the floor and the shared helpers may import no sub-package."""
+    host = tmp_path / "shutbox_host"
+    for pkg in ("bench", "box", "model", "pico", "web"):
+        (host / pkg).mkdir(parents=True)
+        (host / pkg / "__init__.py").write_text("")
+    (host / "box" / "boxsim.py").write_text("from shutbox_host.model import leds\n")
+    (host / "box" / "webbox.py").write_text("from shutbox_host.pico import companion\n")
+    (host / "pico" / "companion.py").write_text("")
+    (host / "pico" / "emulator.py").write_text(
+        "import os\n\ndef decode():\n    from shutbox_host.box import boxsim\n")
+    (host / "model" / "leds.py").write_text("import shutbox_host.web\n")
+    (host / "bench" / "rp2.py").write_text("from shutbox_host.pico import emulator\n")
+    (host / "mp.py").write_text("import shutbox_host.box.boxsim\n")  # a helper: below all
+    (host / "cli.py").write_text("from shutbox_host import mp\n")
+    (host / "web" / "build.py").write_text("from shutbox_host.pico import emulator\n")
+    found = importmap.imports(host)
+    assert ("box/boxsim.py", "shutbox_host.model.leds") in found
+    assert importmap.forbidden(found) == [("model/leds.py", "shutbox_host.web"),
+                                          ("mp.py", "shutbox_host.box.boxsim"),
+                                          ("pico/emulator.py", "shutbox_host.box.boxsim")]
+    drawn = importmap.drawing(host)
+    assert "NOT ALLOWED: pico/emulator.py imports shutbox_host.box.boxsim" in drawn
+    assert drawn.count("NOT ALLOWED") == 3, drawn
 
 
 # What a test calls to skip where a tool is missing -> the marker make check deselects it by.

@@ -32,7 +32,7 @@ _PIPS = const(7)  # LEDs per die
 
 # Colours as (red, green, blue) at medium brightness, per palette code of shutbox.frame
 # (OFF, WHITE, GREEN, RED, AMBER, BLUE, MAGENTA, CYAN). Max channel 40 of 255. The host's
-# simulator (shutbox_host.box.boxsim.palette) reads it and _SCALE to decode the LEDs.
+# simulator (shutbox_host.model.leds.palette) reads it and _SCALE to decode the LEDs.
 _PALETTE_RGB = const(
     b"\x00\x00\x00"
     b"\x14\x14\x14"

@@ -26,7 +26,7 @@ _PULLS = const(12)  # PUE | PDE
 _PDE = const(4)
 _PUE = const(8)
 _VSYS_SCALE = const(9900)  # mV at the ADC's full scale: VSYS / 3 against its 3.3 V
-# inside the Pico (pico-sdk's boards/pico.h, shutbox_host.pico.boards): VBUS sense, high
+# inside the Pico (pico-sdk's boards/pico.h, shutbox_host.model.boards): VBUS sense, high
 # while USB powers it, and VSYS / 3 on ADC3; on a Pico W VBUS is the radio's WL_GPIO2 and GPIO
 # 29 also the radio's clock, whose chip select (GPIO 25) high joins the VSYS divider to it
 _VBUS_PIN = const(24)

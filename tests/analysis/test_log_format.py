@@ -19,7 +19,7 @@ from shutbox_host.analysis import log
 from shutbox_host.bench import game as bench_game
 from shutbox_host.bench import settings as bench_settings
 from shutbox_host.box import boxsim
-from shutbox_host.box.boxsim import Script
+from shutbox_host.model.script import Script
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware" / "shutbox"

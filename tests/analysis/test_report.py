@@ -26,8 +26,9 @@ from shutbox.engine import Engine, Rules
 from shutbox_host import cli
 from shutbox_host.analysis import games, report
 from shutbox_host.box import boxsim, play
-from shutbox_host.box.boxsim import Script
+from shutbox_host.box.plan import plan_game
 from shutbox_host.errors import UserError
+from shutbox_host.model.script import Script
 from shutbox_host.solve import solver
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -270,7 +271,7 @@ def test_turn_rules_the_solver_does_not_model_are_left_out(tmp_path):
 
 
 def _box_game(players: int, seed: int, strategy: str) -> boxsim.Run:
-    s, expect = boxsim.plan_game(players, seed, strategy)
+    s, expect = plan_game(players, seed, strategy)
     s.wait(300)
     r = boxsim.run(s, "--players", str(players), heapsize="80k")
     assert r.returncode == 0, r.stderr
@@ -307,7 +308,7 @@ def test_a_whole_game_on_the_box_makes_the_png_and_the_html(tmp_path, capsys):
 def test_power_cuts_all_through_a_game_change_no_figure(tmp_path):
     """The box restarted after every throw and move (the game resumes each time, a throw cut
     while rolling is logged again): the same whole turns and figures as without the cuts."""
-    plain, _expect = boxsim.plan_game(2, seed=4, strategy="random")
+    plain, _expect = plan_game(2, seed=4, strategy="random")
     cuts = Script()
     held = False
     for line in plain.lines:

@@ -274,7 +274,7 @@ def test_below_the_minimum_one_line_says_the_size(term, tmp_path):
 def test_a_quick_click_and_a_quick_key_each_press_roll(term, tmp_path):
     """A mouse click on Roll whose press and release come in one read (a quick click), and r
     pressed twice at once (Roll held, then let go): each is a press of Roll that throws, as
-    each level of Roll stays on the pin the firmware's shortest press (boxsim.PRESS_MS)."""
+    each level of Roll stays on the pin the firmware's shortest press (script.PRESS_MS)."""
     t = term("--players", "1", "--dice", "5,4,3,1", "--flash", str(tmp_path / "f"), "--fresh")
     t.wait("player 1: your turn")
     y = next(i for i, line in enumerate(t.screen.display) if "[ Roll ]" in line)

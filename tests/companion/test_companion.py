@@ -15,8 +15,8 @@ import time
 import logschema
 import pytest
 
-from shutbox_host.box import boxsim
 from shutbox_host.box.webbox import Events, WebBox
+from shutbox_host.model.leds import palette, tiles_lit
 
 PUSH_S = 0.3  # the page's promise: a flip shows within 300 ms of the LEDs
 
@@ -78,7 +78,7 @@ def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
     box.wait_state(lambda x: 7 not in x["up"])
     time.sleep(0.05)
     last = box.led_lines(t)[-1][1]
-    assert boxsim.tiles_lit(last[:9], "C") in ([1], [2]) and set(last[9:]) <= {".", "C"}, last
+    assert tiles_lit(last[:9], "C") in ([1], [2]) and set(last[9:]) <= {".", "C"}, last
     wrong = "".join(str(int(c) % 6 + 1) for c in code)  # every digit another face
     for _ in range(3):  # three wrong tries void the code
         assert box.request("POST", "/api/pair", body={"code": wrong})[0] == 403
@@ -109,14 +109,14 @@ def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
                             headers=paired)
     assert status == 200 and r["brightness"] == "high" and r["sound"] == "loud"
     assert box.request("GET", "/api/settings")[1]["brightness"] == "high"
-    high = boxsim.palette(level=2)
+    high = palette(level=2)
     white = high[3 * 1:3 * 2]  # palette code 1: an open tile's white, at high brightness
     end = time.monotonic() + 2
     while not any(line.split()[2][:6] == white.hex() for _, line in list(box.lines)
                   if line.startswith("F ") and _ >= t):
         assert time.monotonic() < end, "the LEDs never took the new brightness"
         time.sleep(0.02)
-    assert white != boxsim.palette(level=1)[3:6]
+    assert white != palette(level=1)[3:6]
     status, r = box.request("POST", "/api/new-game", headers=paired)
     assert (status, r) == (200, {"new_game": True})
     s = box.wait_state(lambda x: x["throw"] == [] and x["state"] in ("setup", "ready"))

@@ -13,7 +13,9 @@ import pytest
 from shutbox import pins
 from shutbox.settings import Settings
 from shutbox_host.box import boxsim, daily
-from shutbox_host.box.boxsim import Script, face
+from shutbox_host.box.plan import plan_game
+from shutbox_host.model.leds import brightness_of, face, palette
+from shutbox_host.model.script import ROLL_MS, Script
 
 HEAP = "84k"  # the least these games need is 83,456 bytes (main too); 82k failed on a hole
 ALL = tuple(range(1, pins.TILES + 1))
@@ -54,15 +56,15 @@ def raw_frames(r: boxsim.Run) -> list[bytes]:
 @pytest.mark.parametrize("level", [0, 1, 2])
 def test_brightness_scales_every_colour_and_an_idle_poll_allocates_nothing(level):
     s = box(Script(), players=1, brightness=level).wait(100).lockcheck(300)
-    s.dice(6, 6).click(120).wait(boxsim.ROLL_MS).lockcheck(300)  # the throw shown
+    s.dice(6, 6).click(120).wait(ROLL_MS).lockcheck(300)  # the throw shown
     s.shut(9, 8).wait(100).lockcheck(300)  # too high: an error blinking red
     s.open(8).shut(3).wait(200)
     r = last_box(run(s))
     assert [line for line in r.lines if line.startswith("LOCK")] == ["LOCK 300 300"] * 3
     frames = raw_frames(r)
-    assert frames and all(boxsim.brightness_of(f) in (level, -1) for f in frames)
-    assert {boxsim.brightness_of(f) for f in frames} >= {level}
-    pal = boxsim.palette(level=level)
+    assert frames and all(brightness_of(f) in (level, -1) for f in frames)
+    assert {brightness_of(f) for f in frames} >= {level}
+    pal = palette(level=level)
     lit = {f[i:i + 3] for f in frames for i in range(0, len(f), 3)}
     assert lit <= {pal[3 * c:3 * c + 3] for c in range(8)}
     assert {"W", "R", "M"} <= {c for f in r.frames for part in f[1:] for c in part}
@@ -72,7 +74,7 @@ def test_brightness_scales_every_colour_and_an_idle_poll_allocates_nothing(level
 @pytest.mark.parametrize("level,duty", [(0, 0), (1, 4096), (2, 32768)])
 def test_sound_sets_the_buzzer_s_duty(level, duty):
     s = box(Script(), players=1, sound=level).wait(100)
-    s.dice(6, 6).click(120).wait(boxsim.ROLL_MS).shut(3, 9).wait(300)  # roll, accept
+    s.dice(6, 6).click(120).wait(ROLL_MS).shut(3, 9).wait(300)  # roll, accept
     s.shut(2).wait(300)  # an error buzz
     r = last_box(run(s))
     notes = [d for _ms, d in r.volume if d]
@@ -93,7 +95,7 @@ def test_sound_sets_the_buzzer_s_duty(level, duty):
 def test_a_code_throws_what_the_host_computes_whatever_the_play(players, strategy):
     """Every throw the box makes under code 1234 is the code's (daily.throws), seat by seat,
     throw by throw, and no dice are fed: two boxes that play differently throw alike."""
-    plan, expect = boxsim.plan_game(players, 5, strategy, code=1234)
+    plan, expect = plan_game(players, 5, strategy, code=1234)
     s = box(Script(), players=players, code=1234)
     s.lines += plan.lines
     r = last_box(run(s))
@@ -113,8 +115,8 @@ def test_a_code_throws_what_the_host_computes_whatever_the_play(players, strateg
 
 
 def test_another_code_other_dice_and_no_code_the_fed_dice():
-    s = box(Script(), players=1, code=1235).wait(100).click(120).wait(boxsim.ROLL_MS)
-    box(s, players=1).wait(100).dice(2, 5).click(120).wait(boxsim.ROLL_MS)
+    s = box(Script(), players=1, code=1235).wait(100).click(120).wait(ROLL_MS)
+    box(s, players=1).wait(100).dice(2, 5).click(120).wait(ROLL_MS)
     r = run(s)
     throws = [tuple(t["dice"]) for t in r.events("throw")]
     assert throws[0] == daily.throws(1235, n=1)[0] != daily.throws(1234, n=1)[0]
@@ -123,7 +125,7 @@ def test_another_code_other_dice_and_no_code_the_fed_dice():
 
 
 def test_the_code_shows_at_the_game_end_and_allocates_nothing():
-    plan, expect = boxsim.plan_game(1, 2, "greedy", code=42)
+    plan, expect = plan_game(1, 2, "greedy", code=42)
     s = box(Script(), players=1, code=42)
     s.lines += plan.lines[:-1]  # all but its last line (state)
     s.wait(9000).lockcheck(2500)  # 5 s more: the winner, the score and the code, locked
@@ -144,11 +146,11 @@ def test_the_code_shows_at_the_game_end_and_allocates_nothing():
 
 def test_a_power_cut_mid_turn_keeps_the_code_s_throws(tmp_path):
     """Cut after every throw of a turn: each boot resumes and the next throw is the code's."""
-    plan, expect = boxsim.plan_game(1, 4, "best", code=777)
+    plan, expect = plan_game(1, 4, "best", code=777)
     s = box(Script(), players=1, code=777)
     for line in plan.lines:
         s.lines.append(line)
-        if line.startswith("w %d" % boxsim.ROLL_MS):  # a throw shown: pull the plug
+        if line.startswith("w %d" % ROLL_MS):  # a throw shown: pull the plug
             s.lines += ["r", "w 300"]
     r = last_box(run(s, "--flash", str(tmp_path), heapsize="256k"))
     assert len(r.events("resume")) == len(expect["throws"])
@@ -174,7 +176,7 @@ def test_a_code_entered_in_the_menu_reaches_the_game(tmp_path):
             k += 1
         s.click(60).wait(100)
     s.hold(1000).wait(900)  # saved: the green flash, then the game
-    s.open(*ALL).wait(200).click(120).wait(boxsim.ROLL_MS)
+    s.open(*ALL).wait(200).click(120).wait(ROLL_MS)
     r = run(s, "--flash", str(tmp_path), "--powerup", "--roll-held", heapsize="256k")
     settings = r.events("settings")[-1]
     assert settings["code"] == "0042" and settings["v"] == 2 and settings["status"] == 0

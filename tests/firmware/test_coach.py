@@ -19,7 +19,8 @@ from shutbox.settings import _HINT_LEGAL as HINT_LEGAL
 from shutbox.settings import _HINT_OFF as HINT_OFF
 from shutbox.settings import Settings
 from shutbox_host.box import boxsim
-from shutbox_host.box.boxsim import Script, face, tiles_lit
+from shutbox_host.model.leds import face, tiles_lit
+from shutbox_host.model.script import ROLL_MS, Script
 
 HEAP = "128k"  # functional runs; the 64 KB budget is tests/firmware/test_memory.py's
 NAMES = fr.NAMES.decode()
@@ -41,7 +42,7 @@ def new_box(**settings) -> Script:
 
 def roll(s: Script, *faces: int, long: bool = False) -> Script:
     s.dice(*faces)
-    (s.hold(900) if long else s.click(120)).wait(boxsim.ROLL_MS)
+    (s.hold(900) if long else s.click(120)).wait(ROLL_MS)
     return s
 
 

@@ -24,7 +24,8 @@ from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, tiles_
 from shutbox.settings import _HINT_OFF as HINT_OFF
 from shutbox.variants import MOVES_KIDS, ONE_DIE_NEVER, SCORING_COUNT
 from shutbox_host.box import boxsim
-from shutbox_host.box.boxsim import Script, face, tiles_lit
+from shutbox_host.model.leds import face, tiles_lit
+from shutbox_host.model.script import ROLL_MS, Script
 from shutbox_host.solve import solver
 
 NAMES = fr.NAMES.decode()
@@ -358,7 +359,7 @@ def settings_line(**kw) -> str:
 
 def roll(s: Script, *faces: int, long: bool = False) -> Script:
     s.dice(*faces)
-    (s.hold(900) if long else s.click(120)).wait(boxsim.ROLL_MS)
+    (s.hold(900) if long else s.click(120)).wait(ROLL_MS)
     return s
 
 

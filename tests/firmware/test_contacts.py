@@ -12,7 +12,7 @@ import pytest
 from shutbox import pins
 from shutbox_host import contact
 from shutbox_host.box import boxsim
-from shutbox_host.box.boxsim import Script
+from shutbox_host.model.script import Script
 
 FLIPS = 2000
 PRESSES = 600

@@ -25,7 +25,7 @@ from shutbox.game import (
     Settings,
 )
 from shutbox.variants import MODE_FORCED, MODE_LOCKED, MOVES_KIDS, ONE_DIE_NEVER
-from shutbox_host.box.boxsim import face
+from shutbox_host.model.leds import face
 
 NAMES = fr.NAMES.decode()
 

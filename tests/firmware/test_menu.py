@@ -18,7 +18,7 @@ from shutbox.menu import Erase, Menu, RecordsView
 from shutbox.records import Records
 from shutbox.settings import Settings
 from shutbox.store import Store
-from shutbox_host.box.boxsim import face
+from shutbox_host.model.leds import face
 
 NAMES = fr.NAMES.decode()
 FULL = 0x1FF

@@ -18,7 +18,8 @@ from shutbox.settings import ATTRS, COUNTS, Settings
 from shutbox.store import Store
 from shutbox_host.analysis import log
 from shutbox_host.box import boxsim
-from shutbox_host.box.boxsim import Script, face
+from shutbox_host.model.leds import face
+from shutbox_host.model.script import ROLL_MS, Script
 
 HEAP = "256k"
 ALL = tuple(range(1, 10))
@@ -61,7 +62,7 @@ def values(s):
 
 
 def roll(s, *faces):
-    s.dice(*faces).click(120).wait(boxsim.ROLL_MS)
+    s.dice(*faces).click(120).wait(ROLL_MS)
     return s
 
 
@@ -309,11 +310,11 @@ def test_same_throws_through_the_pins(tmp_path):
     roll(s, 1, 1)
     next_turn(s)
     for tiles in ((5, 7), (1, 9)):  # no dice fed: the recorded throws come back
-        s.click(120).wait(boxsim.ROLL_MS)
+        s.click(120).wait(ROLL_MS)
         for k in tiles:
             s.flip(k).wait(80)
         s.wait(150)
-    s.click(120).wait(boxsim.ROLL_MS).state()
+    s.click(120).wait(ROLL_MS).state()
     r = run(tmp_path, s, "--seed", "77")
     throws = [e["dice"] for e in r.events("throw")]
     assert throws == [[6, 6], [5, 5], [1, 1]] * 2

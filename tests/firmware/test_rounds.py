@@ -39,7 +39,7 @@ from shutbox.rounds import _TIE_ROLL_OFF as TIE_ROLL_OFF
 from shutbox.rounds import _TO_GO_2 as TO_GO_2
 from shutbox.rounds import _TO_GO_3 as TO_GO_3
 from shutbox.variants import START_EVEN_OPEN, START_LOW_THREE_SHUT, START_ODD_OPEN
-from shutbox_host.box.boxsim import face
+from shutbox_host.model.leds import face
 
 NAMES = fr.NAMES.decode()
 FULL = 0x1FF

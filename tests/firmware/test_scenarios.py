@@ -21,7 +21,9 @@ import pytest
 from shutbox.game import GAME_END, MOVE, READY, SETUP, TURN_END
 from shutbox_host import mp
 from shutbox_host.box import boxsim
-from shutbox_host.box.boxsim import Script, face, tiles_lit
+from shutbox_host.box.plan import plan_game
+from shutbox_host.model.leds import face, tiles_lit
+from shutbox_host.model.script import ROLL_MS, Script
 
 # the firmware (its share is checked against 64 KB: test_the_firmware_fits_64k) and the
 # simulated board, whose rp2 model (static Pin and PWM objects, PWM slices, rp2's ticks) takes
@@ -50,7 +52,7 @@ def number_shown(frame) -> int:
 def roll(s: Script, *faces: int, long: bool = False) -> Script:
     """Feed the dice, press Roll and wait until the throw is shown."""
     s.dice(*faces)
-    (s.hold(900) if long else s.click(120)).wait(boxsim.ROLL_MS)
+    (s.hold(900) if long else s.click(120)).wait(ROLL_MS)
     return s
 
 
@@ -61,7 +63,7 @@ def roll(s: Script, *faces: int, long: bool = False) -> Script:
                                                    (3, 5, "random"), (4, 1, "best")])
 def test_whole_game(players, seed, strategy):
     """A whole game: every throw, move and score as planned, and every score read off the LEDs."""
-    s, expect = boxsim.plan_game(players, seed, strategy)
+    s, expect = plan_game(players, seed, strategy)
     s.wait(300)
     pages = []  # the game-end pages: Roll steps through the players' scores
     for _ in range(players + 1):
@@ -93,7 +95,7 @@ def test_whole_game(players, seed, strategy):
 
 
 def test_a_new_game_after_the_end():
-    s, expect = boxsim.plan_game(1, 2, "greedy")
+    s, expect = plan_game(1, 2, "greedy")
     s.wait(300).hold(1000).wait(100).state()
     r = run(s, 1)
     assert len(r.events("game")) == 2
@@ -234,7 +236,7 @@ def test_roll_held_5_s_starts_a_new_game_without_throwing_first():
 
 def test_bouncy_switches_make_one_flip_and_one_press():
     s = Script().wait(100)
-    s.dice(4, 4).rollbounce(15).wait(boxsim.ROLL_MS)
+    s.dice(4, 4).rollbounce(15).wait(ROLL_MS)
     s.bounce(1, 20).wait(100).bounce(7, 12).wait(100)  # 1 + 7 = 8
     s.glitch(5, 800).wait(200)  # a 0.8 ms spike on an open tile: nothing
     s.state()

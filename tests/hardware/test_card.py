@@ -15,6 +15,7 @@ import pytest
 from shutbox import powerup, setnames
 from shutbox_host.errors import UserError
 from shutbox_host.hardware import cardgen
+from shutbox_host.model import words
 
 
 def test_the_committed_card_and_readme_are_up_to_date():
@@ -35,7 +36,7 @@ def test_the_combinations_are_the_firmwares():
 
 
 def test_every_setting_and_value_is_on_the_card_and_in_the_readme():
-    assert set(cardgen.MEANINGS) == set(setnames.OPTIONS) | {"code"}
+    assert set(words.MEANINGS) == set(setnames.OPTIONS) | {"code"}
     svg = cardgen.SVG.read_text()
     readme = cardgen.DOC.read_text()
     section = readme.split(cardgen.BEGIN)[1].split(cardgen.END)[0]
@@ -86,8 +87,8 @@ def test_the_card_says_how_to_play_and_what_the_leds_mean():
     for word in ("Roll", "lowest score wins", "hold Roll", "23: die A shows 2"):
         assert word in texts, word
     for option in setnames.OPTIONS + ("code",):  # every meaning is on it, not only the name
-        assert cardgen._wrap(cardgen.MEANINGS[option], 6.6, 1e9)[0] in texts or \
-            cardgen.MEANINGS[option].split()[0] in texts
+        assert cardgen._wrap(words.MEANINGS[option], 6.6, 1e9)[0] in texts or \
+            words.MEANINGS[option].split()[0] in texts
     assert "seed 001" not in texts  # the rule pages' file names mean nothing to a player
     for word in ("Challenge codes", "flip tile 2", "shutbox daily"):  # how to enter a code
         assert word in texts, word

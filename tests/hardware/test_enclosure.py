@@ -366,9 +366,10 @@ def test_twelve_tiles_build_and_keep_clear(params):
 
 def _bom_text(tiles):
     from shutbox_host.hardware import boardgen
+    from shutbox_host.model import pinout
 
     data = json.loads((ROOT / "hardware/pinmap.json").read_text())
-    return boardgen.render_bom(boardgen.parse(dict(data, tiles=tiles)))
+    return boardgen.render_bom(pinout.parse(dict(data, tiles=tiles)))
 
 
 @pytest.mark.parametrize("change, words", [

@@ -21,7 +21,7 @@ import pytest
 
 from shutbox_host import mp
 from shutbox_host.hardware import boardgen
-from shutbox_host.pico import boards
+from shutbox_host.model import boards, pinout
 
 ROOT = Path(__file__).resolve().parents[2]
 PINMAP = json.loads((ROOT / "hardware" / "pinmap.json").read_text())
@@ -43,7 +43,7 @@ def _shutbox(*args):
 # --- generated files ----------------------------------------------------------------------------
 
 def test_committed_files_equal_a_fresh_generation():
-    pm = boardgen.load(ROOT / "hardware" / "pinmap.json")
+    pm = pinout.load(ROOT / "hardware" / "pinmap.json")
     assert boardgen.stale(pm, ROOT) == [], "run `shutbox board` and commit the result"
     for rel, text in boardgen.generate(pm).items():
         assert (ROOT / rel).read_text(encoding="utf-8") == text, rel
@@ -79,7 +79,7 @@ def test_pins_py_reflects_the_pin_map():
 @pytest.mark.parametrize("tiles", [2, 10, 12])
 def test_other_tile_counts_generate_valid_modules(tmp_path, tiles):
     """A 10- or 12-tile pin map gives a pins.py that imports and says so, and a full set."""
-    pm = boardgen.parse(_map(tiles=tiles))
+    pm = pinout.parse(_map(tiles=tiles))
     boardgen.write(pm, tmp_path)
     for rel in boardgen.OUTPUTS:
         assert (tmp_path / rel).is_file(), rel
@@ -105,7 +105,7 @@ def test_wiring_svg_is_well_formed_and_shows_each_used_gpio():
     for gpio in PINMAP["tile_pins"] + [PINMAP[k] for k in keys]:
         assert "GP%d" % gpio in labels
         # the pin table lists the physical pin next to the GPIO
-        assert str(boardgen.PHYSICAL[gpio]) in labels
+        assert str(pinout.PHYSICAL[gpio]) in labels
     for part in ("74AHCT125", "330 Ω", "1000 µF", "100 nF", "NPN 2N3904",
                  "POWER ROCKER (DPDT, right wall), drawn ON", "OFF: to GND", "D1 1N5817",
                  "BAT+ (the cells)", "Q2", "U3 5 V boost", "Q3 2N3904", "R4 100 kΩ",
@@ -114,11 +114,11 @@ def test_wiring_svg_is_well_formed_and_shows_each_used_gpio():
 
 
 def test_physical_pin_numbers_follow_the_pico_pinout():
-    assert boardgen.PHYSICAL[0] == 1 and boardgen.PHYSICAL[2] == 4
-    assert boardgen.PHYSICAL[15] == 20 and boardgen.PHYSICAL[16] == 21
-    assert boardgen.PHYSICAL[22] == 29 and boardgen.PHYSICAL[28] == 34
-    assert sorted(boardgen.PHYSICAL) == list(range(23)) + [26, 27, 28]
-    assert boardgen.PICO_PINOUT.count("GND") == 7 and len(boardgen.PICO_PINOUT) == 40
+    assert pinout.PHYSICAL[0] == 1 and pinout.PHYSICAL[2] == 4
+    assert pinout.PHYSICAL[15] == 20 and pinout.PHYSICAL[16] == 21
+    assert pinout.PHYSICAL[22] == 29 and pinout.PHYSICAL[28] == 34
+    assert sorted(pinout.PHYSICAL) == list(range(23)) + [26, 27, 28]
+    assert pinout.PICO_PINOUT.count("GND") == 7 and len(pinout.PICO_PINOUT) == 40
 
 
 # --- bad pin maps -------------------------------------------------------------------------------
@@ -186,14 +186,14 @@ def test_broken_json_is_one_line(tmp_path):
 
 
 def test_gpio_names_are_accepted_as_strings():
-    pm = boardgen.parse(_map(roll_pin="GP22"))
+    pm = pinout.parse(_map(roll_pin="GP22"))
     assert pm.roll_pin == 22
 
 
 # --- the Wokwi project --------------------------------------------------------------------------
 
 WOKWI_PINS = {
-    "wokwi-pi-pico": {"GP%d" % g for g in boardgen.USER_GPIOS}
+    "wokwi-pi-pico": {"GP%d" % g for g in pinout.USER_GPIOS}
     | {"GND.%d" % i for i in range(1, 9)} | {"3V3", "VBUS", "VSYS", "RUN", "ADC_VREF", "3V3_EN"},
     "wokwi-slide-switch": {"1", "2", "3"},
     "wokwi-pushbutton": {"1.l", "2.l", "1.r", "2.r"},
@@ -251,10 +251,10 @@ def _wokwi_maps():
 @pytest.mark.parametrize("name,data", _wokwi_maps(), ids=[n for n, _ in _wokwi_maps()])
 def test_wokwi_diagram_connects_each_gpio_to_its_part(name, data):
     if data is None:
-        pm = boardgen.load(ROOT / "hardware" / "pinmap.json")
+        pm = pinout.load(ROOT / "hardware" / "pinmap.json")
         diagram = json.loads((ROOT / boardgen.WOKWI_DIAGRAM).read_text())
     else:
-        pm = boardgen.parse(data)
+        pm = pinout.parse(data)
         diagram = json.loads(boardgen.render_wokwi_diagram(pm))
     assert diagram["version"] == 1 and diagram["editor"] == "wokwi"
     nl = Netlist(diagram)
@@ -332,7 +332,7 @@ def test_bom_quantities_match_the_pin_map(tiles):
         tiles = PINMAP["tiles"]
         rows = _bom((ROOT / boardgen.BOM_CSV).read_text())
     else:
-        rows = _bom(boardgen.render_bom(boardgen.parse(_map(tiles=tiles))))
+        rows = _bom(boardgen.render_bom(pinout.parse(_map(tiles=tiles))))
     assert _qty(rows, "Tile switch") == tiles
     assert _qty(rows, "Tile") == tiles
     assert _qty(rows, "RGB LED", "WS2812B") == tiles + 14
@@ -393,11 +393,11 @@ def test_guide_pin_table_matches_the_pin_map():
     tiles = [g for r in rows if r[0].startswith("tile") for g in r[1].split(", ")]
     pins = [p for r in rows if r[0].startswith("tile") for p in r[2].split(", ")]
     assert tiles == ["GP%d" % g for g in PINMAP["tile_pins"]]
-    assert pins == [str(boardgen.PHYSICAL[g]) for g in PINMAP["tile_pins"]]
+    assert pins == [str(pinout.PHYSICAL[g]) for g in PINMAP["tile_pins"]]
     other = {r[0].split()[0]: r[1:] for r in rows if not r[0].startswith("tile")}
     for name, key in (("Roll", "roll_pin"), ("buzzer", "buzzer_pin"), ("LED", "led_pin")):
         gpio = PINMAP[key]
-        assert other[name] == ["GP%d" % gpio, str(boardgen.PHYSICAL[gpio])], name
+        assert other[name] == ["GP%d" % gpio, str(pinout.PHYSICAL[gpio])], name
 
 
 # --- the self-test ------------------------------------------------------------------------------
@@ -539,8 +539,8 @@ def _firmware_with_tiles(tmp_path, tiles):
     dest = tmp_path / "firmware"
     shutil.copytree(ROOT / "firmware", dest,
                     ignore=shutil.ignore_patterns("__pycache__", "*.mpy", "tables"))
-    pm = boardgen.parse(_map(tiles=tiles))
-    (dest / "shutbox" / "pins.py").write_text(boardgen.render_pins(pm))
+    pm = pinout.parse(_map(tiles=tiles))
+    (dest / "shutbox" / "pins.py").write_text(pinout.render_pins(pm))
     return dest
 
 

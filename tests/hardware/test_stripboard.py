@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from shutbox_host.hardware import boardgen
 from shutbox_host.hardware import stripboard as S
+from shutbox_host.model import pinout
 
 ROOT = Path(__file__).resolve().parents[2]
 PINMAP = json.loads((ROOT / "hardware/pinmap.json").read_text())
 
 
 def _pm(**changes):
-    return boardgen.parse(dict(PINMAP, **changes))
+    return pinout.parse(dict(PINMAP, **changes))
 
 
 @pytest.mark.parametrize("tiles", [2, 9, 10, 12])
@@ -38,7 +38,7 @@ def test_netlist_is_the_circuit_of_the_guide():
     pm = _pm()
     lay = S.place(pm)
     nets = S.nets(lay)
-    phys = boardgen.PHYSICAL
+    phys = pinout.PHYSICAL
 
     def pins(net):
         return set(nets[net])

@@ -28,7 +28,8 @@ pytestmark = [pytest.mark.node]
 require_emulator()
 
 from shutbox_host import mp  # noqa: E402
-from shutbox_host.pico import emu_cli, flash, fsimage  # noqa: E402
+from shutbox_host.model import layout  # noqa: E402
+from shutbox_host.pico import emu_cli, fsimage  # noqa: E402
 from shutbox_host.pico.emulator import Emulator  # noqa: E402
 
 SHUTBOX = Path(sys.executable).with_name("shutbox")
@@ -143,7 +144,7 @@ def _cut_flashes(fw_image: bytes, fw_b: Path, cuts: int, seed: int) -> None:
         version_b = tree["/.shutbox/current"].decode()
         assert version_b != version_a
         assert tree["/.shutbox/%s/shutbox/emu_tag.mpy" % version_b]
-        assert tree[flash.LAUNCHER_PATH] == flash.LAUNCHER.encode()
+        assert tree[layout.LAUNCHER_PATH] == layout.LAUNCHER.encode()
         assert _plays(emu)["player"] == 1
         assert seen <= {version_a, version_b}  # each cut left a whole version, A or B
 

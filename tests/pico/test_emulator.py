@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.node]
 require_emulator()
 
 from shutbox import pins  # noqa: E402
-from shutbox_host.box.boxsim import face, tiles_lit  # noqa: E402
+from shutbox_host.model.leds import face, tiles_lit  # noqa: E402
 from shutbox_host.pico import autoplay, flash, fsimage, replay  # noqa: E402
 from shutbox_host.pico.emulator import Emulator  # noqa: E402
 

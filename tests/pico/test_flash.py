@@ -17,6 +17,7 @@ from test_vpico import Console, mpremote, wait_for
 
 from shutbox_host import mp
 from shutbox_host.errors import UserError
+from shutbox_host.model import boards, layout
 from shutbox_host.pico import flash, vpico
 
 SHUTBOX = [sys.executable, "-m", "shutbox_host.cli"]
@@ -123,10 +124,10 @@ def test_full_flash_then_unchanged_then_update(vp, fw):
     n9 = "n9-%s.bin" % hashlib.sha256(TABLE).hexdigest()[:12]
     assert stored_tables(vp.flash) == {n9: TABLE}
     assert not (stage / "shutbox" / "tables").exists()
-    manifest = json.loads((stage / flash.MANIFEST).read_text())
+    manifest = json.loads((stage / layout.MANIFEST).read_text())
     assert manifest["tables"] == {"n9.bin": ["/.shutbox/tables/" + n9, len(TABLE),
                                              hashlib.sha256(TABLE).hexdigest()]}
-    assert (vp.flash / "main.py").read_text().startswith(flash.LAUNCHER_MARK)
+    assert (vp.flash / "main.py").read_text().startswith(layout.LAUNCHER_MARK)
     assert_untouched(vp.flash, mine)
 
     # The same firmware again: nothing crosses the cable, nothing on the board changes.
@@ -147,7 +148,7 @@ def test_full_flash_then_unchanged_then_update(vp, fw):
     assert up["previous"] == current and up["removed"] == [current]
     assert set(stored_tables(vp.flash)) == {n9, "n10-%s.bin" % hashlib.sha256(
         (fw_b / "shutbox" / "tables" / "n10.bin").read_bytes()).hexdigest()[:12]}
-    assert not (vp.flash / ".shutbox" / up["version"] / flash.FINISH).exists()
+    assert not (vp.flash / ".shutbox" / up["version"] / layout.FINISH).exists()
     assert versions(vp.flash) == [up["version"]]
     assert boot(vp) == "B"
     assert_untouched(vp.flash, mine)
@@ -348,7 +349,7 @@ def test_missing_busy_and_silent_ports_are_one_line_errors(vp, fw, tmp_path, mon
 def test_no_pico_on_usb(fw):
     import serial.tools.list_ports
 
-    if any(p.vid == flash.PICO_VID for p in serial.tools.list_ports.comports()):
+    if any(p.vid == boards.PICO_VID for p in serial.tools.list_ports.comports()):
         pytest.skip("a real Pico is plugged in: this test would flash it")
     result = subprocess.run([*SHUTBOX, "flash", "--firmware", str(fw[0])],
                             capture_output=True, text=True, timeout=60)
@@ -363,6 +364,7 @@ def test_the_real_firmware_boots_and_plays_a_scripted_game(vp):
     if not (mp.FIRMWARE / "main.py").exists() or not (mp.SIM / "boxrun.py").exists():
         pytest.skip("the firmware or the simulated board's harness is not written yet")
     from shutbox_host.box import boxsim
+    from shutbox_host.box.plan import plan_game
 
     summary = flash.flash(vp.path, out=quiet)
     assert summary["format"].startswith("mpy")
@@ -384,7 +386,7 @@ def test_the_real_firmware_boots_and_plays_a_scripted_game(vp):
 
     # It plays: in that same interpreter, the box's App (the flashed modules) on its pins, fed
     # a whole one-player game over the serial line by the simulated board's harness.
-    script, expect = boxsim.plan_game(players=1, seed=3)
+    script, expect = plan_game(players=1, seed=3)
     con = Console(vp.path)
     try:
         con.prompt()

@@ -42,6 +42,7 @@ from test_vpico import wait_for
 
 from shutbox_host import mp
 from shutbox_host.bench import flash as bench_flash
+from shutbox_host.model import layout
 from shutbox_host.pico import flash, vpico
 
 SHUTBOX = [sys.executable, "-m", "shutbox_host.cli"]
@@ -63,7 +64,7 @@ def picow(tmp_path):
 
 def _journal(tree: dict[str, bytes], base: str) -> dict[str, str]:
     """{destination: source} of the renames a version's journal still has to make."""
-    src = tree.get(base + flash.FINISH)
+    src = tree.get(base + layout.FINISH)
     if src is None:
         return {}
     text = src.decode()
@@ -79,7 +80,7 @@ def whole_version(tree: dict[str, bytes]) -> str | None:
     if cur is None:
         return None
     base = "/.shutbox/%s/" % cur.decode()
-    man = json.loads(tree[base + flash.MANIFEST])
+    man = json.loads(tree[base + layout.MANIFEST])
     pending = _journal(tree, base)
     for rel, (size, sha) in man["files"].items():
         data = tree.get(base + rel)
@@ -91,9 +92,9 @@ def whole_version(tree: dict[str, bytes]) -> str | None:
         data = tree.get(path, tree.get(pending.get(path, "")))
         assert data is not None, "%s is missing for %s" % (path, cur)
         assert (len(data), hashlib.sha256(data).hexdigest()) == (size, sha), name
-    if flash.TABLE_INDEX in man["files"]:  # the real firmware (the tests' small ones: none)
+    if layout.TABLE_INDEX in man["files"]:  # the real firmware (the tests' small ones: none)
         # the index the engine reads: the paths of moves.bin, n9.bin, t9.bin (a 9-tile box)
-        idx = tree.get(base + flash.TABLE_INDEX) or tree[pending[base + flash.TABLE_INDEX]]
+        idx = tree.get(base + layout.TABLE_INDEX) or tree[pending[base + layout.TABLE_INDEX]]
         idx = idx.decode().splitlines()
         assert idx == [man["tables"][n][0] for n in ("moves.bin", "n9.bin", "t9.bin")]
         assert sorted(man["tables"]) == ["moves.bin", "n9.bin", "t9.bin"]
@@ -122,7 +123,7 @@ def boots(vp, started=(b'"ev": "turn"', b'"ev": "resume"')) -> str:
         return bytes(vp.outputs[-1])
 
     if version is None:  # plain MicroPython, or the launcher saying it has no firmware yet
-        said = b"no firmware on this board yet" if flash.LAUNCHER_PATH in tree else b">>> "
+        said = b"no firmware on this board yet" if layout.LAUNCHER_PATH in tree else b">>> "
         wait_for(lambda: said in out(), out, timeout=30)
         return ""
     wait_for(lambda: any(s in out() for s in started), out, timeout=30)
@@ -233,7 +234,7 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
     # have sent them already), the code moved, nothing copied
     assert done["uploaded"] <= 2 and done["copied"] == 0, done
     st = flash_tree(picow)
-    assert not [p for p in st if p.endswith(".part") or p.endswith(flash.FINISH)]
+    assert not [p for p in st if p.endswith(".part") or p.endswith(layout.FINISH)]
 
 
 @pytest.mark.parametrize("step", sizes(short=48, long=24))
@@ -288,8 +289,8 @@ def test_a_launcher_update_cut_after_any_flash_operation_keeps_main_py(picow, tm
         assert _cut_at_op(picow, fw_b, n), n  # the power went
         cuts.append(n)
         assert boots(picow) in (a, b), (n, cuts)
-    assert flash_tree(picow)[flash.LAUNCHER_PATH] in (flash.LAUNCHER.encode(),
-                                                      flash.LAUNCHER.encode() +
+    assert flash_tree(picow)[layout.LAUNCHER_PATH] in (layout.LAUNCHER.encode(),
+                                                      layout.LAUNCHER.encode() +
                                                       b"# an older launcher\n")
 
 
@@ -316,7 +317,7 @@ def test_the_host_only_modules_are_not_flashed_and_no_firmware_module_needs_them
     flashed = {Path(r).with_suffix(".py").as_posix() for r in files if r.endswith(".mpy")}
     sources = {rel for rel, _ in flash.firmware_sources(mp.FIRMWARE) if rel.endswith(".py")}
     assert flashed == sources
-    host = set(flash.HOST_ONLY)
+    host = set(layout.HOST_ONLY)
     every = {"main.py"} | {"shutbox/" + p.name for p in (mp.FIRMWARE / "shutbox").glob("*.py")}
     assert host <= every and not host & flashed  # there, and not flashed
     assert every - host == flashed  # the rest is
@@ -406,7 +407,7 @@ def test_flash_names_the_board_and_refuses_firmware_it_cannot_hold(picow, tmp_pa
 
 
 # The launcher of the flash before lean updates (commit 93a66d8), as boxes out there have it.
-_OLD_LAUNCHER = flash.LAUNCHER_MARK + (": starts the last complete firmware (written by "
+_OLD_LAUNCHER = layout.LAUNCHER_MARK + (": starts the last complete firmware (written by "
                                        "`shutbox flash`).") + """
 import sys
 try:
@@ -430,8 +431,8 @@ def test_a_box_flashed_before_lean_updates_is_updated_in_place(tmp_path):
 
     files, fmt, _ = flash.firmware_files(mp.FIRMWARE, 4870)
     name, manifest = flash.manifest_for(files, fmt)
-    files[flash.MANIFEST] = manifest
-    old = {flash.LAUNCHER_PATH: _OLD_LAUNCHER.encode(), "/.shutbox/current": name.encode()}
+    files[layout.MANIFEST] = manifest
+    old = {layout.LAUNCHER_PATH: _OLD_LAUNCHER.encode(), "/.shutbox/current": name.encode()}
     old.update({"/.shutbox/%s/%s" % (name, rel): data for rel, data in files.items()})
     assert sum(len(d) for d in old.values()) > 550 * 1024
     image = tmp_path / "picow-fs.img"

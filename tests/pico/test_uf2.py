@@ -2,7 +2,7 @@
 """The boards table, the bundle's layout for every board, its boot on the emulated RP2040, and
 every bad input (one line, exit 2, nothing written).
 
-The boards table (shutbox_host.pico.boards) is checked against MicroPython v1.28.0's own board
+The boards table (shutbox_host.model.boards) is checked against MicroPython v1.28.0's own board
 configuration as its uf2 files carry it: pico-sdk's binary info (``bi_block_device``, declared
 in ports/rp2/rp2_flash.c from ``MICROPY_HW_FLASH_STORAGE_BASE`` = ``PICO_FLASH_SIZE_BYTES``
 (pico-sdk src/boards/include/boards/{pico,pico_w,pico2,pico2_w}.h) -
@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 
 from shutbox_host import mp
-from shutbox_host.pico import boards, flash, fsimage, uf2
+from shutbox_host.model import boards, layout
+from shutbox_host.pico import flash, fsimage, uf2
 
 SHUTBOX = [sys.executable, "-m", "shutbox_host.cli"]
 HAVE = {b.name: uf2.default_micropython(b) for b in boards.BOARDS
@@ -307,7 +308,7 @@ def test_a_twelve_tile_map_fits_every_board_and_gets_only_its_tables(tmp_path):
                       if x.family == b.family and x.addr >= b.fs_addr)
         tree = fsimage.read_tree(fs, b)
         tables = sorted(p.rsplit("/", 1)[1].split("-")[0] for p in tree
-                        if p.startswith(flash.TABLES_DIR))
+                        if p.startswith(layout.TABLES_DIR))
         assert tables == ["moves", "n12"]  # no 9- or 10-tile pack, no 9-tile hints
         pins = [p for p in tree if p.endswith("shutbox/pins.mpy")]
         assert len(pins) == 1

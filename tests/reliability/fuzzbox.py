@@ -14,7 +14,7 @@ rule, the same throws and stakes. ``box_settings`` draws them (half the examples
 standard round, without shutbox.rounds; 2/3-to-go only with a start that has its tile in
 play, as the menu allows); ``plan()`` gives rows that between them take every value.
 
-Events go in as boxrun's primitive lines (built with boxsim.Script: flips, contact bounce,
+Events go in as boxrun's primitive lines (built with Script: flips, contact bounce,
 glitches, Roll presses short, long and held about 5 s, several inputs in the same poll, power
 cuts with tiles moved while off); after every step the harness answers a ``z`` (the state) and
 hands over the firmware's JSON log, which ``Checker`` replays against the rules on CPython:
@@ -72,6 +72,7 @@ from shutbox.store import Store
 from shutbox.variants import MOVES, ONE_DIE, ONE_DIE_MODE, SCORING, START
 from shutbox_host import mp
 from shutbox_host.box import boxsim
+from shutbox_host.model.script import Script
 
 TILES = pins.TILES
 FULL = (1 << TILES) - 1
@@ -614,7 +615,7 @@ class BoxMachine(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.box = shared_box(self.tree)
-        self.s = boxsim.Script()
+        self.s = Script()
         self.sent = 0
         self.roll = False
         self.z: list[int] = []
@@ -678,7 +679,7 @@ class BoxMachine(RuleBasedStateMachine):
         self.cfg = cfg
         self.inv = FULL if cfg["open_box"] else 0
         self.seats, self.cpu = seats_of(cfg)
-        self.s = boxsim.Script()  # every tile up, Roll released, as boxrun begins
+        self.s = Script()  # every tile up, Roll released, as boxrun begins
         self.sent = 0
         self.roll = False
         lines = ["p %d %d" % (pins.TILE_PINS[k], 1 - pins.SWITCH_ACTIVE) for k in range(TILES)]

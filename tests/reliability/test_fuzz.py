@@ -24,6 +24,7 @@ from selection import sizes
 
 from shutbox_host.box import boxsim
 from shutbox_host.box.boxsim import mpy_cross_exe
+from shutbox_host.model.script import Script
 
 
 # make test: 2 examples on each row of fuzzbox.plan() (every value of every setting), then
@@ -343,7 +344,7 @@ def test_open_the_box_resumes_with_the_tiles_as_they_are(tmp_path):
     tiles red; the planted bug of that name shows that the fuzzer catches it.)"""
     flash = str(tmp_path / "flash")
     fuzzbox.save_settings(flash, settings_of(players=1, open_box=1))
-    s = boxsim.Script()  # every tile up
+    s = Script()  # every tile up
     s.wait(100).shut(*FULL).wait(100)  # Open the Box: every tile face down to begin
     s.dice(3, 4).click(80).wait(800)  # a 7
     s.open(7).wait(200)  # opened: the move is accepted

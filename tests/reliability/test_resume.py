@@ -25,7 +25,9 @@ from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, Game, 
 from shutbox.store import _BAD_CRC as BAD_CRC  # private: no name in the box's RAM
 from shutbox.store import MISSING, OK, Store
 from shutbox_host.box import boxsim
-from shutbox_host.box.boxsim import Script, face
+from shutbox_host.box.plan import plan_game
+from shutbox_host.model.leds import face, tiles_lit
+from shutbox_host.model.script import Script
 
 ROLLOFF = rounds._ROLLOFF  # the game state (private: folded in on the box)
 HEAP = "128k"  # the firmware with every feature (~95 KB live on the 64-bit port) and the board
@@ -454,7 +456,7 @@ def cut(s: Script) -> Script:
 
 def test_power_cut_at_every_safe_point_changes_nothing(tmp_path):
     """A 2-player game planned on the host; the power is cut after every throw and move."""
-    plain, expect = boxsim.plan_game(2, seed=4, strategy="greedy")
+    plain, expect = plan_game(2, seed=4, strategy="greedy")
     r0 = run(plain, flash=tmp_path / "a", players=2)
     cuts = Script()
     held = False
@@ -499,7 +501,7 @@ def test_tiles_moved_while_off_blink_amber_until_put_back(tmp_path):
     s.dice(1, 2).click(120).wait(800).state()
     r = run(s, flash=tmp_path)
     assert r.events("resume")[0]["open"] == [1, 2, 3, 5, 6, 7]
-    amber = {tuple(boxsim.tiles_lit(f[1], "Y")) for f in r.frames if t <= f[0] < t + 600}
+    amber = {tuple(tiles_lit(f[1], "Y")) for f in r.frames if t <= f[0] < t + 600}
     assert amber == {(2, 8), ()}
     st = r.states()
     assert st[0]["state"] == READY and st[1]["state"] == READY
@@ -550,7 +552,7 @@ def test_a_damaged_save_shows_the_notice_then_a_new_game(tmp_path, how):
     assert not r.events("resume")
     f = r.frame_at(250)
     assert face(f[2]) == face(f[3]) == 5 and "Y" in f[2]
-    assert {tuple(boxsim.tiles_lit(x[1], "Y")) for x in r.frames if x[0] < 2000} == {(3,), ()}
+    assert {tuple(tiles_lit(x[1], "Y")) for x in r.frames if x[0] < 2000} == {(3,), ()}
     assert "Y" not in "".join(r.frame_at(2400)[1:])  # gone after 2 s
     assert r.states()[0]["state"] == SETUP and r.states()[0]["player"] == 1
     saved = Store(str(tmp_path / "data")).load(resume.NAME, resume.VERSION)
@@ -896,7 +898,7 @@ def test_power_cuts_all_through_a_match_change_nothing(tmp_path):
     """A 2-player, 3-round match with Canoga stakes: the power is cut after every throw,
     move and turn, mid-round and between rounds; the totals, the balances and the round
     number come out as without the cuts."""
-    plain, expect = boxsim.plan_game(6, seed=7, strategy="greedy")  # six turns: three rounds
+    plain, expect = plan_game(6, seed=7, strategy="greedy")  # six turns: three rounds
     r0 = boot(tmp_path / "a", plain, **THREE_ROUNDS)
     cuts = Script()
     held = False
@@ -942,7 +944,7 @@ def test_a_roll_off_resumes_on_the_box(tmp_path):
     assert len(win) == 1 and win[0]["players"] == [2] and win[0]["scores"] == [33, 33]
     shown = r.frame_at(t)  # resumed: player 1 (die A) threw a 5 (die B); both tiles magenta
     assert face(shown[2]) == 1 and face(shown[3]) == 5
-    assert {tuple(boxsim.tiles_lit(f[1], "M")) for f in r.frames if t <= f[0] < t + 600} == {
+    assert {tuple(tiles_lit(f[1], "M")) for f in r.frames if t <= f[0] < t + 600} == {
         (1, 2), ()}
 
 

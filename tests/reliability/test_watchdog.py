@@ -21,7 +21,9 @@ from shutbox.game import MOVE, READY, SETUP
 from shutbox.guard import _LOG_CAP as LOG_CAP  # private: no name in the box's RAM
 from shutbox_host import mp
 from shutbox_host.box import boxsim
-from shutbox_host.box.boxsim import Script, face, tiles_lit
+from shutbox_host.box.plan import plan_game
+from shutbox_host.model.leds import face, tiles_lit
+from shutbox_host.model.script import Script
 
 HEAP = "128k"  # the firmware with every feature (~95 KB live on the 64-bit port) and the board
 MP_DIR = Path(__file__).resolve().parents[1] / "mp"
@@ -88,7 +90,7 @@ def test_without_a_watchdog_a_hang_freezes_the_box(tmp_path):
 
 def test_the_app_feeds_the_watchdog(tmp_path):
     """A whole game with a 50 ms watchdog: the app feeds it every poll, so it never bites."""
-    s, expect = boxsim.plan_game(2, seed=3, strategy="greedy")
+    s, expect = plan_game(2, seed=3, strategy="greedy")
     r = run(s, "--wdt", "50", flash=tmp_path, players=2)
     assert resets(r) == []
     assert [e["score"] for e in r.events("score")] == expect["scores"]

@@ -7,7 +7,7 @@ throw's LEDs are checked against the game log (the dice show the throw, exactly 
 its legal moves lit white) and the score view against the score; each tile clicked must
 change its LED (the click-to-LED times are measured here; `shutbox bench --json` reports
 them as web_click_to_led_ms). Beside the box the game is in the terminal box's words
-(shutbox_host.box.words, sentence for sentence), and the game log the page saves is one
+(shutbox_host.model.words, sentence for sentence), and the game log the page saves is one
 `shutbox report` reads. The settings menu is entered through the page's power switch with
 Roll held, said in words while it shows, a setting changed and found again after a reload
 (the flash in IndexedDB), and again when the page is another build's (the box's files
@@ -33,7 +33,7 @@ require_browser()
 
 from shutbox import pins  # noqa: E402
 from shutbox_host import mp  # noqa: E402
-from shutbox_host.box.boxsim import face, tiles_lit  # noqa: E402
+from shutbox_host.model.leds import face, tiles_lit  # noqa: E402
 from shutbox_host.pico import autoplay  # noqa: E402
 from shutbox_host.web import drive  # noqa: E402
 
@@ -112,7 +112,7 @@ def test_a_whole_turn_by_clicks_with_the_leds_checked_against_the_log(box, recor
 def said_as_the_terminal_says_it(box):
     """The page's sentences are the terminal box's for the same records; the legend names
     every colour; the status speaks of the box, not of the emulator."""
-    from shutbox_host.box import words
+    from shutbox_host.model import words
 
     ctx: dict = {}
     want = []
@@ -270,12 +270,12 @@ def test_a_quick_click_and_a_key_let_go_at_once_each_throw(box):
     """A Roll click of 5 ms (shorter than the box's debounce) throws, and so does the space
     key pressed and let go at once: each level of Roll stays on the chip's pin for the
     firmware's shortest press (shutbox.debounce._PRESS_MS, in box.json)."""
-    from shutbox_host.box import boxsim
+    from shutbox_host.model.script import PRESS_MS
 
     box.open()
     box.wait_log("turn", 0, timeout_s=60)
     assert box.js("() => fetch('box.json').then(r => r.json()).then(c => c.pressMs)") \
-        == boxsim.PRESS_MS
+        == PRESS_MS
     throw = _throws(box, lambda: box.click_roll(5), "a 5 ms click")
     _move(box, throw["total"])
     _throws(box, lambda: box.page.keyboard.press(" "), "the space key pressed and let go")

@@ -34,9 +34,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from shutbox_host.errors import UserError
+from shutbox_host.model.boards import PICO_VID
 
 FORMAT = 2  # the newest log format (docs/log-format.md) this PC reads: the box's "v"
-PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id (shutbox_host.pico.flash.PICO_VID)
 BAUD = 115200  # any: the Pico's port is USB, not a UART
 _POLL_S = 0.2  # how often a missing port is looked for, and a read's timeout
 _GONE_S = 2.0  # after a port was lost: how long its name may take to go away

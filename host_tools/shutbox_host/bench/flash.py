@@ -30,7 +30,8 @@ import time
 from pathlib import Path
 
 from shutbox_host import mp
-from shutbox_host.pico import boards, flash, uf2, vpico
+from shutbox_host.model import boards
+from shutbox_host.pico import flash, uf2, vpico
 
 _HELD = """\
 def _sz(d):

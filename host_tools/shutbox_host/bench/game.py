@@ -3,7 +3,7 @@
 the firmware's bytecode, its function objects and its interned names, which take about the
 same room on the Pico's 32-bit port.
 
-Method: a whole 4-player game (boxsim.plan_game: seeded dice, optimal moves, one die where
+Method: a whole 4-player game (plan_game: seeded dice, optimal moves, one die where
 it pays) runs through the simulated pins, the firmware loaded as the .mpy files that go onto
 the Pico. After every LED write (several a second: the dice roll, tiles blink), sim/boxrun.py
 runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
@@ -25,22 +25,24 @@ from __future__ import annotations
 
 from shutbox_host import mp
 from shutbox_host.box import boxsim
+from shutbox_host.box.plan import plan_game
+from shutbox_host.model.script import ROLL_MS, Script
 
 _PLAYERS = 4
 _SEED = 1
 
 
-def _game_script() -> boxsim.Script:
-    script, _ = boxsim.plan_game(_PLAYERS, _SEED, "best")
+def _game_script() -> Script:
+    script, _ = plan_game(_PLAYERS, _SEED, "best")
     return script.heap()
 
 
-def _completes(script: boxsim.Script, heap: int) -> bool:
+def _completes(script: Script, heap: int) -> bool:
     r = boxsim.run(script, "--players", str(_PLAYERS), heapsize=str(heap))
     return r.returncode == 0 and bool(r.events("winner"))
 
 
-def min_heapsize(script: boxsim.Script, lo: int = 16 * 1024, hi: int = 512 * 1024) -> int:
+def min_heapsize(script: Script, lo: int = 16 * 1024, hi: int = 512 * 1024) -> int:
     """Smallest -X heapsize (to 256 bytes) on which the game completes."""
     return mp.smallest_heap(lambda heap: _completes(script, heap), lo, hi, what="the game")
 
@@ -56,12 +58,12 @@ _HUMAN_TURN = (((6, 6), (9, 3)), ((1, 1), (2,)), ((1, 1), ()))  # 12: 3 9, 2: 2,
 _CPU_DICE = (4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1)  # the computer's throws, in order
 
 
-def all_features_script() -> boxsim.Script:
+def all_features_script() -> Script:
     """The all-features game: two people's turns, the computer's, the end (records saved)."""
-    s = boxsim.Script().wait(300)
+    s = Script().wait(300)
     for _seat in range(2):
         for dice, tiles in _HUMAN_TURN:
-            s.dice(*dice).click(120).wait(boxsim.ROLL_MS)
+            s.dice(*dice).click(120).wait(ROLL_MS)
             for k in tiles:
                 s.shut(k).wait(80)
             s.wait(200)
@@ -70,7 +72,7 @@ def all_features_script() -> boxsim.Script:
     return s.click(120).wait(3000).heap()
 
 
-def boot_run(flash, settings: dict | None, script: boxsim.Script, heap: int | str,
+def boot_run(flash, settings: dict | None, script: Script, heap: int | str,
              *args: str, source: bool = False) -> boxsim.Run:
     """Boot the box as the Pico does and run *script*: a fresh flash folder *flash* laid out
     as ``shutbox flash`` leaves it (boxsim.pico_flash; *source*: the .py fallback) holding
@@ -109,7 +111,7 @@ def boot_base() -> int:
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="shutbox-base-") as d:
-        r = boot_run(d, None, boxsim.Script().wait(10), "1m", "--peak")
+        r = boot_run(d, None, Script().wait(10), "1m", "--peak")
     return r.answer("BASE")[0]
 
 
@@ -141,7 +143,7 @@ _FAULT_MEMORY = 3  # simbus.FAULT_MEMORY: a MemoryError out of a pin read
 def hard_best_run(flash, heap) -> boxsim.Run:
     """(a) Boot with the hard computer and best hints; the first player throws 6 6 and shuts
     9 and 3."""
-    s = boxsim.Script().wait(300).dice(6, 6).click(120).wait(boxsim.ROLL_MS).shut(9, 3)
+    s = Script().wait(300).dice(6, 6).click(120).wait(ROLL_MS).shut(9, 3)
     return boot_run(flash, HARD_BEST, s.wait(300), heap)
 
 
@@ -159,7 +161,7 @@ def fault_points() -> list[int]:
 def recovery_run(flash, heap, at: int) -> boxsim.Run:
     """(c) The all-features game up to line *at* of its script, a MemoryError, then Roll (let
     go first: a press under way at the fault does not restart), then 2 s."""
-    s = boxsim.Script()
+    s = Script()
     s.lines = all_features_script().lines[:at]
     s.lines.append("x %d 0" % _FAULT_MEMORY)
     s.wait(500).release().wait(100).click(120).wait(2000)
@@ -185,7 +187,7 @@ def recoveries(heap: int) -> int:
 def py_fallback_run(flash, heap) -> boxsim.Run:
     """(d) Boot from the .py files (the flash's fallback when the board's bytecode version
     differs): compiling them needs far more heap than the bytecode; 12 s."""
-    return boot_run(flash, None, boxsim.Script().wait(12000), heap, source=True)
+    return boot_run(flash, None, Script().wait(12000), heap, source=True)
 
 
 def shows_the_fault(r: boxsim.Run, flash) -> bool:
@@ -234,7 +236,7 @@ def scenarios() -> dict:
 
 def py_fallback_plays(flash, heap) -> bool:
     """The .py firmware boots (default settings) and plays the first turn's throw."""
-    s = boxsim.Script().wait(300).dice(6, 6).click(120).wait(boxsim.ROLL_MS).shut(9, 3)
+    s = Script().wait(300).dice(6, 6).click(120).wait(ROLL_MS).shut(9, 3)
     r = boot_run(flash, None, s.wait(300), heap, source=True)
     return not trouble(r) and [e["shut"] for e in r.events("move")] == [[3, 9]]
 

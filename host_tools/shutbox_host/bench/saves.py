@@ -37,6 +37,7 @@ import statistics
 
 from shutbox import pins
 from shutbox_host.box import boxsim
+from shutbox_host.model.script import Script
 
 PROFILES = ("typ", "max")
 PROFILES_US = {"typ": (45_000, 400), "max": (400_000, 3_000)}  # sim/norflash.py: erase, program
@@ -58,7 +59,7 @@ def _engine():
     return Engine(Rules(tiles=pins.TILES))
 
 
-def script(seed: int, games: int, place) -> tuple[boxsim.Script, list]:
+def script(seed: int, games: int, place) -> tuple[Script, list]:
     """Return the games' script and its inputs: (kind, trigger G index, probe G index), the
     indexes counting the G lines (scheduled edges) in order. *place(i, kind)* gives input
     i's offset from its trigger and how long it is held (µs)."""
@@ -67,7 +68,7 @@ def script(seed: int, games: int, place) -> tuple[boxsim.Script, list]:
     rng = random.Random(seed)
     eng = _engine()
     buf = [0] * MAX_MOVES
-    s = boxsim.Script()
+    s = Script()
     g = 0  # G lines so far
     inputs: list = []
     roll = pins.ROLL_PIN
@@ -160,7 +161,7 @@ def _bursts(ops):
     return out
 
 
-def _run(s: boxsim.Script, profile: str):
+def _run(s: Script, profile: str):
     r = boxsim.run(s, "--flash", "/nor", "--powerup", "--quiet", heapsize="4m",
                    nor=profile, timeout=1800)
     if r.returncode != 0:

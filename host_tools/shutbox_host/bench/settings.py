@@ -25,51 +25,53 @@ from shutbox import setfile
 from shutbox.settings import Settings
 from shutbox.store import Store
 from shutbox_host.box import boxsim
+from shutbox_host.box.plan import plan_game
+from shutbox_host.model.script import ROLL_MS, Script
 
 _ALL = Settings(players=2, format=1, tie=1, stakes=1, same_throws=1, unlucky7=1, to_go=1,
                 most_tiles=1)
 
 
 def _roll(s, *faces):
-    s.dice(*faces).click(120).wait(boxsim.ROLL_MS)
+    s.dice(*faces).click(120).wait(ROLL_MS)
 
 
-def _all_game() -> boxsim.Script:
+def _all_game() -> Script:
     """Three rounds of 33 each (the second player's throws replayed), then a roll-off."""
-    s = boxsim.Script().wait(100)
+    s = Script().wait(100)
     for _round in range(3):
         for first in (True, False):
             if first:
                 _roll(s, 6, 6)  # 12: with the 2 (2-to-go), four tiles (most-tiles)
             else:
-                s.click(120).wait(boxsim.ROLL_MS)  # the same throws
+                s.click(120).wait(ROLL_MS)  # the same throws
             for k in (6, 3, 2, 1):
                 s.flip(k).wait(80)
             s.wait(150)
             if first:
                 _roll(s, 3, 4)  # 7: unlucky
             else:
-                s.click(120).wait(boxsim.ROLL_MS)
+                s.click(120).wait(ROLL_MS)
             s.wait(1000).click(120).wait(150).open(*range(1, 10)).wait(100)
     s.wait(800).dice(5).click(120).wait(800).dice(2).click(120).wait(800).click(120)
     return s.wait(3000)
 
 
-def _menu() -> boxsim.Script:
-    s = boxsim.Script().wait(100).release().wait(100)
+def _menu() -> Script:
+    s = Script().wait(100).release().wait(100)
     for _ in range(16):
         s.click(60).wait(60)
     return s.flip(3).wait(300)
 
 
-def _records_view() -> boxsim.Script:
-    s = boxsim.Script(levels=0x1FF & ~2).wait(100).release().wait(100)
+def _records_view() -> Script:
+    s = Script(levels=0x1FF & ~2).wait(100).release().wait(100)
     for _ in range(4):
         s.wait(2000).click(120)
     return s
 
 
-def _peak(folder: Path, script: boxsim.Script, settings: Settings | None, *args: str):
+def _peak(folder: Path, script: Script, settings: Settings | None, *args: str):
     """Run *script* booting from a fresh flash *folder*; return (the firmware's peak: the peak
     minus the simulated board's and boxrun's base, run)."""
     shutil.rmtree(folder, ignore_errors=True)
@@ -90,7 +92,7 @@ def figures(soak: bool = False) -> dict:
         menu, _ = _peak(d / "menu", _menu(), None, "--roll-held")
         levels = str(0x1FF & ~2)
         view, _ = _peak(d / "view", _records_view(), None, "--roll-held", "--levels", levels)
-        plan, _ = boxsim.plan_game(2, 1, "best")
+        plan, _ = plan_game(2, 1, "best")
         default, r1 = _peak(d / "default", plan.wait(3000), Settings())
         every, r2 = _peak(d / "all", _all_game(), _ALL)
     if not r1.events("winner") or r2.events("winner")[-1]["players"] != [2]:

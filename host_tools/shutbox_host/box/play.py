@@ -36,6 +36,7 @@ from pathlib import Path
 from shutbox import pins
 from shutbox_host.box import boxsim, screen
 from shutbox_host.errors import UserError
+from shutbox_host.model.script import PRESS_MS, Script
 
 _KEY_TILES = "1234567890-="  # key -> tile 1..12
 _CLICK_MS = 120
@@ -61,7 +62,7 @@ def configure(parser):
     from shutbox import setnames
     from shutbox.setfile import index
     from shutbox.settings import ATTRS, Settings
-    from shutbox_host.hardware.cardgen import MEANINGS
+    from shutbox_host.model.words import MEANINGS
 
     parser.add_argument("--keys", help="play these keys on a virtual clock and print the "
                         "final screen (no terminal needed; a blank box unless --flash is "
@@ -250,10 +251,10 @@ def firmware_error(stderr: str, heapsize: str) -> UserError:
 
 
 class ScriptedBox:
-    """Keys turned into a box script on the virtual clock (boxsim.Script)."""
+    """Keys turned into a box script on the virtual clock (shutbox_host.model.script.Script)."""
 
     def __init__(self, open_: int, dice: list[int]):
-        self.s = boxsim.Script(open_).wait(100)
+        self.s = Script(open_).wait(100)
         if dice:
             self.s.dice(*dice)
         self.roll_down = False
@@ -329,7 +330,7 @@ def run_keys(args, flash: Path, persistent: bool) -> int:
 class Box:
     """The firmware running in real time behind a pipe, and the box's switches.
 
-    Each level of Roll stays on the pin at least boxsim.PRESS_MS (the firmware's shortest
+    Each level of Roll stays on the pin at least script.PRESS_MS (the firmware's shortest
     press, which its debouncer always counts): a mouse click whose press and release come
     together, or r pressed twice at once, is still a press, and each of two quick ones too.
     """
@@ -397,7 +398,7 @@ class Box:
             self.release_at = 0.0
             self.roll_to(False)
             return
-        if self.roll_levels and now - self.roll_at >= boxsim.PRESS_MS / 1000:
+        if self.roll_levels and now - self.roll_at >= PRESS_MS / 1000:
             self.roll_pin = self.roll_levels.pop(0)
             self.roll_at = now
             self.pin(pins.ROLL_PIN, self.roll_pin)

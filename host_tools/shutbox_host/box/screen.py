@@ -16,7 +16,8 @@ import re
 import textwrap
 
 from shutbox import pins, powerup
-from shutbox_host.box import boxsim, words
+from shutbox_host.box import boxsim
+from shutbox_host.model import words
 
 _COLOUR = {"W": "97", "G": "92", "R": "91", "Y": "93", "B": "94", "M": "95", "C": "96"}
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

@@ -17,6 +17,7 @@ from pathlib import Path
 from shutbox import pins
 from shutbox_host import mp
 from shutbox_host.box import boxsim
+from shutbox_host.model.leds import decoder, face, tiles_lit
 from shutbox_host.pico import companion
 
 HEAP = "256k"  # the unix port's heap for the box and the companion (a Pico W has 205 KB free)
@@ -131,7 +132,7 @@ class WebBox:
     def led_lines(self, since: float) -> list[tuple[float, str]]:
         """The LED writes since *since* (monotonic): (when, palette letters: the tiles, die
         A's 7 pips, die B's)."""
-        decode = boxsim.decoder()
+        decode = decoder()
         return [(t, decode(bytes.fromhex(x.split()[2]))) for t, x in list(self.lines)
                 if t >= since and x.startswith("F ")]
 
@@ -142,10 +143,10 @@ class WebBox:
         end = time.monotonic() + timeout
         while len(halves) < 2 and time.monotonic() < end:
             for _, x in self.led_lines(since):
-                lit = boxsim.tiles_lit(x[:pins.TILES], "C")
+                lit = tiles_lit(x[:pins.TILES], "C")
                 if lit in ([1], [2]):
                     dice = x[pins.TILES:]
-                    a, b = boxsim.face(dice[:7]), boxsim.face(dice[7:14])
+                    a, b = face(dice[:7]), face(dice[7:14])
                     assert set(dice) <= {".", "C"} and a > 0 and b > 0, x
                     halves[lit[0]] = "%d%d" % (a, b)
             time.sleep(0.1)

@@ -28,6 +28,7 @@ from pathlib import Path
 from shutbox import setfile, setnames
 from shutbox.settings import Settings
 from shutbox_host.errors import UserError
+from shutbox_host.model.words import MEANINGS
 
 ROOT = Path(__file__).resolve().parents[3]
 SVG = ROOT / "hardware" / "card.svg"
@@ -118,43 +119,6 @@ READING = (
     "Numbers above 129 come one digit at a time: the tiles show the digit, die A which "
     "digit it is, counted from the right.",
 )
-
-# What every value means (docs/playing.md); the card shows the names.
-MEANINGS = {
-    "players": "players taking turns on the box",
-    "computer": "a computer opponent: a random legal move / a rule of thumb (the highest "
-                "tiles first) / exact optimal play",
-    "hints": "what lights after a throw: nothing / every tile of a legal move / also the "
-             "best move, in cyan",
-    "one-die": "when one die may be thrown: never / once every tile of 7 and up is shut / "
-               "open tiles add up to 6 or less / less than 6",
-    "one-die-mode": "choose before each throw / once chosen, for the rest of the turn / "
-                    "one die whenever allowed",
-    "moves": "any open tiles adding up to the throw / the total's tile or each die's / one "
-             "tile: a die or the total (Jackpot) / the total, one die, or both dice (kids)",
-    "scoring": "add up the open tiles / read them as one number / count them (Missionary)",
-    "start": "tiles in play at the start: all / 4 to 9 / the odd ones / the even ones",
-    "open-box": "tiles start shut and are opened; the tiles still face down score, lowest "
-                "wins",
-    "to-go": "the first throw must shut the 2 (a 4 loses at once) / the 3 (a 2 loses)",
-    "unlucky-7": "a throw of 7 ends the turn at once; the open tiles score",
-    "most-tiles": "a throw must shut as many tiles as any legal move can",
-    "format": "one round / 3 or 5 rounds added up / a total of 45 is out, the last left wins "
-              "/ until a total reaches 100, then the lowest total",
-    "shut-wins": "shutting the box wins the game at once (off: it scores 0, play goes on)",
-    "tie": "a tie for the win: shared / each throws one die, lowest wins / the tied "
-           "players play another round",
-    "same-throws": "every player of a round gets the first player's throws (one die is "
-                   "not offered)",
-    "stakes": "Canoga: each loser pays the winner the difference (twice: a shut box); the "
-              "balance at the end",
-    "sound": "the buzzer: silent / quiet / as loud as it goes",
-    "brightness": "the LEDs: for a dark room / the standard box / for daylight",
-    "sleep": "left alone so long the box sleeps; Roll wakes it: never / 1 / 5 / 10 / 30 min",
-    "code": "random dice / a challenge code's dice, the same on every box (see the other "
-            "side)",
-}
-
 
 def rows():
     """Return the settings table: (section, page, option, [values], default index); the

@@ -31,6 +31,7 @@ from pathlib import Path
 from shutbox_host.errors import UserError, read_json
 from shutbox_host.hardware import boardgen
 from shutbox_host.hardware import enclosure_parts as P
+from shutbox_host.model import pinout
 
 ROOT = Path(__file__).resolve().parents[3]
 PARAMS = "hardware/enclosure.json"
@@ -1311,7 +1312,7 @@ def build(params: Params, tiles: int, shut=None) -> Design:
 def _pinmap_for(tiles: int):
     """The repository's pin map with *tiles* tiles (the board's layout follows it)."""
     _, data = read_json(ROOT / PINMAP)
-    return boardgen.parse(dict(data, tiles=tiles))
+    return pinout.parse(dict(data, tiles=tiles))
 
 
 def _part_colour(bom):
@@ -1737,7 +1738,7 @@ def generated(root, tiles=None, renders=True):
     root = Path(root)
     params = load(root / PARAMS)
     if tiles is None:
-        tiles = boardgen.load(root / PINMAP).tiles
+        tiles = pinout.load(root / PINMAP).tiles
     return generate(params, tiles, renders)
 
 
@@ -1821,7 +1822,7 @@ def configure(parser):
 def _tiles(args, root):
     if args.tiles is not None:
         return args.tiles
-    tiles = boardgen.load(root / PINMAP).tiles
+    tiles = pinout.load(root / PINMAP).tiles
     if tiles not in TILE_COUNTS:
         raise UserError("%s: tiles = %d; the enclosure is made for %s tiles (use --tiles)"
                         % (PINMAP, tiles, ", ".join(map(str, TILE_COUNTS))))
@@ -1836,7 +1837,7 @@ def run(args) -> int:
     params = load(args.params or root / PARAMS)     # one-line errors before the slow part
     tiles = _tiles(args, root)
     # the committed files are the reference box's: compare them only when building it
-    reference = not args.params and tiles == boardgen.load(root / PINMAP).tiles
+    reference = not args.params and tiles == pinout.load(root / PINMAP).tiles
     committed, design = generate(params, tiles, renders=not args.check or reference)
     bad, figures = checks.run_checks(design, _bom_rows(root, tiles))
     for line in bad:
@@ -1885,5 +1886,5 @@ def _bom_rows(root, tiles):
     import csv
 
     _, data = read_json(Path(root) / PINMAP)
-    pm = boardgen.parse(dict(data, tiles=tiles))
+    pm = pinout.parse(dict(data, tiles=tiles))
     return list(csv.DictReader(io.StringIO(boardgen.render_bom(pm))))

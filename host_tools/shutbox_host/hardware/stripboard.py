@@ -2,7 +2,7 @@
 """Lay out the wiring board (the Pico's carrier) on 0.1 inch stripboard from hardware/pinmap.json.
 
 Parts are data: a footprint (pin offsets in holes, pin names) placed at a hole; each pin is on a
-net, the nets follow from the pin map (boardgen.PinMap) and the circuit of hardware/README.md
+net, the nets follow from the pin map (pinout.PinMap) and the circuit of hardware/README.md
 section 3. From the placement the generator derives the rest: a strip is cut wherever two nets
 would share it (in a free hole between them), and the pieces of a net on different strips are
 joined by wire links between free holes, nearest first. `check` follows the copper and the links
@@ -99,7 +99,7 @@ class Layout:
 
 def pico_nets(pm) -> dict:
     """{Pico pin: net} for a pin map: GPIOs by role, the power pins, the rest unconnected."""
-    from shutbox_host.hardware.boardgen import PHYSICAL, PICO_PINOUT
+    from shutbox_host.model.pinout import PHYSICAL, PICO_PINOUT
 
     nets = {}
     for i, name in enumerate(PICO_PINOUT, 1):
@@ -116,7 +116,7 @@ def pico_nets(pm) -> dict:
 
 def place(pm) -> Layout:
     """The reference placement for a pin map; cuts and links derived."""
-    from shutbox_host.hardware.boardgen import PHYSICAL
+    from shutbox_host.model.pinout import PHYSICAL
 
     pico = pico_nets(pm)
     parts = [Placed("U1", "pico", 4, 0, pico, "pico", "Raspberry Pi Pico on 2 x 20 sockets")]

@@ -173,9 +173,9 @@ def run(args):
     if args.ms is not None and args.ms <= 0:
         raise UserError("--ms %g: give the emulated time to run, more than 0 ms" % args.ms)
     if args.pinmap:  # a file given: read before anything else (bad input fails first)
-        from shutbox_host.hardware import boardgen
+        from shutbox_host.model import pinout
 
-        boardgen.load(args.pinmap)
+        pinout.load(args.pinmap)
     # the firmware's image goes at the Pico's filesystem: the uf2 must be the Pico's
     laid = not args.blank and not (args.flash and Path(args.flash).is_file())
     uf2, bootrom = emulator.resolve_inputs(args.uf2, args.bootrom, fetch=True, pico=laid)

@@ -88,7 +88,8 @@ def check_uf2(path: Path, pico: bool = False) -> None:
     whose filesystem is where the firmware's image goes (shutbox emu and the web page lay it
     at the Pico's 0xA0000: on a Pico W's build it would overwrite the firmware). shutbox
     uf2's checks: a wrong or cut-short file is one line."""
-    from shutbox_host.pico import boards, uf2
+    from shutbox_host.model import boards
+    from shutbox_host.pico import uf2
 
     try:
         data = Path(path).read_bytes()
@@ -139,19 +140,19 @@ def check_pins(flash_or_fs: bytes, pinmap: Path | None = None) -> None:
     emulator drives); UserError when it was built for another pin map."""
     import littlefs
 
-    from shutbox_host.hardware import boardgen
-    from shutbox_host.pico import flash, fsimage
+    from shutbox_host.model import layout, pinout
+    from shutbox_host.pico import fsimage
 
     path = Path(pinmap) if pinmap else mp.PINMAP
-    want_py = boardgen.render_pins(boardgen.load(path))
+    want_py = pinout.render_pins(pinout.load(path))
     try:
         tree = fsimage.read_tree(flash_or_fs)
     except littlefs.LittleFSError:
         return  # no filesystem yet: MicroPython formats it, no firmware to check
-    cur = tree.get(flash.BOARD_DIR + "/current")
+    cur = tree.get(layout.BOARD_DIR + "/current")
     if cur is None:
         return
-    base = "%s/%s/shutbox/pins" % (flash.BOARD_DIR, cur.decode().strip())
+    base = "%s/%s/shutbox/pins" % (layout.BOARD_DIR, cur.decode().strip())
     if base + ".py" in tree:
         ok = tree[base + ".py"].decode() == want_py
     elif base + ".mpy" in tree:
@@ -189,9 +190,9 @@ def _kill_all():
 
 
 def _decode_frame():
-    from shutbox_host.box import boxsim
+    from shutbox_host.model.leds import decoder
 
-    return boxsim.decoder()
+    return decoder()
 
 
 class Emulator:
@@ -556,9 +557,9 @@ class Emulator:
         self.set_levels({pins.ROLL_PIN: 1 - pins.SWITCH_ACTIVE})
 
     def click(self, ms: float = 120) -> None:
-        """A short press of Roll held for *ms*, at least boxsim.PRESS_MS (as a host's click:
+        """A short press of Roll held for *ms*, at least script.PRESS_MS (as a host's click:
         a shorter pulse is press, run and release)."""
-        from shutbox_host.box.boxsim import PRESS_MS
+        from shutbox_host.model.script import PRESS_MS
 
         self.press()
         self.run(ms=max(ms, PRESS_MS))

@@ -1,14 +1,8 @@
 # `shutbox flash`: put the firmware on a Raspberry Pi Pico with mpremote, atomically and safely.
 """Deploy firmware/ to a Pico running MicroPython, lean and so that a flash cut off never bricks.
 
-Layout on the board (the project owns exactly these; nothing else is ever written or removed)::
-
-    /main.py                      a tiny launcher (first line "# shutbox launcher")
-    /.shutbox/current             the name of the version the launcher starts (one line)
-    /.shutbox/fw-<hash>/          one version: main, shutbox/*.mpy, shutbox/tables.idx,
-                                  manifest.json
-    /.shutbox/tables/<name>-<sha>.bin   the tables, each stored once under a name of its
-                                  content and shared by every version that reads it
+The layout it leaves on the board is shutbox_host.model.layout's (the project owns exactly
+that; nothing else is ever written or removed).
 
 A box gets only the tables its tile count can read (pins.TILES: moves.bin, nN.bin, tN.bin;
 every setting of an N-tile box reads no other), listed with their paths in the version's
@@ -56,18 +50,22 @@ from pathlib import Path
 from shutbox import board as _board
 from shutbox_host import mp
 from shutbox_host.errors import UserError
-from shutbox_host.pico import boards
+from shutbox_host.model import boards
+from shutbox_host.model.boards import PICO_VID
+from shutbox_host.model.layout import (
+    BOARD_DIR,
+    FINISH,
+    HOST_ONLY,
+    LAUNCHER,
+    LAUNCHER_MARK,
+    LAUNCHER_PATH,
+    MAKER_MAIN_KEPT,
+    MANIFEST,
+    TABLE_INDEX,
+    TABLE_SOURCES,
+    TABLES_DIR,
+)
 
-PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id (MicroPython on a Pico: 2E8A:0005)
-BOARD_DIR = "/.shutbox"
-TABLES_DIR = BOARD_DIR + "/tables"
-LAUNCHER_PATH = "/main.py"
-LAUNCHER_MARK = "# shutbox launcher"
-MAKER_MAIN_KEPT = "/main_before_shutbox.py"
-MANIFEST = "manifest.json"
-FINISH = "shutbox_finish.py"  # a version's journal: the renames that complete it (the launcher)
-TABLE_INDEX = "shutbox/tables.idx"  # paths of moves.bin, nN.bin, tN.bin, a line each (engine)
-TABLE_SOURCES = "shutbox/tables/"  # where the tables are in firmware/
 CACHE = mp.BUILD / "mpy-cache"
 CONNECT_TIMEOUT = 10  # seconds to get a raw REPL (mpremote's own limit)
 _ATTEMPT_S = 2  # ...asking again this often (a board mid-reset drops what it is sent)
@@ -77,28 +75,6 @@ _TABLE_RE = re.compile(r"^([nt])(\d+)\.bin$")  # nN.bin, tN.bin: read by an N-ti
 _TILES_RE = re.compile(rb"^TILES = const\((\d+)\)", re.M)  # in shutbox/pins.py
 _SLACK_BLOCKS = 2  # littlefs metadata growth while staging (commits, a compaction)
 _INLINE_MAX = 512  # littlefs 2.11 on rp2 keeps a file this small in its directory's metadata
-# Modules of the shutbox package that only the host tools import (the words of the settings
-# and of the variants: the CLI, the card, the docs, the log's reader); no firmware module does
-# (tests/pico/test_lean.py checks it), so they are not flashed: no room taken on the board
-HOST_ONLY = ("shutbox/setnames.py", "shutbox/variants.py")
-
-LAUNCHER = LAUNCHER_MARK + """: starts the last complete firmware (written by `shutbox flash`).
-import sys
-try:
-    with open("/.shutbox/current") as f:
-        _v = "/.shutbox/" + f.read().strip()
-except OSError:
-    _v = None
-if _v:
-    sys.path.insert(0, _v)
-    try:  # an update cut off after its switch: its journal moves the unchanged files in
-        import shutbox_finish
-    except ImportError:  # no journal (the usual case)
-        pass
-    import main  # the firmware's own main, from that version
-else:
-    print("shutbox: no firmware on this board yet: run `make flash`")
-"""
 
 # ---- run on the board (MicroPython; keep them small and allocation-light) --------------
 

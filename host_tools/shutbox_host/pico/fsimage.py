@@ -1,7 +1,7 @@
 # The Pico's littlefs built on the host, with the firmware laid out as `shutbox flash` leaves it.
 """littlefs images of a Raspberry Pi Pico's filesystem (littlefs-python), for any Pico board.
 
-The geometry is the board's, from shutbox_host.pico.boards (MicroPython v1.28's own
+The geometry is the board's, from shutbox_host.model.boards (MicroPython v1.28's own
 configuration, cited there): littlefs2 with 4,096-byte blocks from the board's filesystem
 offset to the end of its flash (``RPI_PICO``: 0xA0000, 352 blocks), mounted at ``/`` by
 ``ports/rp2/modules/_boot.py`` as ``VfsLfs2(bdev, progsize=256)`` with extmod/vfs_lfsx.c's
@@ -18,7 +18,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from shutbox_host import mp
-from shutbox_host.pico import boards, flash
+from shutbox_host.model import boards
+from shutbox_host.pico import flash
 
 _PICO = boards.BY_NAME["RPI_PICO"]
 BLOCK_SIZE = boards.BLOCK_SIZE

@@ -4,7 +4,7 @@
 The image is laid out exactly as `shutbox flash` leaves a board (shutbox_host.pico.flash
 ``prepare``: the launcher as /main.py, /.shutbox/current, the version folder, the tables the
 pin map's tile count reads, an empty /data) on the board's filesystem geometry
-(shutbox_host.pico.boards), and goes into the uf2 as 256-byte blocks at the filesystem's flash
+(shutbox_host.model.boards), and goes into the uf2 as 256-byte blocks at the filesystem's flash
 address with the board's family id, after MicroPython's own blocks. The whole filesystem
 region is in the file, blank blocks too, so dragging it onto the board's BOOTSEL drive
 replaces everything its filesystem held (a fresh littlefs as MicroPython would format it, then
@@ -39,7 +39,8 @@ from pathlib import Path
 
 from shutbox_host import mp
 from shutbox_host.errors import UserError
-from shutbox_host.pico import boards, inputs
+from shutbox_host.model import boards
+from shutbox_host.pico import inputs
 
 MAGIC = (0x0A324655, 0x9E5D5157)
 MAGIC_END = 0x0AB16F30
@@ -277,12 +278,12 @@ def bundle(micropython: MicroPython, fs_image: bytes, board: boards.Board) -> by
 def build(board: boards.Board, micropython: Path, pinmap: Path | None = None,
           firmware: Path = mp.FIRMWARE, output: Path | None = None, out=print) -> dict:
     """Write the bundle; return a summary (the paths, the sizes)."""
-    from shutbox_host.hardware import boardgen
+    from shutbox_host.model import pinout
     from shutbox_host.pico import flash, fsimage
 
     t0 = time.monotonic()
     pinmap = Path(pinmap) if pinmap else mp.PINMAP
-    pm = boardgen.load(pinmap, board.name)
+    pm = pinout.load(pinmap, board.name)
     micropython = Path(micropython)
     try:
         data = micropython.read_bytes()
@@ -292,7 +293,7 @@ def build(board: boards.Board, micropython: Path, pinmap: Path | None = None,
                         % (micropython, exc.strerror or exc, board.name)) from None
     mpy = check_micropython(data, board, str(micropython))
     release = flash.prepare(Path(firmware), fsimage.BOARD_MPY,
-                            {"shutbox/pins.py": boardgen.render_pins(pm).encode()})
+                            {"shutbox/pins.py": pinout.render_pins(pm).encode()})
     if release.blocks() + 2 > board.fs_blocks:
         raise UserError("the firmware takes %s on littlefs; the %s's filesystem holds %s"
                         % (boards.kb(release.blocks() * boards.BLOCK_SIZE), board.short,
@@ -353,7 +354,7 @@ def configure(parser):
 
 def run(args) -> int:
     """Build the one-file bundle."""
-    from shutbox_host.hardware import boardgen
+    from shutbox_host.model import pinout
 
     pinmap = Path(args.pinmap) if args.pinmap else mp.PINMAP
     if args.board:
@@ -362,8 +363,8 @@ def run(args) -> int:
         try:
             data = json.loads(pinmap.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            data = {}  # boardgen.load says what is wrong with it
-        board = boardgen.board_of(data, None, str(pinmap))
+            data = {}  # pinout.load says what is wrong with it
+        board = pinout.board_of(data, None, str(pinmap))
     if args.micropython:
         micropython = Path(args.micropython)
     elif board.name == "RPI_PICO":  # the one the tools fetch (pinned)

@@ -16,7 +16,7 @@ read WDT_RESET from machine.reset_cause(), as on rp2 (MicroPython issue #19409).
 reboot changes neither; a power cycle (or a crash of the interpreter) clears them. The
 console output of each interpreter is kept (``outputs``, the last 64 KB of each).
 
-It reports the Pico board it is given (``board``, shutbox_host.pico.boards: RPI_PICO by
+It reports the Pico board it is given (``board``, shutbox_host.model.boards: RPI_PICO by
 default) in sys.implementation, as that board's MicroPython does. With ``fs_image`` the flash
 is not a folder but a file holding the board's littlefs, as big as that board's filesystem
 (a Pico W's 212 blocks of 4 KB): the real littlefs of MicroPython (the unix port's VfsLfs2,
@@ -74,7 +74,7 @@ class VirtualPico:
 
     def __init__(self, flash=DEFAULT_FLASH, platform="rp2", heapsize=DEFAULT_HEAP, link=None,
                  env=None, log=None, board="RPI_PICO", fs_image=None):
-        from shutbox_host.pico import boards
+        from shutbox_host.model import boards
 
         self.board = boards.get(board)
         self.fs_image = Path(fs_image).resolve() if fs_image else None

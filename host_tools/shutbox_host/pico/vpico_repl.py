@@ -18,7 +18,7 @@ them (simbus.reason, simbus.scratch). A thread watches the simulated machine.WDT
 its timeout, the chip resets (REASON TIMER), whatever the code is doing.
 
 Environment: SHUTBOX_VPICO_BOARD and SHUTBOX_VPICO_MACHINE, the board's
-sys.implementation._build and _machine (shutbox_host.pico.boards: "RPI_PICO_W", "Raspberry Pi
+sys.implementation._build and _machine (shutbox_host.model.boards: "RPI_PICO_W", "Raspberry Pi
 Pico W with RP2040"); SHUTBOX_VPICO_LFS "PATH,BLOCKS": the flash is that file, a littlefs of
 BLOCKS 4 KB blocks mounted as rp2's _boot.py mounts it (VfsLfs2, progsize 256; formatted
 when it does not mount), on a block device that erases to 0xFF and programs by AND as NOR

@@ -17,8 +17,8 @@
   brightness (shutbox.board's, read by shutbox_host.box.boxsim), the build's id (the
   saved flash in a browser belongs to one uf2 and firmware image), the power-up screen of
   every tile mask, the shortest press the page makes of a click, a tap or a key (the
-  firmware's, shutbox.debounce's _PRESS_MS through boxsim.PRESS_MS), and the words of
-  shutbox_host.box.words (what the page says);
+  firmware's, shutbox.debounce's _PRESS_MS through script.PRESS_MS), and the words of
+  shutbox_host.model.words (what the page says);
 - ``LICENSES.txt``: the notices of what the folder carries from elsewhere.
 
 Nothing is fetched at run time from anywhere but this folder: it works offline. A stamp of
@@ -42,7 +42,7 @@ from shutbox_host.errors import UserError
 
 STATIC = Path(__file__).resolve().parent / "static"
 PICO_JS = Path(__file__).resolve().parents[1] / "pico" / "js" / "pico.js"
-WORDS = Path(__file__).resolve().parents[1] / "box" / "words.py"  # box.json's words
+WORDS = Path(__file__).resolve().parents[1] / "model" / "words.py"  # box.json's words
 OUT = mp.BUILD / "web"
 COPIED = ("index.html", "style.css", "words.js", "app.js")
 FILES = {"uf2": "micropython.uf2", "bootrom": "bootrom.bin", "fs": "firmware.img",
@@ -103,10 +103,12 @@ def config(fs_image: bytes, uf2: bytes) -> dict:
     """Return box.json: the board as the page drives it."""
     from shutbox import pins, powerup
     from shutbox.frame import NAMES
-    from shutbox_host.box import boxsim, words
+    from shutbox_host.model import words
+    from shutbox_host.model.leds import palette
+    from shutbox_host.model.script import PRESS_MS
     from shutbox_host.pico import fsimage
 
-    palettes = [list(boxsim.palette("RGB", level)) for level in range(3)]
+    palettes = [list(palette("RGB", level)) for level in range(3)]
     build_id = hashlib.sha256(uf2 + fs_image).hexdigest()[:16]
     return {
         "build": build_id,
@@ -119,7 +121,7 @@ def config(fs_image: bytes, uf2: bytes) -> dict:
         "palettes": palettes,  # RGB, 3 bytes per palette code, at brightness low, medium, high
         "fullScale": max(max(p) for p in palettes),
         "fsOffset": fsimage.FS_OFFSET,
-        "pressMs": boxsim.PRESS_MS,  # each level of Roll stays this long on the pin, at least
+        "pressMs": PRESS_MS,  # each level of Roll stays this long on the pin, at least
         "flashSize": FLASH_SIZE,
         "files": dict(FILES),
         # the power-up screen the switches ask for with Roll held, for every tile mask (bit

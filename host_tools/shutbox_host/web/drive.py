@@ -107,12 +107,12 @@ class BoxPage:
     """One box in one browser tab."""
 
     def __init__(self, page, url: str):
-        from shutbox_host.box import boxsim
+        from shutbox_host.model.leds import decoder
 
         self.page = page
         self.url = url
         self.errors: list[str] = []
-        self._decode = boxsim.decoder()
+        self._decode = decoder()
         page.on("console", self._console)
         page.on("pageerror", lambda exc: self.errors.append("page error: %s" % exc))
 
@@ -251,7 +251,7 @@ def _tiles(mask: int) -> list[int]:
 
 def shows_number(tiles: str, die_a: str, die_b: str, n: int, code: str) -> bool:
     """True when the LEDs show *n* (0..129) as shutbox.frame.number draws it in *code*."""
-    from shutbox_host.box.boxsim import face
+    from shutbox_host.model.leds import face
 
     if n == 0:
         return set(die_a + die_b) == {code} and set(tiles) == {"."}
@@ -269,7 +269,7 @@ def play_turn(bp: BoxPage, eng, gap_s: float = 0.15, at_throw=None) -> dict:
     log. *at_throw*: called once the first throw shows (a screenshot)."""
     from shutbox import pins
     from shutbox.engine import MAX_MOVES
-    from shutbox_host.box.boxsim import face, tiles_lit
+    from shutbox_host.model.leds import face, tiles_lit
 
     open_ = eng.start_open
     locked = False

@@ -9,7 +9,7 @@
  * the mute control are kept in localStorage, so a reload finds the box as it was left.
  *
  * Beside the box the page says what it does in the terminal box's words (words.js reads the
- * vocabulary of shutbox_host.box.words that box.json carries): the game log as sentences,
+ * vocabulary of shutbox_host.model.words that box.json carries): the game log as sentences,
  * the power-up screen (the settings menu, the records...) read off the LEDs while it shows,
  * the LED colours' legend; the game log saves as the JSON lines `shutbox report` reads.
  *

@@ -1,9 +1,9 @@
-// The box in words on the page: the reader of the vocabulary box.json carries (box/words.py's).
+// The box in words on the page: the reader of the vocabulary box.json carries (model/words.py's).
 /**
- * shutbox_host.box.words keeps the words as data (templates, tables, the legend, the power-up
+ * shutbox_host.model.words keeps the words as data (templates, tables, the legend, the power-up
  * screens) and reads them for the terminal box; `shutbox web` writes that data into box.json
  * ("words") and this file reads it the same way, function for function, so the page says
- * what the terminal prints (tests/box/test_words.py runs both on the same records and LED
+ * what the terminal prints (tests/model/test_words.py runs both on the same records and LED
  * frames under Node). In the browser it is window.shutboxWords; under Node, module.exports.
  */
 (function (root) {

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from shutbox_host.errors import UserError
 
+PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id (MicroPython on a Pico: 2E8A:0005)
 XIP_BASE = 0x10000000  # where the flash appears in the address space (uf2 block addresses)
 BLOCK_SIZE = 4096  # littlefs block: one flash sector (rp2_flash.c BLOCK_SIZE_BYTES)
 PROG_SIZE = 256  # _boot.py: VfsLfs2(bdev, progsize=256)

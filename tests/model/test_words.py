@@ -1,4 +1,4 @@
-# The box in words (shutbox_host.box.words): the sentences the terminal box and the page print.
+# The box in words (shutbox_host.model.words): the sentences the terminal box and the page print.
 """Each game-log kind has its sentence; the sentences say what is true of the box (no blinking
 tiles at a game's end, a long press starts a new game, a throw says what to do with it)."""
 
@@ -9,7 +9,8 @@ import json
 import pytest
 
 from shutbox_host import mp
-from shutbox_host.box import screen, words
+from shutbox_host.box import screen
+from shutbox_host.model import words
 
 RULES = {"one-die": "high-shut", "one-die-mode": "optional", "moves": "any", "scoring": "sum",
          "start": "all-open"}
