@@ -13,16 +13,17 @@ pack has it (the default variant: seat 1, and seat 2 of 2 players): the best cha
 the round, a tie counted as the tie rule makes it (Game.target). Where the target cannot be
 beaten, or cannot be missed, the lowest expected score is the aim again.
 
-Analysis: every choice a person makes (each move, each free one-die choice) is measured
-against the same aim on the dice actually thrown: engine.move_loss and one_die_loss for the
-lowest expected score, the chance of beating the target (engine.p_beat) otherwise. After the
-turn the score record in the game log gets ``"analysis": {"short": N, "cost": C, "goal": G}``
-(N choices fell short of optimal; C is what they cost in total: expected final score x 1000
-for G "min-expected", chance of beating the target x 1000 for G "beat-target", which adds
-"target": T, chance to win the round x 1000 for G "match", where only the moves are measured:
-the tables hold no value of a turn a throw ends), and the score view shows N in cyan after the score (frame.number: 0 lights all
-pips). Computer turns are not analysed. Without the optimal-play table (a variant the box has
-no table for) the hints fall back to the rule of thumb and there is no analysis.
+Analysis: every choice a person makes (each move, each free one-die choice) is measured against
+the same aim on the dice actually thrown: engine.move_loss and one_die_loss for the lowest
+expected score, the chance of beating the target (engine.p_beat) otherwise. After the turn the
+score record in the game log gets ``"analysis": {"short": N, "cost": C, "goal": G}`` (N choices
+fell short of optimal; C is what they cost in total: expected final score x 1000 for G "min-
+expected", chance of beating the target x 1000 for G "beat-target", which adds "target": T,
+chance to win the round x 1000 for G "match", where only the moves are measured: the tables
+hold no value of a turn a throw ends), and the score view shows N in cyan after the score
+(frame.number: 0 lights all pips). Computer turns are not analysed. Without the optimal-play
+table (a variant the box has no table for) the hints fall back to the rule of thumb and there
+is no analysis.
 """
 
 from micropython import const

@@ -17,14 +17,14 @@ Roll passes the box on as usual.
 
 Levels (shutbox.engine LEVEL_*): easy picks any legal move at random (and one die or two at
 random where the rules let it choose), medium plays the rule of thumb of the solver's page
-(docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add up
-to 6 or less), hard plays the
-exact optimum (the engine's tables): in one round for the win the match's play, the best chance
-to win the round (seat 1, and seat 2 of 2 players; the best chance to beat the score so far in
-later seats of 3 and 4, Game.target), elsewhere the lowest expected score. It chooses among the moves
-the game allows: where a setting removes some (to-go, most-tiles), hard takes the allowed move
-with the lowest expected score and medium the first allowed in greedy order. Random picks
-come from the game's Dice byte pool (Dice.below). Nothing here allocates once built.
+(docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add up to
+6 or less), hard plays the exact optimum (the engine's tables): in one round for the win the
+match's play, the best chance to win the round (seat 1, and seat 2 of 2 players; the best
+chance to beat the score so far in later seats of 3 and 4, Game.target), elsewhere the lowest
+expected score. It chooses among the moves the game allows: where a setting removes some
+(to-go, most-tiles), hard takes the allowed move with the lowest expected score and medium the
+first allowed in greedy order. Random picks come from the game's Dice byte pool (Dice.below).
+Nothing here allocates once built.
 """
 
 from micropython import const

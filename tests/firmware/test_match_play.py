@@ -9,7 +9,7 @@ code the box runs)."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from test_computer import Box
@@ -27,12 +27,12 @@ TIES = {0: "share", 1: "share", 2: "replay"}  # the tie setting's ints: roll-off
 CANDS = {(a, b): solver.candidate_masks(V.MOVES_ANY, a, b) for a, b in THROWS}
 
 
-@lru_cache(maxsize=None)
+@cache
 def the_match(players: int, tie: int, wins: int) -> M.Match:
     return M.Match(VAR, M.MatchRules(players, TIES[tie], bool(wins)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference(players: int, tie: int, wins: int, scores: tuple):
     """The solver's match-optimal play of the seat to play after *scores*: (its choice of
     move, its one-die flags, its value of each state)."""
@@ -40,7 +40,7 @@ def reference(players: int, tie: int, wins: int, scores: tuple):
     return solver._chooser(VAR, sol.K), sol.flags[0], [sol.payout_of(k) for k in sol.K[0]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def beat_target(target: int):
     """The solver's beat-target play (a tie counted as lost): choice, one-die flags."""
     sol = solver._Solved(VAR, "beat-target", target)

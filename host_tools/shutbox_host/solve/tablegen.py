@@ -374,7 +374,7 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
         indexes.append(blocks_t)
     blocks: dict[bytes, int] = {}
     index_bytes = []
-    for (key, layers, targets, _), blocks_t in zip(per_variant, indexes, strict=True):
+    for (key, layers, _targets, _), blocks_t in zip(per_variant, indexes, strict=True):
         used = HINT_INDEX.size * layers * len(blocks_t)
         for layer_blocks_ in blocks_t:
             if layer_blocks_ is None:  # a match situation without a block
