@@ -15,7 +15,7 @@ once, with seek + readinto, into buffers made in __init__. Without a table for t
 Beat-target hints come from ``tables/tN.bin`` (nine tiles: `any` moves, sum and count
 scoring, every one-die rule and mode; format in tablegen.py), and so does the match-optimal
 play of a round for the win (the default variant: seat 1, seat 2 of 2 players), read by
-set_target with *players* into the same buffer. set_target(T) reads the block
+set_target(-1 - situation) into the same buffer (shutbox.aim). set_target(T) reads the block
 of target T (a final score strictly below T wins) into buffers made in __init__;
 best_move_target, p_beat and choose_one_die_target then answer from it. Without a block for
 the variant they fall back to min-expected play (p_beat says -1).
@@ -100,8 +100,6 @@ _H_NONE = const(0)  # no hint block for this variant / no target: min-expected p
 _H_NEVER = const(1)  # target <= 0: never beaten, min-expected play
 _H_ALWAYS = const(2)  # target above the highest score: always beaten, min-expected play
 _H_TABLE = const(3)  # the target's block is loaded
-_TIE_REPLAY = const(2)  # settings.tie: replay (share and roll-off are worth the same)
-_SEAT1 = const(12)  # the pack's match situations of seat 1 (then seat 2 of 2 players)
 
 # The computer's levels (LEVEL_*; the settings use the same ints, 0 = no computer): their
 # names (off, easy, medium, hard) are not needed on the box: shutbox.setnames.COMPUTER
@@ -281,41 +279,36 @@ class Engine:
         f.close()
         return None, b""
 
-    def set_target(self, target, players=0, tie=0, shut_wins=0):
+    def set_target(self, target):
         """Aim the *_target hints at beating *target* (a final score strictly below it wins).
 
         Loads that target's block (seek + readinto into the buffers made in __init__). True
         when the hints are exact for it: a loaded block, or a target no final score can
-        beat (<= 0) or every final score beats (above the highest score), where the best
-        play is min-expected. False when the variant has no hint tables: the *_target calls
-        then give min-expected play and p_beat gives -1. Allocates (opens a file and reads
-        the pack's directory): call it when the target changes, not per throw.
+        beat (0) or every final score beats (above the highest score), where the best play
+        is min-expected. False when the variant has no hint tables: the *_target calls then
+        give min-expected play and p_beat gives -1. Allocates (opens a file and reads the
+        pack's directory): call it when the target changes, not per throw.
 
-        With *players* (2..4), the match-optimal play of the seat to play in one round for
-        the win instead (the start all open; *tie* the tie setting, *shut_wins* 0 or 1):
-        seat 1 when *target* < 0 (nobody has played), else seat 2 of 2 players after seat 1
-        ended on *target*. p_beat is then the seat's chance to win (a tie counted as the tie
-        rule makes it) x P_SCALE. False, and the hints as without a target, when the pack
-        has no block for it (later seats of 3 and 4 players: beat-target is the play there).
+        A *target* below 0 loads the match block of situation -target - 1 instead (the pack's
+        numbering: tablegen; shutbox.aim picks it): the match-optimal play of a seat in one
+        round for the win, p_beat its chance to win x P_SCALE. False, and the hints as
+        without a target, where the pack has no such block.
         """
         self._hmode = _H_NONE
         hp = self._hp
-        if len(hp) == 0 or players and self.start_open != self.full:
+        if len(hp) == 0:
             return False
-        if target <= 0 and not players:
+        if target == 0:
             self._hmode = _H_NEVER
             return True
         f, d = self._open(self._hpath, b"STH1", _HINT_ENTRY)
         if f is None:
             return False
         try:
-            if players:  # the pack's match situation k (tablegen), after the targets' rows
-                k = (players - 2) * 4 + (2 if tie == _TIE_REPLAY else 0) + shut_wins
-                if target >= 0:
-                    k = -1 if players != 2 else _SEAT1 + k * (d[5] + 1) + target
-                if not 0 <= k < d[6]:
+            if target < 0:  # a match situation: its rows follow the targets'
+                if -target > d[6]:
                     return False
-                target = d[5] + k + 1
+                target = d[5] - target
             elif target > d[5]:  # the highest score: every final score beats the target
                 self._hmode = _H_ALWAYS
                 return True

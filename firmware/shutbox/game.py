@@ -352,9 +352,9 @@ class Game:
     def target(self):
         """Aim the engine's *_target play for the player to play (best-move hints, the hard
         computer; it reads a table block: once a turn). Return -2 for the match's play (one
-        round for the win, seat 1 or seat 2 of 2, where the table pack has it), else the
-        score to beat (the best final score so far this round, -1 for none): aimed at in one
-        round for the win, and not in other games (the lowest expected score there)."""
+        round for the win, seat 1 or seat 2 of 2, where the table pack has it: shutbox.aim),
+        else the score to beat (the best final score so far this round, -1 for none): aimed
+        at in one round for the win, and not in other games (the lowest expected score)."""
         e = self.engine
         s = self.settings
         t = -1
@@ -364,10 +364,12 @@ class Game:
                 t = rs[p]
         if s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go or s.most_tiles:
             e.set_target(0)
-        elif e.set_target(t, self.players, s.tie, s.shut_wins):
+            return t
+        from shutbox.aim import aim  # only here: other games leave it out of RAM
+
+        if aim(self, t):
             return -2
-        else:
-            e.set_target(t)
+        e.set_target(t if t > 0 else 0)
         return t
 
     def enter(self, state, now):

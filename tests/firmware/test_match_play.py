@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from types import SimpleNamespace
 
 import pytest
 from test_computer import Box
 
 from shutbox import variants as V
+from shutbox.aim import aim
 from shutbox.engine import LEVEL_HARD, P_SCALE, Engine, Rules
 from shutbox.game import GAME_END, MOVE, TURN_END
 from shutbox.settings import _HINT_BEST as HINT_BEST
+from shutbox.settings import Settings
 from shutbox_host.solve import match as M
 from shutbox_host.solve import solver
 
@@ -47,6 +50,13 @@ def beat_target(target: int):
     return solver._chooser(VAR, sol.K), sol.flags[0]
 
 
+def load(eng: Engine, players: int, tie: int, wins: int, target: int) -> bool:
+    """shutbox.aim for a seat of *players* with the best score so far *target* (-1: none)."""
+    g = SimpleNamespace(engine=eng, settings=Settings(tie=tie, shut_wins=wins),
+                        players=players)
+    return aim(g, target)
+
+
 def half_up(v) -> int:
     v = v * P_SCALE
     return (2 * v.numerator + v.denominator) // (2 * v.denominator)
@@ -58,7 +68,7 @@ def check_block(eng: Engine, players: int, tie: int, wins: int, scores: tuple,
     is the value x 1000. Returns how many moves differ from min-expected play."""
     choice, flags, value = reference(players, tie, wins, scores)
     target = scores[0] if scores else -1
-    assert eng.set_target(target, players, tie, wins), (players, tie, wins, scores)
+    assert load(eng, players, tie, wins, target), (players, tie, wins, scores)
     differ = 0
     for s in states:
         assert eng.p_beat(s) == half_up(value[s]), s
@@ -89,7 +99,7 @@ def test_seat_two_of_two_plays_the_solvers_match_optimal_move_after_every_score(
     rng = random.Random(tie * 2 + wins)
     for x in range(46):
         if wins and x == 0:  # a shut box won the round: seat 2 does not play
-            assert not eng.set_target(0, 2, tie, wins)
+            assert not load(eng, 2, tie, wins, 0)
             continue
         states = range(512) if x in (0, 9, 20, 31) else rng.sample(range(512), 48)
         check_block(eng, 2, tie, wins, (x,), states)
@@ -99,7 +109,7 @@ def test_seat_two_plays_for_the_tie_where_beat_target_plays_for_the_win():
     """Seat 2 after a 9: a tie shares the win, so its play is not the beat-target play that
     counts a tie as lost (the box's hint before), somewhere."""
     eng = Engine(Rules())
-    assert eng.set_target(9, 2, 0, 0)
+    assert load(eng, 2, 0, 0, 9)
     choice, _ = beat_target(9)
     assert any(eng.best_move_target(s, a, b) != choice(0, s, b == 0, CANDS[a, b])
                for s in range(512) for a, b in THROWS)
@@ -107,12 +117,13 @@ def test_seat_two_plays_for_the_tie_where_beat_target_plays_for_the_win():
 
 def test_no_block_where_the_match_is_not_solved_for_the_box():
     eng = Engine(Rules())
-    assert not eng.set_target(-1, 3, 2, 0)  # replay is solved for 2 players only
-    assert not eng.set_target(12, 3, 0, 0)  # later seats of 3 and 4: beat-target instead
+    assert not load(eng, 3, 2, 0, -1)  # replay is solved for 2 players only
+    assert not load(eng, 3, 0, 0, 12)  # later seats of 3 and 4: beat-target instead
+    assert not eng.set_target(-1 - 196)  # beyond the pack's situations
     assert eng.p_beat(eng.full) == -1  # and the hints are as without a target
     for rules in (Rules(9, V.ONE_DIE_NEVER), Rules(start=V.START_LOW_THREE_SHUT),
                   Rules(scoring=V.SCORING_COUNT)):
-        assert not Engine(rules).set_target(-1, 2, 0, 0)
+        assert not load(Engine(rules), 2, 0, 0, -1)
 
 
 # ----- through the game -----
