@@ -10,7 +10,7 @@ wins, so the hint is then the move with the best chance of beating it (engine.se
 a turn; nine tiles with `any` moves and sum or count scoring have these tables). In one round
 for the win (no format, stakes or turn variant) the hint is the match's play instead where the
 pack has it (the default variant: seat 1, and seat 2 of 2 players): the best chance to win the
-round, a tie counted as the tie rule makes it (Game.target, shutbox.aim). Where the target
+round, a tie counted as the tie rule makes it (shutbox.aim). Where the target
 cannot be beaten, or cannot be missed, the lowest expected score is the aim again.
 
 Analysis: every choice a person makes (each move, each free one-die choice) is measured against
@@ -64,11 +64,22 @@ class Coach:
         self.on = person and e.has_table
         if not person:
             return
-        t = g.target()  # allocates (reads a table block): once a turn
-        if t == -2 or t >= 0 and e.set_target(t):  # beat-target in other games too
-            p = e.p_beat(g.open_)
-            if 0 < p < _P_SCALE:  # it can be beaten and it can be missed (won and lost)
-                self.target = t
+        t = -1  # the score to beat: the best final score so far this round
+        rs = g.scores if g.match is None else g.match.rscores  # this round's scores
+        for p in range(g.players):
+            if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
+                t = rs[p]
+        s = g.settings  # one round for the win: the match's play, or the score to beat
+        if not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
+                or s.most_tiles):
+            from shutbox.aim import aim
+
+            t = aim(g)
+        elif t < 0 or not e.set_target(t):  # allocates (reads a table block): once a turn
+            return
+        p = e.p_beat(g.open_)
+        if 0 < p < _P_SCALE:  # it can be beaten and it can be missed (won and lost)
+            self.target = t
 
     def best(self):
         """Return the hint for the throw shown (Game.tick, as the dice land): the best move,

@@ -18,13 +18,13 @@ Roll passes the box on as usual.
 Levels (shutbox.engine LEVEL_*): easy picks any legal move at random (and one die or two at
 random where the rules let it choose), medium plays the rule of thumb of the solver's page
 (docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add up to
-6 or less), hard plays the exact optimum (the engine's tables): in one round for the win the
-match's play, the best chance to win the round (seat 1, and seat 2 of 2 players; the best
-chance to beat the score so far in later seats of 3 and 4, Game.target), elsewhere the lowest
-expected score. It chooses among the moves the game allows: where a setting removes some
-(to-go, most-tiles), hard takes the allowed move with the lowest expected score and medium the
-first allowed in greedy order. Random picks come from the game's Dice byte pool (Dice.below).
-Nothing here allocates once built.
+6 or less), hard plays the exact optimum (the engine's tables): in the standard round for the
+win (no rounds setting: ties shared) the match's play, the best chance to win the round (seat
+1, and seat 2 of 2 players; the best chance to beat the score so far in later seats of 3 and 4:
+shutbox.aim), elsewhere the lowest expected score. It chooses among the moves the game allows:
+where a setting removes some (to-go, most-tiles), hard takes the allowed move with the lowest
+expected score and medium the first allowed in greedy order. Random picks come from the game's
+Dice byte pool (Dice.below). Nothing here allocates once built.
 """
 
 from micropython import const
@@ -74,7 +74,15 @@ class Computer:
             e = g.engine
             o = g.open_
             if self.level > _MEDIUM and (st == _SETUP or self._seen < 0):
-                g.target()  # its turn's aim (the match's play, a score to beat): once a turn
+                # the standard round for the win (no rounds setting, ties shared): the match's
+                # play, or the score to beat; other games (the tie rules too: their check
+                # does not fit the heap) the lowest expected score
+                if g.match is None:
+                    from shutbox.aim import aim
+
+                    aim(g)  # set_target: it reads a table block
+                else:
+                    e.set_target(0)
             self._seen = g.transitions
             self._at = now
             if st != _MOVE:  # the dice for the next throw (the rules decide where they must)

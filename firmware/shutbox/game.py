@@ -41,7 +41,6 @@ checks it, and that no module reads another's ``_private`` names):
 * ``accept(mask, now)``: play the legal move *mask*; 0: the throw cannot be played;
 * ``check(now)``: compare ``levels`` with the model after they changed;
 * ``melody(sound)``: play a melody (``sound``, counted in ``sound_seq``);
-* ``target()``: aim the engine's *_target play for the turn (the match's, a score to beat);
 * ``one_die_choice()``, ``tiles_changed(levels, now)``: as for the app.
 
 They read and set the game's fields, among them: ``legal`` (the throw's legal moves: the
@@ -348,29 +347,6 @@ class Game:
         self.log.append({"ev": "turn", "player": p + 1, "open": tiles_of(self.open_)})
         if self.coach is not None:
             self.coach.turn()  # the score to beat, if there is one
-
-    def target(self):
-        """Aim the engine's *_target play for the player to play (best-move hints, the hard
-        computer; it reads a table block: once a turn). Return -2 for the match's play (one
-        round for the win, seat 1 or seat 2 of 2, where the table pack has it: shutbox.aim),
-        else the score to beat (the best final score so far this round, -1 for none): aimed
-        at in one round for the win, and not in other games (the lowest expected score)."""
-        e = self.engine
-        s = self.settings
-        t = -1
-        rs = self.scores if self.match is None else self.match.rscores  # this round's
-        for p in range(self.players):
-            if self.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
-                t = rs[p]
-        if s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go or s.most_tiles:
-            e.set_target(0)
-            return t
-        from shutbox.aim import aim  # only here: other games leave it out of RAM
-
-        if aim(self, t):
-            return -2
-        e.set_target(t if t > 0 else 0)
-        return t
 
     def enter(self, state, now):
         self.state = state
