@@ -49,7 +49,8 @@ count scoring, every one-die rule and mode), little-endian:
              k = (players - 2) * 4 + replay * 2 + shut_wins: seat 1 of 2, 3 or 4 players
              (replay: the tie rule `replay`, solved for 2 players only; share and roll-off
              are worth the same); k = 12 + (replay * 2 + shut_wins) * (targets + 1) + x:
-             seat 2 of 2 after seat 1 ended on x. The blocks are the hint blocks' kind, with
+             seat 2 of 2 after seat 1 ended on x (not stored while MATCH_SEAT2 is off:
+             situations is then 12). The blocks are the hint blocks' kind, with
              P the seat's value of the match (its chance to win, a tie worth as the tie rule
              makes it) x 1000 and the rank of the match solver's key (shutbox_host.solve
              .match); a state is left out where the value is 1 and min-expected play is the
@@ -291,6 +292,11 @@ MATCH_KEYS = ((V.ONE_DIE_HIGH_SHUT, V.MODE_OPTIONAL, V.MOVES_ANY, V.SCORING_SUM)
 MATCH_SEAT1 = 12  # seat-1 situations: (players - 2) * 4 + replay * 2 + shut_wins
 MATCH_TIE_RULES = ("share", "replay")  # the box's tie ints: share 0, roll-off 1 (as share),
 # replay 2
+# Seat 2 of 2 players' blocks (a block per score to beat: 72 KB more in this two-byte format)
+# would take a nine-tile Pico W past its deploy budget (tests/pico/test_lean.py: 320 KB, room
+# to stage an update): the pack stops after seat 1's situations, and seat 2 keeps beat-target
+# play, until one-byte blocks (docs/solver.md's design note) make it fit.
+MATCH_SEAT2 = False
 
 
 def payout_blocks(var: solver.Variant, payout: dict,
@@ -332,7 +338,7 @@ def match_payouts(var: solver.Variant) -> list[dict | None]:
     """The payout table of every match situation of *var* (None: no block), in the pack's
     order (see the module docstring)."""
     targets = solver.score((1 << var.tiles) - 1, var.scoring)
-    out: list[dict | None] = [None] * (MATCH_SEAT1 + 4 * (targets + 1))
+    out: list[dict | None] = [None] * (MATCH_SEAT1 + (4 * (targets + 1) if MATCH_SEAT2 else 0))
     for players in range(2, match.MAX_PLAYERS + 1):
         for r, tie in enumerate(MATCH_TIE_RULES):
             if tie == "replay" and players != 2:
@@ -340,7 +346,7 @@ def match_payouts(var: solver.Variant) -> list[dict | None]:
             for wins in (0, 1):
                 m = match.Match(var, match.MatchRules(players, tie, bool(wins)))
                 out[(players - 2) * 4 + r * 2 + wins] = m.payout(())
-                if players != 2:
+                if players != 2 or not MATCH_SEAT2:
                     continue
                 for x in range(targets + 1):
                     if not m._over(m.key((x,))):
