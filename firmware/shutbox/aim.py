@@ -2,7 +2,8 @@
 """Imported by shutbox.coach and shutbox.computer only in one round for the win (no format,
 stakes or turn variant): aim(g) aims the engine's *_target play for the seat to play. Its
 match situation among the table pack's match blocks (tablegen's numbering: seat 1 of 2, 3 or
-4 players, then seat 2 of 2 players after each score seat 1 can end on) is read into the
+4 players, then seat 2 of 2 players after each score seat 1 can end on, while
+tablegen.MATCH_SEAT2 stores them) is read into the
 engine's hint buffer by set_target(-1 - situation); where the pack has none (the start not
 all open, later seats of 3 and 4 players, replay with 3 and 4, a variant without blocks)
 the aim is the best chance to beat the best final score so far this round."""

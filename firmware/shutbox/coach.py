@@ -9,9 +9,9 @@ final score so far this round (the score to beat) is the target. A score strictl
 wins, so the hint is then the move with the best chance of beating it (engine.set_target, once
 a turn; nine tiles with `any` moves and sum or count scoring have these tables). In one round
 for the win (no format, stakes or turn variant) the hint is the match's play instead where the
-pack has it (the default variant: seat 1, and seat 2 of 2 players): the best chance to win the
-round, a tie counted as the tie rule makes it (shutbox.aim). Where the target
-cannot be beaten, or cannot be missed, the lowest expected score is the aim again.
+pack has it (the default variant: seat 1; tablegen.MATCH_SEAT2 adds seat 2 of 2 players): the
+best chance to win the round, a tie counted as the tie rule makes it (shutbox.aim). Where the
+target cannot be beaten, or cannot be missed, the lowest expected score is the aim again.
 
 Analysis: every choice a person makes (each move, each free one-die choice) is measured against
 the same aim on the dice actually thrown: engine.move_loss and one_die_loss for the lowest

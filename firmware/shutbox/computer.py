@@ -20,11 +20,11 @@ random where the rules let it choose), medium plays the rule of thumb of the sol
 (docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add up to
 6 or less), hard plays the exact optimum (the engine's tables): in the standard round for the
 win (no rounds setting: ties shared) the match's play, the best chance to win the round (seat
-1, and seat 2 of 2 players; the best chance to beat the score so far in later seats of 3 and 4:
-shutbox.aim), elsewhere the lowest expected score. It chooses among the moves the game allows:
-where a setting removes some (to-go, most-tiles), hard takes the allowed move with the lowest
-expected score and medium the first allowed in greedy order. Random picks come from the game's
-Dice byte pool (Dice.below). Nothing here allocates once built.
+1; the best chance to beat the score so far in later seats: shutbox.aim), elsewhere the lowest
+expected score. It chooses among the moves the game allows: where a setting removes some (to-
+go, most-tiles), hard takes the allowed move with the lowest expected score and medium the
+first allowed in greedy order. Random picks come from the game's Dice byte pool (Dice.below).
+Nothing here allocates once built.
 """
 
 from micropython import const

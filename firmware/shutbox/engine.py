@@ -14,7 +14,7 @@ once, with seek + readinto, into buffers made in __init__. Without a table for t
 
 Beat-target hints come from ``tables/tN.bin`` (nine tiles: `any` moves, sum and count
 scoring, every one-die rule and mode; format in tablegen.py), and so does the match-optimal
-play of a round for the win (the default variant: seat 1, seat 2 of 2 players), read by
+play of a round for the win (the default variant: seat 1, the pack's match situations), read by
 set_target(-1 - situation) into the same buffer (shutbox.aim). set_target(T) reads the block
 of target T (a final score strictly below T wins) into buffers made in __init__;
 best_move_target, p_beat and choose_one_die_target then answer from it. Without a block for
