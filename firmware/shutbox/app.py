@@ -25,7 +25,6 @@ from shutbox.ticks import ticks_add, ticks_diff
 _OFF = const(0)  # palette codes (shutbox.frame; keep them < 8): dark
 _AMBER = const(4)  # attention: open this tile, one die available
 _BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
-_HINT_BEST = const(2)  # hints: also the optimal move in cyan
 _NOTICE_SETTINGS = const(1)  # boot notice: the settings file was damaged
 _NOTICE_RECORDS = const(2)  # boot notice: the records file was damaged
 _NOTICE_GAME = const(4)  # boot notice: the saved game was damaged
@@ -301,12 +300,13 @@ def make_engine(settings, rules, tables_dir=None):
     """Return the Engine for *settings* and *rules*, with the tables the settings need.
 
     The optimal-play table (2 KB and more) only for a feature that needs it (best-move
-    hints, the hard computer), the beat-target buffer (1 KB a layer) only for best-move
-    hints (shutbox.coach); *tables_dir*: where the tables are (None: beside the engine).
+    hints, the hard computer), and for them the hint buffer (1 KB a layer: beat-target and
+    match play, shutbox.coach and shutbox.computer); *tables_dir*: where the tables are
+    (None: beside the engine).
     """
     if tables_dir is None and not settings.needs_table():
         tables_dir = _NO_TABLES
-    return Engine(rules, tables_dir, hints=settings.hints == _HINT_BEST)
+    return Engine(rules, tables_dir, hints=settings.needs_table())
 
 
 def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=None):

@@ -7,18 +7,23 @@ player may choose one die, die B's centre pip blinks cyan when one die is the be
 except for a player who knows the score to beat: a later player in a round, where the best
 final score so far this round (the score to beat) is the target. A score strictly below it
 wins, so the hint is then the move with the best chance of beating it (engine.set_target, once
-a turn; nine tiles with `any` moves and sum or count scoring have these tables). Where the
+a turn; nine tiles with `any` moves and sum or count scoring have these tables). In one round
+for the win (no format, stakes or turn variant) the hint is the match's play instead where the
+pack has it (the default variant: seat 1; tablegen.MATCH_SEAT2 adds seat 2 of 2 players): the
+best chance to win the round, a tie counted as the tie rule makes it (shutbox.aim). Where the
 target cannot be beaten, or cannot be missed, the lowest expected score is the aim again.
 
-Analysis: every choice a person makes (each move, each free one-die choice) is measured
-against the same aim on the dice actually thrown: engine.move_loss and one_die_loss for the
-lowest expected score, the chance of beating the target (engine.p_beat) otherwise. After the
-turn the score record in the game log gets ``"analysis": {"short": N, "cost": C, "goal": G}``
-(N choices fell short of optimal; C is what they cost in total: expected final score x 1000
-for G "min-expected", chance of beating the target x 1000 for G "beat-target", which adds
-"target": T), and the score view shows N in cyan after the score (frame.number: 0 lights all
-pips). Computer turns are not analysed. Without the optimal-play table (a variant the box has
-no table for) the hints fall back to the rule of thumb and there is no analysis.
+Analysis: every choice a person makes (each move, each free one-die choice) is measured against
+the same aim on the dice actually thrown: engine.move_loss and one_die_loss for the lowest
+expected score, the chance of beating the target (engine.p_beat) otherwise. After the turn the
+score record in the game log gets ``"analysis": {"short": N, "cost": C, "goal": G}`` (N choices
+fell short of optimal; C is what they cost in total: expected final score x 1000 for G "min-
+expected", chance of beating the target x 1000 for G "beat-target", which adds "target": T,
+chance to win the round x 1000 for G "match", where only the moves are measured: the tables
+hold no value of a turn a throw ends), and the score view shows N in cyan after the score
+(frame.number: 0 lights all pips). Computer turns are not analysed. Without the optimal-play
+table (a variant the box has no table for) the hints fall back to the rule of thumb and there
+is no analysis.
 """
 
 from micropython import const
@@ -40,7 +45,9 @@ class Coach:
         """Keep the game; the analysis is on for a person's turns (turn())."""
         self.game = game
         self.on = False  # analyse this turn: a person's, with the optimal-play table
-        self.target = -1  # the score to beat this turn (-1: aim for the lowest expected score)
+        # the score to beat this turn (-1: aim for the lowest expected score; -2: the match's
+        # play, the chance to win the round)
+        self.target = -1
         self.short = 0  # this turn's choices that fell short of optimal ...
         self.cost = 0  # ... and what they cost in total (x 1000)
         self.shown = -1  # the count the score view shows after a person's turn (-1: none)
@@ -62,10 +69,17 @@ class Coach:
         for p in range(g.players):
             if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
                 t = rs[p]
-        if t >= 0 and e.set_target(t):  # allocates (reads a table block): once a turn
-            p = e.p_beat(g.open_)
-            if 0 < p < _P_SCALE:  # it can be beaten and it can be missed
-                self.target = t
+        s = g.settings  # one round for the win: the match's play, or the score to beat
+        if not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
+                or s.most_tiles):
+            from shutbox.aim import aim
+
+            t = aim(g)
+        elif t < 0 or not e.set_target(t):  # allocates (reads a table block): once a turn
+            return
+        p = e.p_beat(g.open_)
+        if 0 < p < _P_SCALE:  # it can be beaten and it can be missed (won and lost)
+            self.target = t
 
     def best(self):
         """Return the hint for the throw shown (Game.tick, as the dice land): the best move,
@@ -74,7 +88,7 @@ class Coach:
         if g.cpu is not None and g.cpu.seats >> g.player & 1:
             return 0  # the computer's turn: no hint
         e = g.engine
-        if self.target >= 0:
+        if self.target != -1:
             return e.best_move_target(g.open_, g.a, g.b, g.locked)
         return e.best_move(g.open_, g.a, g.b, g.locked)
 
@@ -82,15 +96,15 @@ class Coach:
         """Return True when one die is the better choice for the next throw (the hint)."""
         g = self.game
         e = g.engine
-        if self.target >= 0:
+        if self.target != -1:
             return e.choose_one_die_target(g.open_, g.locked)
         return e.choose_one_die(g.open_, g.locked)
 
     def dice(self, one):
         """Measure the dice a person chose (Game.throw, before the throw): *one* = one die."""
         g = self.game
-        if not self.on or g.one_die_choice() != 1:
-            return
+        if not self.on or g.one_die_choice() != 1 or self.target == -2:
+            return  # a match: a turn ended by a throw has no value in the tables
         e = g.engine
         o = g.open_
         lk = g.locked
@@ -127,7 +141,7 @@ class Coach:
         best = g.best  # the hint: the best of the moves the game allows
         if mask == best:
             return
-        if self.target >= 0:
+        if self.target != -1:
             loss = e.p_beat(o & ~best, lk) - e.p_beat(o & ~mask, lk)
         elif best == e.best_move(o, g.a, g.b, lk):
             loss = e.move_loss(o, g.a, g.b, mask, lk)
@@ -141,8 +155,8 @@ class Coach:
         """The turn ended: add the analysis to its score record *rec* (the end of Game.accept)."""
         if not self.on:
             return
-        a = {"short": self.short, "cost": self.cost,
-             "goal": "beat-target" if self.target >= 0 else "min-expected"}
+        a = {"short": self.short, "cost": self.cost, "goal": "beat-target"
+             if self.target >= 0 else "min-expected" if self.target == -1 else "match"}
         if self.target >= 0:
             a["target"] = self.target
         rec["analysis"] = a

@@ -17,12 +17,14 @@ Roll passes the box on as usual.
 
 Levels (shutbox.engine LEVEL_*): easy picks any legal move at random (and one die or two at
 random where the rules let it choose), medium plays the rule of thumb of the solver's page
-(docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add up
-to 6 or less), hard plays the
-exact optimum for the lowest expected score (the engine's tables). It chooses among the moves
-the game allows: where a setting removes some (to-go, most-tiles), hard takes the allowed move
-with the lowest expected score and medium the first allowed in greedy order. Random picks
-come from the game's Dice byte pool (Dice.below). Nothing here allocates once built.
+(docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add up to
+6 or less), hard plays the exact optimum (the engine's tables): in the standard round for the
+win (no rounds setting: ties shared) the match's play, the best chance to win the round (seat
+1; the best chance to beat the score so far in later seats: shutbox.aim), elsewhere the lowest
+expected score. It chooses among the moves the game allows: where a setting removes some (to-
+go, most-tiles), hard takes the allowed move with the lowest expected score and medium the
+first allowed in greedy order. Random picks come from the game's Dice byte pool (Dice.below).
+Nothing here allocates once built.
 """
 
 from micropython import const
@@ -69,10 +71,20 @@ class Computer:
         g = self.game
         st = g.state
         if g.transitions != self._seen:  # a state just entered: decide what to do in it
-            self._seen = g.transitions
-            self._at = now
             e = g.engine
             o = g.open_
+            if self.level > _MEDIUM and (st == _SETUP or self._seen < 0):
+                # the standard round for the win (no rounds setting, ties shared): the match's
+                # play, or the score to beat; other games (the tie rules too: their check
+                # does not fit the heap) the lowest expected score
+                if g.match is None:
+                    from shutbox.aim import aim
+
+                    aim(g)  # set_target: it reads a table block
+                else:
+                    e.set_target(0)
+            self._seen = g.transitions
+            self._at = now
             if st != _MOVE:  # the dice for the next throw (the rules decide where they must)
                 r = g.dice.below(2) if self.level == _EASY and g.one_die_choice() == 1 else 0
                 self.one = e.computer_one_die(self.level, o, g.locked, r)
@@ -88,7 +100,7 @@ class Computer:
                 if self.level == _MEDIUM:
                     m = e.greedy_move(o, g.a, g.b)
                 else:
-                    m = e.best_move(o, g.a, g.b, g.locked)
+                    m = e.best_move_target(o, g.a, g.b, g.locked)
                 i = 0
                 while i < n and buf[i] != m:
                     i += 1

@@ -13,7 +13,9 @@ once, with seek + readinto, into buffers made in __init__. Without a table for t
 (another tile count, a missing file) best_move falls back to greedy_move.
 
 Beat-target hints come from ``tables/tN.bin`` (nine tiles: `any` moves, sum and count
-scoring, every one-die rule and mode; format in tablegen.py). set_target(T) reads the block
+scoring, every one-die rule and mode; format in tablegen.py), and so does the match-optimal
+play of a round for the win (the default variant: seat 1, the pack's match situations), read by
+set_target(-1 - situation) into the same buffer (shutbox.aim). set_target(T) reads the block
 of target T (a final score strictly below T wins) into buffers made in __init__;
 best_move_target, p_beat and choose_one_die_target then answer from it. Without a block for
 the variant they fall back to min-expected play (p_beat says -1).
@@ -22,8 +24,9 @@ Post-turn analysis: move_loss and one_die_loss give what a choice cost in expect
 score x 1000 (0: optimal). Computer levels (LEVEL_*): easy = a random legal move (buf[r %
 n] after legal_into), and a coin for the dice; medium = greedy_move, and one die when the
 open tiles add up to 6 or less; hard = best_move and choose_one_die (computer_one_die gives
-each level's dice). They are the host solver's policies "random" and "greedy" and its
-objective "min-expected", rule for rule.
+each level's dice; after set_target, hard plays best_move_target, the game's aim for the
+turn). They are the host solver's policies "random" and "greedy" and its objectives
+"min-expected", "beat-target" and "payout" (a match's), rule for rule.
 
 The per-throw path (legal_into, best_move, greedy_move, is_legal, applying a move as
 ``open_ & ~mask``, best_move_target, p_beat, choose_one_die_target, move_loss,
@@ -85,7 +88,7 @@ _RANK_MASK = const(0x3FFF)
 _NO_RANK = const(0x4000)  # above every rank
 _HIGH_TILES = const(0xFC0)  # tiles 7..12: shut for the high-shut one-die rule
 _GREEDY_ONE_DIE_SUM = const(6)  # without a table: one die when the open tiles add up to <= 6
-_HINT_ENTRY = const(12)  # one_die, mode, moves, scoring, layers, targets, 2 reserved, index
+_HINT_ENTRY = const(12)  # one_die, mode, moves, scoring, layers, targets, situations, 0, index
 _HINT_INDEX = const(8)  # block offset u32, state count u16, cut u8, reserved u8
 _P_MASK = const(0x3FF)  # hint entry: P x 1000 (bits 0-9) ...
 _HRANK = const(0x7C00)  # ... rank within the tile sum (bits 10-14), one-die flag (bit 15)
@@ -281,23 +284,32 @@ class Engine:
 
         Loads that target's block (seek + readinto into the buffers made in __init__). True
         when the hints are exact for it: a loaded block, or a target no final score can
-        beat (<= 0) or every final score beats (above the highest score), where the best
-        play is min-expected. False when the variant has no hint tables: the *_target calls
-        then give min-expected play and p_beat gives -1. Allocates (opens a file and reads
-        the pack's directory): call it when the target changes, not per throw.
+        beat (0) or every final score beats (above the highest score), where the best play
+        is min-expected. False when the variant has no hint tables: the *_target calls then
+        give min-expected play and p_beat gives -1. Allocates (opens a file and reads the
+        pack's directory): call it when the target changes, not per throw.
+
+        A *target* below 0 loads the match block of situation -target - 1 instead (the pack's
+        numbering: tablegen; shutbox.aim picks it): the match-optimal play of a seat in one
+        round for the win, p_beat its chance to win x P_SCALE. False, and the hints as
+        without a target, where the pack has no such block.
         """
         self._hmode = _H_NONE
         hp = self._hp
         if len(hp) == 0:
             return False
-        if target <= 0:
+        if target == 0:
             self._hmode = _H_NEVER
             return True
         f, d = self._open(self._hpath, b"STH1", _HINT_ENTRY)
         if f is None:
             return False
         try:
-            if target > d[5]:  # the highest score: every final score beats the target
+            if target < 0:  # a match situation: its rows follow the targets'
+                if -target > d[6]:
+                    return False
+                target = d[5] - target
+            elif target > d[5]:  # the highest score: every final score beats the target
                 self._hmode = _H_ALWAYS
                 return True
             layers = d[4]
@@ -307,6 +319,8 @@ class Engine:
                    + (target - 1) * layers * _HINT_INDEX)
             if f.readinto(idx) < layers * _HINT_INDEX:
                 raise ValueError("short hint pack")
+            if idx[7]:  # a match situation without a block
+                return False
             for layer in range(layers):
                 k = layer * _HINT_INDEX
                 n = idx[k + 4] | idx[k + 5] << 8
@@ -583,9 +597,10 @@ class Engine:
 
         Where the player may choose: easy throws one die when *r* (a random int) is odd, a
         fair coin as in the solver's random policy; medium when the open tiles add up to 6
-        or less (the solver's greedy policy); hard as choose_one_die. Otherwise the rules
-        decide (one die where forced, or locked in). The moves: easy a random legal move
-        (see legal_into), medium greedy_move, hard best_move.
+        or less (the solver's greedy policy); hard as choose_one_die_target (the aim
+        set_target gave the turn; without one, choose_one_die). Otherwise the rules decide
+        (one die where forced, or locked in). The moves: easy a random legal move (see
+        legal_into), medium greedy_move, hard best_move_target.
         """
         dice = self._dice(open_, locked)
         if dice != _FREE:
@@ -594,4 +609,4 @@ class Engine:
             return r & 1 == 1
         if level == LEVEL_MEDIUM:
             return tile_sum(open_) <= _GREEDY_ONE_DIE_SUM
-        return self.choose_one_die(open_, locked)
+        return self.choose_one_die_target(open_, locked)

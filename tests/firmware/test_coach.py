@@ -92,9 +92,10 @@ def test_each_hints_setting_lights_its_tiles(hints, lit):
 
 
 def test_a_later_player_gets_the_beat_target_hint():
-    """Player 1 scores 31; for player 2, 6 + 6 on a full box is best played 4 8 to beat 31
-    (the lowest expected score says 3 9, as player 1 was shown)."""
-    s = new_box(players=2, hints=HINT_BEST)
+    """Three players: player 1 scores 31; for player 2, 6 + 6 on a full box is best played 4 8
+    to beat 31 (player 1 was shown 3 9, the match's play for seat 1, here also the lowest
+    expected score's)."""
+    s = new_box(players=3, hints=HINT_BEST)
     roll(s, 6, 6)
     p1_hint = s.ms
     shut(s, 9, 3)
@@ -120,7 +121,7 @@ def test_a_later_player_gets_the_beat_target_hint():
     assert cost > 0
     scores = [e for e in after_boot(r) if e["ev"] == "score"]
     assert [e["score"] for e in scores] == [31, 31]
-    assert scores[0]["analysis"] == {"short": 0, "cost": 0, "goal": "min-expected"}
+    assert scores[0]["analysis"] == {"short": 0, "cost": 0, "goal": "match"}
     assert scores[1]["analysis"] == {"short": 1, "cost": cost, "goal": "beat-target",
                                      "target": 31}
 
@@ -131,7 +132,7 @@ def test_the_score_to_beat_is_the_best_so_far_this_round():
     eng = Engine(Rules())
     game = Game(eng, Dice(lambda n: bytes(n)), Settings(players=3, hints=HINT_BEST), eng.full,
                 0)
-    assert game.coach.target == -1  # nobody has played
+    assert game.coach.target == -2  # nobody has played: seat 1 plays the match's play
     game.played, game.scores[:3] = 0b011, [12, 7, 0]
     game.coach.turn()
     assert game.coach.target == 7
@@ -144,7 +145,7 @@ def test_the_score_to_beat_is_the_best_so_far_this_round():
 
 
 def test_the_score_to_beat_survives_a_power_cut():
-    """A game saved in player 2's turn resumes aiming at player 1's score again."""
+    """A game saved in player 2's turn (of 3) resumes aiming at player 1's score again."""
     from shutbox import resume
     from shutbox.store import OK
 
@@ -152,7 +153,7 @@ def test_the_score_to_beat_survives_a_power_cut():
 
     def new_game(faces):
         return Game(eng, Dice(lambda n: bytes(faces.pop(0) - 1 for _ in range(n)), 1),
-                    Settings(players=2, hints=HINT_BEST), eng.full, 0)
+                    Settings(players=3, hints=HINT_BEST), eng.full, 0)
 
     faces = [6, 6, 1, 1, 1, 1, 6, 6]
     g = new_game(faces)

@@ -78,14 +78,14 @@ def main():
             seen = game.transitions
             if game.player == 0:  # the computer's turn
                 if st == _MOVE:  # its move, chosen as it enters the state: chosen again
-                    cpu._seen = -1
+                    cpu._seen = game.transitions - 1  # not -1: a resumed game
                     locked("choose", cpu.tick, now, None, 1)
                     m = cpu.plan
                     if not eng.is_legal(game.open_, game.a, game.b, m):
                         print("ILLEGAL", m)
                         sys.exit(1)
                 else:  # its choice of dice, made as it enters the state: made again
-                    cpu._seen = -1
+                    cpu._seen = game.transitions - 1  # not -1: a resumed game
                     locked("dice", cpu.tick, now, None, 1)
                 locked("draw", cpu.draw, game.frame, now, 2)
             else:  # a person's turn: the hints and the analysis the coach gives

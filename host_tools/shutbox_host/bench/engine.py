@@ -24,6 +24,8 @@
   and layer). hint_decisions_per_s_micropython: best_move_target + p_beat per second
   under micropython after set_target(12), default variant, situations from real turns;
   hint_set_target_ms_micropython: one set_target (open, seek, readinto, spread), averaged.
+- match_table_bytes: the match-optimal blocks in tables/t9.bin (see match_sizes): flash per
+  seat, situations, and the RAM they add (none: they are read into the hint buffer).
 """
 
 from __future__ import annotations
@@ -246,6 +248,38 @@ def hint_sizes() -> dict:
     return out
 
 
+def match_sizes() -> dict:
+    """The match-optimal blocks in tables/t9.bin (tablegen.MATCH_KEYS): per variant with them,
+    the flash of their index rows and of the blocks no beat-target row shares (seat 1 of 2, 3
+    and 4 players; seat 2 of 2 players), the situations with a block, and the RAM they take
+    once read: none beyond the hint buffer (hint_table_bytes' "ram"), which the hard computer
+    now needs too."""
+    out = {}
+    for tiles in tablegen.HINT_TILES:
+        data = (tablegen.TABLES / ("t%d.bin" % tiles)).read_bytes()
+        for key, (layers, targets, index) in tablegen.read_hint_pack(data, True).items():
+            rows = index[targets:]
+            if not rows:
+                continue
+            shared = {off for row in index[:targets] for off, _c, _cut, _r in row}
+            seen = set(shared)
+            parts = {"seat1": 0, "seat2_of_2": 0}
+            blocks = 0
+            for k, row in enumerate(rows):
+                part = "seat1" if k < tablegen.MATCH_SEAT1 else "seat2_of_2"
+                parts[part] += tablegen.HINT_INDEX.size * layers
+                for off, count, _cut, none in row:
+                    blocks += not none
+                    if not none and off not in seen:
+                        seen.add(off)
+                        parts[part] += 2 * count
+            out[solver.Variant(tiles, *key).label()] = {
+                "flash": parts["seat1"] + parts["seat2_of_2"], "seat1_flash": parts["seat1"],
+                "seat2_flash": parts["seat2_of_2"], "situations": len(rows),
+                "blocks": blocks // layers, "ram_extra": 0, "ram_buffer": 2 * layers << tiles}
+    return out
+
+
 _HINT_SPEED = """
 import time
 from array import array
@@ -311,6 +345,7 @@ def figures(soak=False) -> dict:
         "naive_ratio_12": speed12["ratio"],
         "tables_generate_s": round(gen_s, 2),
         "hint_table_bytes": hint_sizes(),
+        "match_table_bytes": match_sizes(),
         "hint_decisions_per_s_micropython": hints["per_s"],
         "hint_set_target_ms_micropython": hints["set_ms"],
     }

@@ -182,7 +182,7 @@ TABLE = (
     # --- the settings (shutbox.settings) ---
     C("HINT_OFF", 0, "hints (what the MOVE state lights): none", "settings game"),
     C("HINT_LEGAL", 1, "hints: every tile that can take part in a legal move", "settings"),
-    C("HINT_BEST", 2, "hints: also the optimal move in cyan", "settings game app"),
+    C("HINT_BEST", 2, "hints: also the optimal move in cyan", "settings game"),
     C("GAME_OPTIONS", ATTRS.index("sound"), "settings.ATTRS[:17] shape the game",
       "settings menu resume"),
     C("SOUND", ATTRS.index("sound"), "the page of sound (settings.ATTRS)", "menu"),

@@ -42,6 +42,19 @@ count scoring, every one-die rule and mode), little-endian:
              score of that play), so rounding P never decides a move;
              bit 15: throwing one die is strictly better than two (the beat-target choice).
              Identical blocks are stored once.
+  situations the match-optimal blocks (one round for the win, the start all open; only
+             the MATCH_KEYS variants: `situations` > 0 in the directory's byte 6), indexed
+             after the targets' rows, per situation k = 0..situations-1 and layer an index
+             entry as above (reserved byte 1: no block, the box keeps its other play):
+             k = (players - 2) * 4 + replay * 2 + shut_wins: seat 1 of 2, 3 or 4 players
+             (replay: the tie rule `replay`, solved for 2 players only; share and roll-off
+             are worth the same); k = 12 + (replay * 2 + shut_wins) * (targets + 1) + x:
+             seat 2 of 2 after seat 1 ended on x (not stored while MATCH_SEAT2 is off:
+             situations is then 12). The blocks are the hint blocks' kind, with
+             P the seat's value of the match (its chance to win, a tie worth as the tie rule
+             makes it) x 1000 and the rank of the match solver's key (shutbox_host.solve
+             .match); a state is left out where the value is 1 and min-expected play is the
+             same (the cut, as above).
 Why this is enough: with `any` moves every candidate of a throw shuts tiles adding up to
 the throw, so the states a choice compares all have the same tile sum, and ranks within a
 tile sum order them. `cut` is chosen so that every state left out (a lower tile sum) is
@@ -62,7 +75,7 @@ from pathlib import Path
 
 from shutbox import variants as V
 from shutbox_host.errors import UserError
-from shutbox_host.solve import solver
+from shutbox_host.solve import match, solver
 
 ROOT = Path(__file__).resolve().parents[3]
 FIRMWARE = ROOT / "firmware" / "shutbox"
@@ -212,7 +225,7 @@ def pack_bytes(tiles: int, timings: dict | None = None, sizes: dict | None = Non
 # ----- the beat-target hint packs -----
 
 HINT_MAGIC = b"STH1"
-HINT_ENTRY = struct.Struct("<BBBBBBHI")  # key, layers, targets, reserved, index offset
+HINT_ENTRY = struct.Struct("<BBBBBBBBI")  # key, layers, targets, situations, 0, index offset
 HINT_INDEX = struct.Struct("<IHBB")  # block offset, state count, cut, reserved
 HINT_TILES = (9,)
 HINT_SCALE = 1000  # P(final score < T) is stored x 1000
@@ -273,6 +286,74 @@ def hint_blocks(var: solver.Variant, target: int,
     return out
 
 
+# The variants with match-optimal blocks: the box's default (the flash of the others: see
+# docs/solver.md's design note). Seat 2 of 2 needs a block per score to beat.
+MATCH_KEYS = ((V.ONE_DIE_HIGH_SHUT, V.MODE_OPTIONAL, V.MOVES_ANY, V.SCORING_SUM),)
+MATCH_SEAT1 = 12  # seat-1 situations: (players - 2) * 4 + replay * 2 + shut_wins
+MATCH_TIE_RULES = ("share", "replay")  # the box's tie ints: share 0, roll-off 1 (as share),
+# replay 2
+# Seat 2 of 2 players' blocks (a block per score to beat: 72 KB more in this two-byte format)
+# would take a nine-tile Pico W past its deploy budget (tests/pico/test_lean.py: 320 KB, room
+# to stage an update): the pack stops after seat 1's situations, and seat 2 keeps beat-target
+# play, until one-byte blocks (docs/solver.md's design note) make it fit.
+MATCH_SEAT2 = False
+
+
+def payout_blocks(var: solver.Variant, payout: dict,
+                  minexp: solver.Values) -> list[tuple[int, bytes]]:
+    """(cut, block) of each locked layer for the play that maximises *payout* (a final
+    score's value to the seat, Fractions in 0..1), in the hint blocks' format with P the
+    value x 1000 (see the module docstring)."""
+    sol = solver._Solved(var, "payout", payout=payout)
+    sums = [solver.tile_sum(s) for s in range(1 << var.tiles)]
+    out = []
+    for lk, keys in enumerate(sol.K):
+        p = [sol.payout_of(k) for k in keys]
+        e = [sol.split(k)[1] for k in keys]
+        flag, g, gflag = sol.flags[lk], minexp.keys[lk], minexp.one_die_best[lk]
+        assert sol.scale == minexp.scale
+        hard = [sums[s] for s in range(len(keys))
+                if not (p[s] == 1 and e[s] == g[s] and flag[s] == gflag[s])]
+        cut = min(hard) if hard else max(sums) + 1
+        stored = [s for s in range(len(keys)) if sums[s] >= cut]
+        by_sum: dict[int, set] = {}
+        for s in stored:
+            by_sum.setdefault(sums[s], set()).add(keys[s])
+        rank = {t: {k: i for i, k in enumerate(sorted(ks))} for t, ks in by_sum.items()}
+        entries = bytearray()
+        for s in stored:
+            r = rank[sums[s]][keys[s]]
+            assert r <= HINT_RANK_MAX
+            v = p[s] * HINT_SCALE
+            entry = (2 * v.numerator + v.denominator) // (2 * v.denominator)  # half up
+            entry |= r << HINT_RANK_SHIFT
+            if flag[s]:
+                entry |= ONE_DIE_FLAG
+            entries += struct.pack("<H", entry)
+        out.append((cut, bytes(entries)))
+    return out
+
+
+def match_payouts(var: solver.Variant) -> list[dict | None]:
+    """The payout table of every match situation of *var* (None: no block), in the pack's
+    order (see the module docstring)."""
+    targets = solver.score((1 << var.tiles) - 1, var.scoring)
+    out: list[dict | None] = [None] * (MATCH_SEAT1 + (4 * (targets + 1) if MATCH_SEAT2 else 0))
+    for players in range(2, match.MAX_PLAYERS + 1):
+        for r, tie in enumerate(MATCH_TIE_RULES):
+            if tie == "replay" and players != 2:
+                continue
+            for wins in (0, 1):
+                m = match.Match(var, match.MatchRules(players, tie, bool(wins)))
+                out[(players - 2) * 4 + r * 2 + wins] = m.payout(())
+                if players != 2 or not MATCH_SEAT2:
+                    continue
+                for x in range(targets + 1):
+                    if not m._over(m.key((x,))):
+                        out[MATCH_SEAT1 + (r * 2 + wins) * (targets + 1) + x] = m.payout((x,))
+    return out
+
+
 def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
     """The beat-target hint pack for *tiles*; *sizes* receives each variant's flash bytes
     (its index and blocks, counting shared blocks in full)."""
@@ -284,21 +365,27 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
         minexp = solver.solve_values(var)
         targets = solver.score(full, key[3])
         assert 0 < targets < 256
-        per_variant.append((key, var.locked_layers, targets,
-                            [hint_blocks(var, t, minexp)
-                             for t in range(1, targets + 1)]))
+        rows = [hint_blocks(var, t, minexp) for t in range(1, targets + 1)]
+        if key in MATCH_KEYS:
+            rows += [None if pay is None else payout_blocks(var, pay, minexp)
+                     for pay in match_payouts(var)]
+        per_variant.append((key, var.locked_layers, targets, rows))
     offset = HEADER.size + HINT_ENTRY.size * len(keys)
     head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
     indexes = []
     for key, layers, targets, blocks_t in per_variant:
-        head.append(HINT_ENTRY.pack(*key, layers, targets, 0, offset))
-        offset += HINT_INDEX.size * layers * targets
+        head.append(HINT_ENTRY.pack(*key, layers, targets, len(blocks_t) - targets, 0,
+                                    offset))
+        offset += HINT_INDEX.size * layers * len(blocks_t)
         indexes.append(blocks_t)
     blocks: dict[bytes, int] = {}
     index_bytes = []
-    for (key, layers, targets, _), blocks_t in zip(per_variant, indexes, strict=True):
-        used = HINT_INDEX.size * layers * targets
+    for (key, layers, _targets, _), blocks_t in zip(per_variant, indexes, strict=True):
+        used = HINT_INDEX.size * layers * len(blocks_t)
         for layer_blocks_ in blocks_t:
+            if layer_blocks_ is None:  # a match situation without a block
+                index_bytes += [HINT_INDEX.pack(0, 0, 0, 1)] * layers
+                continue
             for cut, block in layer_blocks_:
                 if block not in blocks:
                     blocks[block] = offset
@@ -319,14 +406,15 @@ def _entries(data: bytes, magic: bytes, entry, what: str):
         yield entry.unpack_from(data, HEADER.size + i * entry.size)
 
 
-def read_hint_pack(data: bytes) -> dict:
+def read_hint_pack(data: bytes, situations: bool = False) -> dict:
     """Parse a hint pack: {key: (layers, targets, [[(offset, count, cut, 0)] per layer] per
-    target)}."""
+    target)}; *situations*: the match situations' rows follow the targets' (reserved 1: no
+    block)."""
     out = {}
     for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
-        layers, targets, at = f[4], f[5], f[7]
+        layers, targets, at = f[4], f[5], f[8]
         index = []
-        for _t in range(targets):
+        for _t in range(targets + (f[6] if situations else 0)):
             row = []
             for _lk in range(layers):
                 row.append(HINT_INDEX.unpack_from(data, at))
