@@ -9,6 +9,7 @@ virtual clock. A poll where nothing happens allocates nothing (tests/firmware/te
 proves it with ``micropython.heap_lock``).
 """
 
+import gc
 import json
 
 from micropython import const
@@ -110,6 +111,9 @@ class App:
             # for good, and one more can make their pool grow by KBs)
             game = __import__("shutbox." + "turn").turn.Game
         board.adjust(settings.sound, settings.brightness)  # the box's own settings
+        # the game's blocks (its instance dict alone takes 752 bytes in one piece) go where
+        # the blocks just made and dropped were: after a fault, the heap has no other room
+        gc.collect()
         self.game = game(self.engine, self.dice, settings, self.deb.levels, now)
         if store is not None:  # imported here: a box without flash (some tests) goes without
             from shutbox.resume import Resume, was_damaged

@@ -20,7 +20,7 @@ random where the rules let it choose), medium plays the rule of thumb of the sol
 (docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add up to
 6 or less), hard plays the exact optimum (the engine's tables): in the standard round for the
 win (no rounds setting: ties shared) the match's play, the best chance to win the round (seat
-1; the best chance to beat the score so far in later seats: shutbox.aim), elsewhere the lowest
+1; the best chance to beat the score so far in later seats: shutbox.target), elsewhere the lowest
 expected score. It chooses among the moves the game allows: where a setting removes some (to-
 go, most-tiles), hard takes the allowed move with the lowest expected score and medium the
 first allowed in greedy order. Random picks come from the game's Dice byte pool (Dice.below).
@@ -77,10 +77,11 @@ class Computer:
                 # the standard round for the win (no rounds setting, ties shared): the match's
                 # play, or the score to beat; other games (the tie rules too: their check
                 # does not fit the heap) the lowest expected score
-                if g.match is None:
-                    from shutbox.aim import aim
-
-                    aim(g)  # set_target: it reads a table block
+                s = g.settings
+                if g.match is None and not s.real_dice | s.timeout | s.resign:
+                    # set_target: it reads a table block (by names the box holds, as in
+                    # shutbox.coach; not with shutbox.turn's game: both do not fit)
+                    __import__("shutbox." + "target").target.target(g)
                 else:
                     e.set_target(0)
             self._seen = g.transitions

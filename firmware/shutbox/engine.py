@@ -15,7 +15,7 @@ once, with seek + readinto, into buffers made in __init__. Without a table for t
 Beat-target hints come from ``tables/tN.bin`` (nine tiles: `any` moves, sum and count
 scoring, every one-die rule and mode; format in tablegen.py), and so does the match-optimal
 play of a round for the win (the default variant: seat 1, the pack's match situations), read by
-set_target(-1 - situation) into the same buffer (shutbox.aim). set_target(T) reads the block
+set_target(-1 - situation) into the same buffer (shutbox.target). set_target(T) reads the block
 of target T (a final score strictly below T wins) into buffers made in __init__;
 best_move_target, p_beat and choose_one_die_target then answer from it. Without a block for
 the variant they fall back to min-expected play (p_beat says -1).
@@ -290,7 +290,7 @@ class Engine:
         pack's directory): call it when the target changes, not per throw.
 
         A *target* below 0 loads the match block of situation -target - 1 instead (the pack's
-        numbering: tablegen; shutbox.aim picks it): the match-optimal play of a seat in one
+        numbering: tablegen; shutbox.target picks it): the match-optimal play of a seat in one
         round for the win, p_beat its chance to win x P_SCALE. False, and the hints as
         without a target, where the pack has no such block.
         """

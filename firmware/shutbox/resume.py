@@ -155,8 +155,13 @@ def restore(game, data, now):
     m = game.match
     if len(data) < _SIZE or data[0] != VERSION or len(data) != _SIZE + data[59]:
         return _BAD
-    # the variant, the settings, the players (in a buffer of its own: no copy of its bytes)
-    if data[1:12] != snapshot(game, bytearray(_SIZE + _EXTRA_MAX))[1:12]:
+    # the variant, the settings, the players, as snapshot writes them: compared field by
+    # field, as a restart after a fault has no room for a second snapshot's buffer
+    r = game.engine.rules
+    if (data[1] != game.engine.tiles or data[2] != r.one_die or data[3] != r.one_die_mode
+            or data[4] != r.moves or data[5] != r.scoring or data[6] != r.start
+            or data[7] | data[8] << 8 | data[9] << 16 | data[10] << 24 != _fingerprint(game)
+            or data[11] != game.players):
         return _STALE
     players = data[11]
     st = data[12]

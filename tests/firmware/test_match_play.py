@@ -16,7 +16,7 @@ import pytest
 from test_computer import Box
 
 from shutbox import variants as V
-from shutbox.aim import aim
+from shutbox.target import target as aim
 from shutbox.engine import LEVEL_HARD, P_SCALE, Engine, Rules
 from shutbox.game import GAME_END, MOVE, TURN_END
 from shutbox.settings import _HINT_BEST as HINT_BEST
@@ -51,7 +51,7 @@ def beat_target(target: int):
 
 
 def load(eng: Engine, players: int, tie: int, wins: int, target: int) -> bool:
-    """shutbox.aim for the seat after one that ended on *target* (-1: seat 1) among
+    """shutbox.target for the seat after one that ended on *target* (-1: seat 1) among
     *players*: True when it loaded the match's play."""
     g = SimpleNamespace(engine=eng, settings=Settings(tie=tie, shut_wins=wins),
                         players=players, played=0 if target < 0 else 1,

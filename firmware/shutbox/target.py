@@ -1,6 +1,6 @@
 # The match's play for a turn: the block of the table pack the seat to play reads.
 """Imported by shutbox.coach and shutbox.computer only in one round for the win (no format,
-stakes or turn variant): aim(g) aims the engine's *_target play for the seat to play. Its
+stakes or turn variant): target(g) aims the engine's *_target play for the seat to play. Its
 match situation among the table pack's match blocks (tablegen's numbering: seat 1 of 2, 3 or
 4 players, then seat 2 of 2 players after each score seat 1 can end on, while
 tablegen.MATCH_SEAT2 stores them) is read into the
@@ -14,7 +14,7 @@ _TIE_REPLAY = const(2)  # settings.tie: replay (share and roll-off are worth the
 _SEAT1 = const(12)  # the pack's seat-1 situations: (players - 2) * 4 + replay * 2 + shut_wins
 
 
-def aim(g):
+def target(g):
     """Aim game *g*'s engine for the seat to play (it reads a table block: once a turn).
     Return -2 for the match's play, else the score to beat aimed at (-1: none; 0: a score
     no one can beat; the lowest expected score for both)."""
