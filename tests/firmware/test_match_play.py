@@ -16,11 +16,11 @@ import pytest
 from test_computer import Box
 
 from shutbox import variants as V
-from shutbox.target import target as aim
 from shutbox.engine import LEVEL_HARD, P_SCALE, Engine, Rules
 from shutbox.game import GAME_END, MOVE, TURN_END
 from shutbox.settings import _HINT_BEST as HINT_BEST
 from shutbox.settings import Settings
+from shutbox.target import target as aim
 from shutbox_host.solve import match as M
 from shutbox_host.solve import solver, tablegen
 
