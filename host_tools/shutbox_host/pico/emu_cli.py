@@ -69,7 +69,9 @@ class Bridge:
         if self._thread is None:
             return
         self._stop.set()
-        self._thread.join(timeout=10)
+        self._thread.join(timeout=30)
+        if self._thread.is_alive():  # it would take the answers of the calls that follow
+            raise RuntimeError("the pty bridge's thread did not stop")
         self._thread = None
         try:
             os.close(self._master)
@@ -114,7 +116,9 @@ class Bridge:
 
     def _pump(self) -> None:
         emu = self.emu
-        while True:
+        # stop() waits for this thread before pause(): a chip that talks faster than a loaded
+        # host reads must not keep it here, or it would take pause's answer (dropped below)
+        while not self._stop.is_set():
             with emu._cv:
                 if not emu._events:
                     return
