@@ -30,6 +30,7 @@ from pathlib import Path
 
 from shutbox import pins
 from shutbox_host import mp
+from shutbox_host.model.drive import Reading
 from shutbox_host.model.layout import LAUNCHER
 from shutbox_host.model.leds import decoder
 from shutbox_host.model.script import Script
@@ -233,7 +234,7 @@ tied = mp.tied  # Popen's options that tie a simulated box to this process
 
 
 @dataclass
-class Run:
+class Run(Reading):
     """What one boxrun printed, split by kind."""
 
     returncode: int
@@ -244,29 +245,6 @@ class Run:
     volume: list = field(default_factory=list)  # (ms, duty_u16) of each tone: how loud
     log: list = field(default_factory=list)  # the firmware's JSON records
     lines: list = field(default_factory=list)  # everything else (answers to commands)
-
-    def events(self, kind: str) -> list:
-        """Return the log records whose "ev" is *kind*."""
-        return [r for r in self.log if r.get("ev") == kind]
-
-    def frame_at(self, ms: int):
-        """Return the last frame written at or before *ms* (None before the first)."""
-        best = None
-        for f in self.frames:
-            if f[0] <= ms:
-                best = f
-        return best
-
-    def states(self) -> list[dict]:
-        """Return the answers of every `state` command, as dicts."""
-        out = []
-        for line in self.lines:
-            if line.startswith("S "):
-                w = [int(x) for x in line.split()[1:]]
-                out.append({"state": w[0], "player": w[1], "open": w[2], "levels": w[3],
-                            "a": w[4], "b": w[5], "err": w[6], "err_mask": w[7],
-                            "scores": w[8:]})
-        return out
 
     def answer(self, prefix: str) -> list[int]:
         """Return the numbers of the first answer line starting with *prefix*."""

@@ -29,14 +29,13 @@ class Unsupported(Exception):
     """A verb this backend cannot do (one line: which verb, which backend, why)."""
 
 
-@dataclass
-class Shown:
-    """What a box did so far, on the script's clock (ms since it was ready)."""
+class Reading:
+    """What a box's record says (its frames, log and answers): the readers every record of a
+    box shares (Shown here, boxsim.Run)."""
 
-    frames: list = field(default_factory=list)  # (ms, tiles, die_a, die_b) as palette letters
-    tones: list = field(default_factory=list)  # (ms, Hz)
-    log: list = field(default_factory=list)  # the firmware's JSON records, each with "_ms"
-    lines: list = field(default_factory=list)  # the answers to ``ask`` (simulated board)
+    frames: list
+    log: list
+    lines: list
 
     def events(self, kind: str) -> list:
         """Return the log records whose "ev" is *kind*."""
@@ -65,6 +64,15 @@ class Shown:
         """Return the frames sent in [start, end)."""
         return [f for f in self.frames if start <= f[0] < end]
 
+
+@dataclass
+class Shown(Reading):
+    """What a box did so far, on the script's clock (ms since it was ready)."""
+
+    frames: list = field(default_factory=list)  # (ms, tiles, die_a, die_b) as palette letters
+    tones: list = field(default_factory=list)  # (ms, Hz)
+    log: list = field(default_factory=list)  # the firmware's JSON records, each with "_ms"
+    lines: list = field(default_factory=list)  # the answers to ``ask`` (simulated board)
 
 class Box(Protocol):
     """The verbs of a box; times in ms on the script's clock (``ms``: now)."""
