@@ -441,16 +441,19 @@ def command(line):
         print("S %d %d %d %d %d %d %d %d %s" % (
             game.state, game.player + 1, game.open_, game.levels, game.a, game.b, game.err,
             game.err_mask, " ".join(str(s) for s in game.scores[:game.players])))
-    elif c == "z":  # for the fuzzer: the model, the debounced levels, the hold after a resume
+    elif c == "z":  # for the fuzzer: the model, the debounced levels, the hold after a resume,
+        # the dice entered (real dice)
         if app is None:
             print("Z -1")
             return True
         game = app.game
         rs = app.resume
-        print("Z %d %d %d %d %d %d %d %d %d %d %d %d" % (
+        d = game.dice  # real dice (shutbox.turn.Dice): the dice entered so far, else -1
+        n = d.throws if game.settings.real_dice else -1
+        print("Z %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d" % (
             game.state, game.player, game.players, game.open_, app.deb.levels, game.a, game.b,
             game.err, 1 if game.locked else 0, rs.expect if rs else -1, game.played,
-            guard.faults if guard else 0))
+            guard.faults if guard else 0, n, d.a if n > 0 else 0, d.b if n > 1 else 0))
     elif c == "r":
         print("RESET 0 %d 0" % ticks_diff(now[0], t0))
         boot(True)
@@ -478,6 +481,8 @@ def command(line):
                 box[k] = int(v)
         simbus.inject(0)
         now[0] = t0
+        simbus.us = 0  # nothing left of the box before: its µs past the ms, its edges due
+        del simbus.schedule[:]
         wipe()
         boot(True)
     elif c == "h":
