@@ -32,8 +32,8 @@ in (the waits cut to STAMP_MS), which ``Checker`` replays against the rules on C
   with the same throws, every player of a round gets the round's throws;
 * the legal moves, by brute force over subsets (and the engine's raw list), narrowed by
   Unlucky 7 (a 7 has none), 2/3-to-go (the first throw must shut the 2 / the 3), two tiles
-  (at most two a move) and most tiles; the count the throw reports is that, and a rule record says why when one of these
-  leaves none;
+  (at most two a move) and most tiles; the count the throw reports is that, and a rule
+  record says why when one of these leaves none;
 * every accepted move is one of those, at most one move per throw;
 * every score is the open tiles under the active scoring rule (with Open the Box the tiles
   still face down: the game mirrors the levels, so its log's "open" tiles are the ones still
@@ -119,6 +119,7 @@ PLAY = 0  # shutbox.powerup.combination(): no button combination, the game start
 SEQ = 16  # same throws: the throws of a round the box records (shutbox.rounds._SEQ)
 LIMIT_MS = 30000  # the time limit's step: timeout 1 is 30 s, 2 is 60 s (shutbox.turn)
 STAMP_MS = 250  # a record is stamped with the end of the wait it came in: waits are cut so
+THINKS = 1  # waits at a decision an example (up to a minute each, virtual: the costliest step)
 LATE_MS = STAMP_MS + 50  # a time-out's leeway: the stamps', and the loop's steps
 ROLL_MS = 600  # from a Roll press to the throw's record (shutbox.game's dice animation)
 
@@ -728,6 +729,7 @@ class BoxMachine(RuleBasedStateMachine):
 
     tree = None  # a firmware build other than the current one (the fuzzer's own tests)
     fixed: dict = {}  # settings every example takes (the fuzzer's own tests)
+    calm = False  # no stray flips, bounces or presses: a person plays (the fuzzer's own tests)
 
     def __init__(self):
         super().__init__()
@@ -744,6 +746,7 @@ class BoxMachine(RuleBasedStateMachine):
         self.at = 0  # ms since the box began (the waits sent so far)
         self.stamp = 0  # the ms the records read now are stamped with
         self.rng = random.Random(0)  # the careful player's dice (real dice), from the seed
+        self.thinks = 0  # the example's waits at a decision (they take the most time)
 
     # -- plumbing --
 
@@ -782,16 +785,18 @@ class BoxMachine(RuleBasedStateMachine):
         return out
 
     def stamped(self, lines: list[str]) -> list[str]:
-        """*lines* with their waits cut to STAMP_MS at most, each after a marker naming the
-        ms it ends at (the records printed during it are stamped with that end)."""
+        """*lines* with each wait after a marker naming the ms it ends at (the records
+        printed during it are stamped with that end); with the time limit (the stamps
+        count) the waits are cut to STAMP_MS at most."""
         out = []
+        cut = STAMP_MS if self.cfg["timeout"] else 1 << 30
         for line in lines:
             if not line.startswith("w "):
                 out.append(line)
                 continue
             ms = int(line[2:])
             while ms > 0:
-                w = min(ms, STAMP_MS)
+                w = min(ms, cut)
                 ms -= w
                 self.at += w
                 out += ["e %s%d" % (STAMP, self.at), "w %d" % w]
@@ -825,6 +830,7 @@ class BoxMachine(RuleBasedStateMachine):
         self.cfg = cfg
         self.rng = random.Random(seed)
         self.at = self.stamp = 0  # "b" puts the box's clock back
+        self.thinks = 0
         self.inv = FULL if cfg["open_box"] else 0
         self.seats, self.cpu = seats_of(cfg)
         self.s = Script()  # every tile up, Roll released, as boxrun begins
@@ -846,21 +852,25 @@ class BoxMachine(RuleBasedStateMachine):
 
     # -- tiles --
 
+    @precondition(lambda self: not self.calm)
     @rule(k=tile, ms=wait_ms)
     def flip(self, k, ms):
         self.event()
         self.s.flip(k).wait(ms)
 
+    @precondition(lambda self: not self.calm)
     @rule(k=tile, ms=st.integers(1, 25), after=short_ms)
     def bounce(self, k, ms, after):
         self.event()
         self.s.bounce(k, ms).wait(after)
 
+    @precondition(lambda self: not self.calm)
     @rule(k=tile, us=st.integers(2, 999), after=short_ms)
     def glitch(self, k, us, after):
         self.event()
         self.s.glitch(k, us).wait(after)
 
+    @precondition(lambda self: not self.calm)
     @rule(mask=st.integers(1, FULL), roll=st.booleans(), ms=wait_ms)
     def together(self, mask, roll, ms):
         """Several tiles (and maybe Roll) change in the same poll."""
@@ -891,15 +901,18 @@ class BoxMachine(RuleBasedStateMachine):
         self._roll(False)
         self.s.wait(after)
 
+    @precondition(lambda self: not self.calm)
     @rule(ms=st.integers(1, 650), after=wait_ms)
     def click(self, ms, after):
         self._press(ms, after)
 
+    @precondition(lambda self: not self.calm)
     @rule(ms=st.one_of(st.integers(700, 2500), st.integers(4800, 5600)), after=wait_ms)
     def long_press(self, ms, after):
         """A long press (one die), or Roll held about 5 s (from 5 s on: a new game)."""
         self._press(ms, after)
 
+    @precondition(lambda self: not self.calm)
     @rule(ms=st.integers(1, 30), after=short_ms)
     def roll_bounce(self, ms, after):
         self.event()
@@ -907,6 +920,7 @@ class BoxMachine(RuleBasedStateMachine):
         self.s.rollbounce(ms)
         self.s.wait(after)
 
+    @precondition(lambda self: not self.calm)
     @rule(down=st.booleans(), ms=wait_ms)
     def roll_edge(self, down, ms):
         """Roll pressed or released on its own (a press held across other events)."""
@@ -932,15 +946,18 @@ class BoxMachine(RuleBasedStateMachine):
             self.event()
             self.careful_step()
 
-    @precondition(lambda self: self.cfg["timeout"])
-    @rule(state=st.sampled_from([READY, MOVE]), ms=st.sampled_from(range(1000, 66001, 500)))
-    def think(self, state, ms):
+    @precondition(lambda self: self.cfg["timeout"] and (self.thinks < THINKS or self.calm))
+    @rule(state=st.sampled_from([READY, MOVE]), over=st.booleans(),
+          part=st.sampled_from(range(1, 20)))
+    def think(self, state, over, part):
         """A person plays on to a decision of theirs (*state*: the next Roll, or a move),
-        then takes *ms* ms over it (the time limit: its last ticks, its end). (The waits are
-        drawn evenly: integers would mostly be short.)"""
+        then takes their time over it: 2 s past the time limit (*over*: its end), else *part*
+        twentieths of it (its last ticks). (Drawn evenly: integers would mostly be small.)"""
         STATS["thinks"] += 1
+        self.thinks += 1
         self.play_to(state)
-        self.s.wait(ms)
+        limit = self.cfg["timeout"] * LIMIT_MS
+        self.s.wait(limit + 2000 if over else limit * part // 20)
 
     @precondition(lambda self: self.cfg["resign"])
     @rule(state=st.sampled_from([SETUP, READY]), after=wait_ms)
