@@ -70,9 +70,8 @@ def _import_cost(uf2, tree: dict, version: str, modules: str) -> tuple[int, int,
 
 def _game(uf2) -> dict:
     """The all-features game with the companion on, the heap probed (rp2's, from boot.py)."""
-    from shutbox import pins
-    from shutbox_host.bench.rp2 import _settings_file
-    from shutbox_host.pico import autoplay, fsimage
+    from shutbox_host.bench.rp2 import _settings_file, play_to_winner
+    from shutbox_host.pico import fsimage
     from shutbox_host.pico.emulator import Emulator
 
     data = _settings_file(players=1, computer=3, hints=2, stakes=1, tie=1)
@@ -81,19 +80,7 @@ def _game(uf2) -> dict:
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
         turn = emu.wait_for(_TURN, timeout_ms=8000)
         emu.run(ms=300)
-        autoplay.play_turn(emu, autoplay.engine())
-        emu.run(ms=2500)  # the score, then the analysis count
-        emu.set_open((1 << pins.TILES) - 1)  # the computer's turn starts on open tiles
-        emu.run(ms=100)
-        n = len(emu.lines)
-        emu.click(100)
-        emu.wait_for(r'"ev": "score".*"player": 2|"player": 2.*"ev": "score"',
-                     timeout_ms=60000, since=n)
-        emu.run(ms=1500)
-        n = len(emu.lines)
-        emu.click(100)
-        win = emu.wait_for(r'"ev": "(winner|rolloff)"', timeout_ms=10000, since=n)
-        emu.run(ms=1000)
+        win = play_to_winner(emu)
         said = emu.events("companion")
         faults = emu.events("fault")
         out = emu.repl("_tm.deinit()\nimport os, sys\nst = os.statvfs('/')\n"
