@@ -278,8 +278,17 @@ class CpyBox(Driver):
 
     @property
     def faces(self) -> list[int]:
-        """The faces given and not thrown yet."""
+        """The faces given and not thrown yet (more may be added: the next draws)."""
         return self._faces
+
+    @faces.setter
+    def faces(self, faces: list[int]) -> None:
+        self._faces = faces
+
+    @property
+    def now(self) -> int:
+        """The firmware's clock now (ticks_ms)."""
+        return self._now()
 
     def frame(self, at: int = 0) -> tuple[str, str, str]:
         """The game's picture *at* ms from now, drawn now (tiles, die A, die B as palette
