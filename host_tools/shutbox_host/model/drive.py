@@ -131,6 +131,7 @@ class Driver:
 
     name = "box"
     ms: float = 0
+    tiles: int = pins.TILES
     open_: int = (1 << pins.TILES) - 1  # the tiles driven open (bit k-1: tile k), as Script's
 
     def levels(self, levels: dict[int, int]) -> None:
@@ -189,8 +190,8 @@ class Driver:
         """Drive *tiles* open or shut together (*is_open*: one bool, or one per tile)."""
         out = {}
         for i, k in enumerate(tiles):
-            if not 1 <= k <= pins.TILES:
-                raise ValueError("no tile %d on a %d-tile box" % (k, pins.TILES))
+            if not 1 <= k <= self.tiles:
+                raise ValueError("no tile %d on a %d-tile box" % (k, self.tiles))
             up = is_open[i] if isinstance(is_open, list) else is_open
             out[pins.TILE_PINS[k - 1]] = pins.SWITCH_ACTIVE ^ up
             self.open_ = self.open_ | 1 << (k - 1) if up else self.open_ & ~(1 << (k - 1))
@@ -208,7 +209,7 @@ class Driver:
 
     def set_open(self, mask: int) -> None:
         """Drive every tile: open where bit k-1 of *mask* is set, shut elsewhere, together."""
-        tiles = range(1, pins.TILES + 1)
+        tiles = range(1, self.tiles + 1)
         self._tiles(tiles, [bool(mask >> (k - 1) & 1) for k in tiles])
 
     def press(self) -> None:
