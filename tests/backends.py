@@ -21,6 +21,8 @@ BACKENDS = ["cpy", "sim", pytest.param("emu", marks=pytest.mark.node)]
 DICE = ["cpy", "sim"]  # the backends that take a script's dice (the chip draws its own)
 # the terminal box plays on the wall clock: only for short scripts that time nothing finely
 TERM = "term"
+# the simulated board with its companion serving: on the wall clock too, its dice given
+WEB = "web"
 
 
 @functools.cache
@@ -33,6 +35,7 @@ def _fw_image() -> bytes:
 def box(name: str, levels: int = -1, heapsize: str = "256k", players: int = 2) -> Driver:
     """A new box of backend *name* ("cpy": the App on CPython; "sim": the simulated board;
     "term": the terminal box, booted as ``shutbox play`` boots it, on the wall clock;
+    "web": the simulated board with its companion serving, on the wall clock;
     "emu": the emulated RP2040, its flash image's 2 players), *levels* the tiles open at
     power-up."""
     if name == "cpy":
@@ -43,6 +46,11 @@ def box(name: str, levels: int = -1, heapsize: str = "256k", players: int = 2) -
         from shutbox_host.box.drive import SimBox
 
         return SimBox("--players", str(players), heapsize=heapsize, levels=levels)
+    if name == WEB:
+        from shutbox_host.box.webbox import WebBox
+
+        assert levels == -1, "the web box starts with every tile open"
+        return WebBox(players=players)
     if name == TERM:
         from shutbox_host.box.play import TermBox
 

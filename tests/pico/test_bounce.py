@@ -4,10 +4,11 @@
 shutbox_host.pico.bounce lands every edge on its pin at its exact ns (µs on the CPython box)
 and judges the box by what it sent: its LED frames and its JSON log; one seeded script on
 the emulated chip and on the CPython box (shutbox_host.model.drive). The targets
-(bounce.CLEAN_MS, BOUNCED_MS, ROLL_MS, LOST_MS): a clean flip shown within 10 ms, a flip bouncing up to 10 ms
-within 15 ms of its first edge, a Roll press answered by rolling dice within 10 ms; nothing
-lost (shown within 50 ms of the last edge and still shown when the next input comes), no
-glitch under 1 ms changing anything, no throw without a press, no new game nobody asked for.
+(bounce.CLEAN_MS, BOUNCED_MS, ROLL_MS, LOST_MS): a clean flip shown within 10 ms, a flip
+bouncing up to 10 ms within 15 ms of its first edge, a Roll press answered by rolling dice
+within 10 ms; nothing lost (shown within 50 ms of the last edge and still shown when the next
+input comes), no glitch under 1 ms changing anything, no throw without a press, no new game
+nobody asked for.
 """
 
 from __future__ import annotations
