@@ -5,7 +5,9 @@ environment the tools read is a known list, each variable with what it is for (n
 makes the product kill itself); no machine-wide path; no module-wide hook a test sets (a
 hook is an argument: ``flash.flash(on_point=...)``); the flash is steps a reader can follow;
 the tests and the bench call nothing private of each other. Each check is shown to see what
-it looks for on a planted module.
+it looks for on a planted module. (Chromium is started by Playwright's driver, not by
+subprocess here: the driver exits and closes its browsers when this process's pipe to it
+closes, however this process dies.)
 """
 
 from __future__ import annotations
