@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import designmap as D
@@ -175,3 +176,32 @@ def test_every_test_folder_is_named_in_the_design_and_the_development_pages():
     for name in folders:
         assert re.search(r"`(tests/)?%s/`" % name, tests), name
         assert "`tests/%s/`" % name in development, name
+
+
+def _defines(module: str) -> set[str]:
+    """The top-level functions of the host module *module* (dotted; a package: its
+    __init__.py), read without importing it."""
+    path = ROOT / "host_tools" / Path(*module.split("."))
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    return {n.name for n in ast.parse(path.read_text()).body if isinstance(n, ast.FunctionDef)}
+
+
+def test_the_conventions_hold_for_every_command_and_every_bench_part():
+    """Conventions: a command's module defines configure(parser) and run(args); a bench
+    part, figures(soak); the Layout names every command where its module is drawn."""
+    from shutbox_host import bench, cli
+
+    layout = D.section(TEXT, "Layout")
+    for name, (module, _) in cli.COMMANDS.items():
+        assert {"configure", "run"} <= _defines(module), module
+        assert "`shutbox %s" % name in layout, name
+    for module in bench.PARTS:
+        assert "figures" in _defines(module), module
+
+
+def test_the_conventions_check_sees_a_missing_function(tmp_path, monkeypatch):
+    (tmp_path / "host_tools" / "pkg").mkdir(parents=True)
+    (tmp_path / "host_tools" / "pkg" / "cmd.py").write_text(
+        "def configure(parser):\n    pass\n\nclass X:\n    def run(self):\n        pass\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert _defines("pkg.cmd") == {"configure"}
