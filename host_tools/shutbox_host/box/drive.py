@@ -303,6 +303,13 @@ class CpyBox(Driver):
         """The firmware's clock now (ticks_ms)."""
         return self._now()
 
+    def wake(self) -> None:
+        """A test changed the game below the pins (a resume loaded into it): the box draws
+        it now, as on an input (App.draw: a still picture is drawn again only then), and
+        steps it at its next reading."""
+        self.app.draw(self._now())
+        self._due = self.ms
+
     def frame(self, at: int = 0) -> tuple[str, str, str]:
         """The game's picture *at* ms from now, drawn now (tiles, die A, die B as palette
         letters); time does not pass."""
