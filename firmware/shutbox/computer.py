@@ -75,11 +75,13 @@ class Computer:
             e = g.engine
             o = g.open_
             if self.level > _MEDIUM and (st == _SETUP or self._seen < 0):
-                # one round for the win (no rounds setting but a tie rule): the match's play,
-                # or the score to beat; other games the lowest expected score (shutbox.target
-                # checks the other rounds settings: their check here does not fit the heap)
+                # one round for the win (no rounds setting but a tie rule, without best
+                # hints: with both the game does not fit the heap): the match's play, or the
+                # score to beat; other games the lowest expected score (shutbox.target checks
+                # the other rounds settings: their check here does not fit the heap)
                 s = g.settings
-                if (g.match is None or s.tie) and not s.real_dice | s.timeout | s.resign:
+                if (g.match is None or s.tie and g.coach is None) and not \
+                        s.real_dice | s.timeout | s.resign:
                     # set_target: it reads a table block (by names the box holds, as in
                     # shutbox.coach; not with shutbox.turn's game: both do not fit)
                     __import__("shutbox." + "target").target.target(g)
