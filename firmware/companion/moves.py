@@ -12,9 +12,11 @@ Each legal move (the ones the game allows: a format's limits included) comes wit
 - ``expected``: the expected final score x 1000 of the tiles it leaves, playing for the
   lowest expected score from there (the table's value, engine.expected; rounded half up);
 - ``p_shut``: the chance to shut the box x 1000 from there, playing for it (the beat-target
-  block of target 1 in tables/t9.bin: a final score below 1 is a shut box; engine.p_beat),
-  None where the box has no such block (only nine tiles with `any` moves and sum or count
-  scoring have them); the nN.bin tables hold no chance to shut of min-expected play;
+  block of target 1 in tables/t9.bin: a final score below 1 is a shut box; engine.p_beat;
+  digital scoring reads sum scoring's: that chance does not depend on the scoring), None
+  where the box has no such block (nine tiles with `any` moves have them, other moves rules
+  and other tile counts not); the nN.bin tables hold no chance to shut of min-expected
+  play;
 - ``hint``: the move the box lights (Game.best: for the lowest expected score, or the best
   chance to beat the score to beat, or the match's play: ``aim``).
 
@@ -27,12 +29,14 @@ kept while the box's engine is the same: the engine's own buffer holds the game'
 from array import array
 
 from micropython import const
-from shutbox.engine import Engine
+from shutbox.engine import Engine, Rules
 
 _HINT_BEST = const(2)  # shutbox.settings: hints "best move"
 _MOVE = const(3)  # shutbox.game's MOVE: a throw to play
 _RANK_MASK = const(0x3FFF)  # shutbox.engine: a state's rank in the optimal-play table
 _SHUT = const(1)  # the target a shut box beats: a final score below 1
+_SCORING_SUM = const(0)  # shutbox.engine: scoring sum
+_SCORING_DIGITAL = const(1)  # scoring digital
 _kept: list = [None, None]  # the engine the chance to shut was read for, and its reader
 
 
@@ -41,7 +45,11 @@ class Shut(Engine):
     block: the best chance to shut from each state (``p_beat``)."""
 
     def __init__(self, e):
-        self.rules = e.rules
+        r = e.rules
+        if r.scoring == _SCORING_DIGITAL:  # no block of its own: the chance to shut of
+            # max-shut play does not depend on the scoring, so sum scoring's block is it
+            r = Rules(r.tiles, r.one_die, r.one_die_mode, r.moves, _SCORING_SUM, r.start)
+        self.rules = r
         self.tiles = e.tiles
         self.full = e.full
         self.start_open = e.start_open
@@ -52,8 +60,10 @@ class Shut(Engine):
         self._lk = e._lk
         self._hpath = e._hpath
         self._hmode = 0
-        self._hp = array("H", range(len(e._hp)))  # empty without a hint pack
-        self.ok = len(self._hp) > 0 and self.set_target(_SHUT)
+        self._hp = array("H", range(len(e._ranks)))  # a state a layer, as the engine's
+        self.ok = self.set_target(_SHUT)  # False without a block for the variant
+        if not self.ok:
+            self._hp = array("H")
 
     def rank(self, open_, locked):
         """The rank of the state (lower is better) in the optimal-play table."""

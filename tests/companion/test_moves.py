@@ -113,17 +113,33 @@ def test_the_ranking_is_the_solvers_in_other_variants_of_the_hint_pack(one_die, 
     assert seen > 3000, seen
 
 
-def test_without_the_hint_pack_the_chance_to_shut_is_none_and_the_rest_holds():
-    """Digital scoring has no block in tables/t9.bin: no chance to shut, the expected
-    scores and their order as the solver's."""
-    var = solver.Variant(scoring=V.SCORING_DIGITAL)
+def test_digital_scoring_reads_sum_scorings_chance_to_shut():
+    """Digital scoring has no block in tables/t9.bin: its chance to shut (max-shut play's,
+    whatever the scoring) is sum scoring's, and equals the solver's."""
+    var = solver.Variant(scoring=V.SCORING_DIGITAL, one_die_mode=V.MODE_LOCKED)
+    engine = Engine(var)
+    minexp, maxshut = _solved(var)
+    seen = sum(_check(var, engine, minexp, maxshut, s, a, b, False)
+               for s in range(1, 1 << 9, 5) for a, b in _throws(var, s, False))
+    assert seen > 2000, seen
+
+
+def test_without_a_block_the_chance_to_shut_is_none_and_the_rest_holds():
+    """Moves `dice-or-total` (nine tiles) has no block in the hint pack: no chance to shut;
+    the expected scores and their order as the solver's."""
+    var = solver.Variant(moves=V.MOVES.index("dice-or-total"))
     engine = Engine(var)
     minexp = solver.Analysis(var, "min-expected")
-    body, status = moves.answer(_live(engine, 0x1FF, 6, 5))
-    want = minexp.moves(0x1FF, 6, 5)
-    assert status == 200 and [m["p_shut"] for m in body["moves"]] == [None] * len(want)
-    assert [m["expected"] for m in body["moves"]] == [_x1000(m["expected_score"])
-                                                      for m in want]
+    seen = 0
+    for s in range(1, 1 << 9, 7):
+        for a, b in _throws(var, s, False):
+            body, status = moves.answer(_live(engine, s, a, b))
+            want = minexp.moves(s, a, b)
+            assert status == 200 and [m["p_shut"] for m in body["moves"]] == [None] * len(want)
+            assert [(m["shut"], m["expected"]) for m in body["moves"]] == [
+                (_tiles(m["mask"]), _x1000(m["expected_score"])) for m in want]
+            seen += len(want)
+    assert seen > 500, seen
 
 
 def test_the_box_lights_one_and_its_aim_is_said():
