@@ -19,7 +19,10 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
 - picow_heap_free_min_bytes: the least gc.mem_free() after a gc.collect() every 100 ms (a
   machine.Timer probe started by a boot.py, itself a few KB) over an all-features game (1
   player and the hard computer, best-move hints, Canoga stakes, ties by roll-off) with the
-  companion on; picow_heap_live_max_bytes = picow_heap_bytes - that.
+  companion on; picow_heap_live_max_bytes = picow_heap_bytes - that. The probe also asks for
+  the throw's moves ranked (companion.moves, as a phone's page does at each throw) before
+  each reading: picow_moves_ranked probes had a ranking; picow_moves_held_bytes is what the
+  ranking keeps between requests (its chance-to-shut buffer), freed at the end.
 - picow_flash_blocks_used: 4 KB littlefs blocks in use on the Pico W's filesystem after the
   boot (os.statvfs on the chip) of picow_fs_blocks; picow_companion_blocks: the blocks the
   companion's files take (the release with it less the release without, as `shutbox flash`
@@ -30,9 +33,15 @@ from __future__ import annotations
 
 _TURN = r'"ev": "turn"'
 _PROBE = """\
-import gc, machine
+import gc, machine, sys
 _lo = [1 << 30]
+_asked = [0]
 def _probe(t):
+    c = sys.modules.get("companion.picow")
+    if c is not None and c.live is not None and c.live.guard is not None:
+        from companion import moves
+        if moves.answer(c.live)[0].get("moves"):
+            _asked[0] += 1
     gc.collect()
     f = gc.mem_free()
     if f < _lo[0]:
@@ -98,16 +107,23 @@ def _game(uf2) -> dict:
         faults = emu.events("fault")
         out = emu.repl("_tm.deinit()\nimport os, sys\nst = os.statvfs('/')\n"
                        "print('LO', _lo[0], gc.mem_free() + gc.mem_alloc(), st[2] - st[3], "
-                       "st[2], int('companion.web' in sys.modules))\n")
-    lo, total, used, blocks, served = (int(v) for v in next(
+                       "st[2], int('companion.web' in sys.modules), _asked[0])\n"
+                       "from companion import moves\ngc.collect()\n_a = gc.mem_free()\n"
+                       "moves._kept[0] = moves._kept[1] = None\ngc.collect()\n"
+                       "print('MV', gc.mem_free() - _a)\n")
+    lo, total, used, blocks, served, asked = (int(v) for v in next(
         x for x in out.splitlines() if x.startswith("LO")).split()[1:])
     if faults or not served or [s for s in said if s.get("error") != "radio"]:
         raise AssertionError("the Pico W's companion did not run as it should: %s %s"
                              % (said, faults))
+    if not asked:
+        raise AssertionError("the probe never had the throw's moves ranked")
+    held = int(next(x for x in out.splitlines() if x.startswith("MV")).split()[1])
     return {"picow_boot_to_play_ms": round(turn["_ms"], 1), "picow_heap_free_min_bytes": lo,
             "picow_heap_bytes": total, "picow_heap_live_max_bytes": total - lo,
             "picow_heap_game_end": win["ev"], "picow_flash_blocks_used": used,
-            "picow_fs_blocks": blocks}
+            "picow_fs_blocks": blocks, "picow_moves_ranked": asked,
+            "picow_moves_held_bytes": held}
 
 
 def figures(soak=False, uf2=None):
