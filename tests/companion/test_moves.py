@@ -214,3 +214,24 @@ def test_the_server_refuses_the_ranking_without_best_move_hints(tmp_path):
         assert box.request("GET", "/api/settings")[1]["hints"] != "best"
     finally:
         box.close()
+
+
+def test_a_chance_to_shut_of_min_expected_play_per_state_would_not_fit_the_deploy_budget():
+    """What docs/companion.md says it would cost: two bytes a state for each distinct block
+    of tables/n9.bin (the min-expected play of every nine-tile variant and layer), on top
+    of what a nine-tile box deploys (docs/figures.json), past the 320 KB budget."""
+    import json
+    import struct
+
+    data = (mp.FIRMWARE / "shutbox" / "tables" / "n9.bin").read_bytes()
+    _magic, tiles, count, _r = struct.unpack_from("<4sBBH", data, 0)
+    blocks = set()
+    for i in range(count):
+        entry = data[8 + 16 * i:24 + 16 * i]
+        blocks.update(struct.unpack_from("<I", entry, 8 + 4 * k)[0] for k in range(entry[4]))
+    cost = len(blocks) * 2 * (1 << tiles)
+    deployed = json.loads((mp.ROOT / "docs" / "figures.json").read_text())["figures"][
+        "deployed_bytes"]
+    print("%d blocks, %d bytes; deployed %d" % (len(blocks), cost, deployed))
+    assert (len(blocks), cost) == (59, 60416)  # the figures docs/companion.md quotes
+    assert deployed + cost > 320 * 1024
