@@ -7,8 +7,9 @@ lateness is the time past that: its worst (which the PC's own scheduler of proce
 stretch on a loaded machine) and its 99th percentile. A PC's figures: the Pico W's own wait
 for the emulated Pico W with the companion (a later part).
 
-And the box's input latency (``input_latency``: companion_unix_{idle,polled}_*), idle and
-while three phones poll ``/api/state`` and a fourth holds the page's event stream: each
+And the box's input latency (``input_latency``: companion_unix_{idle,page,polled}_*), idle,
+with one phone's page open (its event stream) and while three phones poll ``/api/state``
+as fast as they are answered and a fourth holds the event stream: each
 tile flip of scripted turns to the start of the first LED write showing it, each Roll press
 that throws to the first frame of rolling dice (the inputs set and the writes timed on the
 PC's µs clock by sim/boxweb.py's ``t``), against the box's targets of 10 ms (docs/
@@ -101,14 +102,21 @@ def _stats(prefix: str, got: dict) -> dict:
 
 def input_latency(turns: int = 2) -> dict:
     """The box's input latency on the unix port (the simulated board on the PC's clock, the
-    companion serving): idle, then while three phones poll /api/state as fast as they are
-    answered and a fourth holds the page's event stream (the companion's 4 connections)."""
+    companion serving): idle; with one phone's page open (its event stream); then while
+    three phones poll /api/state as fast as they are answered and a fourth holds the event
+    stream (the companion's 4 connections)."""
     from shutbox_host.box.webbox import Events, WebBox
 
     with tempfile.TemporaryDirectory(prefix="shutbox-companion-") as d:
         box = WebBox(Path(d) / "flash")
         try:
             out = _stats("companion_unix_idle", _latency(box, turns))
+            ev = Events(box.port)  # a phone's page: its event stream, pushed at every change
+            try:
+                out.update(_stats("companion_unix_page", _latency(box, turns)))
+                out["companion_unix_page_events"] = len(ev.events)
+            finally:
+                ev.close()
             stop = threading.Event()
             done = [0]
 
