@@ -65,7 +65,7 @@ def test_a_throw_says_what_to_do_with_it():
 
 def test_settings_and_the_computer_in_the_game_s_words():
     ctx: dict = {}
-    values = [0, 3] + [0] * 22
+    values = [0, 3] + [0] * 23
     rec = {"ev": "settings", "v": 3, "status": 0, "values": values, "code": "0042"}
     words.track(rec, ctx)
     assert ctx["computer"] == 2  # one player: the computer takes seat 2
@@ -135,7 +135,7 @@ def corpus_records() -> list[dict]:
               "open": [1, 2, 5, 7], "real": True},
              {"ev": "throw", "player": 1, "dice": [3], "total": 3, "moves": 0, "open": [4],
               "real": True},
-             {"ev": "settings", "v": 3, "status": 0, "values": [3, 2] + [1] * 22,
+             {"ev": "settings", "v": 3, "status": 0, "values": [3, 2] + [1] * 23,
               "code": "0042"}, {"ev": "nonesuch", "x": 1}]
     return recs
 

@@ -77,6 +77,8 @@ MEANINGS = {
                   "open tiles score)",
     "resign": "before a throw, tile 1 out of its place and Roll held a second: the player is "
               "out, the others go on",
+    "long-game": "2 players: 1 shuts, 2 reopens what adds up to each throw, and back; a "
+                 "double: an extra turn; all shut or all open wins",
     "code": "random dice / a challenge code's dice, the same on every box (see the other "
             "side)",
 }
@@ -144,7 +146,8 @@ SAY = {
                      "wins"]],
     "rolloff_die": [["", "{player|who} threw {die} in the roll-off"]],
     "stakes": [["", "stakes after round {round}: {balance|signed|join: }"]],
-    "rule": [["rule=resign", "{player|who} resigned: out of the game, the others go on"],
+    "rule": [["rule=extra-turn", "{player|who} threw a double: an extra turn"],
+             ["rule=resign", "{player|who} resigned: out of the game, the others go on"],
              ["", "{rule}: {player|who}'s turn ends"]],
     "fault": [["", "the box restarted after a fault ({error})"]],
     "sleep": [["why=battery", "the cells are flat: the game is saved and the box sleeps (new "
