@@ -20,10 +20,11 @@ turn's end die A shows who plays next (magenta), and die B the same number on an
 turn; Roll passes the box. At the end the winner's number shows on die A and every tile
 blinks green; a long Roll starts a new game.
 
-The log: the ``turn`` record of a reopening turn has ``"reopen": true`` and, as in Open the
-Box, its ``throw`` and ``move`` records list the tiles still shut as ``open`` and the tiles
-reopened as ``shut``; a ``rule`` record ``extra-turn`` before a double's extra turn; a
-``turn_end`` record names the next player; the ``winner`` record ends the game (score 0).
+The log: the ``game``, ``turn``, ``turn_end`` and ``winner`` records have ``"long": true``; the
+``turn``, ``throw`` and ``move`` records of a reopening turn have ``"reopen": true`` and, as
+in Open the Box, list the tiles still shut as ``open`` and the tiles reopened as ``shut``; a
+``rule`` record ``extra-turn`` before a double's extra turn; a ``turn_end`` record names the
+next player; the ``winner`` record ends the game (score 0).
 
 Everything is in this subclass, loaded only for the long game: the standard game's code
 (its bytes in the RAM the all-features game needs) carries none of it. The game's ``score``,
@@ -89,7 +90,8 @@ class Game(game.Game):
         self.played = 3
         self.enter(_READY if p else _SETUP, now)
         p = self.player
-        self.log.append({"ev": "turn", "player": p + 1, "open": tiles_of(self.open_)})
+        self.log.append({"ev": "turn", "player": p + 1, "open": tiles_of(self.open_),
+                         "long": True})
         if p:
             self.log[-1]["reopen"] = True
 
@@ -99,9 +101,28 @@ class Game(game.Game):
         if self.b and self.a == self.b:
             self.score += 1
 
+    def mark(self, n):
+        """Mark the log's throw and move records from index *n* on in a reopening turn."""
+        if self.player:
+            for r in self.log[n:]:
+                if r["ev"] == "throw" or r["ev"] == "move":
+                    r["reopen"] = True
+
+    def tick(self, now):
+        """The game's; a reopening turn's throw records marked."""
+        n = len(self.log)
+        game.Game.tick(self, now)
+        self.mark(n)
+
     def accept(self, mask, now):
         """Play the move *mask* (0: the throw cannot be played, the turn ends); the move that
         shuts (or opens) every tile wins the game."""
+        n = len(self.log)
+        self.play(mask, now)
+        self.mark(n)
+
+    def play(self, mask, now):
+        """accept's: the move, the game's end or the turn's."""
         if mask and self.open_ & ~mask:
             game.Game.accept(self, mask, now)
             return
@@ -115,7 +136,7 @@ class Game(game.Game):
             self.shut_box = self.over = True
             self.winners = 1 << p
             self.log.append({"ev": "winner", "players": [p + 1], "score": 0, "scores": [0, 0],
-                             "tie": False})
+                             "tie": False, "long": True})
             self.melody(_SND_WIN)
             self.enter(_GAME_END, now)
             return
@@ -138,7 +159,8 @@ class Game(game.Game):
                     self.log.append({"ev": "rule", "rule": "extra-turn", "player": p + 1})
                 else:
                     self.score = 0
-                self.log.append({"ev": "turn_end", "player": self.player + 1, "next": p + 1})
+                self.log.append({"ev": "turn_end", "player": self.player + 1, "next": p + 1,
+                                 "long": True})
                 self.start_turn(p, now)
         elif st == _GAME_END:
             if long:

@@ -92,7 +92,8 @@ def test_one_shuts_the_other_reopens_and_opening_every_tile_wins():
     box.wait(700)
     box.press()
     assert box.events("rule")[-1] == {"ev": "rule", "rule": "extra-turn", "player": 1}
-    assert box.events("turn_end")[-1] == {"ev": "turn_end", "player": 1, "next": 1}
+    assert box.events("turn_end")[-1] == {"ev": "turn_end", "player": 1, "next": 1,
+                                          "long": True}
     assert g.state == READY and g.player == 0 and "M" in box.frame()[1]  # no setup
     box.throw(2, 3)  # 1 + 3 = 4: stopped, no extra turn left: player 2 takes the box
     assert g.state == TURN_END and g.next() == 1
@@ -101,7 +102,7 @@ def test_one_shuts_the_other_reopens_and_opening_every_tile_wins():
     box.wait(700)
     box.press()
     assert box.events("turn")[-1] == {"ev": "turn", "player": 2, "reopen": True,
-                                      "open": [2, 4, 5, 6, 7, 8, 9]}
+                                      "long": True, "open": [2, 4, 5, 6, 7, 8, 9]}
     assert g.state == READY and g.player == 1 and not g.err
     box.throw(6, 6)
     assert g.state == MOVE
@@ -113,7 +114,10 @@ def test_one_shuts_the_other_reopens_and_opening_every_tile_wins():
     box.flip(5)
     box.flip(4)  # 8 + 4 reopened
     assert g.state == READY and up(box) == bits(1, 3, 4, 8)
-    assert box.events("move")[-1]["shut"] == [4, 8]  # the tiles reopened (mirrored)
+    move = box.events("move")[-1]
+    assert move["shut"] == [4, 8] and move["reopen"] is True  # the tiles reopened (mirrored)
+    assert box.events("throw")[-1]["reopen"] is True
+    assert not any("reopen" in r for r in box.events("throw")[:-1] if r["player"] == 1)
     for dice, tiles in (((4, 5), (9,)), ((3, 4), (7,)), ((5, 6), (5, 6))):
         box.throw(*dice)
         box.flip(*tiles)
@@ -122,7 +126,7 @@ def test_one_shuts_the_other_reopens_and_opening_every_tile_wins():
     box.flip(2)  # every tile open: player 2 wins at once
     assert g.state == GAME_END and g.winners == 0b10
     assert box.events("winner")[-1] == {"ev": "winner", "players": [2], "score": 0,
-                                        "scores": [0, 0], "tie": False}
+                                        "scores": [0, 0], "tie": False, "long": True}
     assert not box.events("score")  # no scores: nothing for the records
     tiles, a, _ = box.frame()
     assert "G" in a
@@ -147,7 +151,8 @@ def test_player_2_stopped_passes_the_box_back_and_shutting_every_tile_wins():
     assert g.state == TURN_END and g.next() == 0
     box.wait(700)
     box.press()
-    assert box.events("turn_end")[-1] == {"ev": "turn_end", "player": 2, "next": 1}
+    assert box.events("turn_end")[-1] == {"ev": "turn_end", "player": 2, "next": 1,
+                                          "long": True}
     assert g.player == 0 and g.inv == 0 and g.open_ == bits(1, 2, 3) and g.state == READY
     box.throw(2, 4)
     box.flip(1, 2, 3)  # shut: player 1 wins
@@ -208,3 +213,28 @@ def test_a_long_game_through_the_pins_booted_within_the_heap_cap(tmp_path):
     assert [e["next"] for e in r.events("turn_end")] == [2, 1]
     assert r.events("winner")[0]["players"] == [1]
     assert r.answer("PEAK")[0] - r.answer("BASE")[0] <= 64 * 1024
+
+
+def test_tiles_shut_at_the_start_stay_out_of_play():
+    """start low-three-shut: tiles 1 to 3 stay shut and out of play; player 2 opening every
+    tile in play (4 to 9) wins."""
+    box = Box(start=1)
+    g = box.game
+    assert g.state == SETUP and g.err
+    box.flip(1, 2, 3)  # the start: 1 2 3 shut
+    assert not g.err
+    for dice, tiles in (((6, 3), (9,)), ((5, 3), (8,)), ((3, 4), (7,)), ((5, 1), (6,))):
+        box.throw(*dice)
+        box.flip(*tiles)
+    box.throw(6, 5)  # 4 5 open: stopped
+    assert g.state == TURN_END and box.frame()[0] == ".....WWWW"  # player 2's: 6 to 9
+    box.wait(700)
+    box.press()
+    assert g.player == 1 and g.open_ == bits(6, 7, 8, 9) and not g.err
+    for dice, tiles in (((4, 2), (6,)), ((5, 2), (7,)), ((5, 3), (8,))):
+        box.throw(*dice)
+        box.flip(*tiles)
+    box.throw(4, 5)
+    box.flip(9)
+    assert g.state == GAME_END and box.events("winner")[-1]["players"] == [2]
+    assert box.levels == bits(4, 5, 6, 7, 8, 9)
