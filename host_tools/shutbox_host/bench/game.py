@@ -18,6 +18,9 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
 - game_polls, game_log_records: the size of the game measured;
 - all_features_*: the same for a game with every feature on (ALL_FEATURES, booted through
   shutbox.powerup with the flash, guard and watchdog; see all_features()).
+- long_game_peak_heap_bytes, long_game_firmware_peak_heap_bytes: the same for a whole long
+  game for 2 (shutbox.long: long_game_script), booted from its settings file at the
+  all-features cap (long_game()).
 Soak mode adds nothing here (the long runs live in bench.reliability).
 """
 
