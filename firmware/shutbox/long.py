@@ -41,6 +41,7 @@ from shutbox.game import tiles_of
 from shutbox.ticks import ticks_diff
 
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
 _SETUP = const(0)  # game states (shutbox.game)
 _READY = const(1)  # a state
 _TURN_END = const(4)  # a state
@@ -169,10 +170,11 @@ class Game(game.Game):
             game.Game.roll(self, long, now)
 
     def moving(self, now):
-        """The game's; the game's end blinks its tiles (True), a turn's end is still."""
+        """The game's; the game's end: the ms to its tiles' next blink, a turn's end is
+        still (False)."""
         st = self.state
         if st == _GAME_END:
-            return True
+            return _BLINK_MS - ticks_diff(now, self.t_state) % _BLINK_MS
         if st == _TURN_END:
             return False
         return game.Game.moving(self, now)

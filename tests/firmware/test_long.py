@@ -89,6 +89,7 @@ def test_one_shuts_the_other_reopens_and_opening_every_tile_wins():
     assert g.state == TURN_END and g.next() == 0
     tiles, a, b = box.frame()
     assert tiles == "W.W......" and "M" in a and "M" in b  # player 1 again: both dice
+    assert g.moving(box.now) is False  # nothing changes until Roll
     box.wait(700)
     box.press()
     assert box.events("rule")[-1] == {"ev": "rule", "rule": "extra-turn", "player": 1}
@@ -130,6 +131,10 @@ def test_one_shuts_the_other_reopens_and_opening_every_tile_wins():
     assert not box.events("score")  # no scores: nothing for the records
     tiles, a, _ = box.frame()
     assert "G" in a
+    ms = g.moving(box.now)  # the tiles blink: the next change
+    assert 0 < ms <= 250 and box.frame()[0] == tiles
+    box.now += ms
+    assert box.frame()[0] != tiles
     for rec in g.log:  # every record of the long game is in the log's format
         logschema.check(rec)
     box.press(long=True)  # a new game: the tiles as they are (all open), player 1 shuts

@@ -141,7 +141,7 @@ TABLE = (
     C("CYAN", 7, "hints, the computer's moves, a challenge code's digits", "frame:CYAN game"),
     C("COLOURS", 8, "how many palette codes", "frame:COLOURS board"),
     C("PIPS", 7, "LEDs per die", "frame board"),
-    C("BLINK_MS", 250, "shutbox.frame's slow blink (half-period)", "frame app menu"),
+    C("BLINK_MS", 250, "shutbox.frame's slow blink (half-period)", "frame app menu long"),
     C("FAST_MS", 100, "shutbox.frame's fast blink (half-period)", "frame game"),
     C("DIGIT_MS", _DIGIT_MS, "one digit of a long number, of a challenge code",
       "frame menu challenge"),
