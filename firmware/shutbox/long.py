@@ -9,8 +9,9 @@ the part of the open ones, as in Open the Box; one die where the rules allow it 
 still shut). When player 2 is stopped, the box passes back to player 1, who shuts again from
 the box as it is, and so on. Each double thrown (played or not) earns its thrower one more
 turn from the box as it is, taken when the current turn ends (a double that cannot be
-played therefore never stops its thrower). Player 1 wins on shutting every tile in play, player 2
-on opening them all: the game ends at once. No scores: nothing counts for the records.
+played therefore never stops its thrower). Player 1 wins on shutting every tile in play,
+player 2 on opening them all: the game ends at once. No scores: the records count a game
+played, and no turn.
 
 On the box: before each turn's first throw die A shows the player's number (magenta) and the
 tiles that player plays are lit white: the open ones when shutting, the shut ones when
