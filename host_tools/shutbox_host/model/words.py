@@ -173,8 +173,10 @@ SAY = {
 TABLES = {
     "why": {"too-high": "those tiles add up to more than the throw",
             "not-legal": "those tiles cannot make the throw",
-            "reopened": "a tile shut earlier this turn was opened again",
-            "early": "a tile was shut before the throw",
+            # in words for every game: Open the Box and the long game's reopening turns play
+            # the tiles mirrored (a tile opened, not shut)
+            "reopened": "a tile played earlier this turn was flipped back",
+            "early": "a tile was flipped before the throw",
             "setup": "open the blinking tiles first",
             "dice": "enter the throw first (each die: flip its tile down and up; one die "
                     "only where the rules allow it)"},
