@@ -88,10 +88,9 @@ class Game(game.Game):
         self.throws = 0
         self.shut_box = self.pending = False
         self.shut = 0
-        p = self.played  # 0: the game's first turn (both bits set after it)
+        first = not self.played  # the game's first turn (both bits set after it)
         self.played = 3
-        self.enter(_READY if p else _SETUP, now)
-        p = self.player
+        self.enter(_SETUP if first else _READY, now)
         self.log.append({"ev": "turn", "player": p + 1, "open": tiles_of(self.open_),
                          "long": True})
         if p:
