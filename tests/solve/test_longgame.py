@@ -73,11 +73,32 @@ def test_the_exact_values_solve_the_games_equations(var):
     assert abs(got["p_first"] - float(x[full])) < 1e-13
 
 
+@pytest.mark.parametrize("var", [Variant(4), Variant(4, V.ONE_DIE_NEVER, moves=V.MOVES_KIDS),
+                                 Variant(5, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED)])
+def test_the_bounds_hold_the_exact_chance(var):
+    """bounds(): integer value iteration rounded down from 0 and up from 1 brackets the
+    exact chance (solved in Fractions), a few units of 2**-64 apart; with 8 bits the
+    bracket is wider and still holds it."""
+    game = longgame.LongGame(var)
+    exact = game.solve(exact=True)["p_first_exact"]
+    low, high, n_low, n_high = game.bounds()
+    assert low <= exact <= high and 0 < high - low < Fraction(1, 10 ** 15)
+    assert low.denominator <= 2 ** 64 and 0 < n_low <= longgame.BOUND_SWEEPS
+    low8, high8, _, _ = game.bounds(bits=8)
+    assert low8 <= low and high <= high8 and low8 <= exact <= high8 and high8 - low8 > 2 ** -10
+
+
 def test_the_long_game_on_the_command_line(capsys):
     assert cli.main(["solve", "--long-game", "--tiles", "4", "--exact", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     want = longgame.LongGame(Variant(4)).solve(exact=True)["p_first_exact"]
     assert Fraction(out["p_first_exact"]) == want
+    assert cli.main(["solve", "--long-game", "--tiles", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert Fraction(out["p_first_low"]) <= want <= Fraction(out["p_first_high"])
+    assert abs(out["p_first"] - float(want)) < 1e-13
+    assert cli.main(["solve", "--long-game", "--tiles", "4"]) == 0
+    assert "proven         between 0.606154183516" in capsys.readouterr().out
     for argv, words in ((["--long-game", "--exact"], "exactly up to 7 tiles"),
                         (["--exact"], "--exact goes with --long-game"),
                         (["--long-game", "--one-die-mode", "locked"], "optional or forced"),
