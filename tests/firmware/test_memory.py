@@ -110,13 +110,13 @@ def _person_then_computer():
     from shutbox_host.model.script import ROLL_MS, Script
 
     s = Script().wait(300)
-    for dice, tiles in bench_game._HUMAN_TURN:
+    for dice, tiles in bench_game.HUMAN_TURN:
         s.dice(*dice).click(120).wait(ROLL_MS)
         for k in tiles:
             s.shut(k).wait(80)
         s.wait(200)
     s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
-    return s.dice(*bench_game._CPU_DICE).wait(40000)
+    return s.dice(*bench_game.CPU_DICE).wait(40000)
 
 
 @pytest.mark.parametrize("tie", [1, 2])
