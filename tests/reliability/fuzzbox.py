@@ -115,6 +115,9 @@ KNOWN_GAPS = {
     "the first to resign in one round ties": "a player who resigned before anyone had played "
     "still wins when another scores as much (every tile of the start: a time-out or no move "
     "at the first throw), against docs/playing.md's 'you cannot win'",
+    "an entered throw resumed": "real dice: the power cut while entered dice roll, the resumed "
+    "game logs the throw as it lands without its real mark (docs/log-format.md: an entered "
+    "throw carries it)",
 }
 # Settings the fuzzer leaves at their defaults: its model does not play the long game for 2
 # (tests/firmware/test_long.py, tests/solve/test_longgame.py have it).
@@ -550,7 +553,7 @@ class Checker:
             self.fail("a throw marked as entered that the box threw", rec)
         if self.cfg["real_dice"] and self.person():
             STATS["entered"] += 1
-            if not real and not self.relogged:
+            if not real and not self.relogged:  # (KNOWN_GAPS: an entered throw resumed)
                 self.fail("a person's throw with real dice not marked as entered", rec)
             if entered is not None and rec["dice"] != entered:
                 self.fail("the throw is not the dice entered, %r" % (entered,), rec)

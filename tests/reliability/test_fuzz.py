@@ -454,3 +454,22 @@ def test_the_first_to_resign_cannot_win_one_round(tmp_path):
     assert [e["rule"] for e in r.events("rule")] == ["resign", "timeout"], r.stdout
     assert [e["score"] for e in r.events("score")] == [45, 45], r.stdout
     assert r.events("winner")[0]["players"] == [2], r.stdout
+
+
+@pytest.mark.xfail(strict=True, reason=fuzzbox.KNOWN_GAPS["an entered throw resumed"])
+def test_an_entered_throw_resumed_is_marked(tmp_path):
+    """Real dice: 5 and 4 entered, Roll, the power cut while the dice roll: the resumed game
+    logs the throw as it lands, still marked as entered."""
+    flash = str(tmp_path / "flash")
+    fuzzbox.save_settings(flash, settings_of(players=1, real_dice=1))
+    s = Script()
+    s.wait(100)
+    for k in (5, 4):
+        s.flip(k).wait(60).flip(k).wait(60)
+    s.click(80).wait(300)  # rolling: the game is saved so
+    s.lines.append("r")
+    s.wait(1000)
+    r = boxsim.run(s, "--flash", flash, "--powerup", "--quiet", heapsize="256k")
+    assert [e["state"] for e in r.events("resume")] == ["rolling"], r.stdout
+    (throw,) = r.events("throw")
+    assert throw["dice"] == [5, 4] and throw.get("real") is True, r.stdout
