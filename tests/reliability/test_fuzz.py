@@ -273,6 +273,35 @@ BAD = {
             total=43),
         rec("turn", player=2, open=FULL),
         throw([6, 6], moves=12, player=2)], "round.s"),
+    "a time-out without the time limit": ({}, [
+        throw([2, 1], moves=2), rec("rule", rule="timeout", player=1)], "without a time limit"),
+    "a time-out before any throw": ({"timeout": 1}, [rec("rule", rule="timeout", player=1)],
+                                    "no decision's clock"),
+    "a resignation without the setting": ({}, [rec("rule", rule="resign", player=1)],
+                                          "without the resign setting"),
+    "a resignation with a throw to play": ({"resign": 1}, [
+        throw([2, 1], moves=2), rec("rule", rule="resign", player=1)], "a throw to play"),
+    "a resignation scoring the open tiles": ({"resign": 1}, [
+        throw([1, 1], moves=1),
+        rec("move", player=1, dice=[1, 1], shut=[2], open=[1, 3, 4, 5, 6, 7, 8, 9]),
+        rec("rule", rule="resign", player=1),
+        rec("score", player=1, score=43, open=[1, 3, 4, 5, 6, 7, 8, 9], shut_box=False,
+            total=43)], "every tile of the start"),
+    "a resigned player's next round": ({"resign": 1, "format": 1}, [
+        rec("rule", rule="resign", player=1),
+        rec("score", player=1, score=45, open=FULL, shut_box=False, total=45),
+        rec("turn", player=2, open=FULL), throw([1, 1], moves=1, player=2),
+        rec("move", player=2, dice=[1, 1], shut=[2], open=[1, 3, 4, 5, 6, 7, 8, 9], ),
+        throw([1, 1], [1, 3, 4, 5, 6, 7, 8, 9], moves=0, player=2),
+        rec("score", player=2, score=43, open=[1, 3, 4, 5, 6, 7, 8, 9], shut_box=False,
+            total=43),
+        rec("round", round=2, tiebreak=0, players=[1, 2])], "plays another round"),
+    "a throw of real dice not marked": ({"real_dice": 1}, [throw([2, 1], moves=2)],
+                                        "not marked as entered"),
+    "a throw marked without real dice": ({}, [dict(throw([2, 1], moves=2), real=True)],
+                                         "marked as entered"),
+    "Roll refused for dice without real dice": ({}, [
+        rec("refused", player=1, why="dice", tiles=[])], "without real dice"),
 }
 
 
@@ -293,6 +322,29 @@ def test_the_checker_catches(what):
     with pytest.raises(AssertionError, match=why):
         for r in records:
             c.check(r)
+
+
+def test_the_checker_times_the_time_limit():
+    """A time-out at the limit from the decision's start passes (to within LATE_MS of the
+    stamps); one 2 s early, or a decision that goes on past the limit, fails; an entered
+    throw must be the dice entered."""
+    c = started(timeout=1)
+    c.check(throw([2, 1], moves=2), 1000)  # the move's decision from 1 s
+    c.check(rec("rule", rule="timeout", player=1), 31000 + fuzzbox.LATE_MS)
+    c.check(rec("score", player=1, score=45, open=FULL, shut_box=False, total=45), 31000)
+    c = started(timeout=1)
+    c.check(throw([2, 1], moves=2), 1000)
+    with pytest.raises(AssertionError, match="not at its 30 s"):
+        c.check(rec("rule", rule="timeout", player=1), 29000)
+    c = started(timeout=2)
+    c.check(throw([1, 1], moves=1), 0)
+    c.check(rec("move", player=1, dice=[1, 1], shut=[2], open=[1, 3, 4, 5, 6, 7, 8, 9]), 500)
+    with pytest.raises(AssertionError, match="a throw 61"):  # READY: 60 s, then Roll
+        c.check(throw([1, 1], [1, 3, 4, 5, 6, 7, 8, 9], moves=0), 62000 + fuzzbox.ROLL_MS)
+    c = started(real_dice=1)
+    c.entered = [1, 2]
+    with pytest.raises(AssertionError, match="not the dice entered"):
+        c.check(dict(throw([2, 1], moves=2), real=True))
 
 
 def test_the_checker_knows_the_scoring_rules():
