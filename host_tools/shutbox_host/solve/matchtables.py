@@ -222,3 +222,27 @@ def later_seats(var, players: int, shut_wins: bool = False) -> dict:
                     nxt[k] = nxt.get(k, 0) + p * Fraction(mm, total)
         level = nxt
     return out
+
+
+def shut_rows(tiles: int = 9) -> dict:
+    """A shut box to tie on every variant of the hint pack: the flash its target-0 blocks
+    would take (distinct blocks, tablegen's format) and, where the pack has none (all but
+    tablegen.MATCH_KEYS), what the box's aim there (beat-target 1, a tie half) gives away in
+    the chance of a shut box against the best chance of one: the most over those variants
+    and where."""
+    from shutbox_host.solve import tablegen
+
+    blocks: dict = {}
+    worst, where = Fraction(0), ""
+    for key in tablegen.offered_hints(tiles):
+        var = solver.Variant(tiles, *key)
+        for _cut, b in tablegen.hint_blocks(var, 0, solver.solve_values(var)):
+            blocks[b] = len(b)
+        if key in tablegen.MATCH_KEYS:
+            continue
+        lost = (solver.solve(var, "max-shut").p_shut
+                - solver.solve(var, "beat-target", target=1, tie="half").p_shut)
+        if lost > worst:
+            worst, where = lost, var.label()
+    return {"row_bytes": sum(blocks.values()), "row_blocks": len(blocks),
+            "aim_below_1_p_shut_lost": float(worst), "aim_below_1_worst": where}
