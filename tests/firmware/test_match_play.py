@@ -13,7 +13,8 @@ from functools import cache
 from types import SimpleNamespace
 
 import pytest
-from test_computer import Box
+from backends import press, throw
+from test_computer import Box, play, set_tiles
 
 from shutbox import variants as V
 from shutbox.engine import LEVEL_HARD, P_SCALE, Engine, Rules
@@ -21,6 +22,7 @@ from shutbox.game import GAME_END, MOVE, TURN_END
 from shutbox.settings import _HINT_BEST as HINT_BEST
 from shutbox.settings import Settings
 from shutbox.target import target as aim
+from shutbox.ticks import ticks_add, ticks_diff
 from shutbox_host.solve import match as M
 from shutbox_host.solve import solver, tablegen
 
@@ -200,7 +202,8 @@ def test_the_hard_computer_plays_the_match_in_every_seat(players, tie, wins):
     box.faces = [rng.randint(1, 6) for _ in range(60000)]
     g = box.game
     g.cpu.seats, g.cpu.players = (1 << players) - 1, players
-    g.new_game(box.now)
+    now = box.now  # the game stepped alone, below the pins, on a clock of its own
+    g.new_game(now)
     checked = rounds = 0
     seen = -1
     scores: list[int] = []
@@ -216,11 +219,11 @@ def test_the_hard_computer_plays_the_match_in_every_seat(players, tie, wins):
             seen = g.transitions
             assert g.cpu.plan == expected_move(g, players, tie, wins, tuple(scores)), scores
             checked += 1
-        if st > MOVE and box.now - g.t_state >= 800:  # a score, a roll-off, the end
+        if st > MOVE and ticks_diff(now, g.t_state) >= 800:  # a score, a roll-off, the end
             rounds += st == GAME_END
-            g.roll(st == GAME_END, box.now)
-        box.now += 50
-        g.tick(box.now)
+            g.roll(st == GAME_END, now)
+        now = ticks_add(now, 50)
+        g.tick(now)
     assert checked > 300
 
 
@@ -238,20 +241,20 @@ def test_the_best_hint_is_the_match_move_for_both_seats():
     for _ in range(ROUNDS):
         for _seat in range(2):
             while g.state != TURN_END:
-                box.throw(rng.randint(1, 6), rng.randint(1, 6))
+                throw(box, rng.randint(1, 6), rng.randint(1, 6))
                 if g.state != MOVE:
                     continue
                 assert g.best == expected_move(g, 2, 0, 0, tuple(scores))
                 checked += 1
-                differ += not scores and g.best != box.eng.best_move(g.open_, g.a, g.b)
-                box.play(tuple(k for k in range(1, 10) if g.best >> (k - 1) & 1))
+                differ += not scores and g.best != box.app.engine.best_move(g.open_, g.a, g.b)
+                play(box, tuple(k for k in range(1, 10) if g.best >> (k - 1) & 1))
             scores.append(g.score)
-            box.wait(800)
-            g.roll(False, box.now)
-            box.set(box.eng.full)
+            box.advance(800)
+            press(box)
+            set_tiles(box, box.app.engine.full)
         assert g.state == GAME_END
-        g.roll(True, box.now)
-        box.set(box.eng.full)
+        press(box, long=True)
+        set_tiles(box, box.app.engine.full)
         scores = []
     assert checked > 200
     assert differ > 0, differ  # seat 1's hint is not the lowest expected score's, somewhere

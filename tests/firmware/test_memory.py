@@ -77,9 +77,9 @@ def test_computer_and_coach_steps_allocate_nothing(level):
 
 
 def test_only_the_hard_computer_and_best_hints_need_the_table():
-    assert settings.Settings(computer=engine.LEVEL_HARD).needs_table()
-    assert settings.Settings(hints=settings._HINT_BEST).needs_table()
-    assert not settings.Settings(computer=engine.LEVEL_MEDIUM, hints=1).needs_table()
+    assert settings.needs_table(settings.Settings(computer=engine.LEVEL_HARD))
+    assert settings.needs_table(settings.Settings(hints=settings._HINT_BEST))
+    assert not settings.needs_table(settings.Settings(computer=engine.LEVEL_MEDIUM, hints=1))
 
 
 # ----- booted as the Pico boots: memory that does not depend on luck (issue 11, item 6) -----
@@ -110,13 +110,13 @@ def _person_then_computer():
     from shutbox_host.model.script import ROLL_MS, Script
 
     s = Script().wait(300)
-    for dice, tiles in bench_game._HUMAN_TURN:
+    for dice, tiles in bench_game.HUMAN_TURN:
         s.dice(*dice).click(120).wait(ROLL_MS)
         for k in tiles:
             s.shut(k).wait(80)
         s.wait(200)
     s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
-    return s.dice(*bench_game._CPU_DICE).wait(40000)
+    return s.dice(*bench_game.CPU_DICE).wait(40000)
 
 
 @pytest.mark.parametrize("tie", [1, 2])
