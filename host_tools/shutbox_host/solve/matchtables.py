@@ -132,7 +132,8 @@ def seat2(var) -> dict:
 
     - differ_tie_lost / differ_tie_half / differ_replay_tie_half: the choices (_choices)
       in which the match solver's play (ties share; replay) differs from beat-target x with a
-      tie counted as lost (the hint pack's blocks) and with a tie counted half;
+      tie counted as lost (the hint pack's blocks before) and with a tie counted half (the
+      hint pack's blocks now);
     - half_two_byte_bytes: the tie-half blocks for every x in the hint pack's format (two bytes
       a state above the cut, the index rows not counted); half_one_byte_bytes: one byte a
       state (a rank and the one-die bit, no chance to win);
