@@ -583,8 +583,9 @@ class Game:
                     fr.die(self.frame, self.tiles, 0, st, _GREEN)
                     fr.die(self.frame, self.tiles, 1, st, _GREEN)
                     return self.frame
-                st = self.match  # several rounds: then the running total
-                st = 4 if st is not None and self.settings.format and not st.tiebreak else 0
+                # several rounds: then the running total
+                st = 4 if self.match is not None and self.settings.format and \
+                    not self.match.tiebreak else 0
                 if self.coach is not None:  # -1: it showed the count of choices short
                     now = self.coach.view(self.frame, now, st != 0)
                     if now < 0:
@@ -622,10 +623,11 @@ class Game:
                           else self.scores[st & 3], _BLUE if self.state == TURN_END or
                           not self.winners >> (st & 3) & 1 else _GREEN, now, 0)
             else:
-                fr.number(self.frame, self.tiles, self.scores[st & 3]
-                          if self.state == TURN_END else abs(self.match.balance[st & 3]),
+                fr.number(self.frame, self.tiles, self.scores[st & 3] if self.state == TURN_END
+                          else abs(self.match.balance[st & 3]),  # type: ignore[union-attr]
                           _WHITE if self.state == TURN_END else _GREEN
-                          if self.match.balance[st & 3] >= 0 else _RED, now, 0)
+                          if self.match.balance[st & 3] >= 0  # type: ignore[union-attr]
+                          else _RED, now, 0)
             return self.frame
         elif st == _ROLLOFF and self.match is not None:
             self.match.render(self.frame, now)
