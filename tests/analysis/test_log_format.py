@@ -61,8 +61,8 @@ def _runs(tmp_path) -> list[boxsim.Run]:
     """Runs of the real firmware on the simulated board that between them print every kind
     of record: the all-features game, the settings bench's match, out-at-45, mistakes, a
     fault and a power cut."""
-    runs = [bench_game._all_features_run(str(tmp_path / "all"), "1m")]
-    runs.append(boxsim.run(bench_settings._all_game(), "--flash", str(tmp_path / "match"),
+    runs = [bench_game.all_features_run(str(tmp_path / "all"), "1m")]
+    runs.append(boxsim.run(bench_settings.all_game(), "--flash", str(tmp_path / "match"),
                            "--powerup", heapsize="1m") if _save(tmp_path / "match") else None)
     s = Script().wait(100)
     s.lines.append("b players=2 format=3 to_go=1")  # out at 45: a 4 under 2-to-go scores 45
@@ -85,7 +85,7 @@ def _save(folder: Path) -> bool:
     from shutbox.store import Store
 
     (folder / "data").mkdir(parents=True)
-    return setfile.save(bench_settings._ALL, Store(str(folder / "data"))) == 0
+    return setfile.save(bench_settings.ALL_SETTINGS, Store(str(folder / "data"))) == 0
 
 
 def test_real_runs_print_every_kind_and_each_follows_the_schema(tmp_path):
@@ -111,7 +111,7 @@ GOOD = [
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": [1, 9], "moves": 1},
     {"ev": "throw", "player": 1, "dice": [4], "total": 4, "open": [1, 3], "moves": 1,
      "t": "2026-05-01T12:00:00.123Z"},
-    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 24, "code": "0042"},
+    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 25, "code": "0042"},
     {"ev": "throw", "player": 1, "dice": [5, 2], "total": 7, "open": [1, 9], "moves": 2,
      "real": True},
     {"ev": "refused", "player": 1, "why": "dice", "tiles": []},
@@ -126,8 +126,8 @@ BAD = [
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": [], "moves": 1,
      "extra": 1},  # a field the format does not have
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": []},  # one missing
-    {"ev": "settings", "v": 4, "status": 0, "values": [0] * 24, "code": "off"},  # newer
-    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 23, "code": "off"},  # older
+    {"ev": "settings", "v": 4, "status": 0, "values": [0] * 25, "code": "off"},  # newer
+    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 22, "code": "off"},  # older
     {"ev": "throw", "player": 1, "dice": [5, 2], "total": 7, "open": [1], "moves": 2,
      "real": False},  # only entered throws are marked
     {"ev": "sleep", "why": "tired", "mv": 4000},  # sleeps for idleness or flat cells

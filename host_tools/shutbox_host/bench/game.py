@@ -18,6 +18,9 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
 - game_polls, game_log_records: the size of the game measured;
 - all_features_*: the same for a game with every feature on (ALL_FEATURES, booted through
   shutbox.powerup with the flash, guard and watchdog; see all_features()).
+- long_game_peak_heap_bytes, long_game_firmware_peak_heap_bytes: the same for a whole long
+  game for 2 (shutbox.long: long_game_script), booted from its settings file at the
+  all-features cap (long_game()).
 Soak mode adds nothing here (the long runs live in bench.reliability).
 """
 
@@ -54,21 +57,21 @@ def min_heapsize(script: Script, lo: int = 16 * 1024, hi: int = 512 * 1024) -> i
 # box's flash (settings and records files, the game saved at every step), the guard and
 # the watchdog, booted through shutbox.powerup as app.main does.
 ALL_FEATURES = {"players": 2, "computer": 3, "hints": 2, "stakes": 1}
-_HUMAN_TURN = (((6, 6), (9, 3)), ((1, 1), (2,)), ((1, 1), ()))  # 12: 3 9, 2: 2, 2: none = 31
-_CPU_DICE = (4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1)  # the computer's throws, in order
+HUMAN_TURN = (((6, 6), (9, 3)), ((1, 1), (2,)), ((1, 1), ()))  # 12: 3 9, 2: 2, 2: none = 31
+CPU_DICE = (4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1)  # the computer's throws, in order
 
 
 def all_features_script() -> Script:
     """The all-features game: two people's turns, the computer's, the end (records saved)."""
     s = Script().wait(300)
     for _seat in range(2):
-        for dice, tiles in _HUMAN_TURN:
+        for dice, tiles in HUMAN_TURN:
             s.dice(*dice).click(120).wait(ROLL_MS)
             for k in tiles:
                 s.shut(k).wait(80)
             s.wait(200)
         s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)  # the next seat
-    s.dice(*_CPU_DICE).wait(40000)  # the computer's turn, at its own pace
+    s.dice(*CPU_DICE).wait(40000)  # the computer's turn, at its own pace
     return s.click(120).wait(3000).heap()
 
 
@@ -123,13 +126,14 @@ def boot_cap(base: int | None = None) -> int:
     return 64 * 1024 + (base + 1023) // 1024 * 1024
 
 
-def _all_features_run(flash: str, heap: str, *args: str) -> boxsim.Run:
+def all_features_run(flash: str, heap: str, *args: str) -> boxsim.Run:
     """The all-features game, booted as the Pico does from the settings file (boot_run)."""
     return boot_run(flash, ALL_FEATURES, all_features_script(), heap, *args)
 
 
-def _all_features_completes(flash: str, heap: int) -> bool:
-    r = _all_features_run(flash, str(heap))
+def all_features_completes(flash: str, heap: int) -> bool:
+    """The all-features game reaches its winner, untroubled, on a heap of *heap* bytes."""
+    r = all_features_run(flash, str(heap))
     return bool(r.events("winner")) and not trouble(r)
 
 
@@ -256,7 +260,7 @@ def all_features(min_heap: bool = True) -> dict:
 
     flash = tempfile.mkdtemp(prefix="shutbox-allfeat-")
     try:
-        r = _all_features_run(flash, "1m", "--peak")
+        r = all_features_run(flash, "1m", "--peak")
         if r.returncode != 0 or not r.events("winner"):
             raise RuntimeError("the all-features game failed: " + r.stderr.strip()[-300:])
         peak = r.answer("PEAK")[0]
@@ -268,7 +272,7 @@ def all_features(min_heap: bool = True) -> dict:
             "all_features_log_records": len(r.log),
         }
         if min_heap:
-            least = mp.smallest_heap(lambda heap: _all_features_completes(flash, heap),
+            least = mp.smallest_heap(lambda heap: all_features_completes(flash, heap),
                                      32 * 1024, 512 * 1024, what="the all-features game")
             out["all_features_min_heapsize_bytes"] = least
             out["all_features_firmware_min_heap_bytes"] = least - base
@@ -276,6 +280,54 @@ def all_features(min_heap: bool = True) -> dict:
     finally:
         import shutil
 
+        shutil.rmtree(flash, ignore_errors=True)
+
+
+# ----- the long game for 2 (shutbox.long) -----
+
+# Player 1 shuts six tiles and is stopped; player 2 reopens the 9 and is stopped; player 1
+# shuts the last four and wins. (dice, tiles) per throw, the tiles shut or (player 2) opened.
+_LONG_TURNS = ((((6, 3), (9,)), ((5, 3), (8,)), ((3, 4), (7,)), ((5, 1), (6,)),
+                ((2, 3), (5,)), ((3, 1), (4,)), ((6, 5), ())),
+               (((4, 5), (9,)), ((1, 2), ())),
+               (((6, 6), (9, 3)), ((1, 2), (1, 2))))
+
+
+def long_game_script() -> Script:
+    """A whole long game for 2 (_LONG_TURNS): the box passes twice."""
+    s = Script().wait(300)
+    for i, turn in enumerate(_LONG_TURNS):
+        if i:
+            s.wait(1000).click(120).wait(300)  # the box passes
+        for dice, tiles in turn:
+            s.dice(*dice).click(120).wait(ROLL_MS + 100)
+            if tiles:
+                (s.open if i == 1 else s.shut)(*tiles).wait(200)
+    return s.wait(2000)
+
+
+def long_game_run(flash) -> boxsim.Run:
+    """The long game booted as the Pico does from its settings file, at the all-features
+    cap (64 KB + the harness' base: boot_cap), its peak sampled."""
+    return boot_run(flash, {"long": 1}, long_game_script(), boot_cap(), "--peak")
+
+
+def long_game() -> dict:
+    """Heap figures of the long game (shutbox.long, with shutbox.turn that makes it), as
+    the all-features game's: long_game_firmware_peak_heap_bytes (the peak less the
+    harness' base) and long_game_peak_heap_bytes."""
+    import shutil
+    import tempfile
+
+    flash = tempfile.mkdtemp(prefix="shutbox-long-")
+    try:
+        r = long_game_run(flash)
+        if trouble(r) or not r.events("winner"):
+            raise RuntimeError("the long game failed: %s" % (trouble(r),))
+        peak = r.answer("PEAK")[0]
+        return {"long_game_peak_heap_bytes": peak,
+                "long_game_firmware_peak_heap_bytes": peak - r.answer("BASE")[0]}
+    finally:
         shutil.rmtree(flash, ignore_errors=True)
 
 
@@ -295,5 +347,6 @@ def figures(soak: bool = False) -> dict:
         "game_log_records": len(r.log),
         "game_throws": len(r.events("throw")),
         **all_features(),
+        **long_game(),
         **scenarios(),
     }
