@@ -52,6 +52,7 @@ just accepted), ``pending`` (MOVE: they form a move a longer one could extend).
 from micropython import const
 from shutbox import frame as fr
 from shutbox.engine import tile_sum
+from shutbox.frame import number
 
 # Settings live in shutbox.settings (importable from here as before); rounds, formats, ties,
 # stakes and the turn variants in shutbox.rounds.
@@ -536,38 +537,39 @@ class Game:
     def render(self, now):
         """Fill and return ``frame`` for the time *now* (allocates nothing).
 
-        Its frame stays within 11 slots, locals and stack (three locals, each reused;
-        ``self.frame`` read again rather than kept): a larger frame is allocated on the heap
-        at every call on the Pico's build, and a waiting screen redraws at every edge of a
-        blink or a view."""
+        Its frame stays within 11 slots, locals and stack (four locals, the last two reused;
+        frame.number called by its own name, one slot less than fr.number): a larger frame
+        is allocated on the heap at every call on the Pico's build, and a waiting screen
+        redraws at every edge of a blink or a view."""
+        f = self.frame
         st = self.state
-        fr.clear(self.frame)
+        fr.clear(f)
         if st == SETUP or st == READY or st == ROLLING:
-            fr.tiles_mask(self.frame, self.open_ & self.levels, _WHITE)
+            fr.tiles_mask(f, self.open_ & self.levels, _WHITE)
             if st == READY and ticks_diff(now, self.t_state) < _FLASH_MS:
-                fr.tiles_mask(self.frame, self.shut, _GREEN)  # the move just accepted
+                fr.tiles_mask(f, self.shut, _GREEN)  # the move just accepted
             if st == ROLLING:
-                fr.rolling(self.frame, self.tiles, now, self.t_state, self.b)
+                fr.rolling(f, self.tiles, now, self.t_state, self.b)
             else:
                 if st == SETUP:
-                    fr.die(self.frame, self.tiles, 0, self.player + 1, _MAGENTA)
+                    fr.die(f, self.tiles, 0, self.player + 1, _MAGENTA)
                 if self.one_die_choice() == 1 and fr.blink(now, self.t_state):
                     # die B's centre pip (after die A's 7): one die is there for a long press
-                    self.frame[self.tiles + 10] = _CYAN if self.coach is not None and \
+                    f[self.tiles + 10] = _CYAN if self.coach is not None and \
                         self.coach.one_die() else _AMBER
         elif st == MOVE:
-            fr.die(self.frame, self.tiles, 0, self.a, _WHITE)
-            fr.die(self.frame, self.tiles, 1, self.b, _WHITE)
+            fr.die(f, self.tiles, 0, self.a, _WHITE)
+            fr.die(f, self.tiles, 1, self.b, _WHITE)
             if not self.err:  # a mistake: only its tiles (below)
                 st = self.settings.hints
                 if st != _HINT_OFF:
-                    fr.tiles_mask(self.frame, self.hint, _WHITE)
+                    fr.tiles_mask(f, self.hint, _WHITE)
                 if st == _HINT_BEST and self.best & self.shut == self.shut:
-                    fr.tiles_mask(self.frame, self.best & ~self.shut, _CYAN)
+                    fr.tiles_mask(f, self.best & ~self.shut, _CYAN)
                 if self.pending and not fr.blink(now, self.since, _FAST_MS):
-                    fr.tiles_mask(self.frame, self.shut, _OFF)
+                    fr.tiles_mask(f, self.shut, _OFF)
                 else:
-                    fr.tiles_mask(self.frame, self.shut, _GREEN)
+                    fr.tiles_mask(f, self.shut, _GREEN)
         elif st == TURN_END or st == GAME_END:
             # the views: no mistake shows and the computer does not play (below); st and now
             # reused from here on
@@ -578,18 +580,18 @@ class Game:
                     now = self.tiles
                     while now:  # colours running along the tiles: codes 1..7, all but off
                         now -= 1
-                        self.frame[now] = 1 + (now + st) % 7
+                        f[now] = 1 + (now + st) % 7
                     st = 6 if st & 1 else 0  # both dice flashing six
-                    fr.die(self.frame, self.tiles, 0, st, _GREEN)
-                    fr.die(self.frame, self.tiles, 1, st, _GREEN)
-                    return self.frame
+                    fr.die(f, self.tiles, 0, st, _GREEN)
+                    fr.die(f, self.tiles, 1, st, _GREEN)
+                    return f
                 # several rounds: then the running total
                 st = 4 if self.match is not None and self.settings.format and \
                     not self.match.tiebreak else 0
                 if self.coach is not None:  # -1: it showed the count of choices short
-                    now = self.coach.view(self.frame, now, st != 0)
+                    now = self.coach.view(f, now, st != 0)
                     if now < 0:
-                        return self.frame
+                        return f
                 st |= self.player
             elif self.page:  # a player's score; with stakes, then the balance
                 st = self.page - 1 | (4 if self.settings.stakes and self.match is not None
@@ -598,42 +600,42 @@ class Game:
                 st %= _CYCLE_MS if self.dice.code < 0 else _CODE_CYCLE_MS
                 if st < _LABEL_MS:
                     st = _GREEN if fr.blink(now, self.t_state, _FAST_MS) else _OFF
-                    fr.tiles_mask(self.frame, self.winners, st)
+                    fr.tiles_mask(f, self.winners, st)
                     st = 0  # the dice drawn
                     now = 0  # the player
                     while now < self.players and st < 2:
                         if self.winners >> now & 1:
-                            fr.die(self.frame, self.tiles, st, now + 1, _GREEN)
+                            fr.die(f, self.tiles, st, now + 1, _GREEN)
                             st += 1
                         now += 1
                 elif st < _CYCLE_MS:
-                    fr.number(self.frame, self.tiles, self.best_score, _GREEN, now,
+                    number(f, self.tiles, self.best_score, _GREEN, now,
                               self.t_state)
                 else:  # then a challenge's code (shutbox.challenge)
-                    self.dice.draw(self.frame, self.tiles, st - _CYCLE_MS)
-                return self.frame
+                    self.dice.draw(f, self.tiles, st - _CYCLE_MS)
+                return f
             # player st & 3 + 1's view, repeating: their number, their score (green if they
             # won), then with bit 2 of st a second number (a match's running total in white;
             # with stakes the balance: green won, red owes); now: the view's clock from 0
             now = ticks_diff(now, self.t_state)
             if now % (_CYCLE2_MS if st & 4 else _CYCLE_MS) < _LABEL_MS:
-                fr.player(self.frame, self.tiles, (st & 3) + 1, _MAGENTA)
+                fr.player(f, self.tiles, (st & 3) + 1, _MAGENTA)
             elif now % (_CYCLE2_MS if st & 4 else _CYCLE_MS) < _CYCLE_MS:
-                fr.number(self.frame, self.tiles, self.score if self.state == TURN_END
+                number(f, self.tiles, self.score if self.state == TURN_END
                           else self.scores[st & 3], _BLUE if self.state == TURN_END or
                           not self.winners >> (st & 3) & 1 else _GREEN, now, 0)
             else:
-                fr.number(self.frame, self.tiles, self.scores[st & 3] if self.state == TURN_END
+                number(f, self.tiles, self.scores[st & 3] if self.state == TURN_END
                           else abs(self.match.balance[st & 3]),  # type: ignore[union-attr]
                           _WHITE if self.state == TURN_END else _GREEN
                           if self.match.balance[st & 3] >= 0  # type: ignore[union-attr]
                           else _RED, now, 0)
-            return self.frame
+            return f
         elif st == _ROLLOFF and self.match is not None:
-            self.match.render(self.frame, now)
+            self.match.render(f, now)
         if self.err:  # over all (a move's green flash too): red, or SETUP's tiles amber
             st = (_AMBER if self.state == SETUP else _RED) if fr.blink(now, self.since) else _OFF
-            fr.tiles_mask(self.frame, self.err_mask, st)
+            fr.tiles_mask(f, self.err_mask, st)
         if self.cpu is not None and self.cpu.playing():
-            self.cpu.draw(self.frame, now)
-        return self.frame
+            self.cpu.draw(f, now)
+        return f
