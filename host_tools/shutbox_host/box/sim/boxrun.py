@@ -44,7 +44,10 @@ Output:    F <ms> <hex>   LED bytes as written  T <ms> <Hz> <duty>  the buzzer c
            RESET <cause> <ms> <reason>: the board reset and booted again: cause 3 (a
            watchdog reset) with reason 1 (it expired) or 2 (machine.reset), 0 0 (a power cut);
            HUNG <ms>: a hang no watchdog ended (the run stops).
-The scripted clock starts 3 s before the 2**30 ms tick wrap, so every run crosses it. A
+The scripted clock starts 3 s before the 2**30 ms tick wrap, so every run crosses it. The
+script's clock (its w's, from which E's µs count) and the board's agree: the core's busy
+time (pin reads, LED writes) moves the board's, and a wait it ran past ends the next one that
+much sooner. A
 reset or power cut rebuilds the board and the app as a reboot does; the firmware's modules
 stay loaded (they keep no state of their own) and the flash folder is kept.
 """
