@@ -168,7 +168,8 @@ def _inputs(uf2, path: str | None) -> dict:
     import statistics
 
     from shutbox import pins
-    from shutbox_host.pico import autoplay, fsimage
+    from shutbox_host.bench import rp2
+    from shutbox_host.pico import fsimage
     from shutbox_host.pico.emulator import Emulator
 
     extra = {"/boot.py": (_PHONE % path).encode()} if path else {}
@@ -177,19 +178,7 @@ def _inputs(uf2, path: str | None) -> dict:
         emu.wait_for(_TURN, timeout_ms=8000)
         emu.run(ms=300)
         t0 = emu.now_ms
-        eng = autoplay.engine()
-        spans = []
-        for _ in range(2):
-            a = len(emu.inputs)
-            autoplay.play_turn(emu, eng, gap_ms=150)
-            spans.append((a, len(emu.inputs)))
-            emu.run(ms=750)
-            emu.set_open((1 << pins.TILES) - 1)
-            emu.run(ms=100)
-            n = len(emu.lines)
-            emu.click(100)
-            emu.wait_for(r'"ev": "(turn|winner)"', timeout_ms=3000, since=n)
-            emu.run(ms=100)
+        spans = rp2.play_turns(emu)
         span_ms = emu.now_ms - t0
         served = [0, 0]
         if path:
