@@ -386,6 +386,11 @@ class Live:
             if self.names is not None:
                 self.names.done = False  # the next game's end counts
             return
+        if self.names is None and self.store is not None:
+            try:  # a box whose seats were never named loads nothing for them
+                os.stat(self.store.root + "/names")  # companion.names.NAME in the store
+            except OSError:
+                return
         n = self.names_file()
         if n is not None and not n.done and n.after(app, app.game.engine.score(0)):
             self.version += 1

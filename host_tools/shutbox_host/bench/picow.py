@@ -15,7 +15,9 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   fresh REPL (microdot's four modules, asyncio, the companion's two); of which
   picow_microdot_import_bytes is ``import microdot, microdot.sse`` alone (asyncio with it);
   picow_wifi_import_bytes: ``import companion.wifi`` alone (the networking, loaded once the
-  radio runs: asyncio, socket and select with it).
+  radio runs: asyncio, socket and select with it); picow_names_import_bytes: ``import
+  companion.names`` alone (the seats' names and their records, loaded when a phone shows the
+  game or at a game's end once a seat has been named).
 - picow_heap_free_min_bytes: the least gc.mem_free() after a gc.collect() every 100 ms (a
   machine.Timer probe started by a boot.py, itself a few KB) over an all-features game (1
   player and the hard computer, best-move hints, Canoga stakes, ties by roll-off) with the
@@ -131,5 +133,7 @@ def figures(soak=False, uf2=None):
                                                       "microdot, microdot.sse")[0]
     out["picow_wifi_import_bytes"] = _import_cost(uf2, tree, with_c.version,
                                                   "companion.wifi")[0]
+    out["picow_names_import_bytes"] = _import_cost(uf2, tree, with_c.version,
+                                                   "companion.names")[0]
     out.update(_game(uf2))
     return out
