@@ -97,6 +97,7 @@ class Live:
         self.server = None  # the server (companion.web.Server) once companion.web.run made it
         self.wifi = None  # the networking (companion.wifi.Wifi) on a radio that runs
         self.names = None  # the seats' names and their records (companion.names), once needed
+        self._ended = False  # the game's end was looked at for the names' records
 
     def out(self, line):
         """The app's *out*: print the log line (as the box does) and keep it for the page."""
@@ -383,16 +384,18 @@ class Live:
         """At a game's end (after the step that ended it, whose records the box saved): the
         names' records count it, once (companion.names); the page shows them then."""
         if app.game.state != _GAME_END:
-            if self.names is not None:
-                self.names.done = False  # the next game's end counts
+            self._ended = False  # the next game's end counts (no allocation: every step)
             return
+        if self._ended:  # looked at already: the steps at the game's end do nothing more
+            return
+        self._ended = True
         if self.names is None and self.store is not None:
             try:  # a box whose seats were never named loads nothing for them
                 os.stat(self.store.root + "/names")  # companion.names.NAME in the store
             except OSError:
                 return
         n = self.names_file()
-        if n is not None and not n.done and n.after(app, app.game.engine.score(0)):
+        if n is not None and n.after(app, app.game.engine.score(0)):
             self.version += 1
             self.changed.set()
 

@@ -10,8 +10,8 @@ replaced atomically), ``names``, version ``VERSION``, little-endian::
             wins, draws, boxes shut (u16 each, stopping at 65,535), best score (u32,
             _NONE before the first), rating (u16), two bytes spare
 
-Counted once a game, at its end (``Names.after``, after each of the box's steps: the step
-that ends a game has saved the box's records; the game's own save comes at the next step),
+Counted once a game, at its end (``Names.after``, after the step that ends a game, which has
+saved the box's records; the game's own save comes at the next step),
 from the game's end as the box holds it: its winners, the seats' scores and who played. A
 power cut anywhere leaves one of three states, each counted once. Before this save: the game
 resumes from before its end and ends again, and is counted then. After it: the file keeps
@@ -109,7 +109,6 @@ class Names:
             n = _HEAD
         self.n = (n - _HEAD) // _ENTRY
         self.seats = [self._text(8 + _LEN * p) for p in range(SEATS)]
-        self.done = False  # the game at its end was looked at (``after``)
 
     def _text(self, at):
         b = bytes(self.buf[at:at + _LEN])
@@ -207,16 +206,13 @@ class Names:
         return i
 
     def after(self, app, shut_score):
-        """After each step of the box's *app* (shutbox.app.App): at a game's end, count it
-        once (the module's doc) and save; *shut_score*: a shut box's score. Return True when
-        it counted the game."""
+        """At the end of the game of the box's *app* (shutbox.app.App), after the step that
+        ended it (companion.live.Live.count_game: once a game's end, and again after each
+        power-up that finds it ended): count it, unless it was counted before (the module's
+        doc), and save; *shut_score*: a shut box's score. Return True when it counted."""
         g = app.game
         if g.state != _GAME_END:
-            self.done = False
             return False
-        if self.done:
-            return False
-        self.done = True
         t = app.tally
         key = began = -1
         if t is not None:

@@ -7,7 +7,9 @@ game's): the names' records must count each game once, as it ended."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import sys
 import time
 
 import pytest
@@ -18,13 +20,15 @@ from shutbox.game import GAME_END
 from shutbox.store import Store
 from shutbox_host import mp
 
-# the companion is the Pico W's, not a host package: its module loaded from its file
-_SPEC = importlib.util.spec_from_file_location(
-    "companion_names", mp.ROOT / "firmware" / "companion" / "names.py")
+# the companion is the Pico W's, not a host package: its package loaded from its folder
+_DIR = mp.ROOT / "firmware" / "companion"
+_SPEC = importlib.util.spec_from_file_location("companion", _DIR / "__init__.py",
+                                               submodule_search_locations=[str(_DIR)])
 assert _SPEC is not None and _SPEC.loader is not None
-nm = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(nm)
-
+sys.modules["companion"] = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(sys.modules["companion"])
+nm = importlib.import_module("companion.names")
+live_mod = importlib.import_module("companion.live")
 
 def test_a_name_is_short_printable_text_and_not_the_computers():
     assert nm.check("ann") is None and nm.check(None) is None and nm.check("") is None
@@ -59,9 +63,9 @@ def test_the_seats_take_names_and_refuse_bad_ones_with_nothing_changed(tmp_path)
 
 
 class NamedBox(Box):
-    """The box of test_records_cuts with the companion's names beside it: after each step
-    their ``after``, as companion.live.Live.count_game runs it (a cut in it: the power goes),
-    and the names loaded again at each boot (their RAM lost)."""
+    """The box of test_records_cuts with the companion beside it: after each step its
+    ``Live.count_game``, as its loop runs it (a cut in it: the power goes), and a new Live
+    at each boot (its RAM lost)."""
 
     def __init__(self, root, cut=0, seed=1):
         self.ends: dict[int, tuple[int, int, list[int]]] = {}  # game: winners, played, scores
@@ -78,14 +82,15 @@ class NamedBox(Box):
 
     def boot(self):
         super().boot()
-        self.names = nm.Names(self.store)
+        self.live = live_mod.Live(out=lambda line: None)
+        self.live.store = self.store
 
     def wait(self, ms):
         for _ in range(ms // STEP):
             self.now += STEP
             try:
                 self.app.step(self.now)
-                self.names.after(self.app, self.app.game.engine.score(0))
+                self.live.count_game(self.app)
             except Cut:
                 self.cuts += 1
                 self.board.rolling = False  # the player lets go; the tiles stay as they are
