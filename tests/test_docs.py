@@ -190,7 +190,7 @@ def test_the_solvers_examples_print_what_their_comments_say():
 # (marked) or one of these: a constant of the design, checked against the line of code that
 # sets it where there is one (path, text it holds), or a fact of the hardware (path None).
 MEASURED = ["README.md", "docs/performance.md", "docs/reliability.md", "docs/solver.md",
-            "docs/analysis.md", "docs/flashing.md", "docs/playing.md"]
+            "docs/analysis.md", "docs/flashing.md", "docs/playing.md", "docs/design.md"]
 UNIT = re.compile(r"(?<![\w.\-/])(\d[\d,]*(?:\.\d+)?)(?!<!--fig)\s?"
                   r"(ms|µs|us|s|KB|MB|GB|bytes|%|x|h|min)(?![\w<])")
 FW = "firmware/shutbox/"
@@ -230,6 +230,16 @@ CONSTANTS = {
     "300 ms": ("host_tools/shutbox_host/web/static/app.js", "SAVE_SETTLE_MS = 300"),
     "5 ms": ("host_tools/shutbox_host/web/static/worker.js", "SLICE_MS = 5"),
     "100 ms": ("host_tools/shutbox_host/web/static/worker.js", "LAG_NS = 100e6"),
+    "700 ms": (FW + "debounce.py", "_LONG_MS = const(700)"),
+    "7.5 s": (FW + "game.py", "_CODE_CYCLE_MS = const(7500)"),
+    "1 KB": (FW + "engine.py", "beat-target buffer (1 KB a layer on nine tiles)"),
+    "256 KB": ("host_tools/shutbox_host/box/drive.py", 'heapsize: str = "256k"'),
+    "0.73 ms": ("host_tools/shutbox_host/box/sim/simbus.py", "0.73 ms a write measured"),
+    # a challenge's stream (design.md: the algorithm) and the daily code
+    "32 bytes": (FW + "challenge.py", "32 bytes a block"),
+    "16 bytes": (FW + "challenge.py", "16 bytes, integers little-endian"),
+    "2 bytes": (FW + "challenge.py", "code (2 bytes)"),
+    "8 bytes": ("host_tools/shutbox_host/box/daily.py", 'int.from_bytes(digest[:8], "big")'),
     # the W25Q16JV's sector erase and page program, typical and worst (cited from its
     # datasheet), as the simulated board's flash models them
     "45 ms": ("host_tools/shutbox_host/box/sim/norflash.py", '"typ": (45000, 400)'),

@@ -119,7 +119,7 @@ def run(script: str | Path, *args: str, heapsize: str = "64k", extra_path=(), si
     cmd += list(args)
     env = dict(os.environ, MICROPYPATH=mp_path(*extra_path, sim=sim))
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
-                          input=input, cwd=cwd)
+                          input=input, cwd=cwd, **tied())
 
 
 def smallest_heap(fits, lo: int, hi: int, step: int = 256, what: str = "the run") -> int:

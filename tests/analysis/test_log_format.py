@@ -61,8 +61,8 @@ def _runs(tmp_path) -> list[boxsim.Run]:
     """Runs of the real firmware on the simulated board that between them print every kind
     of record: the all-features game, the settings bench's match, out-at-45, mistakes, a
     fault and a power cut."""
-    runs = [bench_game._all_features_run(str(tmp_path / "all"), "1m")]
-    runs.append(boxsim.run(bench_settings._all_game(), "--flash", str(tmp_path / "match"),
+    runs = [bench_game.all_features_run(str(tmp_path / "all"), "1m")]
+    runs.append(boxsim.run(bench_settings.all_game(), "--flash", str(tmp_path / "match"),
                            "--powerup", heapsize="1m") if _save(tmp_path / "match") else None)
     s = Script().wait(100)
     s.lines.append("b players=2 format=3 to_go=1")  # out at 45: a 4 under 2-to-go scores 45
@@ -85,7 +85,7 @@ def _save(folder: Path) -> bool:
     from shutbox.store import Store
 
     (folder / "data").mkdir(parents=True)
-    return setfile.save(bench_settings._ALL, Store(str(folder / "data"))) == 0
+    return setfile.save(bench_settings.ALL_SETTINGS, Store(str(folder / "data"))) == 0
 
 
 def test_real_runs_print_every_kind_and_each_follows_the_schema(tmp_path):

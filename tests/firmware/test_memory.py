@@ -48,16 +48,16 @@ def test_every_feature_runs_on_a_64k_heap_for_the_firmware(figures, tmp_path):
     completes with -X heapsize = 64 KB + the harness' base (the simulated board and boxrun,
     which on the Pico are C code and ROM); 8 KB less and it runs out (the control)."""
     cap = bench_game.boot_cap(figures["all_features_harness_heap_bytes"])
-    assert bench_game._all_features_completes(str(tmp_path / "a"), cap)
-    assert not bench_game._all_features_completes(str(tmp_path / "b"), cap - 8 * 1024)
+    assert bench_game.all_features_completes(str(tmp_path / "a"), cap)
+    assert not bench_game.all_features_completes(str(tmp_path / "b"), cap - 8 * 1024)
 
 
 def test_the_game_completes_on_a_heap_capped_near_its_peak(figures, tmp_path):
     """The all-features game completes with -X heapsize = its peak + 24 KB (fragmentation
     and the GC's own tables) and fails on 64 KB for everything: the cap is real."""
     peak = figures["all_features_peak_heap_bytes"]
-    assert bench_game._all_features_completes(str(tmp_path / "a"), peak + 24 * 1024)
-    assert not bench_game._all_features_completes(str(tmp_path / "b"), 64 * 1024)
+    assert bench_game.all_features_completes(str(tmp_path / "a"), peak + 24 * 1024)
+    assert not bench_game.all_features_completes(str(tmp_path / "b"), 64 * 1024)
 
 
 # ----- the computer's and the coach's steps allocate nothing -----

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.node]
 require_emulator()
 
 from shutbox import pins  # noqa: E402
-from shutbox_host.bench.rp2 import _settings_file  # noqa: E402
+from shutbox_host.bench.rp2 import settings_file  # noqa: E402
 from shutbox_host.pico import autoplay, fsimage  # noqa: E402
 from shutbox_host.pico.emulator import Emulator  # noqa: E402
 
@@ -36,7 +36,7 @@ NOTICE_X = "YY.Y.YY"  # an amber X (face 5): the notice's dice
 @pytest.fixture(scope="module")
 def image():
     """The firmware's flash with the idle time at its shortest, one minute."""
-    return fsimage.build(extra={"/data/settings": _settings_file(sleep=1)})
+    return fsimage.build(extra={"/data/settings": settings_file(sleep=1)})
 
 
 def _checked(emu: Emulator, kinds=("sleep", "wake", "notice")) -> list[dict]:

@@ -56,13 +56,13 @@ def _frame(ms, rgb):
 def test_what_it_reads_from_the_chip():
     frames = [_frame(0.0, (255, 0, 51)), _frame(1000.0, (0, 0, 0)), _frame(3000.0, (0, 255, 0))]
     # 1 s of red at full and blue at a fifth on every LED, then 1 s dark, over 2 s
-    assert P._channels(frames, 0.0, 2000.0) == pytest.approx((LEDS * 0.5, 0.0, LEDS * 0.1))
+    assert P.led_channels(frames, 0.0, 2000.0) == pytest.approx((LEDS * 0.5, 0.0, LEDS * 0.1))
     # a window starting inside the first frame takes it from the window's start
-    assert P._channels(frames, 500.0, 1500.0) == pytest.approx((LEDS * 0.5, 0.0, LEDS * 0.1))
+    assert P.led_channels(frames, 500.0, 1500.0) == pytest.approx((LEDS * 0.5, 0.0, LEDS * 0.1))
     tones = [(100.0, 440.0, 0.5), (300.0, 0.0, 0.0), (900.0, 880.0, 0.0625)]
-    assert P._duty(tones, 0.0, 1000.0) == pytest.approx((200 * 0.5 + 100 * 0.0625) / 1000)
+    assert P.tone_duty(tones, 0.0, 1000.0) == pytest.approx((200 * 0.5 + 100 * 0.0625) / 1000)
     shut = pins.SWITCH_ACTIVE
     g1, g2 = pins.TILE_PINS[0], pins.TILE_PINS[1]
     inputs = [(0, {g1: shut}), (int(500e6), {g2: shut}), (int(750e6), {g1: 1 - shut})]
     # tile 1 shut 0-750 ms, tile 2 from 500 ms: over 1 s, 0.75 + 0.5 tiles on average
-    assert P._shut(inputs, 0, int(1000e6)) == pytest.approx(1.25)
+    assert P.tiles_shut(inputs, 0, int(1000e6)) == pytest.approx(1.25)

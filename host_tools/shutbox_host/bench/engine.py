@@ -179,7 +179,7 @@ def mpy_tree(dest: Path) -> Path:
     cross = boxsim.mpy_cross_exe()
     for name in ("__init__", "engine", "variants", "dice"):
         subprocess.run([str(cross), *mp.MPY_FLAGS, "-o", str(pkg / (name + ".mpy")),
-                        str(mp.FIRMWARE / "shutbox" / (name + ".py"))], check=True)
+                        str(mp.FIRMWARE / "shutbox" / (name + ".py"))], check=True, **mp.tied())
     if not (pkg / "tables").exists():  # beside the modules, where the engine looks
         (pkg / "tables").symlink_to(tablegen.TABLES)
     return dest

@@ -123,13 +123,14 @@ def boot_cap(base: int | None = None) -> int:
     return 64 * 1024 + (base + 1023) // 1024 * 1024
 
 
-def _all_features_run(flash: str, heap: str, *args: str) -> boxsim.Run:
+def all_features_run(flash: str, heap: str, *args: str) -> boxsim.Run:
     """The all-features game, booted as the Pico does from the settings file (boot_run)."""
     return boot_run(flash, ALL_FEATURES, all_features_script(), heap, *args)
 
 
-def _all_features_completes(flash: str, heap: int) -> bool:
-    r = _all_features_run(flash, str(heap))
+def all_features_completes(flash: str, heap: int) -> bool:
+    """The all-features game reaches its winner, untroubled, on a heap of *heap* bytes."""
+    r = all_features_run(flash, str(heap))
     return bool(r.events("winner")) and not trouble(r)
 
 
@@ -256,7 +257,7 @@ def all_features(min_heap: bool = True) -> dict:
 
     flash = tempfile.mkdtemp(prefix="shutbox-allfeat-")
     try:
-        r = _all_features_run(flash, "1m", "--peak")
+        r = all_features_run(flash, "1m", "--peak")
         if r.returncode != 0 or not r.events("winner"):
             raise RuntimeError("the all-features game failed: " + r.stderr.strip()[-300:])
         peak = r.answer("PEAK")[0]
@@ -268,7 +269,7 @@ def all_features(min_heap: bool = True) -> dict:
             "all_features_log_records": len(r.log),
         }
         if min_heap:
-            least = mp.smallest_heap(lambda heap: _all_features_completes(flash, heap),
+            least = mp.smallest_heap(lambda heap: all_features_completes(flash, heap),
                                      32 * 1024, 512 * 1024, what="the all-features game")
             out["all_features_min_heapsize_bytes"] = least
             out["all_features_firmware_min_heap_bytes"] = least - base

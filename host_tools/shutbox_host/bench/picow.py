@@ -73,11 +73,11 @@ def _import_cost(uf2, tree: dict, version: str, modules: str) -> tuple[int, int,
 def _game(uf2) -> dict:
     """The all-features game with the companion on, the heap probed (rp2's, from boot.py)."""
     from shutbox import pins
-    from shutbox_host.bench.rp2 import _settings_file
+    from shutbox_host.bench.rp2 import settings_file
     from shutbox_host.pico import autoplay, fsimage
     from shutbox_host.pico.emulator import Emulator
 
-    data = _settings_file(players=1, computer=3, hints=2, stakes=1, tie=1)
+    data = settings_file(players=1, computer=3, hints=2, stakes=1, tie=1)
     fs = fsimage.build(board="RPI_PICO_W", extra={"/data/settings": data,
                                                   "/boot.py": _PROBE.encode()})
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:

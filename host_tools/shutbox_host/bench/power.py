@@ -144,7 +144,7 @@ def asleep_ma(fraction: float = 1.0, busy: float = 0.0) -> dict:
 # ---- what the emulated chip does -------------------------------------------------------
 
 
-def _channels(frames, t0: float, t1: float) -> tuple[float, float, float]:
+def led_channels(frames, t0: float, t1: float) -> tuple[float, float, float]:
     """(red, green, blue): the time-weighted sum over the LEDs of each channel's value / 255
     between *t0* and *t1* (ms), each frame lasting until the next."""
     order = pins.LED_ORDER
@@ -164,7 +164,7 @@ def _channels(frames, t0: float, t1: float) -> tuple[float, float, float]:
     return tuple(round(v / (t1 - t0), 4) for v in acc)
 
 
-def _duty(tones, t0: float, t1: float) -> float:
+def tone_duty(tones, t0: float, t1: float) -> float:
     """The buzzer's duty averaged between *t0* and *t1*."""
     acc = 0.0
     cur = 0.0
@@ -180,7 +180,7 @@ def _duty(tones, t0: float, t1: float) -> float:
     return round(acc / (t1 - t0), 5)
 
 
-def _shut(inputs, t0_ns: int, t1_ns: int) -> float:
+def tiles_shut(inputs, t0_ns: int, t1_ns: int) -> float:
     """Tiles shut on average between the two times (ns), from the levels driven."""
     gpio_tile = {pins.TILE_PINS[k]: k for k in range(pins.TILES)}
     level = dict.fromkeys(range(pins.TILES), 1 - pins.SWITCH_ACTIVE)
@@ -201,7 +201,7 @@ def _shut(inputs, t0_ns: int, t1_ns: int) -> float:
 
 def measure(uf2=None, bootrom=None) -> dict:
     """The measured figures (see the module doc)."""
-    from shutbox_host.bench.rp2 import _settings_file, find_gc_alloc
+    from shutbox_host.bench.rp2 import find_gc_alloc, settings_file
     from shutbox_host.pico import autoplay, fsimage
     from shutbox_host.pico.emulator import Emulator
 
@@ -210,7 +210,7 @@ def measure(uf2=None, bootrom=None) -> dict:
         emu.write(b"\r\n")
         emu.prompt(since=0)
         gc_alloc = find_gc_alloc(emu)
-    fs = fsimage.build(extra={"/data/settings": _settings_file(sleep=1)})
+    fs = fsimage.build(extra={"/data/settings": settings_file(sleep=1)})
     out: dict = {}
     with Emulator(uf2, bootrom, fs=fs, battery_mv=int(VSYS_V * 1000)) as emu:
         turn = emu.wait_for(r'"ev": "turn"', timeout_ms=8000)
@@ -219,9 +219,9 @@ def measure(uf2=None, bootrom=None) -> dict:
         t1, st1 = win["_ms"], emu.stats()
         out["power_busy_playing"] = round((st1["busy_ns"] - st0["busy_ns"])
                                           / (st1["now"] - st0["now"]), 4)
-        out["power_led_playing"] = _channels(emu.frames, t0, t1)
-        out["power_buzzer_duty_playing"] = _duty(emu.tones, t0, t1)
-        out["power_shut_tiles_playing"] = _shut(emu.inputs, n0, int(t1 * 1e6))
+        out["power_led_playing"] = led_channels(emu.frames, t0, t1)
+        out["power_buzzer_duty_playing"] = tone_duty(emu.tones, t0, t1)
+        out["power_shut_tiles_playing"] = tiles_shut(emu.inputs, n0, int(t1 * 1e6))
         out["power_game_s"] = round((t1 - t0) / 1000, 1)
         # a new game (Roll held 5 s), all tiles up: its first prompt, left alone
         emu.set_open((1 << pins.TILES) - 1)
@@ -239,7 +239,7 @@ def measure(uf2=None, bootrom=None) -> dict:
                                        / (st3["now"] - st2["now"]), 4)
         allocs = st3["counts"][str(gc_alloc)] - st2["counts"].get(str(gc_alloc), 0)
         out["power_idle_allocs_per_s"] = round(allocs / ((t3 - t2) / 1000), 2)
-        out["power_led_idle"] = _channels(emu.frames, t2, t3)
+        out["power_led_idle"] = led_channels(emu.frames, t2, t3)
         slept = emu.wait_for(r'"ev": "sleep"', timeout_ms=70_000)
         emu.run(ms=100)
         st4 = emu.stats()

@@ -25,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from shutbox_host import mp
 from shutbox_host.analysis import games, report
 
 GAMES = 100
@@ -39,7 +40,7 @@ def _cli_s(argv: list[str], runs: int) -> float:
     for _ in range(runs):
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", code, *argv], check=True,
-                       stdout=subprocess.DEVNULL)
+                       stdout=subprocess.DEVNULL, **mp.tied())
         best = min(best, time.perf_counter() - t0)
     return best
 

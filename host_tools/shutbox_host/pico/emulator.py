@@ -185,7 +185,7 @@ def _compile_pins(source: str) -> bytes:
         src.write_text(source)
         out = Path(tmp) / "pins.mpy"
         subprocess.run([exe, *mp.MPY_FLAGS, "-o", str(out), "-s", "shutbox/pins.py", str(src)],
-                       check=True, capture_output=True)
+                       check=True, capture_output=True, **mp.tied())
         return out.read_bytes()
 
 

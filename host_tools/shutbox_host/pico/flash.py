@@ -269,7 +269,8 @@ mpy_cross_exe = mp.mpy_cross_exe  # None when there is none: the source goes to 
 def mpy_cross_version(exe: str) -> tuple[int, int] | None:
     """Return the (version, sub-version) of the .mpy files *exe* emits, or None."""
     try:
-        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30,
+                             **mp.tied())
     except (OSError, subprocess.TimeoutExpired):
         return None
     m = re.search(r"mpy v(\d+)\.(\d+)", out.stdout + out.stderr)
@@ -315,7 +316,7 @@ def _compile(exe: str, tag: str, rel: str, data: bytes) -> bytes:
         src = Path(where) / Path(rel).name
         src.write_bytes(data)
         proc = subprocess.run([exe, *mp.MPY_FLAGS, "-o", str(tmp), "-s", rel, str(src)],
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=120, **mp.tied())
     if proc.returncode != 0:
         tmp.unlink(missing_ok=True)
         msg = (proc.stderr or proc.stdout).strip().splitlines()

@@ -200,7 +200,7 @@ def _write(tmp: Path, cmd: list[str], rp2040js: Path, uf2_path: Path, rom_path: 
                         "--target=es2020", "--legal-comments=inline", "--log-level=warning",
                         "--outfile=" + str(tmp / FILES["worker"])],
                        capture_output=True, text=True, cwd=str(mp.ROOT),
-                       env={**os.environ, "NODE_PATH": str(_node_modules())})
+                       env={**os.environ, "NODE_PATH": str(_node_modules())}, **mp.tied())
     if p.returncode:
         raise UserError("esbuild failed: %s" % (p.stderr.strip() or p.stdout.strip()))
     uf2_bytes = uf2_path.read_bytes()
