@@ -21,7 +21,8 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
 - picow_heap_free_min_bytes: the least gc.mem_free() after a gc.collect() every 100 ms (a
   machine.Timer probe started by a boot.py, itself a few KB) over an all-features game (1
   player and the hard computer, best-move hints, Canoga stakes, ties by roll-off) with the
-  companion on; picow_heap_live_max_bytes = picow_heap_bytes - that.
+  companion on and its seat named (the players' names: companion.names counts the game at
+  its end and saves); picow_heap_live_max_bytes = picow_heap_bytes - that.
 - picow_flash_blocks_used: 4 KB littlefs blocks in use on the Pico W's filesystem after the
   boot (os.statvfs on the chip) of picow_fs_blocks; picow_companion_blocks: the blocks the
   companion's files take (the release with it less the release without, as `shutbox flash`
@@ -75,10 +76,12 @@ def _game(uf2) -> dict:
     from shutbox import pins
     from shutbox_host.bench.rp2 import settings_file
     from shutbox_host.pico import autoplay, fsimage
+    from shutbox_host.pico.companion import names_file
     from shutbox_host.pico.emulator import Emulator
 
     data = settings_file(players=1, computer=3, hints=2, stakes=1, tie=1)
     fs = fsimage.build(board="RPI_PICO_W", extra={"/data/settings": data,
+                                                  "/data/names": names_file(["ann"]),
                                                   "/boot.py": _PROBE.encode()})
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
         turn = emu.wait_for(_TURN, timeout_ms=8000)
@@ -99,10 +102,14 @@ def _game(uf2) -> dict:
         said = emu.events("companion")
         faults = emu.events("fault")
         out = emu.repl("_tm.deinit()\nimport os, sys\nst = os.statvfs('/')\n"
+                       "from companion import picow\nn = picow.live.names\n"
                        "print('LO', _lo[0], gc.mem_free() + gc.mem_alloc(), st[2] - st[3], "
-                       "st[2], int('companion.web' in sys.modules))\n")
-    lo, total, used, blocks, served = (int(v) for v in next(
+                       "st[2], int('companion.web' in sys.modules), "
+                       "n.entry(n.find('ann'))[0] if n else -1)\n")
+    lo, total, used, blocks, served, named = (int(v) for v in next(
         x for x in out.splitlines() if x.startswith("LO")).split()[1:])
+    if win["ev"] == "winner" and named != 1:
+        raise AssertionError("the names' records did not count the game: %d" % named)
     if faults or not served or [s for s in said if s.get("error") != "radio"]:
         raise AssertionError("the Pico W's companion did not run as it should: %s %s"
                              % (said, faults))
