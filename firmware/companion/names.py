@@ -4,7 +4,9 @@ score, boxes shut and a rating; one file in the box's store (shutbox.store: chec
 replaced atomically), ``names``, version ``VERSION``, little-endian::
 
     0..3    the variant's key of the last game counted (shutbox.setfile.variant_key)
-    4..7    the box's records' game count when that game began (_NONE: none counted yet)
+    4..5    the box's records' game count when that game began (with 0 at 0..3: none yet)
+    6..7    _COUNTED when the box's records counted that game too, else its end's mark
+            (``_mark``: the winners, who played and the scores, in 15 bits)
     8..71   the seats' names, 4 x _LEN bytes of UTF-8, zero-padded (empty: no name)
     72..    up to _MAX records of _ENTRY bytes (_FORMAT): the name (_LEN bytes), games,
             wins, draws, boxes shut (u16 each, stopping at 65,535), best score (u32,
@@ -19,9 +21,12 @@ which game it counted last, by the variant's key and the box's records' game cou
 game began (shutbox.records' tally, which the box's saved game carries through a cut), so a
 game that ends again after a cut (the box resumes it from before its end) or that resumes at
 its end is not counted again. That count moves at every game the box's records count, which
-is every game in which a person's seat took a turn (a game the computer won before any
-person's turn, the variant's first, is counted by neither; a game of a variant whose count
-stopped at 65,535 is told apart no longer: such games count as one).
+is every game in which a person's seat took a turn. In a game the records did not count (the
+variant's first, won by the computer before any person's turn) the count does not move, and
+the next game begins at the same count: the game's end's mark then tells them apart (a game
+that resumes at its end has the same; one that ends again after a cut may end otherwise, and
+would count twice). Once a variant's count stops at 65,535, the marks alone tell its games
+apart.
 
 What a game counts, for each seat with a name (the computer's seats are named by the box,
 ``computer (hard)``; a seat without a name counts nothing, and a game without a person's
@@ -38,6 +43,7 @@ the rating difference d, from a table (_EXPECT: no floats), so what one gains th
 loses.
 """
 
+import binascii
 import struct
 
 from micropython import const
@@ -51,6 +57,8 @@ _HEAD = const(72)
 _ENTRY = const(32)
 _FORMAT = const("<HHHHIHH")  # after the name: games, wins, draws, shut, best, rating, spare
 _NONE = const(0xFFFFFFFF)
+_MARKER = const("<IHH")  # the last game counted: key, the count it began with, _COUNTED or mark
+_COUNTED = const(0xFFFF)
 _COUNT = const(0xFFFF)
 _START = const(1500)
 _K = const(32)
@@ -72,6 +80,12 @@ def expect(d):
         i = a // 50
         e = _EXPECT[i] + (_EXPECT[i + 1] - _EXPECT[i]) * (a - 50 * i) // 50
     return e if d >= 0 else 1000 - e
+
+
+def _mark(g):
+    """Return 15 bits of the end of game *g*: its winners, who played, the scores."""
+    return binascii.crc32(("%d %d %r" % (g.winners, g.played, g.scores[:g.players])).encode()
+                          ) & 0x7FFF
 
 
 def check(name):
@@ -105,7 +119,7 @@ class Names:
         if n < _HEAD or (n - _HEAD) % _ENTRY:
             for i in range(len(self.buf)):
                 self.buf[i] = 0
-            struct.pack_into("<II", self.buf, 0, 0, _NONE)
+            struct.pack_into(_MARKER, self.buf, 0, 0, 0xFFFF, 0)
             n = _HEAD
         self.n = (n - _HEAD) // _ENTRY
         self.seats = [self._text(8 + _LEN * p) for p in range(SEATS)]
@@ -218,8 +232,8 @@ class Names:
         if t is not None:
             key = t[_T_KEY] & 0xFFFFFFFF
             began = t[_T_BEGAN]
-            was_key, was_began = struct.unpack_from("<II", self.buf, 0)
-            if was_key == key and was_began == began and t[_T_GAMES] != began:
+            was_key, was_began, was = struct.unpack_from(_MARKER, self.buf, 0)
+            if was_key == key and was_began == began and (was == _COUNTED or was == _mark(g)):
                 return False  # counted before a cut, and the game ended (or resumed) again
         names = self.at_seats(g)
         cpu = g.cpu.seats if g.cpu is not None else 0
@@ -263,6 +277,7 @@ class Names:
             struct.pack_into(_FORMAT, self.buf, at, min(games + 1, _COUNT), wins, draws, shut,
                              best, rating, 0)
         if t is not None:
-            struct.pack_into("<II", self.buf, 0, key, began)
+            struct.pack_into(_MARKER, self.buf, 0, key, began,
+                             _COUNTED if t[_T_GAMES] != began else _mark(g))
         self.save()
         return True

@@ -268,3 +268,43 @@ def test_names_set_after_pairing_count_a_game_and_outlive_a_restart(tmp_path):
         assert [x["name"] for x in r["records"]] == ["ann", "bob"]  # the highest rating first
     finally:
         again.close()
+
+
+class _Game:
+    """What Names.after reads of shutbox.game.Game at a game's end."""
+
+    def __init__(self, scores, winners):
+        self.state = GAME_END
+        self.players = len(scores)
+        self.scores = scores
+        self.winners = winners
+        self.played = (1 << len(scores)) - 1
+        self.cpu = None
+
+        class _S:
+            computer = 0
+
+        self.settings = _S()
+
+
+class _App:
+    def __init__(self, game, began, games):
+        self.game = game
+        self.tally = [None, 77, 0, 0, 0, 0, began, games]  # shutbox.records' _T_* slots
+
+
+def test_a_game_the_records_did_not_count_is_told_from_the_next_by_its_end(tmp_path):
+    """The variant's first game, which the box's records did not count (their count stays
+    0): counted once, also when the box resumes at its end; the next game begins at the same
+    count, ends otherwise, and counts too (told apart by the end's mark), once."""
+    names = nm.Names(Store(str(tmp_path)))
+    assert names.set_seats(["ann", "bob"]) is None
+    first = _App(_Game([0, 9], 1), began=0, games=0)  # the records did not count it
+    assert names.after(first, 0)
+    again = nm.Names(Store(str(tmp_path)))  # a power cycle: resumed at its end
+    assert not again.after(first, 0)
+    second = _App(_Game([5, 2], 2), began=0, games=1)  # the records counted this one
+    assert again.after(second, 0)
+    assert not nm.Names(Store(str(tmp_path))).after(second, 0)
+    got = {r["name"]: (r["games"], r["wins"]) for r in nm.Names(Store(str(tmp_path))).records()}
+    assert got == {"ann": (2, 1), "bob": (2, 1)}
