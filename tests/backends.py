@@ -2,7 +2,10 @@
 """``BACKENDS``: pytest parameters naming each backend a scenario runs on (the emulated chip
 marked ``node``: make check leaves it out); ``box(name, ...)``: a new box of that backend,
 ready for play (the emulated one skips, or fails on CI, where it cannot run); a script with
-its check that the web page's test runs too (``throw_script``, ``check_throw``)."""
+its check that the web page's test runs too (``throw_script``, ``check_throw``); a CPython
+box whose dice are all given (``cpy``) and the steps a test plays on any box, each followed
+by the time for the box to take it (``shut``, ``open_``, ``flip``, ``press``,
+``throw``)."""
 
 from __future__ import annotations
 
@@ -12,12 +15,14 @@ import pytest
 
 from shutbox_host.model.drive import Driver, Shown
 from shutbox_host.model.leds import face
-from shutbox_host.model.script import ROLL_MS, Script
+from shutbox_host.model.script import PRESS_MS, ROLL_MS, Script
 
 BACKENDS = ["cpy", "sim", pytest.param("emu", marks=pytest.mark.node)]
 DICE = ["cpy", "sim"]  # the backends that take a script's dice (the chip draws its own)
 # the terminal box plays on the wall clock: only for short scripts that time nothing finely
 TERM = "term"
+# the simulated board with its companion serving: on the wall clock too, its dice given
+WEB = "web"
 
 
 @functools.cache
@@ -30,6 +35,7 @@ def _fw_image() -> bytes:
 def box(name: str, levels: int = -1, heapsize: str = "256k", players: int = 2) -> Driver:
     """A new box of backend *name* ("cpy": the App on CPython; "sim": the simulated board;
     "term": the terminal box, booted as ``shutbox play`` boots it, on the wall clock;
+    "web": the simulated board with its companion serving, on the wall clock;
     "emu": the emulated RP2040, its flash image's 2 players), *levels* the tiles open at
     power-up."""
     if name == "cpy":
@@ -40,6 +46,11 @@ def box(name: str, levels: int = -1, heapsize: str = "256k", players: int = 2) -
         from shutbox_host.box.drive import SimBox
 
         return SimBox("--players", str(players), heapsize=heapsize, levels=levels)
+    if name == WEB:
+        from shutbox_host.box.webbox import WebBox
+
+        assert levels == -1, "the web box starts with every tile open"
+        return WebBox(players=players)
     if name == TERM:
         from shutbox_host.box.play import TermBox
 
@@ -69,3 +80,58 @@ def check_throw(r: Shown, s: Script) -> None:
     assert last is not None and last[0] > 100, r.frames[-3:]  # drawn after the press
     assert [face(last[2]), face(last[3])] == throws[0]["dice"], (last, throws)
     assert any(hz == 1000 and 100 <= ms < 100 + ROLL_MS for ms, hz in r.tones), r.tones
+
+
+# ----- the steps a test plays on any box, and the time each lets pass -----
+
+TAKE_MS = 50  # after a tile moved: the box has taken it and shown it
+AFTER_PRESS_MS = 30  # after Roll let go: its release taken and the lock-out over
+LONG_MS = 800  # a long press of Roll (the debouncer's is 700 ms)
+
+
+def cpy(players: int = 1, faces=(), **settings) -> Driver:
+    """A CPython box with *players* under *settings* (and rules=Rules(...)), its dice only
+    the faces a test gives (*faces*, then ``throw``'s): any other throw fails the test."""
+    from shutbox_host.box.drive import CpyBox
+
+    box = CpyBox(players=players, scripted=True, **settings)
+    if faces:
+        box.dice(list(faces))
+    return box
+
+
+def shut(box: Driver, *tiles: int) -> None:
+    box.shut(*tiles)
+    box.advance(TAKE_MS)
+
+
+def open_(box: Driver, *tiles: int) -> None:
+    box.open(*tiles)
+    box.advance(TAKE_MS)
+
+
+def flip(box: Driver, *tiles: int) -> None:
+    box.flip(*tiles)
+    box.advance(TAKE_MS)
+
+
+def set_open(box: Driver, mask: int) -> None:
+    box.set_open(mask)
+    box.advance(TAKE_MS)
+
+
+def press(box: Driver, long: bool = False) -> None:
+    """Roll pressed and let go (held LONG_MS: a long press), and taken."""
+    if long:
+        box.hold(LONG_MS)
+    else:
+        box.click(PRESS_MS)
+    box.advance(AFTER_PRESS_MS)
+
+
+def throw(box: Driver, *faces: int, long: bool = False) -> None:
+    """The dice's next *faces* given, Roll pressed, and the throw shown (ROLL_MS)."""
+    if faces:
+        box.dice(list(faces))
+    press(box, long)
+    box.advance(ROLL_MS)

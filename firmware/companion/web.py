@@ -4,12 +4,13 @@
 Routes: ``/`` the page (page.html, beside this module); ``/api/state`` the game (whose turn,
 the throw, the tiles up and in play, the scores, the winners); ``/api/events`` the same
 pushed as server-sent events at every change (shutbox's loop wakes them: companion.live);
-``/api/settings`` the settings in words; ``/api/records`` the box's records of the variant
-played; ``/api/names`` the seats' names and each name's record (``POST`` paired, with
-``{"seats": [...]}``: companion.names); ``/api/log`` the game log as JSON lines (what
-``shutbox report`` reads);
-``POST /api/pair`` shows a pairing code on the box (no body), or trades the code for a token
-(``{"code": "1234"}``); the changes need the token (``X-Pair-Token``), else 403:
+``/api/moves`` the throw's moves ranked by the box's tables (best-move hints only, else
+403: companion.moves); ``/api/settings`` the settings in words; ``/api/records`` the box's
+records of the variant played; ``/api/names`` the seats' names and each name's record
+(``POST`` paired, with ``{"seats": [...]}``: companion.names); ``/api/log`` the game log as
+JSON lines (what ``shutbox report`` reads); ``POST /api/pair`` shows a pairing code on the
+box (no body), or trades the code for a token (``{"code": "1234"}``); the changes need the
+token (``X-Pair-Token``), else 403:
 ``POST /api/new-game``, ``POST /api/settings`` with the box's own settings in words
 (``{"brightness": "high"}``: sound and brightness, applied at once and saved), and ``POST
 /api/wifi`` with a home network (``{"ssid": ..., "password": ...}``: saved, then joined;
@@ -243,6 +244,16 @@ def make(live):
     @app.get("/api/log")
     async def log(req):
         return Response(live.log_text(), headers={"Content-Type": "application/x-ndjson"})
+
+    # ----- the moves ranked (companion.moves: best-move hints only; loaded at first use) -----
+
+    @app.get("/api/moves")
+    async def moves(req):
+        from companion import moves
+
+        return moves.answer(live)
+
+    # -----
 
     @app.get("/api/events")
     @with_sse

@@ -8,10 +8,12 @@ except for a player who knows the score to beat: a later player in a round, wher
 final score so far this round (the score to beat) is the target. A score strictly below it
 wins, so the hint is then the move with the best chance of beating it (engine.set_target, once
 a turn; nine tiles with `any` moves and sum or count scoring have these tables). In one round
-for the win (no format, stakes or turn variant) the hint is the match's play instead where the
-pack has it (the default variant: seat 1; tablegen.MATCH_SEAT2 adds seat 2 of 2 players): the
-best chance to win the round, a tie counted as the tie rule makes it (shutbox.target). Where the
-target cannot be beaten, or cannot be missed, the lowest expected score is the aim again.
+for the win (no format, stakes or turn variant; no tie rule beside the computer: that does not
+fit the heap) the hint is the match's play instead where the pack has it (the default variant:
+seat 1; tablegen.MATCH_SEAT2 adds seat 2 of 2 players): the best chance to win the round, a tie
+counted as the tie rule makes it (shutbox.target). Where the target cannot be beaten, or cannot
+be missed, the lowest expected score is the aim again (after a shut box: the best chance of
+one, the only way to tie it).
 
 Analysis: every choice a person makes (each move, each free one-die choice) is measured against
 the same aim on the dice actually thrown: engine.move_loss and one_die_loss for the lowest
@@ -71,9 +73,10 @@ class Coach:
                 t = rs[p]
         s = g.settings  # one round for the win: the match's play, or the score to beat
         if not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
-                or s.most_tiles or s.real_dice | s.timeout | s.resign):
+                or s.most_tiles or s.real_dice | s.timeout | s.resign or g.cpu and g.match):
             # by names the box already holds ("shutbox.", "target": one more interned name can
-            # make their pool grow by KBs); not with shutbox.turn's game: both do not fit
+            # make their pool grow by KBs); not with shutbox.turn's game, nor with a tie rule's
+            # rounds beside the computer: those do not fit
             t = __import__("shutbox." + "target").target.target(g)
         elif t < 0 or not e.set_target(t):  # allocates (reads a table block): once a turn
             return

@@ -17,14 +17,15 @@ Roll passes the box on as usual.
 
 Levels (shutbox.engine LEVEL_*): easy picks any legal move at random (and one die or two at
 random where the rules let it choose), medium plays the rule of thumb of the solver's page
-(docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add up to
-6 or less), hard plays the exact optimum (the engine's tables): in the standard round for the
-win (no rounds setting: ties shared) the match's play, the best chance to win the round (seat
-1; the best chance to beat the score so far in later seats: shutbox.target), elsewhere the lowest
-expected score. It chooses among the moves the game allows: where a setting removes some (to-
-go, most-tiles), hard takes the allowed move with the lowest expected score and medium the
-first allowed in greedy order. Random picks come from the game's Dice byte pool (Dice.below).
-Nothing here allocates once built.
+(docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add
+up to 6 or less), hard plays the exact optimum (the engine's tables): in one round for the
+win (no rounds setting but a tie rule: share, roll-off or replay) the match's play, the
+best chance to win the round (seat 1; the best chance to beat the score so far in later
+seats, of a shut box after one: shutbox.target), elsewhere the lowest expected score. It
+chooses among the moves the game allows: where a setting removes some (to-go, most-tiles),
+hard takes the allowed move with the lowest expected score and medium the first allowed in
+greedy order. Random picks come from the game's Dice byte pool (Dice.below). Nothing here
+allocates once built.
 """
 
 from micropython import const
@@ -74,11 +75,13 @@ class Computer:
             e = g.engine
             o = g.open_
             if self.level > _MEDIUM and (st == _SETUP or self._seen < 0):
-                # the standard round for the win (no rounds setting, ties shared): the match's
-                # play, or the score to beat; other games (the tie rules too: their check
-                # does not fit the heap) the lowest expected score
+                # one round for the win (no rounds setting but a tie rule, without best
+                # hints: with both the game does not fit the heap): the match's play, or the
+                # score to beat; other games the lowest expected score (shutbox.target checks
+                # the other rounds settings: their check here does not fit the heap)
                 s = g.settings
-                if g.match is None and not s.real_dice | s.timeout | s.resign:
+                if (g.match is None or s.tie and g.coach is None) and not \
+                        s.real_dice | s.timeout | s.resign:
                     # set_target: it reads a table block (by names the box holds, as in
                     # shutbox.coach; not with shutbox.turn's game: both do not fit)
                     __import__("shutbox." + "target").target.target(g)

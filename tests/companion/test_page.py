@@ -117,3 +117,66 @@ def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing
                 browser.close()
     finally:
         box.close()
+
+
+def _box_with_hints(flash: Path, hints: int) -> WebBox:
+    """A box whose saved settings have *hints* (as its menu saves them), its companion on."""
+    from shutbox import setfile
+    from shutbox.settings import Settings
+    from shutbox.store import Store
+
+    (flash / "data").mkdir(parents=True)
+    assert setfile.save(Settings(hints=hints), Store(str(flash / "data"))) == 0
+    return WebBox(flash)
+
+
+@pytest.mark.parametrize("hints", [2, 1])
+def test_the_page_ranks_the_throws_moves_only_with_best_move_hints(tmp_path, hints):
+    """Hints on best move (2): the page shows the throw's moves as the box ranks them, the
+    one the box lights marked; on legal moves (1: the box's default) it shows none."""
+    require(_missing(), "the companion's page")
+    from playwright.sync_api import sync_playwright
+
+    box = _box_with_hints(tmp_path / "flash", hints)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=drive.chromium(), args=drive.ARGS,
+                                         headless=True)
+            try:
+                page = browser.new_page(viewport=drive.PHONE)
+                asked = []
+                page.on("response", lambda r: asked.append(r.status)
+                        if r.url.endswith("/api/moves") else None)
+                page.goto("http://127.0.0.1:%d/" % box.port)
+                page.wait_for_function("() => window.shutboxState !== undefined")
+                assert page.locator("#rank").is_hidden()
+                box.roll((6, 3))
+                page.wait_for_function("() => window.shutboxState.state === 'move'")
+                if hints != 2:
+                    end = time.monotonic() + 3
+                    while not asked:  # the page asks once, the box refuses
+                        assert time.monotonic() < end, "the page never asked"
+                        page.wait_for_timeout(50)
+                    page.wait_for_timeout(300)
+                    assert asked == [403] and page.locator("#rank").is_hidden()
+                    assert page.locator("#ranked tbody tr").count() == 0
+                    return
+                page.wait_for_selector("#rank", state="visible", timeout=3000)
+                want = box.request("GET", "/api/moves")[1]["moves"]
+                rows = page.locator("#ranked tbody tr")
+                assert rows.count() == len(want) >= 5
+                for i, m in enumerate(want):
+                    cells = rows.nth(i).locator("td").all_inner_texts()
+                    assert cells[:4] == [" ".join(map(str, m["shut"])),
+                                         " ".join(map(str, m["leaves"])),
+                                         "%.2f" % (m["expected"] / 1000),
+                                         "%.1f%%" % (m["p_shut"] / 10)], (cells, m)
+                    assert (cells[4] == "◀ the box") == m["hint"]
+                width = page.evaluate("() => document.documentElement.scrollWidth")
+                assert width <= drive.PHONE["width"], width
+                box.tile(9, True)  # the move played: the ranking goes with the throw
+                page.wait_for_selector("#rank", state="hidden", timeout=3000)
+            finally:
+                browser.close()
+    finally:
+        box.close()

@@ -1,5 +1,5 @@
 # The computer opponent: seats, pace, virtual tiles and each level's choices, on both interpreters.
-"""shutbox.computer through shutbox.game (CPython, a hand-driven clock) and through the
+"""shutbox.computer through shutbox.game (the CPython box, through its pins) and through the
 simulated pins under MicroPython (boxrun), plus the hard level's average over thousands of
 turns played through the game in boxrun's fast-forward mode, against the solver's exact
 expectation (and the check that the medium level would fail that test)."""
@@ -14,7 +14,7 @@ import tempfile
 from fractions import Fraction
 
 import pytest
-from test_game import Box as GameBox
+from backends import cpy, press, set_open, shut, throw
 from test_game import bits
 
 from shutbox import frame as fr
@@ -22,6 +22,7 @@ from shutbox.dice import Dice
 from shutbox.engine import LEVEL_EASY, LEVEL_HARD, LEVEL_MEDIUM, Engine, Rules
 from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, tiles_of
 from shutbox.settings import _HINT_OFF as HINT_OFF
+from shutbox.ticks import ticks_add, ticks_diff
 from shutbox.variants import MOVES_KIDS, ONE_DIE_NEVER, SCORING_COUNT
 from shutbox_host.box import boxsim
 from shutbox_host.model.leds import face, tiles_lit
@@ -33,46 +34,51 @@ PACE = 800  # shutbox.computer._PACE_MS
 HEAP = "128k"  # functional runs; the 64 KB budget is tests/firmware/test_memory.py's
 
 
-class Box(GameBox):
-    """test_game's hand-driven box, plus helpers for turns the computer plays."""
+def Box(players=1, **settings):  # noqa: N802 - named as the box it makes
+    """A CPython box (shutbox_host.box.drive.CpyBox) with its dice only as given."""
+    return cpy(players=players, **settings)
 
-    def set(self, levels):
-        self._set(levels)
 
-    def play(self, *moves):
-        """Shut each move's tiles after the throw that is shown (the dice queued already)."""
-        for move in moves:
-            self.set(self.levels & ~bits(*move))
+def set_tiles(box, levels):
+    """Drive the box's tiles to *levels* (bit set: open) and let the box take them."""
+    set_open(box, levels)
 
-    def events(self, kind, player=None):
-        return [r for r in self.game.log
-                if r["ev"] == kind and (player is None or r.get("player") == player)]
 
-    def until(self, state, limit=60000):
-        """Let time pass until the game enters *state*; return the ms it took."""
-        t = 0
-        while self.game.state != state:
-            assert t < limit, (self.game.state, self.game.log[-3:])
-            self.wait(10)
-            t += 10
-        return t
+def play(box, *moves):
+    """Shut each move's tiles after the throw that is shown (the dice queued already)."""
+    for move in moves:
+        shut(box, *move)
+
+
+def events(box, kind, player=None):
+    return [r for r in box.shown().events(kind) if player is None or r.get("player") == player]
+
+
+def until(box, state, limit=60000):
+    """Let time pass until the game enters *state*; return the ms it took."""
+    t = 0
+    while box.game.state != state:
+        assert t < limit, (box.game.state, box.shown().log[-3:])
+        box.advance(10)
+        t += 10
+    return t
 
 
 def human_turn(box, moves=((6, 6, (3, 9)), (1, 1, (2,)))):
     """Player 1 plays 12 -> 3 9, 2 -> 2, then 1 + 1 fits nothing: score 31."""
     for a, b, move in moves:
-        box.throw(a, b)
-        box.play(move)
-    box.throw(1, 1)
+        throw(box, a, b)
+        play(box, move)
+    throw(box, 1, 1)
     assert box.game.state == TURN_END
 
 
 def hand_over(box):
     """After the person's turn (human_turn), pass the box on with the tiles opened for the
     computer's turn."""
-    box.wait(800)
-    box.game.roll(False, box.now)
-    box.set(box.eng.full)
+    box.advance(800)
+    press(box)
+    set_tiles(box, box.app.engine.full)
 
 
 # ----- seats -----
@@ -83,13 +89,13 @@ def test_the_computer_takes_the_seat_after_the_players(players, seats, cpu):
     box = Box(players=players, computer=LEVEL_HARD)
     assert box.game.cpu.seats == 1 << (cpu - 1)
     assert box.game.players == seats
-    game = box.events("game")[0]
+    game = events(box, "game")[0]
     assert game["players"] == seats and game["computer"] == [cpu]
 
 
 def test_without_the_setting_there_is_no_computer():
     box = Box(players=2)
-    assert box.game.cpu is None and "computer" not in box.events("game")[0]
+    assert box.game.cpu is None and "computer" not in events(box, "game")[0]
 
 
 # ----- a computer's turn through the game -----
@@ -134,30 +140,30 @@ def test_each_level_plays_its_moves_on_virtual_tiles(level):
     rules = Rules(one_die=ONE_DIE_NEVER)
     box = Box(players=1, rules=rules, computer=level)
     human_turn(box)
-    box.wait(800)
-    box.game.roll(False, box.now)  # pass the box on
+    box.advance(800)
+    press(box)  # pass the box on
     assert box.game.state == SETUP and box.game.player == 1
-    box.set(box.eng.full)  # the box's tiles opened for the computer's turn
+    set_tiles(box, box.app.engine.full)  # the box's tiles opened for the computer's turn
     box.faces += cpu_faces(level)
-    box.until(TURN_END)
-    want, score = plan(box.eng, level, CPU_THROWS, (2, 1, 3, 0, 0, 0, 0))
-    assert [m["shut"] for m in box.events("move", 2)] == want
-    assert box.events("score", 2)[0]["score"] == score
-    assert box.levels == box.eng.full  # nobody touched the box's tiles
-    box.wait(800)
-    box.game.roll(False, box.now)
+    until(box, TURN_END)
+    want, score = plan(box.app.engine, level, CPU_THROWS, (2, 1, 3, 0, 0, 0, 0))
+    assert [m["shut"] for m in events(box, "move", 2)] == want
+    assert events(box, "score", 2)[0]["score"] == score
+    assert box.open_ == box.app.engine.full  # nobody touched the box's tiles
+    box.advance(800)
+    press(box)
     assert box.game.state == GAME_END
-    assert box.events("winner")[0]["scores"] == [31, score]
+    assert events(box, "winner")[0]["scores"] == [31, score]
 
 
 def test_the_turn_goes_at_a_pace_a_person_can_follow():
     box = Box(players=1, rules=Rules(one_die=ONE_DIE_NEVER), computer=LEVEL_HARD)
     human_turn(box)
-    box.wait(800)
-    box.game.roll(False, box.now)
-    box.wait(500)
-    t0 = box.now  # the tiles opened for the computer's turn
-    box.set(box.eng.full)
+    box.advance(800)
+    press(box)
+    box.advance(500)
+    t0 = box.ms  # the tiles opened for the computer's turn
+    set_tiles(box, box.app.engine.full)
     box.faces += cpu_faces(LEVEL_HARD)
     g = box.game
     steps = []  # (ms, what): every throw and every tile the computer shuts
@@ -165,19 +171,19 @@ def test_the_turn_goes_at_a_pace_a_person_can_follow():
     while g.state != TURN_END:
         if g.throws != throws:
             throws = g.throws
-            steps.append((box.now, "throw"))
+            steps.append((box.ms, "throw"))
         cur = bin(g.levels).count("1")  # the computer's virtual tiles still open
         if cur < lit:
-            steps.append((box.now, "tile"))
+            steps.append((box.ms, "tile"))
         lit = cur
-        box.wait(10)
-        assert box.now - t0 < 60000
+        box.advance(10)
+        assert box.ms - t0 < 60000
     gaps = [b[0] - a[0] for a, b in zip(steps, steps[1:], strict=False)]
     assert steps[0][0] - t0 >= PACE  # SETUP: a pause before the first throw
     assert gaps and min(gaps) >= PACE, steps
     # the tiles of a multi-tile move are shut one by one (12 -> 3 9 on this box)
-    tiles = sum(len(m["shut"]) for m in box.events("move", 2))
-    assert [w for _, w in steps].count("tile") == tiles > len(box.events("move", 2))
+    tiles = sum(len(m["shut"]) for m in events(box, "move", 2))
+    assert [w for _, w in steps].count("tile") == tiles > len(events(box, "move", 2))
 
 
 def test_the_leds_show_the_computers_turn():
@@ -187,17 +193,17 @@ def test_the_leds_show_the_computers_turn():
     tiles, a, b = box.frame()
     assert face(a) == 2 and set(a) <= {"C", "."}  # SETUP: its seat number in cyan
     box.faces += cpu_faces(LEVEL_HARD)
-    box.until(MOVE)  # 4 + 4
+    until(box, MOVE)  # 4 + 4
     tiles, a, b = box.frame()
     assert (face(a), face(b)) == (4, 4) and tiles == "WWWWWWWWW"
-    box.wait(PACE)  # its move (the 8) shut on its virtual tiles, the box's tiles untouched
-    box.until(READY)
+    box.advance(PACE)  # its move (the 8) shut on its virtual tiles, the box's tiles untouched
+    until(box, READY)
     tiles, a, b = box.frame()
     assert tiles == "WWWWWWWGW" and a == b == "...C..."  # the accepted 8; two dice next
-    assert box.levels == box.eng.full and box.game.phys == box.eng.full
-    box.wait(PACE)
-    box.until(MOVE)  # 6 + 6 = 12 with the 8 shut: 3 and 9, one at a time
-    box.wait(PACE + 10)
+    assert box.open_ == box.app.engine.full and box.game.phys == box.app.engine.full
+    box.advance(PACE)
+    until(box, MOVE)  # 6 + 6 = 12 with the 8 shut: 3 and 9, one at a time
+    box.advance(PACE + 10)
     tiles, _, _ = box.frame()
     assert tiles.count("G") == 1 and tiles[8] == "G" and tiles[2] == "W"
 
@@ -209,16 +215,16 @@ def test_its_one_die_choice_shows_before_the_throw():
     # 9, 8, 7, then 6: the hard level throws one die on 1..5 open? it follows the table
     box.faces += [6, 3, 4, 4, 4, 3, 3, 3]
     for _ in range(4):
-        box.until(MOVE)
-        box.until(READY)
+        until(box, MOVE)
+        until(box, READY)
     g = box.game
     assert g.open_ == bits(1, 2, 3, 4, 5) and g.one_die_choice() == 1
-    one = box.eng.choose_one_die(g.open_)
-    box.wait(100)
+    one = box.app.engine.choose_one_die(g.open_)
+    box.advance(100)
     tiles, a, b = box.frame()
     assert a == "...C..." and b == ("......." if one else "...C...")
     box.faces += [2] if one else [2, 3]
-    box.until(ROLLING)
+    until(box, ROLLING)
     assert (g.b == 0) == one
 
 
@@ -227,19 +233,19 @@ def test_the_box_tiles_and_roll_are_ignored_during_its_turn():
     human_turn(box)
     hand_over(box)
     box.faces += cpu_faces(LEVEL_MEDIUM)
-    box.until(MOVE)
-    n = len(box.game.log)
-    box.set(box.eng.full & ~bits(5))  # someone flips a tile of the real box
-    box.game.roll(False, box.now)  # and presses Roll
-    assert box.game.err == 0 and not box.events("error") and not box.events("refused")
-    assert len(box.game.log) == n
-    box.until(TURN_END)
-    want, score = plan(box.eng, LEVEL_MEDIUM, CPU_THROWS)
-    assert [m["shut"] for m in box.events("move", 2)] == want
-    box.wait(800)
-    box.game.roll(False, box.now)
+    until(box, MOVE)
+    n = len(box.shown().log)
+    set_tiles(box, box.app.engine.full & ~bits(5))  # someone flips a tile of the real box
+    press(box)  # and presses Roll
+    assert box.game.err == 0 and not events(box, "error") and not events(box, "refused")
+    assert len(box.shown().log) == n
+    until(box, TURN_END)
+    want, score = plan(box.app.engine, LEVEL_MEDIUM, CPU_THROWS)
+    assert [m["shut"] for m in events(box, "move", 2)] == want
+    box.advance(800)
+    press(box)
     assert box.game.state == GAME_END
-    box.game.roll(True, box.now)  # a new game: player 1 must open the 5 again
+    press(box, long=True)  # a new game: player 1 must open the 5 again
     assert box.game.state == SETUP and box.game.err_mask == bits(5)
 
 
@@ -254,7 +260,8 @@ def test_many_turns_follow_the_level_on_cpython(level):
     box.faces = [rng.randint(1, 6) for _ in range(40000)]
     g = box.game
     g.cpu.seats, g.cpu.players = 15, 4
-    g.new_game(box.now)
+    now = box.now  # the game stepped alone, below the pins, on a clock of its own
+    g.new_game(now)
     checked = scored = 0
     seen = -1
     while scored < 200:
@@ -271,10 +278,10 @@ def test_many_turns_follow_the_level_on_cpython(level):
             else:
                 assert eng.is_legal(g.open_, g.a, g.b, m)
             checked += 1
-        if st in (TURN_END, GAME_END) and box.now - g.t_state >= 800:
-            g.roll(st == GAME_END, box.now)
-        box.now += 50
-        g.tick(box.now)
+        if st in (TURN_END, GAME_END) and ticks_diff(now, g.t_state) >= 800:
+            g.roll(st == GAME_END, now)
+        now = ticks_add(now, 50)
+        g.tick(now)
     assert checked > 600
 
 
@@ -312,21 +319,22 @@ def test_a_game_saved_in_the_computers_turn_resumes_there(tmp_path):
     human_turn(box)
     hand_over(box)
     box.faces += cpu_faces(LEVEL_HARD)
-    box.until(MOVE)
-    box.until(READY)  # its first move (the 8) made
+    until(box, MOVE)
+    until(box, READY)  # its first move (the 8) made
     store = Store(str(tmp_path / "data"))
     store.save(resume.NAME, resume.snapshot(box.game), resume.VERSION)
     after = Box(players=1, rules=rules, computer=LEVEL_HARD)
     after.faces = box.faces  # the dice still to come
     rs = resume.Resume(store)
-    assert rs.load(after.game, box.eng.full, after.now) == OK  # the box's tiles all open
+    assert rs.load(after.game, box.app.engine.full, after.now) == OK  # the box's tiles all open
+    after.wake()  # the game loaded below the pins: the box steps it from now on
     g = after.game
-    assert g.player == 1 and g.state == READY and g.open_ == box.eng.full & ~bits(8)
+    assert g.player == 1 and g.state == READY and g.open_ == box.app.engine.full & ~bits(8)
     assert rs.expect == -1  # no hold: the box's tiles stay open
-    after.until(TURN_END)
-    want, score = plan(box.eng, LEVEL_HARD, CPU_THROWS)
-    assert [m["shut"] for m in after.events("move", 2)] == want[1:]
-    assert after.events("score", 2)[0]["score"] == score
+    until(after, TURN_END)
+    want, score = plan(box.app.engine, LEVEL_HARD, CPU_THROWS)
+    assert [m["shut"] for m in events(after, "move", 2)] == want[1:]
+    assert events(after, "score", 2)[0]["score"] == score
 
 
 # ----- the hints setting on the computer's turn -----
@@ -337,7 +345,7 @@ def test_no_hints_light_the_computers_box_all_the_same():
     human_turn(box)
     hand_over(box)
     box.faces += cpu_faces(LEVEL_HARD)
-    box.until(MOVE)
+    until(box, MOVE)
     tiles, _, _ = box.frame()
     assert tiles == "WWWWWWWWW"  # its virtual box, whatever the hints setting
 

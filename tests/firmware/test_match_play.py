@@ -13,7 +13,8 @@ from functools import cache
 from types import SimpleNamespace
 
 import pytest
-from test_computer import Box
+from backends import press, throw
+from test_computer import Box, play, set_tiles
 
 from shutbox import variants as V
 from shutbox.engine import LEVEL_HARD, P_SCALE, Engine, Rules
@@ -21,6 +22,7 @@ from shutbox.game import GAME_END, MOVE, TURN_END
 from shutbox.settings import _HINT_BEST as HINT_BEST
 from shutbox.settings import Settings
 from shutbox.target import target as aim
+from shutbox.ticks import ticks_add, ticks_diff
 from shutbox_host.solve import match as M
 from shutbox_host.solve import solver, tablegen
 
@@ -122,6 +124,25 @@ def test_seat_two_without_its_blocks_plays_beat_target():
                 assert eng.best_move_target(s, a, b) == choice(0, s, b == 0, CANDS[a, b])
 
 
+@pytest.mark.parametrize("players,tie,scores", [(2, 0, (0,)), (2, 1, (0,)), (2, 2, (0,)),
+                                                (3, 0, (0,)), (3, 0, (7, 0)), (4, 1, (0, 0, 5))])
+def test_after_a_shut_box_every_seat_plays_the_match_in_every_state(players, tie, scores):
+    """Shut-wins off, a shut box so far: only a shut box ties it, and the match solver's play
+    is the best chance of one (the aim at a final score below 1), not the lowest expected
+    score the box played before (the test fails on that: some state differs)."""
+    eng = Engine(Rules())
+    g = SimpleNamespace(engine=eng, settings=Settings(tie=tie), players=players,
+                        played=(1 << len(scores)) - 1, scores=list(scores) + [0] * 4,
+                        match=None)
+    assert aim(g) == 1
+    choice, flags, _value = reference(players, tie, 0, scores)
+    for s in range(512):
+        if solver.one_die_allowed(s, 9, VAR.one_die):
+            assert eng.choose_one_die_target(s) == flags[s], s
+        for a, b in THROWS:
+            assert eng.best_move_target(s, a, b) == choice(0, s, b == 0, CANDS[a, b]), (s, a, b)
+
+
 def test_no_block_where_the_match_is_not_solved_for_the_box():
     eng = Engine(Rules())
     assert not load(eng, 3, 2, 0, -1)  # replay is solved for 2 players only
@@ -138,27 +159,28 @@ def test_no_block_where_the_match_is_not_solved_for_the_box():
 
 def expected_move(g, players: int, tie: int, wins: int, scores: tuple) -> int:
     """The solver's move for the throw shown: the match's play in seat 1 (and seat 2 of 2
-    with its blocks), beat-target in later seats (min-expected where the target is 0)."""
-    if not scores or players == 2 and tablegen.MATCH_SEAT2:
+    with its blocks, and every seat after a shut box), beat-target in later seats."""
+    if not scores or players == 2 and tablegen.MATCH_SEAT2 or min(scores) == 0:
         choice = reference(players, tie, wins, scores)[0]
     else:
-        t = min(scores)
-        if t == 0:
-            return Engine(Rules()).best_move(g.open_, g.a, g.b, g.locked)
-        choice = beat_target(t)[0]
+        choice = beat_target(min(scores))[0]
     return choice(0, g.open_, g.b == 0, CANDS[g.a, g.b])
 
 
-@pytest.mark.parametrize("players,tie,wins", [(2, 0, 0), (2, 0, 1), (4, 0, 0)])
+@pytest.mark.parametrize("players,tie,wins", [(2, 0, 0), (2, 0, 1), (4, 0, 0), (2, 1, 0),
+                                              (2, 2, 0), (2, 2, 1), (3, 1, 0)])
 def test_the_hard_computer_plays_the_match_in_every_seat(players, tie, wins):
-    """The computer plays every seat of the standard round for the win (ties shared), 60
-    rounds: each move it plans is the solver's for its seat and the scores before it."""
+    """The computer plays every seat of one round for the win under each tie rule (roll-off
+    and replay: it played the lowest expected score there before, which this fails on), 60
+    rounds: each move it plans is the solver's for its seat and the scores before it in the
+    round (a replay's tie-break round is the match again)."""
     rng = random.Random(players + tie + wins)
     box = Box(players=1, computer=LEVEL_HARD, tie=tie, shut_wins=wins)
     box.faces = [rng.randint(1, 6) for _ in range(60000)]
     g = box.game
     g.cpu.seats, g.cpu.players = (1 << players) - 1, players
-    g.new_game(box.now)
+    now = box.now  # the game stepped alone, below the pins, on a clock of its own
+    g.new_game(now)
     checked = rounds = 0
     seen = -1
     scores: list[int] = []
@@ -166,7 +188,7 @@ def test_the_hard_computer_plays_the_match_in_every_seat(players, tie, wins):
         for r in g.log:
             if r["ev"] == "score":
                 scores.append(r["score"])
-            elif r["ev"] == "game":
+            elif r["ev"] in ("game", "round"):
                 scores = []
         del g.log[:]
         st = g.state
@@ -174,11 +196,11 @@ def test_the_hard_computer_plays_the_match_in_every_seat(players, tie, wins):
             seen = g.transitions
             assert g.cpu.plan == expected_move(g, players, tie, wins, tuple(scores)), scores
             checked += 1
-        if st > MOVE and box.now - g.t_state >= 800:  # a score, a roll-off, the end
+        if st > MOVE and ticks_diff(now, g.t_state) >= 800:  # a score, a roll-off, the end
             rounds += st == GAME_END
-            g.roll(st == GAME_END, box.now)
-        box.now += 50
-        g.tick(box.now)
+            g.roll(st == GAME_END, now)
+        now = ticks_add(now, 50)
+        g.tick(now)
     assert checked > 300
 
 
@@ -196,20 +218,20 @@ def test_the_best_hint_is_the_match_move_for_both_seats():
     for _ in range(ROUNDS):
         for _seat in range(2):
             while g.state != TURN_END:
-                box.throw(rng.randint(1, 6), rng.randint(1, 6))
+                throw(box, rng.randint(1, 6), rng.randint(1, 6))
                 if g.state != MOVE:
                     continue
                 assert g.best == expected_move(g, 2, 0, 0, tuple(scores))
                 checked += 1
-                differ += not scores and g.best != box.eng.best_move(g.open_, g.a, g.b)
-                box.play(tuple(k for k in range(1, 10) if g.best >> (k - 1) & 1))
+                differ += not scores and g.best != box.app.engine.best_move(g.open_, g.a, g.b)
+                play(box, tuple(k for k in range(1, 10) if g.best >> (k - 1) & 1))
             scores.append(g.score)
-            box.wait(800)
-            g.roll(False, box.now)
-            box.set(box.eng.full)
+            box.advance(800)
+            press(box)
+            set_tiles(box, box.app.engine.full)
         assert g.state == GAME_END
-        g.roll(True, box.now)
-        box.set(box.eng.full)
+        press(box, long=True)
+        set_tiles(box, box.app.engine.full)
         scores = []
     assert checked > 200
     assert differ > 0, differ  # seat 1's hint is not the lowest expected score's, somewhere

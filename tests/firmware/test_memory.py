@@ -105,6 +105,33 @@ def test_booted_with_the_hard_computer_and_best_hints_the_box_starts(cap, tmp_pa
     assert bench_game.trouble(bench_game.hard_best_run(tmp_path / "b", cap - LESS))
 
 
+def _person_then_computer():
+    """A person's turn (the all-features game's), Roll, then the computer's whole turn."""
+    from shutbox_host.model.script import ROLL_MS, Script
+
+    s = Script().wait(300)
+    for dice, tiles in bench_game.HUMAN_TURN:
+        s.dice(*dice).click(120).wait(ROLL_MS)
+        for k in tiles:
+            s.shut(k).wait(80)
+        s.wait(200)
+    s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
+    return s.dice(*bench_game.CPU_DICE).wait(40000)
+
+
+@pytest.mark.parametrize("tie", [1, 2])
+def test_the_hard_computer_and_best_hints_play_a_tie_rules_round_on_the_cap(cap, tmp_path,
+                                                                             tie):
+    """One person and the hard computer with best hints under roll-off or replay (the rounds
+    module beside both): both turns on the cap, and not on clearly less. With the match's
+    play loaded beside them (shutbox.target) this took about 9 KB more than the cap."""
+    want = {"players": 1, "computer": 3, "hints": 2, "tie": tie}
+    r = bench_game.boot_run(tmp_path / "a", want, _person_then_computer(), cap)
+    assert bench_game.trouble(r) == [] and len(r.events("score")) == 2, r.events("score")
+    r = bench_game.boot_run(tmp_path / "b", want, _person_then_computer(), cap - LESS)
+    assert bench_game.trouble(r) or len(r.events("score")) < 2
+
+
 def test_roll_recovers_from_a_fault_ten_times_in_ten(cap, tmp_path):
     """(c) A MemoryError at ten points of the all-features game; Roll restarts every time."""
     points = bench_game.fault_points()

@@ -1,5 +1,6 @@
 # The power-up combinations and screens on CPython: the settings menu, records, erasing.
-"""shutbox.powerup and shutbox.menu driven through a fake board (levels, Roll, a clock).
+"""shutbox.powerup and shutbox.menu on the CPython box (shutbox_host.box.drive.CpyBox) powered
+up on a flash folder with a combination held, driven through its pins.
 
 The same screens run under MicroPython through the simulated pins in
 tests/firmware/test_powerup.py.
@@ -12,86 +13,63 @@ import struct
 import pytest
 from test_game import bits
 
-from shutbox import frame as fr
 from shutbox import powerup, records, setfile, setnames
 from shutbox.menu import Erase, Menu, RecordsView
 from shutbox.records import Records
 from shutbox.settings import Settings
 from shutbox.store import Store
+from shutbox_host.box.drive import CpyBox
 from shutbox_host.model.leds import face
 
-NAMES = fr.NAMES.decode()
 FULL = 0x1FF
 
 
-class Board:
-    """The Board API for the screens: levels and Roll set by the test, frames recorded."""
-
-    tiles = 9
-
-    def __init__(self, levels=FULL, roll=True):
-        self.levels = levels
-        self.rolling = roll
-        self.frames: list[str] = []
-        self.tones: list[int] = []
-
-    def switches(self, levels=-1):
-        return self.levels
-
-    def roll(self, levels=-1):
-        return self.rolling
-
-    def show(self, frame):
-        self.frames.append("".join(NAMES[c] for c in frame))
-
-    def tone(self, hz, ms=0):
-        self.tones.append(hz if self.sound else 0)
-
-    sound = 2  # Board.adjust: the levels set last
-    light = 1
-
-    def adjust(self, sound, brightness):
-        self.sound = sound
-        self.light = brightness
+def power_up(tmp_path, levels=FULL, roll=True, st=None, tiles=9):
+    """The CPython box powered up with the tiles *levels* and Roll held (*roll*) on the flash
+    *st* (None: a new one in tmp_path): its power-up screen (``screen``), stepped."""
+    return CpyBox(tiles=tiles, levels=levels, held=roll,
+                  store=st or Store(str(tmp_path / "data")))
 
 
-class Run:
-    """A screen from power-up, stepped every 5 ms."""
+# what a player does on a screen, each followed by the time for it to answer
 
-    def __init__(self, tmp_path, levels=FULL, roll=True, st=None):
-        self.board = Board(levels, roll)
-        self.store = st or Store(str(tmp_path / "data"))
-        self.now = 1000
-        self.screen = powerup.prelude(self.board, self.store, self.now)
-        self.done = False
 
-    def wait(self, ms):
-        for _ in range(ms // 5):
-            self.now += 5
-            if not self.done:
-                self.done = self.screen.step(self.now)
+def release(r):
+    r.release()
+    r.advance(100)
 
-    def release(self):
-        self.board.rolling = False
-        self.wait(100)
 
-    def click(self):
-        self.board.rolling = True
-        self.wait(100)
-        self.release()
+def click(r):
+    r.press()
+    r.advance(100)
+    release(r)
 
-    def hold(self):
-        self.board.rolling = True
-        self.wait(1000)
-        self.release()
 
-    def flip(self, k):
-        self.board.levels ^= bits(k)
-        self.wait(100)
+def hold(r):
+    r.press()
+    r.advance(1000)
+    release(r)
 
-    def shown(self):
-        f = self.board.frames[-1]
-        return f[:9], face(f[9:16]), face(f[16:23])
+
+def flip(r, k):
+    r.flip(k)
+    r.advance(100)
+
+
+def frames(r):
+    """Every frame the box showed: the tiles, then die A's pips, then die B's (letters)."""
+    return ["".join(f[1:]) for f in r.shown().frames]
+
+
+def tones(r):
+    """Every note the box played (Hz, 0: silence), as heard."""
+    return [hz for _, hz in r.shown().tones]
+
+
+def last(r):
+    """The picture now: the tiles (letters) and the two dice's faces."""
+    _, tiles, a, b = r.shown().frames[-1]
+    return tiles, face(a), face(b)
 
 
 # ----- combinations -----
@@ -125,47 +103,47 @@ def test_tile_9_on_every_box_the_highest_on_smaller_ones():
 
 
 def test_no_screen_without_a_combination(tmp_path):
-    assert Run(tmp_path, roll=False).screen is None
-    assert Run(tmp_path, FULL & ~bits(1)).screen is None  # the self-test's
+    assert power_up(tmp_path, roll=False).screen is None
+    assert power_up(tmp_path, FULL & ~bits(1)).screen is None  # the self-test's
 
 
 # ----- the settings menu -----
 
 
 def test_the_menu_pages_and_values(tmp_path):
-    r = Run(tmp_path)
+    r = power_up(tmp_path)
     assert isinstance(r.screen, Menu)
-    r.wait(50)
-    assert r.shown() == ("WGWW.....", 1, 1)  # players: 1-4, 2 chosen
-    r.release()  # letting go of Roll after power-up is no press
+    r.advance(50)
+    assert last(r) == ("WGWW.....", 1, 1)  # players: 1-4, 2 chosen
+    release(r)  # letting go of Roll after power-up is no press
     assert r.screen.page == 0
-    r.flip(3)  # players: 3
-    assert r.shown() == ("WWGW.....", 1, 1)
-    r.click()
-    assert r.shown() == ("GWWW.....", 1, 2)  # computer: off
-    r.flip(4)  # hard
-    r.click()
-    r.click()
-    assert r.shown() == ("WGWW.....", 2, 1)  # one-die: high-shut
-    r.flip(9)  # the highest tile: back a page
-    assert r.shown()[1:] == (1, 3)
-    r.flip(5)  # hints has three values: refused
-    assert r.screen.vals[2] == 1 and r.board.tones[-1] == 200
+    flip(r, 3)  # players: 3
+    assert last(r) == ("WWGW.....", 1, 1)
+    click(r)
+    assert last(r) == ("GWWW.....", 1, 2)  # computer: off
+    flip(r, 4)  # hard
+    click(r)
+    click(r)
+    assert last(r) == ("WGWW.....", 2, 1)  # one-die: high-shut
+    flip(r, 9)  # the highest tile: back a page
+    assert last(r)[1:] == (1, 3)
+    flip(r, 5)  # hints has three values: refused
+    assert r.screen.vals[2] == 1 and tones(r)[-1] == 200
     for _ in range(24):
-        r.click()
+        click(r)
     assert r.screen.page == 1  # round the pages
     assert not r.done
 
 
 def test_every_page_shows_its_section_and_number(tmp_path):
-    r = Run(tmp_path)
-    r.release()
+    r = power_up(tmp_path)
+    release(r)
     seen = []
     for page in range(25):
         assert r.screen.page == page
-        _, a, b = r.shown()
+        _, a, b = last(r)
         seen.append((a, b))
-        r.click()
+        click(r)
     assert seen == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5),
                     (3, 1), (3, 2), (3, 3), (3, 4), (4, 1), (4, 2), (4, 3), (4, 4), (4, 5),
                     (5, 1), (5, 2), (5, 3), (6, 1), (6, 2), (6, 3), (6, 4), (6, 5)]
@@ -178,23 +156,23 @@ SOUND, BRIGHTNESS, SLEEP, REAL_DICE, TWO_TILES, TIMEOUT, RESIGN, CODE = range(17
 def test_sound_and_brightness_take_effect_as_they_are_chosen(tmp_path):
     st = Store(str(tmp_path / "data"))
     st.save("game", b"a game in progress", 1)
-    r = Run(tmp_path, st=st)
+    r = power_up(tmp_path, st=st)
     assert (r.board.sound, r.board.light) == (2, 1)  # the defaults: loud, medium
-    r.release()
+    release(r)
     _to_page(r, SOUND)
-    assert r.shown() == ("WWG......", 5, 1)
-    n = len(r.board.tones)
-    r.flip(1)  # off: the chirp of the choice is silent
-    assert r.board.sound == 0 and not any(r.board.tones[n:])
-    n = len(r.board.tones)
-    r.flip(2)  # soft
-    assert r.board.sound == 1 and 1320 in r.board.tones[n:]
-    r.click()
-    assert r.shown() == ("WGW......", 5, 2)
-    r.flip(3)  # high
+    assert last(r) == ("WWG......", 5, 1)
+    n = len(tones(r))
+    flip(r, 1)  # off: the chirp of the choice is silent
+    assert r.board.sound == 0 and not any(tones(r)[n:])
+    n = len(tones(r))
+    flip(r, 2)  # soft
+    assert r.board.sound == 1 and 1320 in tones(r)[n:]
+    click(r)
+    assert last(r) == ("WGW......", 5, 2)
+    flip(r, 3)  # high
     assert r.board.light == 2
-    r.hold()
-    r.wait(700)
+    hold(r)
+    r.advance(700)
     assert r.done and r.screen.changed
     s, _ = setfile.load(st)
     assert (s.sound, s.brightness) == (1, 2)
@@ -204,16 +182,16 @@ def test_sound_and_brightness_take_effect_as_they_are_chosen(tmp_path):
 def test_the_sleep_page_chooses_the_idle_time_and_ends_no_game(tmp_path):
     st = Store(str(tmp_path / "data"))
     st.save("game", b"a game in progress", 1)
-    r = Run(tmp_path, st=st)
-    r.release()
+    r = power_up(tmp_path, st=st)
+    release(r)
     _to_page(r, SLEEP)
-    assert r.shown() == ("WWGWW....", 5, 3)  # off, 1, 5, 10, 30 minutes: 5 chosen
-    r.flip(6)  # no sixth value: refused
-    assert r.board.tones[-1] == 200
-    r.flip(1)  # off: the box never sleeps
-    assert r.shown() == ("GWWWW....", 5, 3)
-    r.hold()
-    r.wait(700)
+    assert last(r) == ("WWGWW....", 5, 3)  # off, 1, 5, 10, 30 minutes: 5 chosen
+    flip(r, 6)  # no sixth value: refused
+    assert tones(r)[-1] == 200
+    flip(r, 1)  # off: the box never sleeps
+    assert last(r) == ("GWWWW....", 5, 3)
+    hold(r)
+    r.advance(700)
     assert r.done and r.screen.changed
     assert setfile.load(st)[0].sleep == 0
     assert st.load("game", 1) == b"a game in progress"  # the idle time changes no game
@@ -222,7 +200,7 @@ def test_the_sleep_page_chooses_the_idle_time_and_ends_no_game(tmp_path):
 def test_the_saved_sound_and_brightness_apply_from_power_up(tmp_path):
     st = Store(str(tmp_path / "data"))
     setfile.save(setnames.parse("sound=off,brightness=low"), st)
-    r = Run(tmp_path, FULL & ~bits(2), st=st)  # the records: any screen
+    r = power_up(tmp_path, FULL & ~bits(2), st=st)  # the records: any screen
     assert (r.board.sound, r.board.light) == (0, 0)
 
 
@@ -232,41 +210,41 @@ def _enter(r, *digits):
     k = 0
     for d in digits:
         for _ in range(d):
-            r.flip(k % 9 + 1)
+            flip(r, k % 9 + 1)
             k += 1
-        r.click()
+        click(r)
 
 
 def test_a_code_entered_on_the_tiles(tmp_path):
     st = Store(str(tmp_path / "data"))
     st.save("game", b"a game in progress", 1)
-    r = Run(tmp_path, st=st)
-    r.release()
+    r = power_up(tmp_path, st=st)
+    release(r)
     _to_page(r, CODE)
-    r.wait(200)
-    assert r.shown() == ("GW.......", 6, 5)  # tile 1: no code
-    r.flip(2)  # enter one
+    r.advance(200)
+    assert last(r) == ("GW.......", 6, 5)  # tile 1: no code
+    flip(r, 2)  # enter one
     assert r.screen.entry == 0
-    assert r.shown() == (".........", 1, 0) and "C" in r.board.frames[-1][9:16]
-    r.flip(5)
-    r.flip(6)
-    assert r.shown()[0] == "CC......."  # two tiles flipped: a 2 so far
-    r.flip(6)  # flipped back: no more
-    assert r.shown()[0] == "C........"
-    r.click()  # the first digit: 1
-    assert r.screen.entry == 1 and r.shown()[1] == 2
-    r.click()  # 0
+    assert last(r) == (".........", 1, 0) and "C" in frames(r)[-1][9:16]
+    flip(r, 5)
+    flip(r, 6)
+    assert last(r)[0] == "CC......."  # two tiles flipped: a 2 so far
+    flip(r, 6)  # flipped back: no more
+    assert last(r)[0] == "C........"
+    click(r)  # the first digit: 1
+    assert r.screen.entry == 1 and last(r)[1] == 2
+    click(r)  # 0
     _enter(r, 9, 7)
     assert r.screen.entry == -1 and r.screen.code == 1097
     # the code shows at once, digit by digit: die A the place, the tiles the digit (cyan)
     seen = []
     for _ in range(4):
-        f = r.board.frames[-1]
+        f = frames(r)[-1]
         seen.append((face(f[9:16]), f[:9].count("C"), set(f[:9]) <= {"C", "."}))
-        r.wait(900)
+        r.advance(900)
     assert seen == [(1, 1, True), (2, 0, True), (3, 9, True), (4, 7, True)]
-    r.hold()
-    r.wait(700)
+    hold(r)
+    r.advance(700)
     assert r.done and r.screen.changed
     s, _ = setfile.load(st)
     assert s.code == 1097 and setnames.names(s)["code"] == "1097"
@@ -276,74 +254,69 @@ def test_a_code_entered_on_the_tiles(tmp_path):
 def test_more_than_nine_tiles_is_no_digit_and_a_long_roll_keeps_the_old_code(tmp_path):
     st = Store(str(tmp_path / "data"))
     setfile.save(Settings(code=4321), st)
-    r = Run(tmp_path, st=st)
-    r.release()
+    r = power_up(tmp_path, st=st)
+    release(r)
     _to_page(r, CODE)
-    r.wait(100)
-    assert r.shown() == ("WG.......", 6, 5)  # tile 2: a code
-    r.wait(1000)
-    f = r.board.frames[-1]
+    r.advance(100)
+    assert last(r) == ("WG.......", 6, 5)  # tile 2: a code
+    r.advance(1000)
+    f = frames(r)[-1]
     assert face(f[9:16]) == 1 and f[:9] == "CCCC....."  # its first digit, 4
-    r.flip(2)
+    flip(r, 2)
     _enter(r, 3)
     assert r.screen.entry == 1
-    r.hold()  # before the fourth digit: the old code stays
-    r.wait(700)
+    hold(r)  # before the fourth digit: the old code stays
+    r.advance(700)
     assert r.done and not r.screen.changed and r.screen.settings.code == 4321
     assert setfile.load(st)[0].code == 4321
 
 
 def test_ten_tiles_flipped_blink_red_and_roll_enters_nothing(tmp_path):
-    class Big(Board):
-        tiles = 12
-
-    r = Run(tmp_path)
-    r.board = Big((1 << 12) - 1, True)
-    r.screen = powerup.prelude(r.board, r.store, r.now)
-    r.release()
+    r = power_up(tmp_path, (1 << 12) - 1, tiles=12)
+    release(r)
     _to_page(r, CODE)
-    r.flip(2)
+    flip(r, 2)
     for k in range(1, 11):
-        r.flip(k)
-    r.wait(150)
-    assert r.board.frames[-1][:12] in ("RRRRRRRRRRRR", "............")
-    n = len(r.board.tones)
-    r.click()
-    assert r.screen.entry == 0 and r.board.tones[n:][0] == 200  # a buzz, still digit 1
-    r.flip(10)
-    r.click()  # 9
+        flip(r, k)
+    r.advance(150)
+    assert frames(r)[-1][:12] in ("RRRRRRRRRRRR", "............")
+    n = len(tones(r))
+    click(r)
+    assert r.screen.entry == 0 and tones(r)[n:][0] == 200  # a buzz, still digit 1
+    flip(r, 10)
+    click(r)  # 9
     assert r.screen.entry == 1 and r.screen.digits == 9
 
 
 def test_tile_1_on_the_code_page_turns_the_code_off(tmp_path):
     st = Store(str(tmp_path / "data"))
     setfile.save(Settings(code=7), st)
-    r = Run(tmp_path, st=st)
-    r.release()
+    r = power_up(tmp_path, st=st)
+    release(r)
     _to_page(r, CODE)
-    r.flip(1)
-    assert r.screen.code == -1 and r.shown() == ("GW.......", 6, 5)
-    r.hold()
-    r.wait(700)
+    flip(r, 1)
+    assert r.screen.code == -1 and last(r) == ("GW.......", 6, 5)
+    hold(r)
+    r.advance(700)
     assert setfile.load(st)[0].code == -1
 
 
 def _to_page(r, page):
     while r.screen.page != page:
-        r.click()
+        click(r)
 
 
 def test_a_long_roll_saves_and_ends_the_saved_game(tmp_path):
     st = Store(str(tmp_path / "data"))
     st.save("game", b"a game in progress", 1)
-    r = Run(tmp_path, st=st)
-    r.release()
-    r.flip(3)  # 3 players
+    r = power_up(tmp_path, st=st)
+    release(r)
+    flip(r, 3)  # 3 players
     _to_page(r, 12)
-    r.flip(5)  # format: to-100
-    r.hold()
-    assert r.board.frames[-1][:9] == "GGGGGGGGG"  # saved
-    r.wait(700)
+    flip(r, 5)  # format: to-100
+    hold(r)
+    assert frames(r)[-1][:9] == "GGGGGGGGG"  # saved
+    r.advance(700)
     assert r.done and r.screen.changed
     s, status = setfile.load(st)
     assert status == 0 and s.players == 3 and setnames.names(s)["format"] == "to-100"
@@ -351,43 +324,43 @@ def test_a_long_roll_saves_and_ends_the_saved_game(tmp_path):
 
 
 def test_nothing_changed_nothing_written(tmp_path):
-    r = Run(tmp_path)
-    r.release()
-    r.hold()
-    r.wait(700)
+    r = power_up(tmp_path)
+    release(r)
+    hold(r)
+    r.advance(700)
     assert r.done and not r.screen.changed
     assert not (tmp_path / "data" / "settings").exists()
 
 
 def test_settings_that_do_not_fit_are_not_saved(tmp_path):
-    r = Run(tmp_path)
-    r.release()
+    r = power_up(tmp_path)
+    release(r)
     _to_page(r, 7)
-    r.flip(3)  # start: odd-open (the 2 starts shut)
+    flip(r, 3)  # start: odd-open (the 2 starts shut)
     _to_page(r, 9)
-    r.flip(2)  # 2-to-go
+    flip(r, 2)  # 2-to-go
     _to_page(r, 12)
-    n0 = len(r.board.frames)
-    r.hold()
-    r.wait(1000)
+    n0 = len(frames(r))
+    hold(r)
+    r.advance(1000)
     assert not r.done and r.screen.page == 9 and r.screen.bad == 9
-    assert {f[1] for f in r.board.frames[n0:]} == {"R", "."}  # the value blinks red
-    assert {face(f[9:16]) for f in r.board.frames[n0:]} == {3}  # on page 3.2
-    r.flip(1)  # to-go: off
-    r.hold()
-    r.wait(700)
+    assert {f[1] for f in frames(r)[n0:]} == {"R", "."}  # the value blinks red
+    assert {face(f[9:16]) for f in frames(r)[n0:]} == {3}  # on page 3.2
+    flip(r, 1)  # to-go: off
+    hold(r)
+    r.advance(700)
     assert r.done and Store(str(tmp_path / "data")).load(setfile.NAME, setfile.VERSION) is not None
 
 
 def test_a_failed_save_flashes_red(tmp_path):
     st = Store(str(tmp_path / "data"))
-    r = Run(tmp_path, st=st)
-    r.release()
-    r.flip(4)
+    r = power_up(tmp_path, st=st)
+    release(r)
+    flip(r, 4)
     st.save = lambda *a: 7  # the flash refuses (shutbox.store._IO_ERROR)
-    r.hold()
-    assert r.board.frames[-1][:9] == "RRRRRRRRR"
-    r.wait(700)
+    hold(r)
+    assert frames(r)[-1][:9] == "RRRRRRRRR"
+    r.advance(700)
     assert r.done
 
 
@@ -404,17 +377,17 @@ def _records(st, key, best, turns, shut, games):
 def test_the_records_pages(tmp_path):
     st = Store(str(tmp_path / "data"))
     _records(st, setfile.variant_key(Settings(), 9), 4, 120, 9, 37)
-    r = Run(tmp_path, FULL & ~bits(2), st=st)
+    r = power_up(tmp_path, FULL & ~bits(2), st=st)
     assert isinstance(r.screen, RecordsView)
-    r.release()
+    release(r)
     got = []
     for _ in range(4):
-        r.wait(500)
-        label = r.shown()
-        r.wait(1000)
-        f = r.board.frames[-1]
+        r.advance(500)
+        label = last(r)
+        r.advance(1000)
+        f = frames(r)[-1]
         got.append((label[1], f[:9].count(".") < 9 or f[9:].strip(".") != "", f))
-        r.click()
+        click(r)
     assert [g[0] for g in got] == [1, 2, 3, 4]
     numbers = []
     for *_, f in got:
@@ -423,14 +396,14 @@ def test_the_records_pages(tmp_path):
     assert numbers == [4, 9, 37, 120]
     colours = [set(f.replace(".", "")) for *_, f in got]
     assert colours[0] == {"B"} and colours[1] == {"G"} and colours[2] == {"W"}
-    r.hold()
+    hold(r)
     assert r.done
 
 
 def test_no_records_yet_shows_the_label_only(tmp_path):
-    r = Run(tmp_path, FULL & ~bits(2))
-    r.wait(2000)
-    assert r.shown() == ("M........", 1, 0)
+    r = power_up(tmp_path, FULL & ~bits(2))
+    r.advance(2000)
+    assert last(r) == ("M........", 1, 0)
 
 
 # ----- erasing -----
@@ -440,14 +413,14 @@ def test_erase_the_records_once_confirmed(tmp_path):
     st = Store(str(tmp_path / "data"))
     _records(st, 1, 0, 1, 1, 1)
     setfile.save(Settings(players=4), st)
-    r = Run(tmp_path, FULL & ~bits(2, 9), st=st)
+    r = power_up(tmp_path, FULL & ~bits(2, 9), st=st)
     assert isinstance(r.screen, Erase)
-    r.wait(50)
-    tiles, a, _ = r.shown()
+    r.advance(50)
+    tiles, a, _ = last(r)
     assert a == 2 and set(tiles) <= {"R", "."}
-    r.release()
-    r.hold()
-    r.wait(700)
+    release(r)
+    hold(r)
+    r.advance(700)
     assert r.done and st.load(records.NAME, 1) is None
     assert setfile.load(st)[0].players == 4  # the settings stay
 
@@ -456,12 +429,12 @@ def test_factory_reset_erases_settings_and_records(tmp_path):
     st = Store(str(tmp_path / "data"))
     _records(st, 1, 0, 1, 1, 1)
     setfile.save(Settings(players=4), st)
-    r = Run(tmp_path, FULL & ~bits(8, 9), st=st)
-    r.wait(50)
-    assert r.shown()[1] == 3
-    r.release()
-    r.hold()
-    r.wait(700)
+    r = power_up(tmp_path, FULL & ~bits(8, 9), st=st)
+    r.advance(50)
+    assert last(r)[1] == 3
+    release(r)
+    hold(r)
+    r.advance(700)
     assert r.done and r.screen.changed and r.screen.settings.players == 2
     assert st.load(records.NAME, 1) is None and st.load(setfile.NAME, setfile.VERSION) is None
 
@@ -470,10 +443,10 @@ def test_factory_reset_erases_settings_and_records(tmp_path):
 def test_erase_can_be_left_without_erasing(tmp_path, how):
     st = Store(str(tmp_path / "data"))
     _records(st, 1, 0, 1, 1, 1)
-    r = Run(tmp_path, FULL & ~bits(8, 9), st=st)
-    r.release()
-    r.click() if how == "click" else r.flip(9)
-    r.wait(100)
+    r = power_up(tmp_path, FULL & ~bits(8, 9), st=st)
+    release(r)
+    click(r) if how == "click" else flip(r, 9)
+    r.advance(100)
     assert r.done and not r.screen.changed and st.load(records.NAME, 1) is not None
 
 
@@ -482,26 +455,26 @@ def test_real_dice_on_page_6_1_keep_the_saved_game_and_refuse_a_code(tmp_path):
     do not fit: the real-dice page blinks red until one of them is off."""
     st = Store(str(tmp_path / "data"))
     st.save("game", b"a game in progress", 1)
-    r = Run(tmp_path, st=st)
-    r.release()
+    r = power_up(tmp_path, st=st)
+    release(r)
     _to_page(r, REAL_DICE)
-    assert r.shown() == ("GW.......", 6, 1)
-    r.flip(2)  # on
-    r.hold()
-    r.wait(700)
+    assert last(r) == ("GW.......", 6, 1)
+    flip(r, 2)  # on
+    hold(r)
+    r.advance(700)
     assert r.done and setfile.load(st)[0].real_dice == 1
     assert st.load("game", 1) is not None  # not a game option: the saved game goes on
     setfile.save(Settings(code=7), st)
-    r = Run(tmp_path, st=st)
-    r.release()
+    r = power_up(tmp_path, st=st)
+    release(r)
     _to_page(r, REAL_DICE)
-    r.flip(2)
-    r.hold()
-    r.wait(1000)
+    flip(r, 2)
+    hold(r)
+    r.advance(1000)
     assert not r.done and r.screen.page == REAL_DICE and r.screen.bad == REAL_DICE
-    r.flip(1)  # off
-    r.hold()
-    r.wait(700)
+    flip(r, 1)  # off
+    hold(r)
+    r.advance(700)
     assert r.done and setfile.load(st)[0].real_dice == 0
 
 
@@ -509,13 +482,13 @@ def test_two_tiles_on_page_6_2_ends_the_saved_game(tmp_path):
     """Two-tiles shapes the game (after the box's own options): choosing it ends a saved game."""
     st = Store(str(tmp_path / "data"))
     st.save("game", b"a game in progress", 1)
-    r = Run(tmp_path, st=st)
-    r.release()
+    r = power_up(tmp_path, st=st)
+    release(r)
     _to_page(r, TWO_TILES)
-    assert r.shown() == ("GW.......", 6, 2)
-    r.flip(2)
-    r.hold()
-    r.wait(700)
+    assert last(r) == ("GW.......", 6, 2)
+    flip(r, 2)
+    hold(r)
+    r.advance(700)
     assert r.done and setfile.load(st)[0].two_tiles == 1
     assert st.load("game", 1) is None
 
@@ -524,13 +497,13 @@ def test_the_timeout_on_page_6_3_keeps_the_saved_game(tmp_path):
     """The time limit (off, 30 s, 60 s) changes no game's rules: a saved game goes on."""
     st = Store(str(tmp_path / "data"))
     st.save("game", b"a game in progress", 1)
-    r = Run(tmp_path, st=st)
-    r.release()
+    r = power_up(tmp_path, st=st)
+    release(r)
     _to_page(r, TIMEOUT)
-    assert r.shown() == ("GWW......", 6, 3)
-    r.flip(3)  # 60 s
-    r.hold()
-    r.wait(700)
+    assert last(r) == ("GWW......", 6, 3)
+    flip(r, 3)  # 60 s
+    hold(r)
+    r.advance(700)
     assert r.done and setfile.load(st)[0].timeout == 2
     assert st.load("game", 1) is not None
 
@@ -539,12 +512,12 @@ def test_resign_on_page_6_4_keeps_the_saved_game(tmp_path):
     """Resigning changes no game's rules: a saved game goes on."""
     st = Store(str(tmp_path / "data"))
     st.save("game", b"a game in progress", 1)
-    r = Run(tmp_path, st=st)
-    r.release()
+    r = power_up(tmp_path, st=st)
+    release(r)
     _to_page(r, RESIGN)
-    assert r.shown() == ("GW.......", 6, 4)
-    r.flip(2)
-    r.hold()
-    r.wait(700)
+    assert last(r) == ("GW.......", 6, 4)
+    flip(r, 2)
+    hold(r)
+    r.advance(700)
     assert r.done and setfile.load(st)[0].resign == 1
     assert st.load("game", 1) is not None

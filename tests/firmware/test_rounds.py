@@ -1,5 +1,6 @@
 # The game under every setting beyond one round, on CPython: formats, ties, stakes, variants.
-"""shutbox.game with shutbox.rounds driven by hand (levels, presses, time) with scripted dice.
+"""shutbox.game with shutbox.rounds on the CPython box (shutbox_host.box.drive.CpyBox) driven
+through its pins (levels, presses, time), its dice only as given.
 
 Each test plays the rule it is about to its end and checks the game log, the state and what
 the LEDs show; tests/firmware/test_powerup.py plays the same rules under MicroPython through the
@@ -9,12 +10,11 @@ simulated pins.
 from __future__ import annotations
 
 import pytest
-from test_game import bits
+from backends import cpy, flip, press, set_open, throw
+from test_game import bits, events
 
 from shutbox import frame as fr
 from shutbox import setfile, setnames
-from shutbox.dice import Dice
-from shutbox.engine import Engine
 from shutbox.game import _ERR_NONE as ERR_NONE
 from shutbox.game import _ERR_NOT_LEGAL as ERR_NOT_LEGAL
 from shutbox.game import _ERR_SETUP as ERR_SETUP
@@ -25,7 +25,6 @@ from shutbox.game import (
     READY,
     SETUP,
     TURN_END,
-    Game,
     Settings,
 )
 from shutbox.game import parts as parts_of
@@ -48,59 +47,21 @@ FULL = 0x1FF
 SHUT = [(6, 6, (3, 9)), (5, 5, (2, 8)), (6, 5, (4, 7)), (3, 3, (6,)), (3, 3, (1, 5))]
 
 
-class Box:
-    """A game under *settings*, with a hand-driven clock, tile levels and scripted dice."""
+def rounds_box(**settings):
+    """A CPython box under *settings* at its first turn (Open the Box's: every tile shut),
+    its dice only as the test gives them."""
+    return cpy(players=Settings(**settings).players,
+               levels=0 if Settings(**settings).open_box else FULL,
+               **{k: v for k, v in settings.items() if k != "players"})
 
-    def __init__(self, **settings):
-        self.settings = Settings(**settings)
-        self.eng = Engine(setfile.rules(self.settings, 9))
-        self.faces: list[int] = []
-        self.dice = Dice(self._urandom, 1)
-        self.now = 5000
-        self.levels = 0 if self.settings.open_box else FULL
-        self.game = Game(self.eng, self.dice, self.settings, self.levels, self.now)
 
-    def _urandom(self, n):
-        if not self.faces:
-            raise AssertionError("the game threw dice the test did not script")
-        return bytes(self.faces.pop(0) - 1 for _ in range(n))
-
-    def wait(self, ms):
-        for _ in range(ms // 10):
-            self.now += 10
-            self.game.tick(self.now)
-
-    def flip(self, *tiles):
-        """Flip tiles (shut open ones, open shut ones): a move, or Open the Box's."""
-        self.levels ^= bits(*tiles)
-        self.game.tiles_changed(self.levels, self.now)
-        self.wait(50)
-
-    def press(self, long=False):
-        self.game.roll(long, self.now)
-
-    def throw(self, *faces):
-        self.faces += faces
-        self.press()
-        self.wait(700)
-
-    def frame(self, at=0):
-        f = self.game.render(self.now + at)
-        s = "".join(NAMES[c] for c in f)
-        return s[:9], s[9:16], s[16:]
-
-    def events(self, kind):
-        return [r for r in self.game.log if r["ev"] == kind]
-
-    def next_turn(self):
-        """Roll after a turn's score; then set the tiles up for the next turn."""
-        assert self.game.state == TURN_END, self.game.state
-        self.wait(800)
-        self.press()
-        if self.game.state == SETUP:
-            self.levels = self.game.open_ ^ self.game.inv
-            self.game.tiles_changed(self.levels, self.now)
-            self.wait(50)
+def next_turn(box):
+    """Roll after a turn's score; then set the tiles up for the next turn."""
+    assert box.game.state == TURN_END, box.game.state
+    box.advance(800)
+    press(box)
+    if box.game.state == SETUP:
+        set_open(box, box.game.open_ ^ box.game.inv)
 
 
 def number_shown(tiles, a, b):
@@ -114,14 +75,14 @@ def number_shown(tiles, a, b):
 def play(box, moves):
     """Throws (a, b, tiles) and their moves."""
     for a, b, tiles in moves:
-        box.throw(a, b)
-        box.flip(*tiles)
+        throw(box, a, b)
+        flip(box, *tiles)
 
 
 def unlucky(box, *moves):
     """A turn under unlucky-7: the throws (a, b, tiles) given, then a 7 ends it."""
     play(box, moves)
-    box.throw(3, 4)
+    throw(box, 3, 4)
     assert box.game.state == TURN_END
 
 
@@ -129,7 +90,7 @@ def unlucky(box, *moves):
 
 
 def test_three_rounds_add_up_and_the_first_player_moves_a_seat():
-    box = Box(players=2, format=FORMAT_3_ROUNDS, unlucky7=True)
+    box = rounds_box(players=2, format=FORMAT_3_ROUNDS, unlucky7=True)
     g = box.game
     order = []
     while g.state != GAME_END:
@@ -138,18 +99,18 @@ def test_three_rounds_add_up_and_the_first_player_moves_a_seat():
             unlucky(box, (6, 6, (3, 9)))  # 33
         else:
             unlucky(box)  # 45
-        box.next_turn()
+        next_turn(box)
     assert order == [1, 2, 2, 1, 1, 2]
-    assert [e["round"] for e in box.events("round")] == [1, 2, 3]
-    assert [e["total"] for e in box.events("score")] == [33, 45, 90, 66, 99, 135]
-    win = box.events("winner")[-1]
+    assert [e["round"] for e in events(box, "round")] == [1, 2, 3]
+    assert [e["total"] for e in events(box, "score")] == [33, 45, 90, 66, 99, 135]
+    win = events(box, "winner")[-1]
     assert win["players"] == [1] and win["scores"] == [99, 135] and win["rounds"] == 3
 
 
 def test_the_turn_score_then_the_running_total_in_white():
-    box = Box(players=1, format=FORMAT_5_ROUNDS, unlucky7=True)
+    box = rounds_box(players=1, format=FORMAT_5_ROUNDS, unlucky7=True)
     unlucky(box, (6, 6, (3, 9)))
-    box.next_turn()
+    next_turn(box)
     unlucky(box, (5, 4, (9,)))
     score, total = box.frame(1500), box.frame(3500)
     assert number_shown(*score) == 36 and set("".join(score)) <= {"B", "."}
@@ -157,57 +118,57 @@ def test_the_turn_score_then_the_running_total_in_white():
 
 
 def test_five_rounds():
-    box = Box(players=1, format=FORMAT_5_ROUNDS, unlucky7=True)
+    box = rounds_box(players=1, format=FORMAT_5_ROUNDS, unlucky7=True)
     for _ in range(5):
         assert box.game.state == SETUP
         unlucky(box)
-        box.next_turn()
+        next_turn(box)
     assert box.game.state == GAME_END and box.game.scores[0] == 5 * 45
-    assert box.events("winner")[-1]["rounds"] == 5
+    assert events(box, "winner")[-1]["rounds"] == 5
 
 
 def test_one_round_stays_one_round_with_a_match():
-    box = Box(players=2, unlucky7=True)  # unlucky-7 brings the match in; the format is one
+    box = rounds_box(players=2, unlucky7=True)  # unlucky-7 brings the match in; the format is one
     unlucky(box, (6, 6, (3, 9)))
-    box.next_turn()
+    next_turn(box)
     unlucky(box)
-    box.next_turn()
-    assert box.game.state == GAME_END and box.events("winner")[-1]["players"] == [1]
+    next_turn(box)
+    assert box.game.state == GAME_END and events(box, "winner")[-1]["players"] == [1]
 
 
 def test_out_at_45_when_the_last_go_out_together_the_lower_total_wins():
-    box = Box(players=3, format=FORMAT_OUT_AT_45, unlucky7=True)
+    box = rounds_box(players=3, format=FORMAT_OUT_AT_45, unlucky7=True)
     g = box.game
     unlucky(box)  # player 1: 45, out
-    box.next_turn()
+    next_turn(box)
     unlucky(box, (6, 6, (3, 9)))  # player 2: 33
-    box.next_turn()
+    next_turn(box)
     unlucky(box, (5, 5, (2, 8)))  # player 3: 35
-    box.next_turn()
-    assert box.events("out")[-1]["players"] == [1]
+    next_turn(box)
+    assert events(box, "out")[-1]["players"] == [1]
     assert g.state == SETUP and g.player == 1  # round 2 starts at seat 2; player 1 is out
     unlucky(box, (6, 6, (3, 9)), (5, 5, (2, 8)))  # 33 + 23 = 56: out
-    box.next_turn()
+    next_turn(box)
     assert g.player == 2
     unlucky(box, (6, 6, (3, 9)), (5, 5, (2, 8)), (6, 5, (4, 7)))  # 35 + 12 = 47: out too
-    box.next_turn()
+    next_turn(box)
     assert g.state == GAME_END
-    assert box.events("winner")[-1]["players"] == [3]
+    assert events(box, "winner")[-1]["players"] == [3]
     assert g.scores[:3] == [45, 56, 47]
 
 
 def test_out_at_45_the_last_player_left_wins():
-    box = Box(players=2, format=FORMAT_OUT_AT_45, unlucky7=True)
+    box = rounds_box(players=2, format=FORMAT_OUT_AT_45, unlucky7=True)
     unlucky(box)
-    box.next_turn()
+    next_turn(box)
     assert box.game.state == SETUP  # the round is played out
     unlucky(box, (6, 6, (3, 9)))
-    box.next_turn()
-    assert box.game.state == GAME_END and box.events("winner")[-1]["players"] == [2]
+    next_turn(box)
+    assert box.game.state == GAME_END and events(box, "winner")[-1]["players"] == [2]
 
 
 def test_to_100_ends_after_the_round_in_which_a_total_reaches_100():
-    box = Box(players=2, format=FORMAT_TO_100, unlucky7=True)
+    box = rounds_box(players=2, format=FORMAT_TO_100, unlucky7=True)
     g = box.game
     turns = 0
     while g.state != GAME_END:
@@ -215,26 +176,26 @@ def test_to_100_ends_after_the_round_in_which_a_total_reaches_100():
             unlucky(box)
         else:
             unlucky(box, (6, 6, (3, 9)))
-        box.next_turn()
+        next_turn(box)
         turns += 1
     assert turns == 6 and g.scores[:2] == [135, 99]  # 90 and 66 after two rounds: on
-    assert box.events("winner")[-1]["players"] == [2]
+    assert events(box, "winner")[-1]["players"] == [2]
 
 
 def test_shut_wins_ends_a_longer_game_at_once():
-    box = Box(players=2, format=FORMAT_3_ROUNDS, shut_wins=True)
+    box = rounds_box(players=2, format=FORMAT_3_ROUNDS, shut_wins=True)
     play(box, SHUT)
     assert box.game.shut_box
-    box.next_turn()
+    next_turn(box)
     assert box.game.state == GAME_END
-    win = box.events("winner")[-1]
+    win = events(box, "winner")[-1]
     assert win["players"] == [1] and win["rounds"] == 1
 
 
 def test_without_shut_wins_a_shut_box_scores_0_and_play_goes_on():
-    box = Box(players=2, format=FORMAT_3_ROUNDS)
+    box = rounds_box(players=2, format=FORMAT_3_ROUNDS)
     play(box, SHUT)
-    box.next_turn()
+    next_turn(box)
     assert box.game.state == SETUP and box.game.player == 1
 
 
@@ -245,63 +206,63 @@ def _tie(box):
     """Both players score 33 (under unlucky-7)."""
     for _ in range(2):
         unlucky(box, (6, 6, (3, 9)))
-        box.next_turn()
+        next_turn(box)
 
 
 def test_tie_shared():
-    box = Box(players=2, unlucky7=True)
+    box = rounds_box(players=2, unlucky7=True)
     _tie(box)
-    win = box.events("winner")[-1]
+    win = events(box, "winner")[-1]
     assert win["players"] == [1, 2] and win["tie"] is True
 
 
 def test_tie_roll_off_the_lowest_die_wins_and_ties_throw_again():
-    box = Box(players=2, unlucky7=True, tie=TIE_ROLL_OFF)
+    box = rounds_box(players=2, unlucky7=True, tie=TIE_ROLL_OFF)
     g = box.game
     _tie(box)
-    assert g.state == ROLLOFF and box.events("rolloff")[-1]["players"] == [1, 2]
+    assert g.state == ROLLOFF and events(box, "rolloff")[-1]["players"] == [1, 2]
     tiles, a, b = box.frame(0)
     assert face(a) == 1 and face(b) == 0 and tiles == "MM......."  # player 1 to throw
-    box.press()
+    press(box)
     assert g.match.st[_DIES] == 0  # too soon: ignored
     for f, who in ((4, 1), (4, 2)):
-        box.wait(800)
+        box.advance(800)
         box.faces.append(f)
-        box.press()
+        press(box)
         assert (face(box.frame(0)[1]), face(box.frame(0)[2])) == (who, f)
-    box.wait(800)
-    box.press()  # both threw 4: they throw again
+    box.advance(800)
+    press(box)  # both threw 4: they throw again
     assert g.state == ROLLOFF and g.match.st[_DIES] == 0 and g.match.st[_ROLLER] == 0
     for f in (5, 2):
-        box.wait(800)
+        box.advance(800)
         box.faces.append(f)
-        box.press()
-    box.wait(800)
-    box.press()
+        press(box)
+    box.advance(800)
+    press(box)
     assert g.state == GAME_END
-    win = box.events("winner")[-1]
+    win = events(box, "winner")[-1]
     assert win["players"] == [2] and win["tie"] is False
-    assert [e["die"] for e in box.events("rolloff_die")] == [4, 4, 5, 2]
+    assert [e["die"] for e in events(box, "rolloff_die")] == [4, 4, 5, 2]
 
 
 def test_tie_replay_the_tied_players_play_one_more_round():
-    box = Box(players=3, unlucky7=True, tie=TIE_REPLAY)
+    box = rounds_box(players=3, unlucky7=True, tie=TIE_REPLAY)
     g = box.game
     unlucky(box, (6, 6, (3, 9)))  # 33
-    box.next_turn()
+    next_turn(box)
     unlucky(box)  # 45
-    box.next_turn()
+    next_turn(box)
     unlucky(box, (6, 6, (3, 9)))  # 33
-    box.next_turn()
+    next_turn(box)
     assert g.state == SETUP and g.match.tiebreak == 1 and g.player == 0
-    assert box.events("round")[-1]["players"] == [1, 3]
+    assert events(box, "round")[-1]["players"] == [1, 3]
     unlucky(box, (5, 4, (9,)))  # 36
-    box.next_turn()
+    next_turn(box)
     assert g.player == 2  # player 2 is not in the tie-break
     unlucky(box, (6, 6, (3, 9)), (4, 4, (8,)))  # 25
-    box.next_turn()
+    next_turn(box)
     assert g.state == GAME_END
-    win = box.events("winner")[-1]
+    win = events(box, "winner")[-1]
     assert win["players"] == [3] and win["scores"] == [33, 45, 33]  # totals unchanged
 
 
@@ -309,178 +270,178 @@ def test_tie_replay_the_tied_players_play_one_more_round():
 
 
 def test_canoga_losers_pay_the_difference_a_shut_box_twice():
-    box = Box(players=3, format=FORMAT_3_ROUNDS, unlucky7=True, stakes=STAKES_CANOGA)
+    box = rounds_box(players=3, format=FORMAT_3_ROUNDS, unlucky7=True, stakes=STAKES_CANOGA)
     g = box.game
     unlucky(box, (6, 6, (3, 9)))  # 33
-    box.next_turn()
+    next_turn(box)
     unlucky(box)  # 45
-    box.next_turn()
+    next_turn(box)
     unlucky(box, (5, 5, (2, 8)))  # 35
-    box.next_turn()
-    assert box.events("stakes")[-1]["balance"] == [14, -12, -2]
+    next_turn(box)
+    assert events(box, "stakes")[-1]["balance"] == [14, -12, -2]
     assert g.player == 1  # round 2, seat 2 first: player 2 shuts the box
     play(box, SHUT)
     assert g.shut_box
-    box.next_turn()
+    next_turn(box)
     unlucky(box, (6, 6, (3, 9)))  # player 3: 33
-    box.next_turn()
+    next_turn(box)
     unlucky(box)  # player 1: 45
-    box.next_turn()
-    assert box.events("stakes")[-1]["balance"] == [14 - 90, -12 + 156, -2 - 66]
+    next_turn(box)
+    assert events(box, "stakes")[-1]["balance"] == [14 - 90, -12 + 156, -2 - 66]
     assert g.state == SETUP and g.match.round == 3
 
 
 def test_canoga_balance_shows_at_game_end_green_won_red_owes():
-    box = Box(players=2, stakes=STAKES_CANOGA, unlucky7=True)
+    box = rounds_box(players=2, stakes=STAKES_CANOGA, unlucky7=True)
     g = box.game
     unlucky(box, (6, 6, (3, 9)))  # 33
-    box.next_turn()
+    next_turn(box)
     unlucky(box)  # 45
-    box.next_turn()
-    assert g.state == GAME_END and box.events("winner")[-1]["balance"] == [12, -12]
-    box.press()  # player 1's page: the score (green: the winner), then the balance
+    next_turn(box)
+    assert g.state == GAME_END and events(box, "winner")[-1]["balance"] == [12, -12]
+    press(box)  # player 1's page: the score (green: the winner), then the balance
     assert number_shown(*box.frame(1500)) == 33
     won = box.frame(3500)
     assert number_shown(*won) == 12 and set("".join(won)) <= {"G", "."}
-    box.press()
+    press(box)
     owes = box.frame(3500)
     assert number_shown(*box.frame(1500)) == 45
     assert number_shown(*owes) == 12 and set("".join(owes)) <= {"R", "."}
 
 
 def test_canoga_a_player_a_shut_box_kept_from_playing_pays_double_the_full_box():
-    box = Box(players=2, stakes=STAKES_CANOGA, shut_wins=True)
+    box = rounds_box(players=2, stakes=STAKES_CANOGA, shut_wins=True)
     play(box, SHUT)
-    box.next_turn()
-    assert box.events("winner")[-1]["balance"] == [90, -90]
+    next_turn(box)
+    assert events(box, "winner")[-1]["balance"] == [90, -90]
 
 
 # ----- the turn variants -----
 
 
 def test_unlucky_7_ends_the_turn_at_once():
-    box = Box(players=1, unlucky7=True)
-    box.throw(6, 6)
-    box.flip(3, 9)
-    box.throw(3, 4)  # 7: the 7 tile is open, but a 7 ends the turn unplayed
+    box = rounds_box(players=1, unlucky7=True)
+    throw(box, 6, 6)
+    flip(box, 3, 9)
+    throw(box, 3, 4)  # 7: the 7 tile is open, but a 7 ends the turn unplayed
     g = box.game
     assert g.state == TURN_END and g.score == 33
-    assert box.events("rule")[-1] == {"ev": "rule", "rule": "unlucky-7", "player": 1}
-    assert box.events("throw")[-1]["moves"] == 0 and g.open_ & bits(7)  # no move left
+    assert events(box, "rule")[-1] == {"ev": "rule", "rule": "unlucky-7", "player": 1}
+    assert events(box, "throw")[-1]["moves"] == 0 and g.open_ & bits(7)  # no move left
 
 
 def _replayed(box, *moves):
     """Throws without dice scripted (the recorded ones), and their moves."""
     for tiles in moves:
-        box.throw()
-        box.flip(*tiles)
+        throw(box, )
+        flip(box, *tiles)
 
 
 def test_same_throws_every_player_gets_the_first_players_throws():
-    box = Box(players=3, same_throws=True)
+    box = rounds_box(players=3, same_throws=True)
     g = box.game
-    assert box.eng.rules.one_die == 0  # one die is not offered (seed 001)
+    assert box.app.engine.rules.one_die == 0  # one die is not offered (seed 001)
     play(box, [(6, 6, (3, 9)), (5, 5, (2, 8))])
-    box.throw(1, 1)  # open 1 4 5 6 7: 2 does not fit
+    throw(box, 1, 1)  # open 1 4 5 6 7: 2 does not fit
     assert g.score == 23
-    box.next_turn()
+    next_turn(box)
     _replayed(box, (5, 7), (1, 9), (2,))  # player 2 plays the same throws otherwise
     play(box, [(6, 6, (4, 8))])  # and gets further: a new throw, recorded
-    box.throw(1, 1)  # another: open 3 6, nothing
+    throw(box, 1, 1)  # another: open 3 6, nothing
     assert g.score == 9
-    box.next_turn()
+    next_turn(box)
     _replayed(box, (5, 7), (1, 9), (2,), (4, 8))  # player 3: five throws, none new
-    box.throw()
+    throw(box, )
     assert g.state == TURN_END and g.score == 9
-    throws = [e["dice"] for e in box.events("throw")]
+    throws = [e["dice"] for e in events(box, "throw")]
     assert throws == [[6, 6], [5, 5], [1, 1]] + [[6, 6], [5, 5], [1, 1], [6, 6], [1, 1]] * 2
 
 
 def test_same_throws_start_again_each_round():
-    box = Box(players=1, same_throws=True, format=FORMAT_3_ROUNDS)
+    box = rounds_box(players=1, same_throws=True, format=FORMAT_3_ROUNDS)
     play(box, [(6, 6, (3, 9))])
-    box.throw(1, 1)  # 1 + 1: the 1 alone is not 2, the 2 is there: it fits
-    box.flip(2)
-    box.throw(5, 6)
-    box.flip(4, 7)
-    box.throw(6, 6)  # 12 from 1 5 6 8: nothing ... 1 + 5 + 6 = 12 fits
-    box.flip(1, 5, 6)
-    box.throw(1, 1)  # open 8
-    box.next_turn()
-    box.throw(2, 2)  # round 2: a new first throw, not the recorded one
-    assert box.events("throw")[-1]["dice"] == [2, 2]
+    throw(box, 1, 1)  # 1 + 1: the 1 alone is not 2, the 2 is there: it fits
+    flip(box, 2)
+    throw(box, 5, 6)
+    flip(box, 4, 7)
+    throw(box, 6, 6)  # 12 from 1 5 6 8: nothing ... 1 + 5 + 6 = 12 fits
+    flip(box, 1, 5, 6)
+    throw(box, 1, 1)  # open 8
+    next_turn(box)
+    throw(box, 2, 2)  # round 2: a new first throw, not the recorded one
+    assert events(box, "throw")[-1]["dice"] == [2, 2]
 
 
 def test_2_to_go_the_first_throw_must_shut_the_2_and_a_4_loses_at_once():
-    box = Box(players=2, to_go=TO_GO_2)
+    box = rounds_box(players=2, to_go=TO_GO_2)
     g = box.game
-    box.throw(1, 3)  # 4 cannot take the 2: the turn ends, nothing shut
+    throw(box, 1, 3)  # 4 cannot take the 2: the turn ends, nothing shut
     assert g.state == TURN_END and g.score == 45
-    assert box.events("rule")[-1] == {"ev": "rule", "rule": "2-to-go", "player": 1}
-    box.next_turn()
-    box.throw(2, 3)
-    assert box.events("throw")[-1]["moves"] == 1  # only 2 + 3
-    box.flip(5)
+    assert events(box, "rule")[-1] == {"ev": "rule", "rule": "2-to-go", "player": 1}
+    next_turn(box)
+    throw(box, 2, 3)
+    assert events(box, "throw")[-1]["moves"] == 1  # only 2 + 3
+    flip(box, 5)
     assert g.err == ERR_NOT_LEGAL
-    box.flip(5)
-    box.flip(2)
-    box.flip(3)
+    flip(box, 5)
+    flip(box, 2)
+    flip(box, 3)
     assert g.state == READY and g.open_ == FULL & ~bits(2, 3)
-    box.throw(2, 3)  # the second throw: any move
-    box.flip(5)
+    throw(box, 2, 3)  # the second throw: any move
+    flip(box, 5)
     assert g.state == READY and g.open_ == FULL & ~bits(2, 3, 5)
 
 
 def test_3_to_go_the_first_throw_must_shut_the_3_and_a_2_loses_at_once():
-    box = Box(players=1, to_go=TO_GO_3)
-    box.throw(1, 1)
+    box = rounds_box(players=1, to_go=TO_GO_3)
+    throw(box, 1, 1)
     assert box.game.state == TURN_END and box.game.score == 45
-    assert box.events("rule")[-1]["rule"] == "3-to-go"
-    box = Box(players=1, to_go=TO_GO_3)
-    box.throw(2, 2)  # 4: only 1 + 3
-    box.flip(4)
+    assert events(box, "rule")[-1]["rule"] == "3-to-go"
+    box = rounds_box(players=1, to_go=TO_GO_3)
+    throw(box, 2, 2)  # 4: only 1 + 3
+    flip(box, 4)
     assert box.game.err == ERR_NOT_LEGAL
-    box.flip(4)
-    box.flip(1, 3)
+    flip(box, 4)
+    flip(box, 1, 3)
     assert box.game.state == READY
 
 
 def test_most_tiles_a_throw_must_shut_as_many_tiles_as_it_can():
-    box = Box(players=1, most_tiles=True)
-    box.throw(4, 4)  # 8: 1 2 5 and 1 3 4 are the longest
-    assert box.events("throw")[-1]["moves"] == 2
+    box = rounds_box(players=1, most_tiles=True)
+    throw(box, 4, 4)  # 8: 1 2 5 and 1 3 4 are the longest
+    assert events(box, "throw")[-1]["moves"] == 2
     assert box.frame()[0] == "WWWWW...."  # only their tiles light
-    box.flip(8)
+    flip(box, 8)
     assert box.game.err == ERR_NOT_LEGAL
-    box.flip(8)
-    box.flip(1, 3, 4)
+    flip(box, 8)
+    flip(box, 1, 3, 4)
     assert box.game.state == READY and box.game.open_ == FULL & ~bits(1, 3, 4)
 
 
 def test_open_the_box_tiles_start_shut_and_the_face_down_tiles_score():
-    box = Box(players=1, open_box=True)
+    box = rounds_box(players=1, open_box=True)
     g = box.game
     assert g.state == SETUP and g.err == ERR_NONE  # every tile down: the start position
-    box.flip(5)
+    flip(box, 5)
     assert g.err == ERR_SETUP and box.frame()[0][4] == "Y"  # an opened tile blinks amber
-    box.flip(5)
-    box.throw(4, 4)
+    flip(box, 5)
+    throw(box, 4, 4)
     assert box.frame()[0] == "WWWWWWWW."  # the tiles that can take part: all face down
-    box.flip(8)  # open the 8
+    flip(box, 8)  # open the 8
     assert g.state == READY
     play(box, [(6, 6, (3, 9)), (1, 1, (2,))])
-    box.throw(1, 1)  # face down: 1 4 5 6 7; 2 does not fit
+    throw(box, 1, 1)  # face down: 1 4 5 6 7; 2 does not fit
     assert g.state == TURN_END and g.score == 1 + 4 + 5 + 6 + 7
-    assert box.levels == bits(2, 3, 8, 9)
+    assert box.open_ == bits(2, 3, 8, 9)
 
 
 def test_open_the_box_and_the_others_use_the_same_mirror():
-    box = Box(players=1, open_box=True, to_go=TO_GO_2)
-    box.throw(2, 3)
-    box.flip(5)
+    box = rounds_box(players=1, open_box=True, to_go=TO_GO_2)
+    throw(box, 2, 3)
+    flip(box, 5)
     assert box.game.err == ERR_NOT_LEGAL  # the first throw must open the 2
-    box.flip(5)
-    box.flip(2, 3)
+    flip(box, 5)
+    flip(box, 2, 3)
     assert box.game.state == READY
 
 
@@ -498,11 +459,11 @@ def test_to_go_needs_its_tile_in_play(to_go, start):
 
 
 def test_a_match_only_when_a_setting_needs_one():
-    assert Box(players=2).game.match is None
-    assert Box(players=2, open_box=True).game.match is None
+    assert rounds_box(players=2).game.match is None
+    assert rounds_box(players=2, open_box=True).game.match is None
     for kw in ({"format": 1}, {"tie": 1}, {"stakes": 1}, {"same_throws": 1},
                {"unlucky7": 1}, {"to_go": 1}, {"most_tiles": 1}):
-        assert Box(players=2, **kw).game.match is not None, kw
+        assert rounds_box(players=2, **kw).game.match is not None, kw
 
 
 def test_game_states_are_distinct():
@@ -513,27 +474,27 @@ def test_game_states_are_distinct():
 
 
 def test_two_tiles_keeps_the_moves_of_one_or_two_tiles_and_ends_a_turn_without_them():
-    box = Box(players=1, two_tiles=1)
+    box = rounds_box(players=1, two_tiles=1)
     g = box.game
-    box.throw(6, 6)
+    throw(box, 6, 6)
     moves = sorted(g.legal[i] for i in range(g.moves))
     assert moves == sorted([bits(3, 9), bits(4, 8), bits(5, 7)])  # no 1 2 9, no 1 2 4 5 ...
-    box.flip(1, 2)  # part of 1 2 9 only: no legal move holds them now
+    flip(box, 1, 2)  # part of 1 2 9 only: no legal move holds them now
     assert g.err == ERR_NOT_LEGAL
-    box.flip(1, 2)
-    box.flip(3, 9)
+    flip(box, 1, 2)
+    flip(box, 3, 9)
     play(box, [(5, 5, (2, 8)), (6, 5, (4, 7))])
     assert g.open_ == bits(1, 5, 6)
-    box.throw(6, 6)  # 1 + 5 + 6 would shut the box: three tiles
-    assert g.state == TURN_END and box.events("score")[-1]["score"] == 12
-    assert box.events("throw")[-1]["moves"] == 0
+    throw(box, 6, 6)  # 1 + 5 + 6 would shut the box: three tiles
+    assert g.state == TURN_END and events(box, "score")[-1]["score"] == 12
+    assert events(box, "throw")[-1]["moves"] == 0
 
 
 def test_without_two_tiles_the_same_throws_shut_the_box():
-    box = Box(players=1)
+    box = rounds_box(players=1)
     g = box.game
     play(box, [(6, 6, (3, 9)), (5, 5, (2, 8)), (6, 5, (4, 7)), (6, 6, (1, 5, 6))])
-    assert g.state == TURN_END and box.events("score")[-1]["score"] == 0
+    assert g.state == TURN_END and events(box, "score")[-1]["score"] == 0
 
 
 def test_two_tiles_is_a_game_option_with_its_own_records_and_dice():

@@ -74,10 +74,11 @@ def test_a_box_without_a_verb_says_so_and_stops_there():
 def _backends():
     from shutbox_host.box.drive import CpyBox, SimBox
     from shutbox_host.box.play import TermBox
+    from shutbox_host.box.webbox import WebBox
     from shutbox_host.pico.drive import EmuBox
     from shutbox_host.web.drive import PageBox
 
-    return [CpyBox, SimBox, EmuBox, TermBox, PageBox]
+    return [CpyBox, SimBox, EmuBox, TermBox, PageBox, WebBox]
 
 
 @pytest.mark.parametrize("verb", ["levels", "advance", "power_cut", "shown"])
@@ -86,3 +87,20 @@ def test_every_backend_has_the_verbs_every_box_needs(verb):
                if getattr(cls, verb) is getattr(drive.Driver, verb)]
     assert not missing, "%s without %s" % (missing, verb)
     assert all(issubclass(cls, drive.Driver) for cls in _backends())
+
+
+@pytest.mark.parametrize("backend", ["cpy", "sim", "web"])
+def test_the_dice_given_show_on_every_box_that_takes_them(backend):
+    """One script on the CPython box, the simulated board and the web box (its companion
+    serving, on the wall clock): the faces given are the throw logged and shown."""
+    import backends
+
+    from shutbox_host.model.leds import face
+    from shutbox_host.model.script import ROLL_MS
+
+    s = Script().wait(300).dice(3, 4).click(120).wait(ROLL_MS + 300)
+    with backends.box(backend) as b:
+        r = b.run(s)
+    assert [t["dice"] for t in r.events("throw")] == [[3, 4]], r.log
+    last = r.frames[-1]
+    assert (face(last[2]), face(last[3])) == (3, 4), r.frames[-3:]

@@ -5,29 +5,31 @@ from __future__ import annotations
 
 import random
 
+from shutbox_host.model.drive import Driver, Shown
 from shutbox_host.pico import bounce
-from shutbox_host.pico.emulator import Frame
 
 _MS = 1_000_000
 OPEN = "WWWWWWWWW"
 
 
-class FakeEmu:
-    """What judge() reads of an Emulator: frames, the log, flash operations, the clock."""
+class Told(Driver):
+    """What judge() reads of a box: what it showed (frames, the log, flash operations) and
+    its clock, made up."""
 
     def __init__(self, frames, log=()):
-        self.frames = [Frame(ms, tiles, die_a, ".......", b"") for ms, tiles, die_a in frames]
-        self.log = list(log)
-        self.flash_ops: list = []
-        self.now_ms = 0.0
-        self.lines: list = []
+        self.out = Shown(frames=[(ms, tiles, die_a, ".......") for ms, tiles, die_a in frames],
+                         log=list(log))
+        self.ms = 0.0
+
+    def shown(self) -> Shown:
+        return self.out
 
 
 def judged(frames, samples, log=(), presses=(), asked=()):
-    emu = FakeEmu(frames)
+    emu = Told(frames)
     b = bounce.Bouncer(emu, random.Random(1))
-    emu.log = list(log)
-    emu.now_ms = 10_000.0
+    emu.out.log = list(log)
+    emu.ms = 10_000.0
     b.presses = list(presses)
     b.asked = list(asked)
     for kind, what, t0, t1, level, until in samples:

@@ -65,3 +65,8 @@ def test_the_strategy_part_runs_and_names_its_figures(monkeypatch):
     assert out["strategy_card"]["rules"]["highest"]["cost"] >= 0
     assert 0 < out["at_most_two_p_shut_pct"] < 100
     assert abs(out["long_game"]["float"]["p_first"] - out["long_game"]["4"]["p_first"]) < 1e-13
+    s2 = out["seat2_tables"]
+    assert s2["differ_tie_half"] == 0 and s2["deploy_room"] == s2["deploy_budget"] - s2[
+        "deploy_bytes"] and s2["deploy_bytes"] > 100_000
+    gain = out["match_gain"]
+    assert gain["seat2_after_shut"] > 0 and gain["seat2_vs_box"] >= 0

@@ -16,7 +16,7 @@ from match_reference import Round, Turn
 from shutbox import variants as V
 from shutbox_host import cli
 from shutbox_host.solve import match as M
-from shutbox_host.solve import solver
+from shutbox_host.solve import matchtables, solver
 from shutbox_host.solve.solver import Variant
 
 CASES = [  # (variant, players, tie, shut-wins, stakes, shut pays)
@@ -167,3 +167,14 @@ def test_what_the_boxs_play_today_gives_away():
         want2 += p * sum(q * brute.values((x, y))[1] for y, q in lost.items())
     got2 = m.value_if(1, lambda sc: {y: Fraction(int(y < sc[0])) for y in m.finals})
     assert got2 == want2 <= m.seats[1].value
+
+
+def test_seat_two_plays_beat_target_with_a_tie_counted_half():
+    """The box's variant, 2 players, shut-wins off, every score seat 1 can end on: seat 2's
+    match play is beat-target with a tie counted half in every choice (ties shared), near it
+    under replay, not the tie-lost play the box's blocks hold; after a shut box it is the
+    best chance of one (beat-target 1, as shutbox.target aims)."""
+    got = matchtables.seat2(Variant(9))
+    assert got["differ_tie_half"] == 0 and got["differ_after_shut"] == 0
+    assert got["differ_tie_lost"] > 0 and got["differ_replay_tie_half"] > 0
+    assert 0 < got["patch_bytes"] < got["half_one_byte_bytes"] < got["half_two_byte_bytes"]

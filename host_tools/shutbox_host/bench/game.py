@@ -54,21 +54,21 @@ def min_heapsize(script: Script, lo: int = 16 * 1024, hi: int = 512 * 1024) -> i
 # box's flash (settings and records files, the game saved at every step), the guard and
 # the watchdog, booted through shutbox.powerup as app.main does.
 ALL_FEATURES = {"players": 2, "computer": 3, "hints": 2, "stakes": 1}
-_HUMAN_TURN = (((6, 6), (9, 3)), ((1, 1), (2,)), ((1, 1), ()))  # 12: 3 9, 2: 2, 2: none = 31
-_CPU_DICE = (4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1)  # the computer's throws, in order
+HUMAN_TURN = (((6, 6), (9, 3)), ((1, 1), (2,)), ((1, 1), ()))  # 12: 3 9, 2: 2, 2: none = 31
+CPU_DICE = (4, 4, 6, 6, 5, 3, 2, 1, 1, 1, 1, 1, 1, 1)  # the computer's throws, in order
 
 
 def all_features_script() -> Script:
     """The all-features game: two people's turns, the computer's, the end (records saved)."""
     s = Script().wait(300)
     for _seat in range(2):
-        for dice, tiles in _HUMAN_TURN:
+        for dice, tiles in HUMAN_TURN:
             s.dice(*dice).click(120).wait(ROLL_MS)
             for k in tiles:
                 s.shut(k).wait(80)
             s.wait(200)
         s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)  # the next seat
-    s.dice(*_CPU_DICE).wait(40000)  # the computer's turn, at its own pace
+    s.dice(*CPU_DICE).wait(40000)  # the computer's turn, at its own pace
     return s.click(120).wait(3000).heap()
 
 

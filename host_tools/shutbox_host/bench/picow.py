@@ -22,7 +22,19 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   machine.Timer probe started by a boot.py, itself a few KB) over an all-features game (1
   player and the hard computer, best-move hints, Canoga stakes, ties by roll-off) with the
   companion on and its seat named (the players' names: companion.names counts the game at
-  its end and saves); picow_heap_live_max_bytes = picow_heap_bytes - that.
+  its end and saves); picow_heap_live_max_bytes = picow_heap_bytes - that. The probe also
+  asks for the throw's moves ranked (companion.moves, as a phone's page does at each throw)
+  before each reading: picow_moves_ranked probes had a ranking; picow_moves_held_bytes is
+  what the ranking keeps between requests (its chance-to-shut buffer), freed at the end.
+- picow_inputs_{alone,page,polled}_*: the box's input latency on the emulated clock in a
+  2-player game played by autoplay (shutbox_host.pico.autoplay), each tile shut to the start
+  of the first frame showing it and each Roll press of a turn to the first frame of rolling
+  dice (p50, worst, how many over the box's 10 ms, samples, lost: never shown): alone; with
+  a phone's page open (its event stream, ``page``); with a phone asking ``/api/state`` again
+  as soon as it is answered (``polled``). No radio: the phone is a task in the chip handing
+  the server requests on streams that never wait (_PHONE), so a whole request runs in one
+  slice of the box's loop, where a socket's waits would cut it in a few: a bound on what
+  the requests cost the box's inputs, not the radio's own cost.
 - picow_flash_blocks_used: 4 KB littlefs blocks in use on the Pico W's filesystem after the
   boot (os.statvfs on the chip) of picow_fs_blocks; picow_companion_blocks: the blocks the
   companion's files take (the release with it less the release without, as `shutbox flash`
@@ -33,9 +45,15 @@ from __future__ import annotations
 
 _TURN = r'"ev": "turn"'
 _PROBE = """\
-import gc, machine
+import gc, machine, sys
 _lo = [1 << 30]
+_asked = [0]
 def _probe(t):
+    c = sys.modules.get("companion.picow")
+    if c is not None and c.live is not None and c.live.guard is not None:
+        from companion import moves
+        if moves.answer(c.live)[0].get("moves"):
+            _asked[0] += 1
     gc.collect()
     f = gc.mem_free()
     if f < _lo[0]:
@@ -73,9 +91,8 @@ def _import_cost(uf2, tree: dict, version: str, modules: str) -> tuple[int, int,
 
 def _game(uf2) -> dict:
     """The all-features game with the companion on, the heap probed (rp2's, from boot.py)."""
-    from shutbox import pins
-    from shutbox_host.bench.rp2 import settings_file
-    from shutbox_host.pico import autoplay, fsimage
+    from shutbox_host.bench.rp2 import play_to_winner, settings_file
+    from shutbox_host.pico import fsimage
     from shutbox_host.pico.companion import names_file
     from shutbox_host.pico.emulator import Emulator
 
@@ -86,37 +103,139 @@ def _game(uf2) -> dict:
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
         turn = emu.wait_for(_TURN, timeout_ms=8000)
         emu.run(ms=300)
-        autoplay.play_turn(emu, autoplay.engine())
-        emu.run(ms=2500)  # the score, then the analysis count
-        emu.set_open((1 << pins.TILES) - 1)  # the computer's turn starts on open tiles
-        emu.run(ms=100)
-        n = len(emu.lines)
-        emu.click(100)
-        emu.wait_for(r'"ev": "score".*"player": 2|"player": 2.*"ev": "score"',
-                     timeout_ms=60000, since=n)
-        emu.run(ms=1500)
-        n = len(emu.lines)
-        emu.click(100)
-        win = emu.wait_for(r'"ev": "(winner|rolloff)"', timeout_ms=10000, since=n)
-        emu.run(ms=1000)
+        win = play_to_winner(emu)
         said = emu.events("companion")
         faults = emu.events("fault")
         out = emu.repl("_tm.deinit()\nimport os, sys\nst = os.statvfs('/')\n"
                        "from companion import picow\nn = picow.live.names\n"
                        "print('LO', _lo[0], gc.mem_free() + gc.mem_alloc(), st[2] - st[3], "
-                       "st[2], int('companion.web' in sys.modules), "
-                       "n.entry(n.find('ann'))[0] if n else -1)\n")
-    lo, total, used, blocks, served, named = (int(v) for v in next(
+                       "st[2], int('companion.web' in sys.modules), _asked[0], "
+                       "n.entry(n.find('ann'))[0] if n else -1)\n"
+                       "from companion import moves\ngc.collect()\n_a = gc.mem_free()\n"
+                       "moves._kept[0] = moves._kept[1] = None\ngc.collect()\n"
+                       "print('MV', gc.mem_free() - _a)\n")
+    lo, total, used, blocks, served, asked, named = (int(v) for v in next(
         x for x in out.splitlines() if x.startswith("LO")).split()[1:])
     if win["ev"] == "winner" and named != 1:
         raise AssertionError("the names' records did not count the game: %d" % named)
     if faults or not served or [s for s in said if s.get("error") != "radio"]:
         raise AssertionError("the Pico W's companion did not run as it should: %s %s"
                              % (said, faults))
+    if not asked:
+        raise AssertionError("the probe never had the throw's moves ranked")
+    held = int(next(x for x in out.splitlines() if x.startswith("MV")).split()[1])
     return {"picow_boot_to_play_ms": round(turn["_ms"], 1), "picow_heap_free_min_bytes": lo,
             "picow_heap_bytes": total, "picow_heap_live_max_bytes": total - lo,
             "picow_heap_game_end": win["ev"], "picow_flash_blocks_used": used,
-            "picow_fs_blocks": blocks}
+            "picow_fs_blocks": blocks, "picow_moves_ranked": asked,
+            "picow_moves_held_bytes": held}
+
+
+# A phone inside the chip (the emulator has no radio): boot.py wraps companion.web.run so
+# that the box's loop also runs a task that hands the server one request after another, on
+# streams that never wait (the whole request in one slice: a real socket's waits cut it up)
+_PHONE = r"""
+import sys
+with open('/.shutbox/current') as _f:
+    sys.path.insert(0, '/.shutbox/' + _f.read().strip())
+import asyncio
+from companion import web as _web
+_served = [0, 0]
+class _R:
+    def __init__(self, d):
+        self.d = d
+    async def read(self, n=-1):
+        d = self.d[:n] if n >= 0 else self.d
+        self.d = self.d[len(d):]
+        return d
+class _W:
+    async def awrite(self, b):
+        _served[1] += len(b)
+    async def aclose(self):
+        pass
+    def get_extra_info(self, what):
+        return ('127.0.0.1', 1234)
+async def _phone(live):
+    while live.server is None:
+        await asyncio.sleep_ms(10)
+    while True:
+        await live.server.handle_request(_R(b'GET %s HTTP/1.0\r\nHost: box\r\n\r\n'), _W())
+        _served[0] += 1
+        await asyncio.sleep_ms(0)
+_run = _web.run
+def _run_with_phone(live, guard, host='0.0.0.0', port=80, tasks=()):
+    return _run(live, guard, host, port, list(tasks) + [_phone(live)])
+_web.run = _run_with_phone
+"""
+
+
+def _inputs(uf2, path: str | None) -> dict:
+    """A 2-player game played by autoplay on the emulated Pico W (its default settings), a
+    phone asking for *path* without a pause (None: no phone): each tile shut to the start of
+    the first frame showing it, each Roll press of a turn to the first frame of rolling
+    dice, on the emulated clock; and what the phone got (requests answered, bytes)."""
+    import statistics
+
+    from shutbox import pins
+    from shutbox_host.pico import autoplay, fsimage
+    from shutbox_host.pico.emulator import Emulator
+
+    extra = {"/boot.py": (_PHONE % path).encode()} if path else {}
+    fs = fsimage.build(board="RPI_PICO_W", extra=extra)
+    with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
+        emu.wait_for(_TURN, timeout_ms=8000)
+        emu.run(ms=300)
+        t0 = emu.now_ms
+        eng = autoplay.engine()
+        spans = []
+        for _ in range(2):
+            a = len(emu.inputs)
+            autoplay.play_turn(emu, eng, gap_ms=150)
+            spans.append((a, len(emu.inputs)))
+            emu.run(ms=750)
+            emu.set_open((1 << pins.TILES) - 1)
+            emu.run(ms=100)
+            n = len(emu.lines)
+            emu.click(100)
+            emu.wait_for(r'"ev": "(turn|winner)"', timeout_ms=3000, since=n)
+            emu.run(ms=100)
+        span_ms = emu.now_ms - t0
+        served = [0, 0]
+        if path:
+            out = emu.repl("print('SV', _served[0], _served[1])\n")
+            served = [int(v) for v in next(
+                x for x in out.splitlines() if x.startswith("SV")).split()[1:]]
+        if emu.events("fault"):
+            raise AssertionError("the box faulted: %s" % emu.events("fault"))
+        flips, rolls, lost = [], [], 0
+        tile_of = {pins.TILE_PINS[k]: k for k in range(pins.TILES)}
+        for t_ns, levels in [x for a, b in spans for x in emu.inputs[a:b]]:
+            for g, level in levels.items():
+                if level != pins.SWITCH_ACTIVE or not (g in tile_of or g == pins.ROLL_PIN):
+                    continue
+                t = t_ns / 1e6
+                was = emu.frame_at(t)
+                for f in emu.frames_since(t):
+                    if g in tile_of and (was is None or f.tiles[tile_of[g]]
+                                         != was.tiles[tile_of[g]]):
+                        flips.append(f.ms - t)
+                        break
+                    if g == pins.ROLL_PIN and (was is None or (f.die_a, f.die_b)
+                                               != (was.die_a, was.die_b)):
+                        rolls.append(f.ms - t)
+                        break
+                else:
+                    lost += 1
+    name = "picow_inputs_" + {None: "alone", "/api/state": "polled",
+                              "/api/events": "page"}[path]
+    out = {name + "_lost": lost, name + "_requests": served[0],
+           name + "_bytes_sent": served[1], name + "_span_ms": round(span_ms)}
+    for kind, ms in (("flip", flips), ("roll", rolls)):
+        out.update({"%s_%s_ms_p50" % (name, kind): round(statistics.median(ms), 2),
+                    "%s_%s_ms_max" % (name, kind): round(max(ms), 2),
+                    "%s_%s_over_10_ms" % (name, kind): sum(x > 10 for x in ms),
+                    "%s_%s_samples" % (name, kind): len(ms)})
+    return out
 
 
 def figures(soak=False, uf2=None):
@@ -143,4 +262,6 @@ def figures(soak=False, uf2=None):
     out["picow_names_import_bytes"] = _import_cost(uf2, tree, with_c.version,
                                                    "companion.names")[0]
     out.update(_game(uf2))
+    for path in (None, "/api/events", "/api/state"):
+        out.update(_inputs(uf2, path))
     return out

@@ -198,6 +198,26 @@ def settings_file(**options) -> bytes:
         return (Path(tmp) / setfile.NAME).read_bytes()
 
 
+def play_to_winner(emu) -> dict:
+    """Play the 1-player game against the hard computer (the all-features game's settings)
+    on *emu*, at a turn's start, to its end: the player's turn played best (autoplay), the
+    computer's, then Roll to the winner (or the roll-off); return that record, a second on."""
+    autoplay.play_turn(emu, autoplay.engine())
+    emu.run(ms=2500)  # the score, then the analysis count
+    emu.set_open((1 << pins.TILES) - 1)  # the computer's turn starts on open tiles
+    emu.run(ms=100)
+    n = len(emu.lines)
+    emu.click(100)
+    emu.wait_for(r'"ev": "score".*"player": 2|"player": 2.*"ev": "score"',
+                 timeout_ms=60000, since=n)
+    emu.run(ms=1500)
+    n = len(emu.lines)
+    emu.click(100)
+    win = emu.wait_for(r'"ev": "(winner|rolloff)"', timeout_ms=10000, since=n)
+    emu.run(ms=1000)
+    return win
+
+
 def _heap(uf2, bootrom) -> dict:
     data = settings_file(players=1, computer=3, hints=2, stakes=1, tie=1)
     fs = fsimage.build(extra={"/data/settings": data})
@@ -207,19 +227,7 @@ def _heap(uf2, bootrom) -> dict:
         emu.repl(_PROBE, wait=False)
         emu.wait_for(r'"ev": "(turn|resume)"', timeout_ms=5000, since=n)
         emu.run(ms=100)
-        autoplay.play_turn(emu, autoplay.engine())
-        emu.run(ms=2500)  # the score, then the analysis count
-        emu.set_open((1 << pins.TILES) - 1)  # the computer's turn starts on open tiles
-        emu.run(ms=100)
-        n = len(emu.lines)
-        emu.click(100)
-        emu.wait_for(r'"ev": "score".*"player": 2|"player": 2.*"ev": "score"',
-                     timeout_ms=60000, since=n)
-        emu.run(ms=1500)
-        n = len(emu.lines)
-        emu.click(100)
-        win = emu.wait_for(r'"ev": "(winner|rolloff)"', timeout_ms=10000, since=n)
-        emu.run(ms=1000)
+        win = play_to_winner(emu)
         out = emu.repl("_tm.deinit()\nprint('LO', _lo[0], gc.mem_free() + gc.mem_alloc())\n")
     lo, total = (int(v) for v in next(x for x in out.splitlines()
                                       if x.startswith("LO")).split()[1:])

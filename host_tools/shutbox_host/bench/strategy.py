@@ -15,7 +15,13 @@ ints and Fractions; floats only to write them down), with the time each solve ta
 - match_gain: what the match-optimal play is worth against the box's play today, 2 players,
   tie share, shut-wins off: seat 1's value minus that of min-expected play (the hard
   computer, the best-move hint), seat 2's minus that of the beat-target hint that counts a
-  tie as lost (tables/t9.bin), both replying to the other seat's best play.
+  tie as lost (tables/t9.bin), both replying to the other seat's best play; seat2_vs_box:
+  seat 2's against the box's play now (that, but the best chance of a shut box after one),
+  seat2_after_shut what that gained; seat2_replay_vs_box the same under the tie rule
+  replay, and seat2_replay_vs_tie_half against the play that counts a tie half.
+- seat2_tables: seat 2 of 2's match play against the plays the box could read (the choices
+  that differ, over every score of seat 1) and the flash each exact format would take,
+  beside the room of a nine-tile Pico W's deploy (seat2_tables(), matchtables.seat2).
 - fair_tie: the share of a tie seat 1 must get for an even round (shut-wins off / on), and
   the edge when seat 1 wins a tie on two dice of 7 or less (21 of 36: a rule a table can
   play with the box's dice).
@@ -44,6 +50,7 @@ from shutbox_host.solve import longgame, matchtables, solver, strategy
 from shutbox_host.solve import match as M
 
 MATCH_RUNS = 3
+DEPLOY_BUDGET = 320 * 1024  # a nine-tile Pico W's deploy (tests/pico/test_lean.py)
 TILES = 9  # the tests set a small box
 LONG_EXACT = (4, 5, 6)  # box sizes whose long game is solved exactly here (7 takes minutes)
 
@@ -62,6 +69,25 @@ def _row(m: M.Match) -> dict:
     a, b = m.seats[0], m.seats[1]
     return {"v1": float(a.value), "v2": float(b.value), "win1": float(a.p_win),
             "tie": float(a.p_tie), "lose1": float(a.p_lose), "edge": float(m.edge())}
+
+
+def _box_seat2(finals):
+    """Seat 2's aim on the box (shutbox.target): the best chance to beat seat 1's score x,
+    a tie counted as lost; after a shut box (x = 0) the best chance of one."""
+    return lambda sc: {y: Fraction(int(y < max(sc[0], 1))) for y in finals}
+
+
+def seat2_tables(var) -> dict:
+    """What seat 2 of 2's match play would cost the box (matchtables.seat2) beside the room
+    a nine-tile Pico W's deploy has (the release `shutbox flash` writes, without the
+    companion, against tests/pico/test_lean.py's 320 KB)."""
+    from shutbox_host.pico import flash, fsimage
+
+    out = matchtables.seat2(var)
+    deployed = flash.prepare(flash.mp.FIRMWARE, fsimage.BOARD_MPY).deployed_bytes
+    out.update(deploy_bytes=deployed, deploy_budget=DEPLOY_BUDGET,
+               deploy_room=DEPLOY_BUDGET - deployed)
+    return out
 
 
 def match_figures(var) -> dict:
@@ -89,10 +115,18 @@ def match_figures(var) -> dict:
     out["match_default"] = rows
     finals = m2.finals
     lowest = {y: -Fraction(y) for y in finals}  # min-expected as a payout
+    lost = m2.seats[1].value - m2.value_if(
+        1, lambda sc: {y: Fraction(int(y < sc[0])) for y in finals})
+    mr = M.Match(var, M.MatchRules(2, "replay"))
     out["match_gain"] = {
         "seat1_vs_min_expected": float(m2.seats[0].value - m2.value_if(0, lambda sc: lowest)),
-        "seat2_vs_tie_lost": float(m2.seats[1].value - m2.value_if(
-            1, lambda sc: {y: Fraction(int(y < sc[0])) for y in finals}))}
+        "seat2_vs_tie_lost": float(lost),
+        "seat2_vs_box": float(m2.seats[1].value - m2.value_if(1, _box_seat2(finals))),
+        "seat2_after_shut": float(lost - m2.seats[1].value + m2.value_if(1, _box_seat2(finals))),
+        "seat2_replay_vs_box": float(mr.seats[1].value - mr.value_if(1, _box_seat2(finals))),
+        "seat2_replay_vs_tie_half": float(mr.seats[1].value - mr.value_if(
+            1, lambda sc: {y: Fraction(2 * int(y < sc[0]) + int(y == sc[0]), 2)
+                           for y in finals}))}
     edges = {}
     for one_die in range(len(V.ONE_DIE)):
         modes = [V.MODE_OPTIONAL] if one_die == V.ONE_DIE_NEVER else range(len(V.ONE_DIE_MODE))
@@ -153,6 +187,7 @@ def figures(soak=False) -> dict:
     """Every figure of this part (see the module docstring)."""
     var = solver.Variant(TILES)
     out = match_figures(var)
+    out["seat2_tables"] = seat2_tables(var)
     out.update(card_figures(var))
     two = solver.Variant(TILES, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED, max_tiles=2)
     out["at_most_two_p_shut_pct"] = float(100 * solver.solve(two, "max-shut").p_shut)

@@ -11,8 +11,10 @@ never fill both ways. A wait is preceded by a marker naming the ms it ends at: a
 printed during it is stamped with that end (boxrun's records carry no time; the frames and
 tones carry their own ms).
 
-``CpyBox``: the firmware's App on CPython (the CPython box), on a board of its own: the pins
-are a word of levels, the frames, tones and log kept as App gives them. Its loop is
+``CpyBox``: the firmware's App on CPython (the CPython box), on a board of its own, under
+any settings and rules: the pins are a word of levels, the frames, tones and log kept as App
+gives them; a test may look inside its Game (``game``) and draw its picture at a time to
+come (``frame``). Its loop is
 Guard.forever's at whole ms (a reading every 2 ms, every ms while a level settles, a step
 when the reading changed or App.wait says so): a contact's edges land at the first reading
 after them, so a burst within one ms is one edge; it has no flash (a power cut is a new App)
@@ -22,6 +24,7 @@ and answers two of boxrun's questions: ``s`` (the game's state) and ``e`` (an ec
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import selectors
@@ -52,6 +55,7 @@ class SimBox(Driver):
         keeps nothing)."""
         if levels != -1:
             args = (*args, "--levels", str(levels))
+            self.open_ = levels & ((1 << pins.TILES) - 1)
         argv, env = boxsim.command(*args, heapsize=heapsize)
         if tree is not None:
             env["MICROPYPATH"] = str(tree)
@@ -80,7 +84,8 @@ class SimBox(Driver):
     def edges(self, gpio: int, edges: list[tuple[int, int]]) -> None:
         self._todo.append("E %d %s" % (gpio, " ".join("%d %d" % e for e in edges)))
 
-    def advance(self, ms: int) -> None:
+    def advance(self, ms: float) -> None:
+        ms = math.ceil(ms)  # boxrun's clock counts whole ms
         if ms > 0:
             self.ms += ms
             self._todo += ["e %s%d" % (_MARK, self.ms), "w %d" % ms]
@@ -200,17 +205,18 @@ _POLL_MS = 2  # shutbox.guard's: the longest sleep between two readings
 
 class _Board:
     """shutbox.board.Board's API for App: the pins a word of levels set by the driver, what
-    App shows and plays recorded."""
+    App shows and plays recorded (a note as heard: silence at sound off)."""
 
-    tiles = pins.TILES
-
-    def __init__(self, box: CpyBox):
+    def __init__(self, box: CpyBox, tiles: int):
         self.box = box
+        self.tiles = tiles
         self.word = 0
+        self.sound = 2  # adjust(): the levels set last (the Board's defaults: loud, medium)
+        self.light = 1
 
     def switches(self, levels: int = -1) -> int:
         w = self.word if levels < 0 else levels
-        return sum(1 << k for k in range(pins.TILES)
+        return sum(1 << k for k in range(self.tiles)
                    if (w >> pins.TILE_PINS[k] & 1) != pins.SWITCH_ACTIVE)
 
     def roll(self, levels: int = -1) -> bool:
@@ -220,15 +226,16 @@ class _Board:
     def show(self, frame) -> None:
         from shutbox.frame import NAMES
 
-        t = pins.TILES
+        t = self.tiles
         leds = "".join(chr(NAMES[c]) for c in frame)
         self.box.out.frames.append((self.box.ms, leds[:t], leds[t:t + 7], leds[t + 7:t + 14]))
 
     def tone(self, hz: int, ms: int = 0) -> None:
-        self.box.out.tones.append((self.box.ms, hz))
+        self.box.out.tones.append((self.box.ms, hz if self.sound else 0))
 
     def adjust(self, sound: int, brightness: int) -> None:
-        pass
+        self.sound = sound
+        self.light = brightness
 
 
 class CpyBox(Driver):
@@ -236,24 +243,82 @@ class CpyBox(Driver):
 
     name = "CPython box"
 
-    def __init__(self, players: int = 2, levels: int = -1, seed: int = 1):
-        """*players*: the Settings' (boxrun's default); *levels*: the tiles open at power-up
-        (bit k-1: tile k; -1: all); *seed*: the dice's draws once the faces given run out."""
+    def __init__(self, players: int = 2, levels: int = -1, seed: int = 1, rules=None,
+                 scripted: bool = False, tiles: int = pins.TILES, store=None,
+                 held: bool = False, **settings):
+        """*players* and *settings*: the Settings' (boxrun's 2 players by default); *rules*:
+        the engine's (None: the settings', as the box makes them); *levels*: the tiles open
+        at power-up (bit k-1: tile k; -1: all); *seed*: the dice's draws once the faces
+        given run out; *scripted*: no such draws, a throw without faces given fails the
+        test (one face a draw, in order); *tiles*: the box's (2..12).
+
+        *store* (a shutbox.store.Store: the flash): the box powers up as the Pico's main.py
+        does, into the power-up screen of the combination held (*levels*, Roll *held*):
+        ``screen`` (None: no combination) is stepped until it ends (``done``), and the box
+        stops there, its flash as the screen left it (the game after it: the simulated
+        board's --powerup)."""
+        from shutbox import setfile
+        from shutbox.game import Settings
         from shutbox.ticks import ticks_add
 
         self.ms: int = 0
         self.out = Shown()
-        self.players = players
+        self.tiles = tiles
+        self.store = store
+        self.screen = None
+        self.done = False
+        self.settings = Settings(players=players, **settings)
+        self.rules = rules if rules is not None else setfile.rules(self.settings, tiles)
+        self.scripted = scripted
         self._rng = random.Random(seed)
         self._faces: list[int] = []
         self._pending: list[tuple[int, int, int]] = []  # (µs, gpio, level) yet to land
         self._t0 = ticks_add(0, -3000)  # as boxrun: every run crosses the 2**30 ms wrap
-        self.board = _Board(self)
+        self.board = _Board(self, tiles)
+        if levels == -1:
+            levels = (1 << tiles) - 1
+        self.open_ = levels & ((1 << tiles) - 1)
         word = 0
-        for k in range(pins.TILES):
+        for k in range(tiles):
             word |= (pins.SWITCH_ACTIVE ^ (levels >> k & 1)) << pins.TILE_PINS[k]
-        self.board.word = word | (1 - pins.SWITCH_ACTIVE) << pins.ROLL_PIN
+        self.board.word = word | (pins.SWITCH_ACTIVE ^ (not held)) << pins.ROLL_PIN
         self._boot()
+
+    @property
+    def game(self):
+        """The firmware's Game (the CPython box's own: a test looks inside it)."""
+        return self.app.game
+
+    @property
+    def faces(self) -> list[int]:
+        """The faces given and not thrown yet (more may be added: the next draws)."""
+        return self._faces
+
+    @faces.setter
+    def faces(self, faces: list[int]) -> None:
+        self._faces = faces
+
+    @property
+    def now(self) -> int:
+        """The firmware's clock now (ticks_ms)."""
+        return self._now()
+
+    def wake(self) -> None:
+        """A test changed the game below the pins (a resume loaded into it): the box draws
+        it now, as on an input (App.draw: a still picture is drawn again only then), and
+        steps it at its next reading."""
+        self.app.draw(self._now())
+        self._due = self.ms
+
+    def frame(self, at: int = 0) -> tuple[str, str, str]:
+        """The game's picture *at* ms from now, drawn now (tiles, die A, die B as palette
+        letters); time does not pass."""
+        from shutbox.frame import NAMES
+
+        f = self.app.game.render(self._now() + at)
+        t = self.tiles
+        leds = "".join(chr(NAMES[c]) for c in f)
+        return leds[:t], leds[t:t + 7], leds[t + 7:t + 14]
 
     def _now(self) -> int:
         from shutbox.ticks import ticks_add
@@ -261,6 +326,10 @@ class CpyBox(Driver):
         return ticks_add(self._t0, self.ms)
 
     def _urandom(self, n: int) -> bytes:
+        if self.scripted:
+            if not self._faces:
+                raise AssertionError("the box threw dice the test did not give")
+            return bytes([self._faces.pop(0) - 1])
         return bytes(self._faces.pop(0) - 1 if self._faces else self._rng.randrange(256)
                      for _ in range(n))
 
@@ -269,10 +338,18 @@ class CpyBox(Driver):
 
     def _boot(self) -> None:
         from shutbox.app import App
-        from shutbox.game import Settings
 
         now = self._now()
-        self.app = App(self.board, self._urandom, now, Settings(players=self.players),
+        if self.store is not None:
+            from shutbox import powerup
+
+            self.screen = powerup.prelude(self.board, self.store, now)
+            self.done = self.screen is None
+            self._seen = self.board.word
+            self._due = self.ms + 1
+            self._next = self.ms + 1
+            return
+        self.app = App(self.board, self._urandom, now, self.settings, self.rules,
                        out=self._log)
         self._seen = self.board.word
         self.app.step(now, self._seen)
@@ -295,25 +372,37 @@ class CpyBox(Driver):
             _, g, v = self._pending.pop(0)
             self.board.word = self.board.word & ~(1 << g) | (v & 1) << g
 
-    def advance(self, ms: int) -> None:
-        end = self.ms + ms
+    def advance(self, ms: float) -> None:
+        end = self.ms + math.ceil(ms)  # the loop's clock counts whole ms
         while self._next <= end:
             self.ms = self._next
             self._land(self.ms * 1000)
             now = self._now()
             word = self.board.word
             moved = word != self._seen
-            if moved or self.ms >= self._due:
+            if (moved or self.ms >= self._due) and not self.done:
                 self._seen = word
-                self.app.step(now, word)
-                self._due = self.ms + self.app.wait(now)
+                self._due = self.ms + self._step(now, word)
             wait = self._due - self.ms
             self._next = self.ms + (1 if wait < 1 or moved and wait <= 1
                                     else min(wait, _POLL_MS))
         self.ms = end
 
+    def _step(self, now: int, word: int) -> int:
+        """Step the game (or the power-up screen) on the reading *word*; return the ms to its
+        next step if no level changes."""
+        sc = self.screen
+        if sc is None:
+            self.app.step(now, word)
+            return self.app.wait(now)
+        if sc.step(now, word):
+            self.done = True
+            return 0
+        return sc.wait(now)
+
     def power_cut(self) -> None:
         self._land(self.ms * 1000)
+        self.done = False
         self._boot()
 
     def dice(self, faces: list[int]) -> None:

@@ -1,7 +1,13 @@
 # A box on the simulated board with its companion serving on 127.0.0.1: the tests' and bench's.
 """Start sim/boxweb.py under the real MicroPython (the companion's .mpy build, the firmware's
 and the simulated board's), read its output in a thread, drive its inputs, talk HTTP to it
-(tests/companion; the bench's companion part)."""
+(tests/companion; the bench's companion part).
+
+``WebBox`` is a backend of shutbox_host.model.drive's protocol on the wall clock (the box
+serves real sockets, so its time is real): pins driven (``levels``), the dice's next faces
+(``dice``), time let pass (``advance``: a sleep), what it showed (``shown``: its LED frames
+and log records, stamped on arrival in ms since it was ready). A contact's µs edges, a power
+cut and boxrun's questions it cannot do (Unsupported)."""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ import json
 import os
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -17,6 +24,7 @@ from pathlib import Path
 from shutbox import pins
 from shutbox_host import mp
 from shutbox_host.box import boxsim
+from shutbox_host.model.drive import Driver, Shown, Unsupported
 from shutbox_host.model.leds import decoder, face, tiles_lit
 from shutbox_host.pico import companion
 
@@ -29,15 +37,21 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
         return s.getsockname()[1]
 
 
-class WebBox:
+class WebBox(Driver):
     """The box and its companion, running; ``lines`` holds (monotonic time, line)."""
 
-    def __init__(self, flash: Path, players: int = 2, port: int | None = None,
+    name = "web box"
+
+    def __init__(self, flash: Path | None = None, players: int = 2, port: int | None = None,
                  wifi: bool = False):
-        """Start the box with its flash in the folder *flash*; its server on *port* (None:
-        a free one, another if it was taken meanwhile). ``serving``: the server listens.
-        *wifi*: its networking on the simulated radio, its DNS on ``dns_port`` (UDP)."""
-        self.flash = Path(flash)
+        """Start the box with its flash in the folder *flash* (None: a new one of its own,
+        removed when it closes); its server on *port* (None: a free one, another if it was
+        taken meanwhile). ``serving``: the server listens. *wifi*: its networking on the
+        simulated radio, its DNS on ``dns_port`` (UDP)."""
+        self._own = tempfile.TemporaryDirectory(prefix="shutbox-webbox-") if flash is None \
+            else None
+        self.flash = Path(self._own.name if self._own is not None else flash)
+        flash = self.flash
         path = ":".join([str(companion.build()), str(boxsim.build()), ".frozen"])
         env = dict(os.environ, MICROPYPATH=path)
         for _ in range(5):
@@ -52,6 +66,7 @@ class WebBox:
             self._cv = threading.Condition()
             threading.Thread(target=self._read, daemon=True).start()
             self.serving = self.wait_line(("READY", "UNSERVED"), 20).startswith("READY")
+            self._t0 = time.monotonic()
             if self.serving or port:
                 return
             self.close()  # the free port was taken before the box bound it: another
@@ -102,7 +117,12 @@ class WebBox:
         self.proc.stdin.write(cmd + "\n")
         self.proc.stdin.flush()
 
-    def ask(self, cmd: str, prefix: str) -> str:
+    def ask(self, cmd: str, prefix: str | None = None) -> str:  # type: ignore[override]
+        """Send boxweb's command *cmd*; return its answer, the first line after it that
+        starts with *prefix* (None: boxrun's questions, which it cannot answer)."""
+        if prefix is None:
+            raise Unsupported("%s: cannot answer %r (the simulated board's question)"
+                              % (self.name, cmd.split()[0]))
         n = len(self.lines)
         self.send(cmd)
         return self.wait_line(prefix, after=n)
@@ -117,18 +137,54 @@ class WebBox:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    # ----- the box's inputs -----
+    # ----- the protocol's verbs (shutbox_host.model.drive) -----
+
+    @property
+    def ms(self) -> float:  # type: ignore[override]
+        return (time.monotonic() - self._t0) * 1000
+
+    def levels(self, levels: dict[int, int]) -> None:
+        for g, v in levels.items():
+            self.send("p %d %d" % (g, v))
+
+    def edges(self, gpio: int, edges: list[tuple[int, int]]) -> None:
+        raise Unsupported("%s: no µs edges on the wall clock (the simulated board's)"
+                          % self.name)
+
+    def advance(self, ms: float) -> None:
+        if ms > 0:
+            time.sleep(ms / 1000)
+
+    def power_cut(self) -> None:
+        raise Unsupported("%s: no power cut while it serves (the simulated board's)"
+                          % self.name)
+
+    def dice(self, faces: list[int]) -> None:
+        self.send("d " + " ".join(str(f) for f in faces))
+
+    def shown(self) -> Shown:
+        """Its LED frames and log records so far, in ms since it was ready."""
+        out = Shown()
+        for t, x in self.led_lines(0):
+            out.frames.append(((t - self._t0) * 1000, x[:pins.TILES], x[pins.TILES:pins.TILES + 7],
+                               x[pins.TILES + 7:pins.TILES + 14]))
+        for t, x in list(self.lines):
+            if x.startswith("{"):
+                out.log.append(dict(json.loads(x), _ms=(t - self._t0) * 1000))
+        return out
+
+    # ----- the box's inputs, as the companion's tests play them -----
 
     def tile(self, k: int, shut: bool) -> None:
-        level = pins.SWITCH_ACTIVE if shut else pins.SWITCH_ACTIVE ^ 1
-        self.send("p %d %d" % (pins.TILE_PINS[k - 1], level))
+        if shut:
+            self.shut(k)
+        else:
+            self.open(k)
 
     def roll(self, faces: tuple[int, int], ms: float = 0.15) -> None:
-        """Press and release Roll, the dice to show *faces*."""
-        self.send("d %d %d" % faces)
-        self.send("p %d %d" % (pins.ROLL_PIN, pins.SWITCH_ACTIVE))
-        time.sleep(ms)
-        self.send("p %d %d" % (pins.ROLL_PIN, pins.SWITCH_ACTIVE ^ 1))
+        """Press and release Roll (held *ms* s), the dice to show *faces*."""
+        self.dice(list(faces))
+        self.click(ms * 1000)
 
     # ----- the box's LEDs -----
 
@@ -203,6 +259,8 @@ class WebBox:
             except (OSError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait()
+        if self._own is not None:
+            self._own.cleanup()
 
 
 class Events:

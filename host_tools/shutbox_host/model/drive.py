@@ -3,11 +3,13 @@
 
 A box (``Box``) is driven by a few verbs: ``levels`` (drive pins), ``edges`` (a contact's
 burst scheduled from now), ``advance`` (let time pass), ``power_cut`` and ``reset``,
-``dice`` (the next throws' faces, where the backend can set them) and ``ask`` (the simulated
-board's questions: the state, the heap); and it tells what it did: ``shown()``, its LED
-frames, tones and log records on the script's clock (ms since the box was ready: the power-up
-on the simulated board, the first turn's record on the emulated chip). ``Driver`` adds the
-player's verbs built on them (open, shut, press, release, click) and ``run``, which plays a
+``dice`` (the next throws' faces, where the backend can set them), ``ask`` (the simulated
+board's questions: the state, the heap) and ``until`` (time passes until the box logs a
+record of a kind, as one watching its console waits); and it tells what it did:
+``shown()``, its LED frames, tones and log records on the script's clock (ms since the box
+was ready: the power-up on the simulated board, the first turn's record on the emulated
+chip). ``Driver`` adds the player's verbs built on them (open, shut, flip, set_open, press,
+release, click, hold) and ``run``, which plays a
 scenario script (shutbox_host.model.script) through ``play``: the same script runs on every
 backend, and a backend without a verb the script needs says so (``Unsupported``).
 
@@ -73,6 +75,7 @@ class Shown(Reading):
     tones: list = field(default_factory=list)  # (ms, Hz)
     log: list = field(default_factory=list)  # the firmware's JSON records, each with "_ms"
     lines: list = field(default_factory=list)  # the answers to ``ask`` (simulated board)
+    flash: list = field(default_factory=list)  # (ms, ms): each erase or program (emulated chip)
 
 class Box(Protocol):
     """The verbs of a box; times in ms on the script's clock (``ms``: now)."""
@@ -87,8 +90,12 @@ class Box(Protocol):
         """Schedule a contact's edges on *gpio*: (µs from now, level), in order; each lands
         when the box's clock reaches it (time does not pass here)."""
 
-    def advance(self, ms: int) -> None:
-        """Let *ms* ms pass."""
+    def advance(self, ms: float) -> None:
+        """Let *ms* ms pass (a box whose clock counts whole ms rounds up)."""
+
+    def until(self, ms: float, *kinds: str) -> dict | None:
+        """Let up to *ms* ms pass, stopping once the box logs a record whose "ev" is one of
+        *kinds*; return that record (None: none came)."""
 
     def power_cut(self) -> None:
         """The power goes and comes back now (the flash kept, the pins as driven)."""
@@ -124,6 +131,8 @@ class Driver:
 
     name = "box"
     ms: float = 0
+    tiles: int = pins.TILES
+    open_: int = (1 << pins.TILES) - 1  # the tiles driven open (bit k-1: tile k), as Script's
 
     def levels(self, levels: dict[int, int]) -> None:
         raise NotImplementedError
@@ -131,8 +140,23 @@ class Driver:
     def edges(self, gpio: int, edges: list[tuple[int, int]]) -> None:
         raise NotImplementedError
 
-    def advance(self, ms: int) -> None:
+    def advance(self, ms: float) -> None:
         raise NotImplementedError
+
+    UNTIL_MS = 5  # until(): the log looked at every this many ms (a box that can stop at
+    # the record itself does so)
+
+    def until(self, ms: float, *kinds: str) -> dict | None:
+        n = len(self.shown().log)
+        end = self.ms + ms
+        while self.ms < end:
+            self.advance(min(self.UNTIL_MS, end - self.ms))
+            log = self.shown().log
+            for rec in log[n:]:
+                if rec.get("ev") in kinds:
+                    return rec
+            n = len(log)
+        return None
 
     def power_cut(self) -> None:
         raise NotImplementedError
@@ -162,12 +186,15 @@ class Driver:
 
     # ---- the player's verbs ----
 
-    def _tiles(self, tiles, is_open: bool) -> None:
+    def _tiles(self, tiles, is_open) -> None:
+        """Drive *tiles* open or shut together (*is_open*: one bool, or one per tile)."""
         out = {}
-        for k in tiles:
-            if not 1 <= k <= pins.TILES:
-                raise ValueError("no tile %d on a %d-tile box" % (k, pins.TILES))
-            out[pins.TILE_PINS[k - 1]] = pins.SWITCH_ACTIVE ^ is_open
+        for i, k in enumerate(tiles):
+            if not 1 <= k <= self.tiles:
+                raise ValueError("no tile %d on a %d-tile box" % (k, self.tiles))
+            up = is_open[i] if isinstance(is_open, list) else is_open
+            out[pins.TILE_PINS[k - 1]] = pins.SWITCH_ACTIVE ^ up
+            self.open_ = self.open_ | 1 << (k - 1) if up else self.open_ & ~(1 << (k - 1))
         self.levels(out)
 
     def open(self, *tiles: int) -> None:
@@ -176,16 +203,31 @@ class Driver:
     def shut(self, *tiles: int) -> None:
         self._tiles(tiles, False)
 
+    def flip(self, *tiles: int) -> None:
+        """Shut the open ones of *tiles* and open the shut ones, together."""
+        self._tiles(tiles, [not self.open_ >> (k - 1) & 1 for k in tiles])
+
+    def set_open(self, mask: int) -> None:
+        """Drive every tile: open where bit k-1 of *mask* is set, shut elsewhere, together."""
+        tiles = range(1, self.tiles + 1)
+        self._tiles(tiles, [bool(mask >> (k - 1) & 1) for k in tiles])
+
     def press(self) -> None:
         self.levels({pins.ROLL_PIN: pins.SWITCH_ACTIVE})
 
     def release(self) -> None:
         self.levels({pins.ROLL_PIN: 1 - pins.SWITCH_ACTIVE})
 
-    def click(self, ms: int = 120) -> None:
+    def click(self, ms: float = 120) -> None:
         """A short press of Roll held *ms* ms, at least PRESS_MS (as Script.click)."""
         self.press()
         self.advance(max(ms, PRESS_MS))
+        self.release()
+
+    def hold(self, ms: float = 1000) -> None:
+        """A long press of Roll (one die where the rules allow it; as Script.hold)."""
+        self.press()
+        self.advance(ms)
         self.release()
 
     def run(self, script: Script | str) -> Shown:

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 
 from shutbox import pins
 from shutbox_host import contact
+from shutbox_host.model.drive import Driver
 from shutbox_host.pico import autoplay
 
 _MS = 1_000_000
@@ -193,28 +194,50 @@ def _level(is_open: bool) -> int:
 
 
 class Bouncer:
-    """Plays bounced inputs into one emulated box and follows its game."""
+    """Plays bounced inputs into one box (shutbox_host.model.drive's protocol) and follows
+    its game; times in ns on the box's script clock."""
 
-    def __init__(self, emu, rng: random.Random, profiles=(contact.NEW, contact.WORN)):
-        self.emu = emu
+    def __init__(self, box: Driver, rng: random.Random,
+                 profiles=(contact.NEW, contact.WORN)):
+        self.box = box
         self.rng = rng
         self.profiles = profiles
         self.eng = autoplay.engine()
         self.res = Result()
         self.presses: list[tuple[int, int]] = []  # (first edge, last edge) of every Roll press
         self.asked: list[tuple[float, float]] = []  # ms windows of the new games asked for
-        self._log_i = len(emu.log)
+        self._log_i = len(box.shown().log)
         self.state = "setup"  # setup, ready, move, rolling, turn_end, game_end
         self.open_ = (1 << pins.TILES) - 1  # the game's open tiles
+        # the pins as driven (every tile open, Roll up: the box as it starts)
+        self.levels = {g: _level(True) for g in (*pins.TILE_PINS[:pins.TILES], pins.ROLL_PIN)}
         self._throw: dict | None = None
         self._score_ms = 0.0
-        self.start_ms = emu.now_ms
+        self.start_ms = box.ms
 
-    # ---- the pins ----
+    # ---- the pins and the clock ----
+
+    @property
+    def now_ns(self) -> int:
+        return round(self.box.ms * _MS)
+
+    def run(self, ms: float) -> None:
+        self.box.advance(ms)
+
+    def set_levels(self, levels: dict[int, int]) -> None:
+        self.levels.update(levels)
+        self.box.levels(levels)
 
     def drive(self, edges: list[tuple[int, int, int]]) -> None:
-        """Land each (ns, gpio, level) on its pin at its ns (Emulator.drive)."""
-        self.emu.drive(edges)
+        """Land each (ns, gpio, level) on its pin at its ns (time passes to the last)."""
+        now = self.now_ns
+        for g in sorted({e[1] for e in edges}):
+            mine = sorted((t, v) for t, gg, v in edges if gg == g)
+            self.box.edges(g, [((t - now) / 1000, v) for t, v in mine])
+            self.levels[g] = mine[-1][1]
+        last = max(e[0] for e in edges)
+        if last > now:
+            self.box.advance((last - now) / _MS)
 
     def _edges(self, gpio: int, start: int, burst: list[tuple[int, bool]],
                active_high: bool) -> list[tuple[int, int, int]]:
@@ -224,7 +247,7 @@ class Bouncer:
 
     def _phase(self) -> int:
         """A start a random time ahead: any phase against the poll loop."""
-        return self.emu.now_ns + self.rng.randint(200_000, 5 * _MS)
+        return self.now_ns + self.rng.randint(200_000, 5 * _MS)
 
     def _sample(self, kind, what, edges, level, profile="") -> Sample:
         s = Sample(kind, what, edges[0][0], edges[-1][0], level, len(edges), profile)
@@ -232,11 +255,15 @@ class Bouncer:
         self.res.edges += len(edges)
         return s
 
+    def _last_lines(self) -> list:
+        return self.box.shown().log[-5:]
+
     # ---- following the game ----
 
     def _follow(self) -> None:
         """Take the game's new log records: where it is, which tiles are open."""
-        for rec in self.emu.log[self._log_i:]:
+        log = self.box.shown().log
+        for rec in log[self._log_i:]:
             ev = rec.get("ev")
             if ev == "turn":
                 self.state = "setup"
@@ -254,7 +281,7 @@ class Bouncer:
             elif ev == "winner":
                 self.state = "game_end"
                 self._score_ms = rec["_ms"]
-        self._log_i = len(self.emu.log)
+        self._log_i = len(log)
 
     def _set_tiles(self) -> bool:
         """Put every tile's pin where the game has it (open tiles up), cleanly; return True
@@ -263,22 +290,22 @@ class Bouncer:
         for k in range(1, pins.TILES + 1):
             g = _tile_gpio(k)
             v = _level(bool(self.open_ >> (k - 1) & 1))
-            if self.emu.levels.get(g) != v:
+            if self.levels.get(g) != v:
                 lv[g] = v
         if lv:
-            self.emu.set_levels(lv)
+            self.set_levels(lv)
         return bool(lv)
 
     def settle(self) -> None:
         """Play the game on, with clean inputs, until it waits at a turn's start or between
         two throws with its tiles where the game has them."""
-        emu = self.emu
+        box = self.box
         for _ in range(50):
             self._follow()
             if self.state in ("setup", "ready"):
                 if not self._set_tiles():
                     return
-                emu.run(ms=60)
+                self.run(60)
                 self._follow()
                 if self.state in ("setup", "ready"):
                     return
@@ -286,48 +313,54 @@ class Bouncer:
                 if self.rng.random() < _MOVE_PRESS:
                     self._roll_move()
                 rec = self._throw
+                assert rec is not None
                 a, b = (rec["dice"] + [0])[:2]
                 move = self.eng.best_move(self.open_, a, b)
                 for k in sorted(_tiles(move), reverse=True):
-                    emu.set_levels({_tile_gpio(k): _level(False)})
-                    emu.run(ms=30)
+                    self.set_levels({_tile_gpio(k): _level(False)})
+                    self.run(30)
                 self.state = "moving"
-                emu.run(ms=1000, until=r'"ev": "(move|score)"')
-                emu.run(ms=_AFTER_MS)
+                box.until(1000, "move", "score")
+                self.run(_AFTER_MS)
             elif self.state in ("rolling", "moving"):
-                emu.run(ms=1000, until=r'"ev": "(throw|move|score)"')
-                emu.run(ms=_AFTER_MS)
+                box.until(1000, "throw", "move", "score")
+                self.run(_AFTER_MS)
             elif self.state in ("turn_end", "game_end"):
-                wait = self._score_ms + 800 - emu.now_ms
+                wait = self._score_ms + 800 - box.ms
                 if wait > 0:
-                    emu.run(ms=wait)
+                    self.run(wait)
                 self.open_ = (1 << pins.TILES) - 1
                 self._set_tiles()
-                emu.run(ms=60)
+                self.run(60)
                 if self.state == "turn_end":
-                    emu.click(100)
-                    emu.run(ms=1000, until=r'"ev": "(turn|winner)"')
-                    emu.run(ms=_AFTER_MS)
+                    self._click(100)
+                    box.until(1000, "turn", "winner")
+                    self.run(_AFTER_MS)
                 else:
                     self._new_game()
         raise AssertionError("the game did not come back to a turn's start or a throw: %s; "
-                             "last lines %s" % (self.state, [x for _, x in emu.lines[-5:]]))
+                             "last records %s" % (self.state, self._last_lines()))
+
+    def _click(self, ms: float) -> None:
+        """A clean press of Roll held *ms* ms (Driver.click), the pins as driven kept."""
+        self.box.click(ms)
+        self.levels[pins.ROLL_PIN] = _level(True)
 
     def _new_game(self) -> None:
         """Start a new game, as asked for at a game's end: a long press (one second), or if
         the box wants more, Roll held 6 s (it abandons any game after 5 s)."""
-        emu = self.emu
+        box = self.box
         for hold in (1000, 6000):
-            t = emu.now_ms
-            n = len(emu.log)
-            emu.click(hold)
-            emu.run(ms=300)
-            self.asked.append((t, emu.now_ms))
-            if any(r.get("ev") == "turn" for r in emu.log[n:]):
+            t = box.ms
+            n = len(box.shown().log)
+            self._click(hold)
+            self.run(300)
+            self.asked.append((t, box.ms))
+            if any(r.get("ev") == "turn" for r in box.shown().log[n:]):
                 self.res.new_games += 1
                 return
         raise AssertionError("no new game at the game's end after a long press or Roll held "
-                             "6 s; last lines %s" % [x for _, x in emu.lines[-5:]])
+                             "6 s; last records %s" % self._last_lines())
 
     # ---- the inputs ----
 
@@ -345,10 +378,10 @@ class Bouncer:
         getattr(self, "_" + kind)(tiles)
         # the pause: the answer is looked at up to LOST_MS after the last edge and the old
         # level must be shown again before the next input starts
-        self.emu.run(ms=LOST_MS + rng.randint(5, 60))
+        self.run(LOST_MS + rng.randint(5, 60))
         for s in self.res.samples[before:]:
             if not s.until:
-                s.until = self.emu.now_ns
+                s.until = self.now_ns
 
     def _flip(self, kind, tiles, profile=None, n=1):
         """Shut *n* tiles (bounced by *profile*, None: clean), then open them again."""
@@ -368,9 +401,9 @@ class Bouncer:
             for k, e in per:
                 self._sample(kind, "tile %d" % k, e, to_open, profile.name if profile else "")
             if not to_open:  # the shut shown (or not) before the tiles open again
-                self.emu.run(ms=LOST_MS + rng.randint(5, 80))
+                self.run(LOST_MS + rng.randint(5, 80))
                 for s in self.res.samples[-n:]:
-                    s.until = self.emu.now_ns
+                    s.until = self.now_ns
 
     def _clean(self, tiles):
         self._flip("clean", tiles)
@@ -402,8 +435,8 @@ class Bouncer:
         e = self._edges(_tile_gpio(k), self._phase(), contact.chatter(rng, False), True)
         self.drive(e)
         s = self._sample("chatter", "tile %d" % k, e, False)
-        self.emu.run(ms=LOST_MS + rng.randint(5, 80))
-        s.until = self.emu.now_ns
+        self.run(LOST_MS + rng.randint(5, 80))
+        s.until = self.now_ns
         e = self._edges(_tile_gpio(k), self._phase(),
                         contact.burst(rng, True, rng.choice(self.profiles)), True)
         self.drive(e)
@@ -440,8 +473,8 @@ class Bouncer:
         """A tile shut (clean), then opened again bouncing, Roll pressed during its burst."""
         rng = self.rng
         k = rng.choice(tiles)
-        self.emu.set_levels({_tile_gpio(k): _level(False)})
-        self.emu.run(ms=LOST_MS + rng.randint(5, 40))
+        self.set_levels({_tile_gpio(k): _level(False)})
+        self.run(LOST_MS + rng.randint(5, 40))
         start = self._phase()
         burst = contact.burst(rng, True, rng.choice(self.profiles))
         te = self._edges(_tile_gpio(k), start, burst, True)
@@ -459,13 +492,15 @@ class Bouncer:
         e, prof = self._press(self._phase(), self.rng)
         self.drive(e)
         s = self._sample("roll_move", "roll", e, True, prof.name)
-        self.emu.run(ms=LOST_MS + self.rng.randint(5, 60))
-        s.until = self.emu.now_ns
+        self.run(LOST_MS + self.rng.randint(5, 60))
+        s.until = self.now_ns
 
     def _after_press(self, t1: int) -> None:
         """Run until the press is answered (its throw logged, or refused), at most until the
         dice would have landed."""
-        self.emu.run(until_ns=t1 + _ANSWERED_MS * _MS, until=r'"ev": "(throw|refused)"')
+        left = (t1 + _ANSWERED_MS * _MS - self.now_ns) / _MS
+        if left > 0:
+            self.box.until(left, "throw", "refused")
 
 
 def _mask(tiles) -> int:
@@ -482,16 +517,19 @@ def _tiles(mask: int) -> list[int]:
 # ---- judging what the chip showed ----------------------------------------------------
 
 
-def judge(emu, b: Bouncer) -> Result:
-    """Fill every sample's latency and faults from the emulator's frames and log."""
+def judge(box: Driver, b: Bouncer) -> Result:
+    """Fill every sample's latency and faults from what the box showed: its frames (ms,
+    tiles, die A, die B) and its log, on its script clock."""
     res = b.res
-    frames = emu.frames
-    starts = [f.ms for f in frames]
-    ops = [(t0, t1) for t0, t1, *_ in emu.flash_ops]
+    shown = box.shown()
+    frames = shown.frames
+    log = shown.log
+    starts = [f[0] for f in frames]
+    ops = [(t0 * _MS, t1 * _MS) for t0, t1 in shown.flash]
 
     def first(t_ms, until_ms, pred):
         i = bisect.bisect_left(starts, t_ms)
-        while i < len(frames) and frames[i].ms <= until_ms:
+        while i < len(frames) and frames[i][0] <= until_ms:
             if pred(frames[i]):
                 return frames[i]
             i += 1
@@ -502,9 +540,9 @@ def judge(emu, b: Bouncer) -> Result:
         return frames[i] if i >= 0 else None
 
     def records(t_ms, until_ms, kinds):
-        return [r for r in emu.log if t_ms <= r["_ms"] <= until_ms and r.get("ev") in kinds]
+        return [r for r in log if t_ms <= r["_ms"] <= until_ms and r.get("ev") in kinds]
 
-    rolling = lambda f: "W" in f.die_a  # noqa: E731 - a predicate over frames
+    rolling = lambda f: "W" in f[2]  # noqa: E731 - a predicate over frames (die A lit)
     for s in res.samples:
         t0, t1, until = s.t0 / 1e6, s.t1 / 1e6, s.until / 1e6
         s.saving = any(a < s.t1 + LOST_MS * _MS and z > s.t0 for a, z in ops)
@@ -516,35 +554,35 @@ def judge(emu, b: Bouncer) -> Result:
                     s.wrong = "a glitch on Roll changed something"
                 continue
             f = first(t0, until, rolling)
-            s.latency_ms = None if f is None else f.ms - t0
+            s.latency_ms = None if f is None else f[0] - t0
             refused = records(t0, t1 + LOST_MS, ("refused",))
             if s.kind == "roll_flip" and refused:
                 s.latency_ms = None
                 continue  # answered: the tile was still shut when the press came
-            s.lost = f is None or f.ms > t1 + LOST_MS
+            s.lost = f is None or f[0] > t1 + LOST_MS
             continue
         k = int(s.what.split()[1]) - 1
-        shows = lambda f, k=k, lv=s.level: (f.tiles[k] == "W") == lv  # noqa: E731
+        shows = lambda f, k=k, lv=s.level: (f[1][k] == "W") == lv  # noqa: E731
         if s.kind == "glitch":
             bad = first(t0, until, lambda f, sh=shows: not sh(f))
             if bad is not None or records(t0, until, _NOISE):
                 s.wrong = "a glitch changed something"
             continue
         f = first(t0, until, shows)
-        s.latency_ms = None if f is None else f.ms - t0
+        s.latency_ms = None if f is None else f[0] - t0
         end = at(until)
         settled = at(t1 + LOST_MS)
         if s.kind == "back":
             s.lost = settled is None or not shows(settled) or end is None or not shows(end)
             s.latency_ms = None
             continue
-        s.lost = f is None or f.ms > t1 + LOST_MS or end is None or not shows(end)
+        s.lost = f is None or f[0] > t1 + LOST_MS or end is None or not shows(end)
         if s.kind == "chatter":
             s.latency_ms = None
     # throws: each explained by one press, its dice landing _ROLLING_MS after the press is
     # taken: by its release at the latest, or as a long press (a lost release)
     used = set()
-    for r in emu.log:
+    for r in log:
         if r.get("ev") != "throw" or r["_ms"] < b.start_ms:
             continue
         res.throws += 1
@@ -557,20 +595,25 @@ def judge(emu, b: Bouncer) -> Result:
             res.phantoms.append(r["_ms"])
         else:
             used.add(hit)
-    for r in emu.log:
+    for r in log:
         if r.get("ev") == "game" and r["_ms"] >= b.start_ms and not any(
                 a <= r["_ms"] <= z for a, z in b.asked):
             res.unexpected_games.append(r["_ms"])
-    res.emulated_ms = emu.now_ms - b.start_ms
+    res.emulated_ms = box.ms - b.start_ms
     return res
 
 
-def run(emu, seed: int, edges: int = 2000, profiles=(contact.NEW, contact.WORN)) -> Result:
-    """Play random inputs (seeded) into *emu*, a box at a turn's start, until they made at
-    least *edges* edges; judge them. Every throw comes from one of these inputs' presses
-    (settle() plays the game on without throwing), so each is matched to a press."""
-    b = Bouncer(emu, random.Random(seed), profiles)
+def run(box, seed: int, edges: int = 2000, profiles=(contact.NEW, contact.WORN)) -> Result:
+    """Play random inputs (seeded) into *box* (a Driver; an Emulator is driven as an EmuBox),
+    at a turn's start, until they made at least *edges* edges; judge them. Every throw comes
+    from one of these inputs' presses (settle() plays the game on without throwing), so each
+    is matched to a press."""
+    if not isinstance(box, Driver):
+        from shutbox_host.pico.drive import EmuBox
+
+        box = EmuBox.attach(box)
+    b = Bouncer(box, random.Random(seed), profiles)
     while b.res.edges < edges:
         b.one()
     b.settle()
-    return judge(emu, b)
+    return judge(box, b)

@@ -34,15 +34,32 @@ class EmuBox(Driver):
 
             fs = fsimage.build()
         self.emu = Emulator(fs=fs, **kw).start()
-        self._pending: list[tuple[int, int, int]] = []  # (ns, gpio, level) yet to land
+        self._owned = True
+        self._begin()
         try:
             if levels != -1:
-                self.emu.set_open(levels & ((1 << pins.TILES) - 1))
+                self.open_ = levels & ((1 << pins.TILES) - 1)
+                self.emu.set_open(self.open_)
             self.emu.wait_for(ready, timeout_ms=10000)
         except BaseException:
             self.emu.stop()
             raise
         self.t0 = self.emu.now_ms
+
+    def _begin(self) -> None:
+        self._pending: list[tuple[int, int, int]] = []  # (ns, gpio, level) yet to land
+        self._out = Shown()
+        self._seen = [0, 0, 0, 0]  # the emulator's frames, tones, log, flash taken so far
+
+    @classmethod
+    def attach(cls, emu: Emulator) -> EmuBox:
+        """The protocol on an Emulator already running (its owner stops it), from now."""
+        box = cls.__new__(cls)
+        box.emu = emu
+        box._owned = False
+        box._begin()
+        box.t0 = emu.now_ms
+        return box
 
     @property
     def ms(self) -> float:  # type: ignore[override]
@@ -63,9 +80,10 @@ class EmuBox(Driver):
 
     def edges(self, gpio: int, edges: list[tuple[int, int]]) -> None:
         now = self.emu.now_ns
-        self._pending = sorted(self._pending + [(now + us * 1000, gpio, v) for us, v in edges])
+        self._pending = sorted(self._pending + [(now + round(us * 1000), gpio, v)
+                                                for us, v in edges])
 
-    def advance(self, ms: int) -> None:
+    def advance(self, ms: float) -> None:
         end = self.emu.now_ns + int(ms * 1_000_000)
         self._land(end)
         if end > self.emu.now_ns:
@@ -79,12 +97,25 @@ class EmuBox(Driver):
         self._land(self.emu.now_ns)
         self.emu.watchdog_reset()
 
+    def until(self, ms: float, *kinds: str) -> dict | None:
+        n = len(self.emu.log)
+        end = self.emu.now_ns + int(ms * 1_000_000)
+        self._land(end)
+        if end > self.emu.now_ns:
+            self.emu.run(until_ns=end, until=r'"ev": "(%s)"' % "|".join(kinds))
+        return next((r for r in self.shown().log[n:] if r.get("ev") in kinds), None)
+
     def shown(self) -> Shown:
-        t0 = self.t0
-        return Shown(
-            frames=[(f.ms - t0, f.tiles, f.die_a, f.die_b) for f in self.emu.frames],
-            tones=[(ms - t0, hz) for ms, hz, _ in self.emu.tones],
-            log=[dict(r, _ms=r["_ms"] - t0) for r in self.emu.log])
+        """What the chip sent so far, on the script's clock (taken once: a long run reads it
+        often)."""
+        t0, emu, out, seen = self.t0, self.emu, self._out, self._seen
+        out.frames += [(f.ms - t0, f.tiles, f.die_a, f.die_b) for f in emu.frames[seen[0]:]]
+        out.tones += [(ms - t0, hz) for ms, hz, _ in emu.tones[seen[1]:]]
+        out.log += [dict(r, _ms=r["_ms"] - t0) for r in emu.log[seen[2]:]]
+        out.flash += [(a / 1e6 - t0, z / 1e6 - t0) for a, z, *_ in emu.flash_ops[seen[3]:]]
+        self._seen = [len(emu.frames), len(emu.tones), len(emu.log), len(emu.flash_ops)]
+        return out
 
     def close(self) -> None:
-        self.emu.stop()
+        if self._owned:
+            self.emu.stop()

@@ -122,11 +122,14 @@ def _rm(p):
     for e in es:
         _rm(p + '/' + e[0])
     os.rmdir(p)
-def _ndirs(d):
+def _ndirs(d, out=None):
     n = 0
     for e in os.ilistdir(d):
         if e[1] & 0x4000:
-            n += 1 + _ndirs(d.rstrip('/') + '/' + e[0])
+            p = d.rstrip('/') + '/' + e[0]
+            if out is not None:
+                out.append(p)
+            n += 1 + _ndirs(p, out)
     return n
 def _fin(v):
     try:
@@ -183,7 +186,8 @@ try:
     s = os.statvfs('/')
     r['free'] = s[0] * s[3]
     r['bsize'] = s[0]
-    r['dirs'] = _ndirs('/')
+    r['folders'] = []
+    r['dirs'] = _ndirs('/', r['folders'])
 except (OSError, AttributeError):
     pass
 print()
@@ -923,7 +927,7 @@ class _Flash:
                  + [len(rel.files[MANIFEST]), len(plan.journal_src) if plan.journal else 0])
         new_dirs = [d for d in _dirs_of([p for p, _ in plan.upload + plan.copy + plan.move
                                          + plan.journal] + [plan.stage_dir + "/" + MANIFEST])
-                    if not _dir_exists(d, versions, have_tables)]
+                    if not _dir_exists(d, versions, have_tables, state.get("folders"))]
         need = sum(lfs_blocks(n) for n in sizes) + 2 * len(new_dirs) + _SLACK_BLOCKS
         freed = sum(lfs_blocks(n) for _, n in plan.removals)
         bsize = state["bsize"] or boards.BLOCK_SIZE
@@ -1077,8 +1081,13 @@ def _size_of(path: str, versions: dict, have_tables: dict) -> int:
     return versions[vname][r][1]
 
 
-def _dir_exists(d: str, versions: dict, have_tables: dict) -> bool:
-    """Whether the board has folder *d* (a folder holding files it reported, or its parents)."""
+def _dir_exists(d: str, versions: dict, have_tables: dict, folders=None) -> bool:
+    """Whether the board has folder *d*: one of the *folders* it reported (every folder,
+    files in it or not: a cut-off flash leaves its stage's folders, some of them empty, and
+    they take their blocks already), else a folder holding files it reported, or their
+    parents."""
+    if folders is not None:
+        return d in folders
     if d in (BOARD_DIR,):
         return bool(versions or have_tables)
     if d == TABLES_DIR:

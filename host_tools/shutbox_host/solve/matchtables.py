@@ -107,3 +107,62 @@ def default_variant_sizes(tiles: int = 9) -> dict:
     """sizes() of the box's default variant only (a quick figure; every hint variant is
     `sizes(hint_variants())`)."""
     return sizes([solver.Variant(tiles, V.ONE_DIE_HIGH_SHUT)])
+
+
+def _choices(var, sol) -> list:
+    """Every choice of the play *sol* (its chooser's move for each open mask, layer and
+    throw, one die or two; and its one-die choice where the rules give one), in one order."""
+    choose = solver._chooser(var, sol.K)
+    throws = [(a, b) for a in range(1, 7) for b in range(7) if b == 0 or b >= a]
+    cands = {t: solver.candidate_masks(var.moves, *t) for t in throws}
+    out = []
+    for lk in range(var.locked_layers):
+        for s in range(1 << var.tiles):
+            if solver.one_die_allowed(s, var.tiles, var.one_die):
+                out.append(sol.flags[lk][s])
+            out += [choose(lk, s, b == 0, cands[a, b]) for a, b in throws]
+    return out
+
+
+def seat2(var) -> dict:
+    """Seat 2 of 2 players (shut-wins off) against the plays the box could read instead, over
+    every score x seat 1 can end on but 0 (after a shut box the aim at a final score below 1 is
+    the match's play: differ_after_shut checks it):
+
+    - differ_tie_lost / differ_tie_half / differ_replay_tie_half: the choices (_choices)
+      in which the match solver's play (ties share; replay) differs from beat-target x with a
+      tie counted as lost (the hint pack's blocks) and with a tie counted half;
+    - half_two_byte_bytes: the tie-half blocks for every x in the hint pack's format (two bytes
+      a state above the cut, the index rows not counted); half_one_byte_bytes: one byte a
+      state (a rank and the one-die bit, no chance to win);
+    - patch_bytes: 4 bytes (a state and throw, a move) for each choice in which the match's
+      play differs from the tie-lost blocks the box has, ties share; with replay's own
+      lists where they differ from share's (replay_patch_bytes)."""
+    from shutbox_host.solve import tablegen
+
+    share = M.Match(var, M.MatchRules(2, "share", False))
+    replay = M.Match(var, M.MatchRules(2, "replay", False))
+    minexp = solver.solve_values(var)
+    top = solver.score((1 << var.tiles) - 1, var.scoring)
+    out = {"differ_tie_lost": 0, "differ_tie_half": 0, "differ_replay_tie_half": 0,
+           "half_two_byte_bytes": 0, "patch_bytes": 0, "replay_patch_bytes": 0}
+    for x in range(1, top + 1):
+        lost = _choices(var, solver._Solved(var, "beat-target", x))
+        half = _choices(var, solver._Solved(var, "beat-target", x, tie="half"))
+        got = _choices(var, solver._Solved(var, "payout", payout=share.payout((x,))))
+        rep = _choices(var, solver._Solved(var, "payout", payout=replay.payout((x,))))
+        d = sum(g != h for g, h in zip(got, lost, strict=True))
+        out["differ_tie_lost"] += d
+        out["differ_tie_half"] += sum(g != h for g, h in zip(got, half, strict=True))
+        r = sum(g != h for g, h in zip(rep, half, strict=True))
+        out["differ_replay_tie_half"] += r
+        out["patch_bytes"] += 4 * d
+        if r:
+            out["replay_patch_bytes"] += 4 * sum(g != h for g, h in zip(rep, lost, strict=True))
+        out["half_two_byte_bytes"] += sum(len(b) for _, b in tablegen.payout_blocks(
+            var, share.payout((x,)), minexp))
+    shut = _choices(var, solver._Solved(var, "payout", payout=share.payout((0,))))
+    one = _choices(var, solver._Solved(var, "beat-target", 1))
+    out["differ_after_shut"] = sum(g != h for g, h in zip(shut, one, strict=True))
+    out["half_one_byte_bytes"] = out["half_two_byte_bytes"] // 2
+    return out

@@ -14,6 +14,9 @@ box's inputs come from stdin, one command a line:
   p GPIO LEVEL  drive an input          d F..  the next dice faces (else seeded dice)
   s             print the state line    n      the loop's figures    q  quit
   z             the loop's figures from zero (its passes and its worst lateness)
+  t GPIO LEVEL FIRST COUNT  drive an input as p, and time it: from the level set to the
+                start of the first LED write in which LEDs FIRST..FIRST+COUNT-1 differ
+                from what they showed (the PC's µs clock; ``r`` prints ``R us``, -1: none yet)
   w SSID [PW]   a network in the simulated radio's range (no PW: an open one)
   k             print ``K passphrase ap-name`` (the box's own access point)
 
@@ -27,6 +30,8 @@ import sys
 
 if "" in sys.path:
     sys.path.remove("")
+
+import time as realtime  # noqa: E402 - the PC's µs, for the latency probe (t, r below)
 
 import machine  # noqa: F401 - the simulated board
 import neopixel  # noqa: F401
@@ -104,6 +109,24 @@ live.store = store
 live.key = boot[3][1]  # _BOOT_TALLY's variant key (records' _T_KEY: Records.tally)
 
 
+# the latency probe (command t): watched LEDs (first, count), the µs the input came, what
+# they showed then, the µs to the first write that changed them (-1: none yet)
+probe = [0, 0, 0, b"", -1]
+_record = simbus.record_bitstream
+
+
+def _recorded(gpio, data):
+    """simbus.record_bitstream, timing the first write that changes the watched LEDs."""
+    if probe[4] < 0 and probe[1]:
+        i = 3 * probe[0]
+        if bytes(data[i:i + 3 * probe[1]]) != probe[3]:
+            probe[4] = realtime.ticks_diff(realtime.ticks_us(), probe[2])
+    _record(gpio, data)
+
+
+simbus.record_bitstream = _recorded
+
+
 def make(now, safe):
     return start(board, urandom, now, store, boot, safe, out=live.out)
 
@@ -142,6 +165,16 @@ async def commands():
         c = w[0]
         if c == b"p":
             simbus.set_level(int(w[1]), int(w[2]))
+        elif c == b"t":
+            i = 3 * int(w[3])
+            probe[3] = bytes(simbus.leds[i:i + 3 * int(w[4])])
+            probe[0] = int(w[3])
+            probe[1] = int(w[4])
+            probe[4] = -1
+            probe[2] = realtime.ticks_us()
+            simbus.set_level(int(w[1]), int(w[2]))
+        elif c == b"r":
+            print("R %d" % probe[4])
         elif c == b"d":
             queue.extend(int(f) for f in w[1:])
             if guard.app is not None:
