@@ -98,6 +98,7 @@ class Live:
         self.wifi = None  # the networking (companion.wifi.Wifi) on a radio that runs
         self.names = None  # the seats' names and their records (companion.names), once needed
         self._ended = False  # the game's end was looked at for the names' records
+        self._unnamed = False  # no names' file in the store (looked once; until one is set)
 
     def out(self, line):
         """The app's *out*: print the log line (as the box does) and keep it for the page."""
@@ -163,6 +164,10 @@ class Live:
     async def box(self, guard):
         """The box's loop (Guard.forever's, with asyncio's sleep): see the module's doc."""
         self.guard = guard
+        try:  # the names' module, when the seats have names: now, not in a request mid-game
+            self.names_file()
+        except Exception:  # noqa: BLE001 - the page without names then
+            pass
         read = guard.board.reader()
         ticks_ms = time.ticks_ms
         ticks_us = time.ticks_us
@@ -366,17 +371,27 @@ class Live:
 
     # ----- the seats' names and their records (companion.names) -----
 
-    def names_file(self):
+    def names_file(self, make=False):
         """Return the names (companion.names.Names), loaded at the first need; None without
-        the box's store."""
+        the box's store, or without their file in it unless *make* (looked for once: a box
+        whose seats were never named loads nothing for them, and a phone's state costs no
+        look at the flash)."""
         if self.names is None and self.store is not None:
+            if not make:
+                if self._unnamed:
+                    return None
+                try:
+                    os.stat(self.store.root + "/names")  # companion.names.NAME in the store
+                except OSError:
+                    self._unnamed = True
+                    return None
             from companion.names import Names
 
             self.names = Names(self.store)
         return self.names
 
     def seat_names(self, game):
-        """Return the names of *game*'s seats (None: no name), or [] without a store."""
+        """Return the names of *game*'s seats (None: no name), or [] without names."""
         n = self.names_file()
         return n.at_seats(game) if n is not None else []
 
@@ -389,11 +404,6 @@ class Live:
         if self._ended:  # looked at already: the steps at the game's end do nothing more
             return
         self._ended = True
-        if self.names is None and self.store is not None:
-            try:  # a box whose seats were never named loads nothing for them
-                os.stat(self.store.root + "/names")  # companion.names.NAME in the store
-            except OSError:
-                return
         n = self.names_file()
         if n is not None and n.after(app, app.game.engine.score(0)):
             self.version += 1
@@ -402,9 +412,9 @@ class Live:
     def set_names(self, seats):
         """Name the seats from the page (a list: seat 1 first; null for none); return None,
         or what is wrong in words (nothing changed then)."""
-        n = self.names_file()
-        if n is None or self.guard is None or self.guard.app is None:
+        if self.store is None or self.guard is None or self.guard.app is None:
             return "the box is restarting"
+        n = self.names_file(True)
         wrong = n.set_seats(seats)
         if wrong is None:
             self.version += 1  # every phone's page shows the names
@@ -415,6 +425,6 @@ class Live:
         """Return the seats' names and every name's record (a dict for JSON)."""
         n = self.names_file()
         if n is None:
-            return {"seats": [], "records": []}
+            return {"seats": [None] * 4, "records": [], "rating": {"start": 1500, "k": 32}}
         return {"seats": [x or None for x in n.seats], "records": n.records(),
                 "rating": {"start": 1500, "k": 32}}
