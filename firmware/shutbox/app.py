@@ -105,10 +105,12 @@ class App:
         else:
             self.dice = Dice(urandom)  # type: ignore[assignment]  # Challenge is a Dice
         game = Game
-        if settings.real_dice | settings.timeout | settings.resign:  # the players' own
-            # dice entered on the tiles, a time limit, resigning: shutbox.turn's Game, by names
-            # the box already holds ("shutbox.", "turn", "Game": interned names stay in RAM
-            # for good, and one more can make their pool grow by KBs)
+        if settings.real_dice | settings.timeout | settings.resign | settings.long:  # the
+            # players' own dice entered on the tiles, a time limit, resigning: shutbox.turn's
+            # Game (which makes shutbox.long's for the long game for 2: no more code here, in
+            # the RAM every game needs), by names the box already holds ("shutbox.", "turn",
+            # "Game": interned names stay in RAM for good, and one more can make their pool
+            # grow by KBs)
             game = __import__("shutbox." + "turn").turn.Game
         board.adjust(settings.sound, settings.brightness)  # the box's own settings
         # the game's blocks (its instance dict alone takes 752 bytes in one piece) go where
@@ -308,9 +310,11 @@ def make_engine(settings, rules, tables_dir=None):
     match play, shutbox.coach and shutbox.computer); *tables_dir*: where the tables are
     (None: beside the engine).
     """
-    if tables_dir is None and not settings.needs_table():
+    from shutbox.settings import needs_table
+
+    if tables_dir is None and not needs_table(settings):
         tables_dir = _NO_TABLES
-    return Engine(rules, tables_dir, hints=settings.needs_table())
+    return Engine(rules, tables_dir, hints=needs_table(settings))
 
 
 def start(board, urandom, now, store, boot, safe=False, out=None, tables_dir=None):

@@ -34,6 +34,11 @@ one_die_loss and computer_one_die) allocates nothing: only small ints and preall
 buffers. set_target opens the hint file, so it allocates: call it once a turn, not per
 throw. A throw that cannot be played (the turn is over) has greedy_move == 0.
 
+Shared tables: a second engine on the same tables (the Pico W companion's ranking of a
+throw's moves, companion.moves, which reads the target-1 block into a buffer of its own) takes
+``_mv``, ``_ranks``, ``_exp``, ``_lk`` and ``_hpath`` from the box's engine: those names are
+that contract (tests/firmware/test_parts.py holds other modules to it).
+
 RAM: the box holds only what it calls (every function and name costs heap on the Pico);
 the host's extras (has_move, random_move, table_bytes, key, LEVELS) are computed from
 these calls in shutbox_host.solve.engine_extra.

@@ -18,10 +18,10 @@
   box sleeps (shutbox.sleep). Section 6, ways to play: real-dice (6.1: the players throw
   their own dice and enter them on the tiles, shutbox.turn), two-tiles (6.2: a move shuts at
   most two tiles, shutbox.rounds), timeout (6.3: 30 or 60 s for each decision,
-  shutbox.turn), resign (6.4: tile 1 out of place and Roll held, shutbox.turn) and the
-  challenge code.
+  shutbox.turn), resign (6.4: tile 1 out of place and Roll held, shutbox.turn), long (6.5:
+  the long game for 2, shutbox.long) and the challenge code.
 
-**The challenge code** (the last page, 6.5: tile 1 off, tile 2 a code; with a code set, the
+**The challenge code** (the last page, 6.6: tile 1 off, tile 2 a code; with a code set, the
 page shows its four digits in turn after its label, as the game end does:
 ``shutbox.challenge.show``).
 Flip tile 2 to enter a new code, four digits from the left. For each digit die A shows which
@@ -254,8 +254,9 @@ class Menu(Screen):
                 return
             old = self.settings
             self.changed = setfile.pack(s) != setfile.pack(old)
-            # a game saved under other game options is over (two-tiles is one, after the box's)
-            game = s.code != old.code or s.two_tiles != old.two_tiles
+            # a game saved under other game options is over (two-tiles and long are, after the
+            # box's)
+            game = s.code != old.code or s.two_tiles != old.two_tiles or s.long != old.long
             for i in range(_GAME_OPTIONS):
                 game = game or setfile.index(s, i) != setfile.index(old, i)
             self.settings = s

@@ -5,13 +5,14 @@ before play (shutbox.settings is what stays in RAM; the names are in shutbox.set
 In flash (shutbox.store, file ``NAME``, payload version ``VERSION``) the settings are
 ``_SIZE`` (7) bytes: each option's value index in ``_BITS[i]`` bits, in page order
 (settings.ATTRS), from bit 0 of byte 0 up, then the challenge code + 1 in 14 bits (0: none),
-55 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
+56 bits in all. A file that does not unpack to valid, consistent settings reads as damaged:
 the box uses the defaults and says so on its LEDs (``load``). The layout's sizes and the
 ``_INVALID`` status are private constants (no names kept in RAM).
 
 The firmware before wrote older versions, which ``load`` still reads, the options they lacked
-at their defaults, the next save writing version 4: version 3 (before real-dice,
-two-tiles and timeout) 7 bytes, the
+at their defaults, the next save writing version 5: version 4 (before long) 7 bytes, the
+first 24 options and the code (55 bits); version 3 (before real-dice, two-tiles, timeout
+and resign) 7 bytes, the
 first 20 options and the code (50 bits); version 2 (before sleep) 6 bytes, the first 19
 options and the code (47 bits); version 1 (before sound, brightness and codes) 4 bytes, the
 first 17 options (29 bits).
@@ -21,16 +22,17 @@ from micropython import const
 from shutbox.settings import ATTRS, COUNTS, Settings
 
 NAME = "settings"  # the file in the store
-VERSION = const(4)  # the payload layout; another version reads as damaged (defaults) ...
-_V1 = const(1)  # ... but versions 1 to 3, which load() reads: their options and sizes
+VERSION = const(5)  # the payload layout; another version reads as damaged (defaults) ...
+_V1 = const(1)  # ... but versions 1 to 4, which load() reads: their options and sizes
 _V1_OPTIONS = const(17)
 _V1_SIZE = const(4)
 _V2_OPTIONS = const(19)
 _V2_SIZE = const(6)
 _V3_OPTIONS = const(20)
-_SIZE = const(7)  # versions 3 and 4
+_V4_OPTIONS = const(24)
+_SIZE = const(7)  # versions 3 to 5
 _BITS = const(b"\x02\x02\x02\x02\x02\x02\x02\x02\x01\x02"
-              b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03\x01\x01\x02\x01")
+              b"\x01\x01\x03\x01\x02\x01\x01\x02\x02\x03\x01\x01\x02\x01\x01")
 _CODE_BITS = const(14)  # the code + 1: 0 (none) .. 10000
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
 _START_LOW_THREE_SHUT = const(1)  # start low-three-shut
@@ -39,9 +41,11 @@ _START_EVEN_OPEN = const(3)  # start even-open
 _LOW_THREE = const(7)  # tiles 1..3: shut at the start under low-three-shut
 _ODD_TILES = const(0x555)  # the odd tiles: open at the start under odd-open
 _EVEN_TILES = const(0xAAA)  # the even tiles: open at the start under even-open
+_HINT_BEST = const(2)  # hints: also the optimal move in cyan
 _TO_GO = const(9)  # the page of to-go (settings.ATTRS)
 _SAME_THROWS = const(15)  # the page of same-throws (settings.ATTRS)
 _REAL_DICE = const(20)  # the page of real-dice (settings.ATTRS)
+_LONG = const(24)  # the page of long (settings.ATTRS)
 _CODES = const(10000)  # challenge codes: 0000..9999
 _BAD_VERSION = const(4)  # an unknown store format or payload version
 # END consts
@@ -49,7 +53,7 @@ _INVALID = const(_BAD_VERSION)  # load(): the file checks out but its values do 
 
 # pages per menu section: who plays, the turn, variants, the game, the box, ways to play (its
 # last page, after the ATTRS pages, is the challenge code)
-SECTIONS = b"\x03\x05\x04\x05\x03\x05"
+SECTIONS = b"\x03\x05\x04\x05\x03\x06"
 
 
 def conflict(s, tiles=9):
@@ -59,8 +63,16 @@ def conflict(s, tiles=9):
     in play then are shutbox.engine's start_open: every tile, or with the low three shut,
     or the odd ones, or the even ones). Real dice fit neither the same throws for every
     player nor a challenge code (both are the box's own dice): the page of same-throws, or
-    of real-dice for a code.
+    of real-dice for a code. The long game (shutbox.long) is two people at one box under
+    the rules of a turn: not with the computer, best-move hints (they aim at a score),
+    Open the Box, a game of rounds or a turn variant (shutbox.rounds), real dice, the time
+    limit, resigning or a code: the page of long.
     """
+    if s.long and (s.players != 2 or s.computer or s.hints == _HINT_BEST or s.open_box or s.to_go
+                   or s.unlucky7 or s.most_tiles or s.format or s.tie or s.same_throws
+                   or s.stakes or s.real_dice or s.two_tiles or s.timeout or s.resign
+                   or s.code >= 0):
+        return _LONG
     if s.real_dice and (s.same_throws or s.code >= 0):
         return _SAME_THROWS if s.same_throws else _REAL_DICE
     if s.to_go:
@@ -111,7 +123,7 @@ def variant_key(s, tiles):
 
 
 def pack(s):
-    """Return the settings *s* as _SIZE bytes (version 4)."""
+    """Return the settings *s* as _SIZE bytes (version 5)."""
     n = 0
     shift = 0
     for i in range(len(ATTRS)):
@@ -122,7 +134,7 @@ def pack(s):
 
 
 def unpack(data, tiles=9, version=VERSION):
-    """Return the Settings packed in *data* (layout *version*: VERSION, or 3, 2 or 1 for a
+    """Return the Settings packed in *data* (layout *version*: VERSION, or 4 to 1 for a
     file of the firmware before); ValueError unless valid and consistent."""
     old = version == _V1
     size = _V1_SIZE if old else _V2_SIZE if version == 2 else _SIZE
@@ -133,7 +145,7 @@ def unpack(data, tiles=9, version=VERSION):
         n |= data[j] << (8 * j)
     opts = {}
     for i in range(_V1_OPTIONS if old else _V2_OPTIONS if version == 2 else _V3_OPTIONS
-                   if version == 3 else len(ATTRS)):
+                   if version == 3 else _V4_OPTIONS if version == 4 else len(ATTRS)):
         v = n & ((1 << _BITS[i]) - 1)
         n >>= _BITS[i]
         if v >= COUNTS[i]:
@@ -158,7 +170,7 @@ def load(store, tiles=9):
 
     status is the store's: OK (0), MISSING (first boot: quiet defaults), or a damaged code
     (shutbox.store.damaged); a whole file whose values do not check out is _INVALID. A file
-    of version 3, 2 or 1 loads with its values (OK); what it did not have takes the defaults.
+    of version 4 to 1 loads with its values (OK); what it did not have takes the defaults.
     """
     version = VERSION
     data = store.load(NAME, VERSION)

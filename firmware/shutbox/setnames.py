@@ -31,16 +31,20 @@ OPTIONS = ("players", "computer", "hints",
            "open-box", "to-go", "unlucky-7", "most-tiles",
            "format", "shut-wins", "tie", "same-throws", "stakes",
            "sound", "brightness", "sleep", "real-dice", "two-tiles", "timeout",
-           "resign")
+           "resign", "long-game")
 CHOICES = (PLAYERS, COMPUTER, HINTS,
            ONE_DIE, ONE_DIE_MODE, MOVES, SCORING, START,
            OFF_ON, TO_GO, OFF_ON, OFF_ON,
            FORMAT, OFF_ON, TIE, OFF_ON, STAKES,
-           SOUND, BRIGHTNESS, SLEEP, OFF_ON, OFF_ON, TIMEOUT, OFF_ON)
+           SOUND, BRIGHTNESS, SLEEP, OFF_ON, OFF_ON, TIMEOUT, OFF_ON, OFF_ON)
 
 
 def check(s, tiles=9):
     """Return *s*; ValueError in words when options do not fit together."""
+    if conflict(s, tiles) == ATTRS.index("long"):
+        raise ValueError("long-game is for 2 players, no computer, under the rules of a turn:"
+                         " not with best hints, open-box, a game of rounds, a turn variant,"
+                         " real-dice, two-tiles, timeout, resign or a code")
     if s.real_dice and (s.same_throws or s.code >= 0):
         raise ValueError("real-dice does not fit %s: the box's own dice" % (
             "same-throws" if s.same_throws else "a challenge code"))

@@ -27,7 +27,7 @@ _CODES = const(10000)  # challenge codes: 0000..9999
 
 # Page order (the menu, the card, the packed bits). COUNTS: values per option. The options
 # before _GAME_OPTIONS shape the game (a saved game is resumed only under the same ones, with
-# the same code), and so does two-tiles, the last (appended: the files of the firmware before
+# the same code), and so do two-tiles and long (appended: the files of the firmware before
 # are a prefix; the menu and `shutbox play` end a saved game when it changes, the resumed
 # game's fingerprint covers only the first 17); sound, brightness, sleep and real-dice are
 # the box's own and change no game (a saved game goes on under either dice).
@@ -36,9 +36,9 @@ ATTRS = ("players", "computer", "hints",
          "open_box", "to_go", "unlucky7", "most_tiles",
          "format", "shut_wins", "tie", "same_throws", "stakes",
          "sound", "brightness", "sleep", "real_dice", "two_tiles", "timeout",
-         "resign")
+         "resign", "long")
 COUNTS = (b"\x04\x04\x03\x04\x03\x04\x03\x04\x02\x03\x02\x02\x05\x02\x03\x02\x02\x03\x03\x05"
-          b"\x02\x02\x03\x02")
+          b"\x02\x02\x03\x02\x02")
 _PLAYERS = const(0)  # the page whose index is the value - 1
 
 
@@ -71,6 +71,9 @@ class Settings:
     two_tiles = 0  # a move shuts at most two tiles (shutbox.rounds)
     timeout = 0  # a person's time for each decision: off, 30 s, 60 s (shutbox.turn)
     resign = 0  # a player may resign: tile 1 out of place, then Roll held (shutbox.turn)
+    # the long game for 2: one shuts, the other reopens, in turns (shutbox.long); its name
+    # is one the box already holds (an interned name stays in RAM for good)
+    long = 0
     # A challenge code (shutbox.challenge.Challenge): the dice follow it, the same on every
     # box; -1: none. Not a page of values like ATTRS: the menu's last page enters it.
     code = -1
@@ -95,7 +98,10 @@ class Settings:
             if not 0 <= (v - 1 if i == _PLAYERS else v) < COUNTS[i]:
                 raise ValueError("bad %s: %r" % (ATTRS[i], getattr(self, ATTRS[i])))
 
-    def needs_table(self):
-        """Return True if a feature needs the engine's optimal-play table (best-move hints,
-        the hard computer; easy and medium play without it)."""
-        return self.hints == _HINT_BEST or self.computer == 3  # engine.LEVEL_HARD
+
+def needs_table(s):
+    """Return True if a feature of the settings *s* needs the engine's optimal-play table
+    (best-move hints, the hard computer; easy and medium play without it). A function, not a
+    method: the class's dict is full at its size (one more entry and it grows by 128 bytes on
+    the unix port)."""
+    return s.hints == _HINT_BEST or s.computer == 3  # engine.LEVEL_HARD

@@ -1,7 +1,8 @@
 # Real dice, the time limit, resigning: turn rules of people at the box, for shutbox.game.
 """The game and dice of the real-dice, timeout and resign settings, loaded only when one is
 on: shutbox.app makes this module's ``Game`` (shutbox.game.Game with the entry, the clock
-and the resignation), which wraps the box's dice in its ``Dice`` for real dice.
+and the resignation), which wraps the box's dice in its ``Dice`` for real dice. The long
+game's setting loads it too: its ``Game`` then makes shutbox.long's game instead.
 
 The players throw their own dice; the box checks the moves, gives its hints and keeps the
 score as usual. A throw is entered with the tiles and Roll only, before the throw, in SETUP
@@ -70,6 +71,15 @@ class Game(game.Game):
     ones the box already holds where it can (interned names stay in RAM for good)."""
 
     beat = 0  # the seconds left at the time limit's last tick (0: none yet)
+
+    def __new__(cls, engine, dice, settings, levels, now):
+        """This class's game, or shutbox.long's for the long game for 2: shutbox.app makes
+        every optional game through this module (one import there, in the code every game
+        holds in RAM); shutbox.long is loaded only for its game."""
+        if settings.long:
+            return __import__("shutbox." + "long").long.Game(engine, dice, settings, levels,
+                                                             now)
+        return object.__new__(cls)
 
     def __init__(self, engine, dice, settings, levels, now):
         """The game's, with real dice (Dice) over the box's own *dice* when they are on."""

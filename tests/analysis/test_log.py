@@ -145,7 +145,7 @@ BOX_LINES = [
     '{"ev": "throw", "dice": [3',  # cut short
     "[1, 2, 3]",  # JSON, not a record
     '{"ev": "game", "v": 4, "players": 2}',  # the newer format again: warned once
-    '{"ev": "settings", "v": 3, "status": 0, "values": %s, "code": "0042"}' % ([0] * 24),
+    '{"ev": "settings", "v": 3, "status": 0, "values": %s, "code": "0042"}' % ([0] * 25),
 ]
 
 
@@ -284,7 +284,7 @@ def test_check_reads_a_recorded_log(tmp):
     path = tmp / "good.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in (
         {"ev": "link", "t": "2026-05-01T12:00:00.000Z", "state": "open", "port": "p"},
-        {"ev": "settings", "v": 3, "status": 0, "values": [0] * 24, "code": "off"},
+        {"ev": "settings", "v": 3, "status": 0, "values": [0] * 25, "code": "off"},
         {"ev": "turn", "player": 1, "open": [1]})) + "\n\n")
     r = shutbox("log", "--check", str(path))
     assert r.returncode == 0 and r.stdout.strip() == "%s: 3 records, format 3" % path
@@ -315,7 +315,7 @@ def test_check_of_a_missing_file(tmp):
 def test_settings_names_follow_the_firmware_s_vocabulary():
     from shutbox import setnames
 
-    values = [3, 3, 2, 0, 2, 3, 2, 3, 1, 1, 1, 1, 4, 1, 2, 0, 1, 0, 2, 4, 1, 1, 2, 1]
+    values = [3, 3, 2, 0, 2, 3, 2, 3, 1, 1, 1, 1, 4, 1, 2, 0, 1, 0, 2, 4, 1, 1, 2, 1, 0]
     names = log.settings_names({"ev": "settings", "v": 3, "values": values, "code": "0007"})
     s = setnames.parse(",".join("%s=%s" % kv for kv in names.items()
                                 if kv[0] not in ("code", "to-go")))
@@ -324,15 +324,20 @@ def test_settings_names_follow_the_firmware_s_vocabulary():
     assert names["real-dice"] == "on" and s.real_dice == 1
     assert names["two-tiles"] == "on" and s.two_tiles == 1
     assert names["timeout"] == "60-s" and s.timeout == 2
-    assert names["resign"] == "on" and s.resign == 1
-    new = ("sleep", "real-dice", "two-tiles", "timeout", "resign")
+    assert names["resign"] == "on" and s.resign == 1 and names["long-game"] == "off"
+    new = ("sleep", "real-dice", "two-tiles", "timeout", "resign", "long-game")
     # a log of the firmware before sleep (format 1): 19 values, the same names but sleep's
     old = log.settings_names({"ev": "settings", "v": 1, "values": values[:19], "code": "off"})
     assert old == {k: v for k, v in names.items() if k not in new} | {"code": "off"}
     # before real dice (format 2): 20 values
     old = log.settings_names({"ev": "settings", "v": 2, "values": values[:20], "code": "off"})
     assert old == {k: v for k, v in names.items() if k not in new[1:]} | {"code": "off"}
+    # format 3 before the long game (24 values) and before resign (23): the names they had
+    old = log.settings_names({"ev": "settings", "v": 3, "values": values[:24], "code": "off"})
+    assert old == {k: v for k, v in names.items() if k != "long-game"} | {"code": "off"}
+    assert "resign" not in log.settings_names({"ev": "settings", "v": 3, "values": values[:23]})
+    assert log.settings_names({"ev": "settings", "v": 3, "values": values[:22]}) is None
     assert log.settings_names({"ev": "settings", "v": 4, "values": values}) is None
     assert log.settings_names({"ev": "settings", "v": 1, "values": values}) is None
     assert log.settings_names({"ev": "settings", "v": 3, "values": values[:17]}) is None
-    assert log.settings_names({"ev": "settings", "v": 3, "values": [9] * 24}) is None
+    assert log.settings_names({"ev": "settings", "v": 3, "values": [9] * 25}) is None

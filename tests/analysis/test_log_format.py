@@ -111,7 +111,7 @@ GOOD = [
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": [1, 9], "moves": 1},
     {"ev": "throw", "player": 1, "dice": [4], "total": 4, "open": [1, 3], "moves": 1,
      "t": "2026-05-01T12:00:00.123Z"},
-    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 24, "code": "0042"},
+    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 25, "code": "0042"},
     {"ev": "throw", "player": 1, "dice": [5, 2], "total": 7, "open": [1, 9], "moves": 2,
      "real": True},
     {"ev": "refused", "player": 1, "why": "dice", "tiles": []},
@@ -126,8 +126,8 @@ BAD = [
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": [], "moves": 1,
      "extra": 1},  # a field the format does not have
     {"ev": "throw", "player": 2, "dice": [6, 1], "total": 7, "open": []},  # one missing
-    {"ev": "settings", "v": 4, "status": 0, "values": [0] * 24, "code": "off"},  # newer
-    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 23, "code": "off"},  # older
+    {"ev": "settings", "v": 4, "status": 0, "values": [0] * 25, "code": "off"},  # newer
+    {"ev": "settings", "v": 3, "status": 0, "values": [0] * 22, "code": "off"},  # older
     {"ev": "throw", "player": 1, "dice": [5, 2], "total": 7, "open": [1], "moves": 2,
      "real": False},  # only entered throws are marked
     {"ev": "sleep", "why": "tired", "mv": 4000},  # sleeps for idleness or flat cells

@@ -351,11 +351,23 @@ def _keys(*args: str, cwd=None) -> str:
     return p.stdout
 
 
+def test_the_long_game_in_the_terminal():
+    """long-game on: player 1 shuts, player 2 reopens (keys flip the shut tiles up), the box
+    passes back, player 1 shuts the last tiles and wins; each step in words."""
+    out = _keys("--long-game", "on", "--dice", "6,3,5,3,3,4,5,1,2,3,3,1,6,5,4,5,1,2,6,6,1,2",
+                "--keys", " 9 8 7 6 5 4 .  9 .  93 12.")
+    assert "mistake:" not in out and "Roll refused" not in out, out
+    for line in ("player 2: your turn to reopen", "player 2 reopened 9",
+                 "player 2 threw 1 + 2 = 3: nothing to reopen fits", "player 1 next: the box as "
+                 "it is", "player 1 shut 1 2", "player 1 wins the long game"):
+        assert line in out, (line, out)
+
+
 def test_every_menu_page_is_in_words_the_code_s_last_page_too():
-    """Tile 9 on the first page goes back to the last one, the code's (6.5): its values in
+    """Tile 9 on the first page goes back to the last one, the code's (6.6): its values in
     words, then the digits of a code being entered."""
     out = _keys("--keys", "prp r9")
-    assert "settings menu 6.5: code = off" in out and "tiles: 1 off, 2 a code" in out, out
+    assert "settings menu 6.6: code = off" in out and "tiles: 1 off, 2 a code" in out, out
     out = _keys("--keys", "prp r92")  # tile 2: enter a new code, its first digit
     assert "the challenge code, digit 1: 0" in out, out
     out = _keys("--keys", "prp r92" + " " * 4 + "l")  # 0000, saved

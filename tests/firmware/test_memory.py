@@ -77,9 +77,9 @@ def test_computer_and_coach_steps_allocate_nothing(level):
 
 
 def test_only_the_hard_computer_and_best_hints_need_the_table():
-    assert settings.Settings(computer=engine.LEVEL_HARD).needs_table()
-    assert settings.Settings(hints=settings._HINT_BEST).needs_table()
-    assert not settings.Settings(computer=engine.LEVEL_MEDIUM, hints=1).needs_table()
+    assert settings.needs_table(settings.Settings(computer=engine.LEVEL_HARD))
+    assert settings.needs_table(settings.Settings(hints=settings._HINT_BEST))
+    assert not settings.needs_table(settings.Settings(computer=engine.LEVEL_MEDIUM, hints=1))
 
 
 # ----- booted as the Pico boots: memory that does not depend on luck (issue 11, item 6) -----

@@ -129,7 +129,7 @@ def test_the_menu_pages_and_values(tmp_path):
     assert last(r)[1:] == (1, 3)
     flip(r, 5)  # hints has three values: refused
     assert r.screen.vals[2] == 1 and tones(r)[-1] == 200
-    for _ in range(24):
+    for _ in range(25):
         click(r)
     assert r.screen.page == 1  # round the pages
     assert not r.done
@@ -139,18 +139,18 @@ def test_every_page_shows_its_section_and_number(tmp_path):
     r = power_up(tmp_path)
     release(r)
     seen = []
-    for page in range(25):
+    for page in range(26):
         assert r.screen.page == page
         _, a, b = last(r)
         seen.append((a, b))
         click(r)
     assert seen == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5),
                     (3, 1), (3, 2), (3, 3), (3, 4), (4, 1), (4, 2), (4, 3), (4, 4), (4, 5),
-                    (5, 1), (5, 2), (5, 3), (6, 1), (6, 2), (6, 3), (6, 4), (6, 5)]
+                    (5, 1), (5, 2), (5, 3), (6, 1), (6, 2), (6, 3), (6, 4), (6, 5), (6, 6)]
     assert r.screen.page == 0
 
 
-SOUND, BRIGHTNESS, SLEEP, REAL_DICE, TWO_TILES, TIMEOUT, RESIGN, CODE = range(17, 25)
+SOUND, BRIGHTNESS, SLEEP, REAL_DICE, TWO_TILES, TIMEOUT, RESIGN, LONG, CODE = range(17, 26)
 
 
 def test_sound_and_brightness_take_effect_as_they_are_chosen(tmp_path):
@@ -222,7 +222,7 @@ def test_a_code_entered_on_the_tiles(tmp_path):
     release(r)
     _to_page(r, CODE)
     r.advance(200)
-    assert last(r) == ("GW.......", 6, 5)  # tile 1: no code
+    assert last(r) == ("GW.......", 6, 6)  # tile 1: no code
     flip(r, 2)  # enter one
     assert r.screen.entry == 0
     assert last(r) == (".........", 1, 0) and "C" in frames(r)[-1][9:16]
@@ -258,7 +258,7 @@ def test_more_than_nine_tiles_is_no_digit_and_a_long_roll_keeps_the_old_code(tmp
     release(r)
     _to_page(r, CODE)
     r.advance(100)
-    assert last(r) == ("WG.......", 6, 5)  # tile 2: a code
+    assert last(r) == ("WG.......", 6, 6)  # tile 2: a code
     r.advance(1000)
     f = frames(r)[-1]
     assert face(f[9:16]) == 1 and f[:9] == "CCCC....."  # its first digit, 4
@@ -295,7 +295,7 @@ def test_tile_1_on_the_code_page_turns_the_code_off(tmp_path):
     release(r)
     _to_page(r, CODE)
     flip(r, 1)
-    assert r.screen.code == -1 and last(r) == ("GW.......", 6, 5)
+    assert r.screen.code == -1 and last(r) == ("GW.......", 6, 6)
     hold(r)
     r.advance(700)
     assert setfile.load(st)[0].code == -1
@@ -521,3 +521,25 @@ def test_resign_on_page_6_4_keeps_the_saved_game(tmp_path):
     r.advance(700)
     assert r.done and setfile.load(st)[0].resign == 1
     assert st.load("game", 1) is not None
+
+
+def test_the_long_game_on_page_6_5_ends_the_saved_game_and_refuses_the_computer(tmp_path):
+    """The long game shapes the game: choosing it ends a saved game; with the computer on it
+    does not fit (two people), and the menu shows its page."""
+    st = Store(str(tmp_path / "data"))
+    st.save("game", b"a game in progress", 1)
+    setfile.save(Settings(computer=2), st)
+    r = power_up(tmp_path, st=st)
+    release(r)
+    _to_page(r, LONG)
+    assert last(r) == ("GW.......", 6, 5)
+    flip(r, 2)  # on
+    hold(r)
+    r.advance(1000)
+    assert not r.done and r.screen.page == LONG and r.screen.bad == LONG
+    _to_page(r, 1)  # the computer: off
+    flip(r, 1)
+    hold(r)
+    r.advance(700)
+    assert r.done and setfile.load(st)[0].long == 1
+    assert st.load("game", 1) is None

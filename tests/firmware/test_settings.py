@@ -17,7 +17,7 @@ from shutbox.records import Records
 from shutbox.settings import _HINT_BEST as HINT_BEST
 from shutbox.settings import _HINT_LEGAL as HINT_LEGAL
 from shutbox.settings import _HINT_OFF as HINT_OFF
-from shutbox.settings import ATTRS, COUNTS, Settings
+from shutbox.settings import ATTRS, COUNTS, Settings, needs_table
 from shutbox.store import _BAD_CRC as BAD_CRC  # private: no name in the box's RAM
 from shutbox.store import MISSING, OK, Store, damaged
 from shutbox_host.solve import engine_extra
@@ -40,8 +40,8 @@ def test_defaults():
         "format": "one-round", "shut-wins": "off", "tie": "share", "same-throws": "off",
         "stakes": "off", "sound": "loud", "brightness": "medium", "sleep": "5-min",
         "real-dice": "off", "two-tiles": "off", "timeout": "off", "resign": "off",
-        "code": "off"}
-    assert not s.needs_table()
+        "long-game": "off", "code": "off"}
+    assert not needs_table(s)
 
 
 def test_the_tables_agree():
@@ -55,14 +55,18 @@ def test_the_tables_agree():
     for i, names in enumerate(setnames.CHOICES):
         assert COUNTS[i] == len(names) and len(set(names)) == len(names)
         assert 1 << setfile._BITS[i] >= COUNTS[i]
+        # the long game's attribute is a name the box already holds (an interned name stays
+        # in RAM for good)
         assert setnames.OPTIONS[i].replace("-", "_").replace("unlucky_7", "unlucky7") \
-            == ATTRS[i]
+            .replace("long_game", "long") == ATTRS[i]
     assert sum(setfile._BITS) + setfile._CODE_BITS <= 8 * setfile._SIZE
     assert 1 << setfile._CODE_BITS > setfile._CODES == settings._CODES == 10000
     assert sum(setfile._BITS[:setfile._V1_OPTIONS]) <= 8 * setfile._V1_SIZE
     assert sum(setfile._BITS[:setfile._V2_OPTIONS]) + setfile._CODE_BITS <= 8 * setfile._V2_SIZE
     assert ATTRS[setfile._V2_OPTIONS:setfile._V3_OPTIONS] == ("sleep",)  # version 2: those before
-    assert ATTRS[setfile._V3_OPTIONS:] == ("real_dice", "two_tiles", "timeout", "resign")
+    assert ATTRS[setfile._V3_OPTIONS:setfile._V4_OPTIONS] == ("real_dice", "two_tiles",
+                                                              "timeout", "resign")
+    assert ATTRS[setfile._V4_OPTIONS:] == ("long",)
     assert setnames.COMPUTER == LEVELS
     assert (setnames.HINTS[HINT_OFF], setnames.HINTS[HINT_LEGAL],
             setnames.HINTS[HINT_BEST]) == ("off", "legal", "best")
@@ -124,8 +128,8 @@ def test_rules_follow_the_settings():
 
 
 def test_needs_table():
-    assert Settings(hints=HINT_BEST).needs_table()
-    assert Settings(computer=3).needs_table()
+    assert needs_table(Settings(hints=HINT_BEST))
+    assert needs_table(Settings(computer=3))
 
 
 # ----- packed bits -----
@@ -179,15 +183,18 @@ def test_the_bit_layout():
     assert offsets[ATTRS.index("sleep")] == 33 and offsets[ATTRS.index("real_dice")] == 36
     assert offsets[ATTRS.index("two_tiles")] == 37
     assert offsets[ATTRS.index("timeout")] == 38 and offsets[ATTRS.index("resign")] == 40
+    assert offsets[ATTRS.index("long")] == 41
     # players 2, hints legal, one-die high-shut; sound loud (bits 29-30), brightness medium
     # (31-32), sleep 5 minutes (33-35: 2), real dice off (36), two-tiles off (37), no time
-    # limit (38-39), no resigning (40); no code (0 at bits 41-54)
+    # limit (38-39), no resigning (40), no long game (41); no code (0 at bits 42-55)
     assert setfile.pack(Settings()) == (0x51 | 2 << 29 | 1 << 31 | 2 << 33).to_bytes(7, "little")
     s = Settings(players=4, stakes=1, code=1234, sleep=0)
     n = int.from_bytes(setfile.pack(s), "little")
-    assert n & 3 == 3 and n >> 28 & 1 == 1 and n >> 33 & 7 == 0 and n >> 41 == 1235
+    assert n & 3 == 3 and n >> 28 & 1 == 1 and n >> 33 & 7 == 0 and n >> 42 == 1235
     n = int.from_bytes(setfile.pack(Settings(real_dice=1, two_tiles=1, timeout=2)), "little")
     assert n >> 36 == 3 | 2 << 2
+    n = int.from_bytes(setfile.pack(Settings(long=1, hints=0)), "little")
+    assert n >> 41 == 1 and n & 0x30 == 0
 
 
 DEFAULTS = 0x51 | 2 << 29 | 1 << 31 | 2 << 33
@@ -197,14 +204,15 @@ DEFAULTS = 0x51 | 2 << 29 | 1 << 31 | 2 << 33
     (DEFAULTS.to_bytes(6, "little"), "bytes"),
     (DEFAULTS.to_bytes(8, "little"), "bytes"),
     ((DEFAULTS | 0x30).to_bytes(7, "little"), "hints"),  # hints = 3
-    ((DEFAULTS | 1 << 55).to_bytes(7, "little"), "unknown bits"),  # bit 55
+    ((DEFAULTS | 1 << 55 | 1 << 54).to_bytes(7, "little"), "code"),  # code over 10000
     ((DEFAULTS | 3 << 38).to_bytes(7, "little"), "timeout"),  # timeout 3
     ((DEFAULTS | 2 << 14 | 1 << 17).to_bytes(7, "little"), "fit"),  # odd-open, 2-to-go
     ((DEFAULTS | 7 << 21).to_bytes(7, "little"), "format"),  # format 7
     ((DEFAULTS | 3 << 29).to_bytes(7, "little"), "sound"),  # sound 3
     ((DEFAULTS & ~(3 << 31) | 3 << 31).to_bytes(7, "little"), "brightness"),
     ((DEFAULTS | 5 << 33).to_bytes(7, "little"), "sleep"),  # sleep 5
-    ((DEFAULTS | 10001 << 41).to_bytes(7, "little"), "code"),  # code 10000
+    ((DEFAULTS | 10001 << 42).to_bytes(7, "little"), "code"),  # code 10000
+    ((DEFAULTS | 1 << 41 | 1 << 27).to_bytes(7, "little"), "fit"),  # long, same throws
     ((DEFAULTS | 1 << 36 | 1 << 27).to_bytes(7, "little"), "fit"),  # real dice, same throws
 ])
 def test_unpack_refuses(data, why):
@@ -293,7 +301,7 @@ def test_a_file_of_the_version_before_loads_with_its_values(tmp_path, words):
     assert (got["sound"], got["brightness"], got["code"]) == ("loud", "medium", "off")
     # the next save writes the new layout, which reads back the same
     assert setfile.save(s, st) == OK
-    assert path.read_bytes()[5] == setfile.VERSION == 4
+    assert path.read_bytes()[5] == setfile.VERSION == 5
     assert setnames.names(setfile.load(st)[0]) == want
 
 
@@ -317,7 +325,7 @@ def test_a_file_of_version_2_loads_with_its_values(tmp_path, words):
     assert status == OK
     got = setnames.names(s)
     assert got == setnames.names(setnames.parse(words)) and got["sleep"] == "5-min"
-    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 4
+    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 5
     assert setnames.names(setfile.load(st)[0]) == got
 
 
@@ -343,7 +351,32 @@ def test_a_file_of_version_3_loads_with_its_values(tmp_path, words):
     got = setnames.names(s)
     assert got == setnames.names(setnames.parse(words)) and got["real-dice"] == "off"
     assert got["two-tiles"] == "off" and got["timeout"] == "off" and got["resign"] == "off"
-    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 4
+    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 5
+    assert setnames.names(setfile.load(st)[0]) == got
+
+
+# Settings files as the firmware before the long game wrote them (commit 9ee9f21, setfile
+# VERSION 4: 7 bytes), whole, made by that commit's setfile.save(setnames.parse(...), Store(...)).
+V4_FILES = {
+    "players=3,computer=hard,hints=best,sound=soft,brightness=high,sleep=30-min,real-dice=on,"
+    "two-tiles=on,timeout=60-s,resign=on": "534842580104070052125ad96e000020b90100",
+    "open-box=on,stakes=canoga,timeout=30-s,code=0042": "5348425801040700eed39174510001d0445600",
+}
+
+
+@pytest.mark.parametrize("words", sorted(V4_FILES))
+def test_a_file_of_version_4_loads_with_its_values(tmp_path, words):
+    """A box upgraded keeps its settings: every value the version 4 file held is kept, the
+    code too; the long game: off."""
+    path = tmp_path / "data" / "settings"
+    path.parent.mkdir()
+    path.write_bytes(bytes.fromhex(V4_FILES[words]))
+    st = store(tmp_path)
+    s, status = setfile.load(st)
+    assert status == OK
+    got = setnames.names(s)
+    assert got == setnames.names(setnames.parse(words)) and got["long-game"] == "off"
+    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 5
     assert setnames.names(setfile.load(st)[0]) == got
 
 
@@ -525,7 +558,10 @@ def test_packing_is_the_same_under_micropython(run_mp):
         opts["code"] = rng.randrange(-1, 10000)
         if opts["code"] >= 0 or opts["same_throws"]:
             opts["real_dice"] = 0  # they do not fit (the box's own dice)
+        if setfile.conflict(Settings(**opts)) == setfile._LONG:
+            opts["long"] = 0  # the long game goes with few others
         cases.append(opts)
+    cases.append({"long": 1, "hints": 0})
     n = len(ATTRS)
     code = ("from shutbox.settings import Settings\nfrom shutbox import setfile\n"
             "for o in %r:\n    d = setfile.pack(Settings(**o))\n"

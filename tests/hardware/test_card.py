@@ -41,9 +41,9 @@ def test_every_setting_and_value_is_on_the_card_and_in_the_readme():
     readme = cardgen.DOC.read_text()
     section = readme.split(cardgen.BEGIN)[1].split(cardgen.END)[0]
     texts = {t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")}
-    # every option, and the challenge code's page last (6.5: off, a code)
+    # every option, and the challenge code's page last (6.6: off, a code)
     assert [r[2] for r in cardgen.rows()] == list(setnames.OPTIONS) + ["code"]
-    assert cardgen.rows()[-1][:2] == (6, 5) and "6.5" in texts
+    assert cardgen.rows()[-1][:2] == (6, 6) and "6.6" in texts
     for option, values in zip(setnames.OPTIONS + ("code",), setnames.CHOICES + (setnames.CODE,),
                               strict=True):
         assert option in texts and "`%s`" % option in section

@@ -65,7 +65,7 @@ def test_a_throw_says_what_to_do_with_it():
 
 def test_settings_and_the_computer_in_the_game_s_words():
     ctx: dict = {}
-    values = [0, 3] + [0] * 22
+    values = [0, 3] + [0] * 23
     rec = {"ev": "settings", "v": 3, "status": 0, "values": values, "code": "0042"}
     words.track(rec, ctx)
     assert ctx["computer"] == 2  # one player: the computer takes seat 2
@@ -135,8 +135,21 @@ def corpus_records() -> list[dict]:
               "open": [1, 2, 5, 7], "real": True},
              {"ev": "throw", "player": 1, "dice": [3], "total": 3, "moves": 0, "open": [4],
               "real": True},
-             {"ev": "settings", "v": 3, "status": 0, "values": [3, 2] + [1] * 22,
-              "code": "0042"}, {"ev": "nonesuch", "x": 1}]
+             {"ev": "settings", "v": 3, "status": 0, "values": [3, 2] + [1] * 23,
+              "code": "0042"}, {"ev": "nonesuch", "x": 1},
+             # the long game (shutbox.long): player 2 reopens
+             {"ev": "turn", "player": 1, "open": [3, 4], "long": True},
+             {"ev": "turn", "player": 2, "open": [1, 2], "long": True, "reopen": True},
+             {"ev": "throw", "player": 2, "dice": [1, 2], "total": 3, "moves": 1,
+              "open": [1, 2], "reopen": True},
+             {"ev": "move", "player": 2, "dice": [1, 2], "shut": [1, 2], "open": [],
+              "reopen": True},
+             {"ev": "throw", "player": 2, "dice": [6, 6], "total": 12, "moves": 0,
+              "open": [5], "reopen": True},
+             {"ev": "rule", "rule": "extra-turn", "player": 2},
+             {"ev": "turn_end", "player": 2, "next": 1, "long": True},
+             {"ev": "winner", "players": [2], "score": 0, "scores": [0, 0], "tie": False,
+              "long": True}]
     return recs
 
 

@@ -49,6 +49,15 @@ def test_a_flip_shown_is_timed_from_its_first_edge_and_late_past_its_target():
     assert round(b.latency_ms, 3) == 20 and not b.lost and b.late()  # 20 ms > 15 ms
 
 
+def test_a_save_that_overlaps_an_input_gives_it_save_ms_more_and_no_more():
+    late = []
+    for saving in (False, True):
+        for ms in (bounce.ROLL_MS + 0.5, bounce.ROLL_MS + bounce.SAVE_MS + 0.5):
+            s = bounce.Sample("roll", "roll", 0, 0, True, 1, latency_ms=ms, saving=saving)
+            late.append(s.late())
+    assert late == [True, True, False, True]
+
+
 def test_a_flip_never_shown_or_shown_then_undone_is_lost():
     shut3 = "WW.WWWWWW"
     res = judged([(0, OPEN, "...M..."), (170, shut3, "...M..."), (500, shut3, "...M..."),

@@ -10,7 +10,8 @@ all up, or set up for the turn), so the box starts as app.main does (shutbox.pow
 settings file, the engine rules they make, the records, the saved game resumed). Every
 option of ATTRS varies: players, the computer, hints, one-die and its mode, moves, scoring,
 start, Open the Box, 2/3-to-go, Unlucky 7, most tiles, two tiles, the game format, shut-wins,
-the tie rule, the same throws and stakes (but real dice and the time limit: ``UNFUZZED``).
+the tie rule, the same throws and stakes (but real dice, the time limit, resigning and the long
+game: ``UNFUZZED``).
 ``box_settings`` draws them (half the examples keep the standard round, without
 shutbox.rounds; 2/3-to-go only with a start that has its tile in play, as the menu allows);
 ``plan()`` gives rows that between them take every value.
@@ -85,8 +86,9 @@ DRAWN = {a: [0] * COUNTS[i] for i, a in enumerate(ATTRS)}  # examples per value 
 MATCH = ("format", "tie", "stakes", "same_throws", "unlucky7", "to_go", "most_tiles",
          "two_tiles")
 # Settings the fuzzer leaves at their defaults: its careful player does not enter real dice,
-# and its model does not end a decision at a time limit (tests/firmware/test_turn.py has them).
-UNFUZZED = ("real_dice", "timeout", "resign")
+# and its model does not end a decision at a time limit (tests/firmware/test_turn.py has them)
+# nor play the long game for 2 (tests/firmware/test_long.py, tests/solve/test_longgame.py).
+UNFUZZED = ("real_dice", "timeout", "resign", "long")
 PLAY = 0  # shutbox.powerup.combination(): no button combination, the game starts
 SEQ = 16  # same throws: the throws of a round the box records (shutbox.rounds._SEQ)
 

@@ -299,6 +299,8 @@ def test_every_game_setting_and_the_code_are_in_the_fingerprint():
         if attr == "two_tiles":  # its game has a match the saved one lacks: not resumed
             assert got != resume.OK
             continue
+        if attr == "long":  # a game option after the box's: the menu and `shutbox play` end
+            continue  # the saved game when it changes (tests/firmware/test_menu.py)
         want = resume.OK if attr in ("sound", "brightness", "sleep", "real_dice",
                                      "timeout", "resign") else resume._STALE
         assert got == want, attr

@@ -55,10 +55,13 @@ def settings_names(rec: dict) -> dict | None:
 
     values = rec.get("values")
     # version 1 had every option before sleep (19), version 2 those before real-dice (20),
-    # version 3 all of them
+    # version 3 all of them: 23 before resign, 24 before the long game (the options
+    # appended since: not named)
     n = {1: 19, 2: 20, 3: len(setnames.OPTIONS)}.get(rec.get("v"))
-    if n is None or not isinstance(values, list) or len(values) != n:
+    if n is None or not isinstance(values, list) or len(values) != n and not (
+            rec.get("v") == 3 and 23 <= len(values) < n):
         return None
+    n = len(values)
     out = {}
     for option, choices, v in zip(setnames.OPTIONS[:n], setnames.CHOICES[:n], values,
                                   strict=True):

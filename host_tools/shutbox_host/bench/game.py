@@ -18,6 +18,9 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
 - game_polls, game_log_records: the size of the game measured;
 - all_features_*: the same for a game with every feature on (ALL_FEATURES, booted through
   shutbox.powerup with the flash, guard and watchdog; see all_features()).
+- long_game_peak_heap_bytes, long_game_firmware_peak_heap_bytes: the same for a whole long
+  game for 2 (shutbox.long: long_game_script), booted from its settings file at the
+  all-features cap (long_game()).
 Soak mode adds nothing here (the long runs live in bench.reliability).
 """
 
@@ -280,6 +283,54 @@ def all_features(min_heap: bool = True) -> dict:
         shutil.rmtree(flash, ignore_errors=True)
 
 
+# ----- the long game for 2 (shutbox.long) -----
+
+# Player 1 shuts six tiles and is stopped; player 2 reopens the 9 and is stopped; player 1
+# shuts the last four and wins. (dice, tiles) per throw, the tiles shut or (player 2) opened.
+_LONG_TURNS = ((((6, 3), (9,)), ((5, 3), (8,)), ((3, 4), (7,)), ((5, 1), (6,)),
+                ((2, 3), (5,)), ((3, 1), (4,)), ((6, 5), ())),
+               (((4, 5), (9,)), ((1, 2), ())),
+               (((6, 6), (9, 3)), ((1, 2), (1, 2))))
+
+
+def long_game_script() -> Script:
+    """A whole long game for 2 (_LONG_TURNS): the box passes twice."""
+    s = Script().wait(300)
+    for i, turn in enumerate(_LONG_TURNS):
+        if i:
+            s.wait(1000).click(120).wait(300)  # the box passes
+        for dice, tiles in turn:
+            s.dice(*dice).click(120).wait(ROLL_MS + 100)
+            if tiles:
+                (s.open if i == 1 else s.shut)(*tiles).wait(200)
+    return s.wait(2000)
+
+
+def long_game_run(flash) -> boxsim.Run:
+    """The long game booted as the Pico does from its settings file, at the all-features
+    cap (64 KB + the harness' base: boot_cap), its peak sampled."""
+    return boot_run(flash, {"long": 1}, long_game_script(), boot_cap(), "--peak")
+
+
+def long_game() -> dict:
+    """Heap figures of the long game (shutbox.long, with shutbox.turn that makes it), as
+    the all-features game's: long_game_firmware_peak_heap_bytes (the peak less the
+    harness' base) and long_game_peak_heap_bytes."""
+    import shutil
+    import tempfile
+
+    flash = tempfile.mkdtemp(prefix="shutbox-long-")
+    try:
+        r = long_game_run(flash)
+        if trouble(r) or not r.events("winner"):
+            raise RuntimeError("the long game failed: %s" % (trouble(r),))
+        peak = r.answer("PEAK")[0]
+        return {"long_game_peak_heap_bytes": peak,
+                "long_game_firmware_peak_heap_bytes": peak - r.answer("BASE")[0]}
+    finally:
+        shutil.rmtree(flash, ignore_errors=True)
+
+
 def figures(soak: bool = False) -> dict:
     """Return the game's heap figures (see the module docstring)."""
     script = _game_script()
@@ -296,5 +347,6 @@ def figures(soak: bool = False) -> dict:
         "game_log_records": len(r.log),
         "game_throws": len(r.events("throw")),
         **all_features(),
+        **long_game(),
         **scenarios(),
     }

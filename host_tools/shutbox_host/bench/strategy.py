@@ -30,7 +30,8 @@ ints and Fractions; floats only to write them down), with the time each solve ta
 - at_most_two: the best chance of a shut box with at most two tiles a move (Durango Bill's
   variant: one die forced once the open tiles add up to 6 or less).
 - long_game: the first player's chance in the long game for 2 (shutbox_host.solve.longgame)
-  on the default box in floats (value iteration: its sweeps, last change and seconds), and
+  on the default box in floats (value iteration: its sweeps, last change and seconds), its
+  proven bounds there (bounds: low, high, their gap, the sweeps, the seconds), and
   exactly on boxes of 4 to LONG_EXACT_MAX tiles (the chance, its denominator's digits, the
   seconds).
 - soak (``--soak``): match_table_bytes: the flash the box's tables for match-optimal play
@@ -163,6 +164,9 @@ def long_game_figures() -> dict:
     got, t = _secs(lambda: longgame.LongGame(solver.Variant(TILES)).solve())
     out = {"float": {"p_first": got["p_first"], "sweeps": got["sweeps"],
                      "last_change": got["last_change"], "s": round(t, 1)}}
+    (low, high, sweeps, _), t = _secs(lambda: longgame.LongGame(solver.Variant(TILES)).bounds())
+    out["bounds"] = {"low": float(low), "high": float(high), "gap": float(high - low),
+                     "sweeps": sweeps, "s": round(t, 1)}
     for tiles in LONG_EXACT:
         got, t = _secs(lambda n=tiles: longgame.LongGame(solver.Variant(n)).solve(exact=True))
         exact = got["p_first_exact"]

@@ -5,7 +5,7 @@ codes").
 The code of a date is the first 8 bytes of SHA-256 of the ASCII text ``shutbox daily
 YYYY-MM-DD`` (the date in UTC) read as a big-endian integer, modulo 10000 (the bias of the
 modulo is below 10^4 / 2^64: none that matters), written with four digits. Every PC prints the
-same code for a date; on the box, entered in the settings menu (6.5), it makes every box
+same code for a date; on the box, entered in the settings menu (6.6), it makes every box
 throw the same dice (shutbox.challenge). ``--throws N`` prints the first throws a code gives
 each seat, computed with the firmware's own shutbox.challenge on this PC.
 """

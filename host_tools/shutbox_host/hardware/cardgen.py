@@ -105,7 +105,7 @@ CHALLENGE = (
     "Two boxes with the same code (and the same rules of a turn) throw the same dice: the "
     "same throws for each player in each round, whatever was played before. Play it again: "
     "the same dice again. No code: random dice.",
-    "To enter one, on the code's page (6.5) flip tile 2. For each digit, from the left, die "
+    "To enter one, on the code's page (6.6) flip tile 2. For each digit, from the left, die "
     "A shows which (cyan): flip as many tiles as the digit (any tiles), then a short Roll "
     "(for a 0, Roll at once). The code then shows, as at the game's end: die A which digit, "
     "the tiles the digit. Hold Roll to save it.",
@@ -117,6 +117,13 @@ REAL_DICE = (
     "Setting 6.1 on: throw your own dice. Before Roll, flip each die's tile down and up "
     "again (a shut tile: up, down); a tile above 6 clears them. Roll throws the dice entered "
     "(one die where allowed).",
+)
+
+# The long game for 2 (settings menu, long-game): how the box plays it.
+LONG_GAME = (
+    "Setting 6.5: 1 shuts; when stopped, 2 reopens (flips up) shut tiles that make each "
+    "throw, and back. Die A: who is next (both dice: a double's extra turn). All shut: 1 "
+    "wins; all open: 2.",
 )
 
 READING = (
@@ -206,33 +213,36 @@ def _front() -> list[tuple]:
     x0, right = MARGIN, W - MARGIN
     y = MARGIN + 12
     shapes.append(("text", x0, y, 13, True, "Shut the Box: how to play"))
-    y = _paragraphs(shapes, x0, y + 4, right - x0, HOW_TO_PLAY, numbered=True, lead=9.8)
+    y = _paragraphs(shapes, x0, y + 4, right - x0, HOW_TO_PLAY, numbered=True, lead=9.2)
     y += 10
     shapes.append(("text", x0, y, 8, True, "What the LEDs say"))
     y += 2
     for colour, means in LEDS:
-        y += 9.6
+        y += 9.2
         shapes.append(("text", x0 + 6, y, 7.5, True, colour))
         shapes.append(("text", x0 + 78, y, 7.5, False, means))
     y += 12
     shapes.append(("text", x0, y, 8, True, "Reading a number"))
-    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, READING, lead=9.8)
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, READING, lead=9.2)
     y += 10
     shapes.append(("text", x0, y, 8, True, "Hold Roll while switching the box on, with:"))
     y += 2
     for _tiles, when, what in COMBINATIONS:
-        y += 9.6
+        y += 9.2
         shapes.append(("text", x0 + 6, y, 7.5, True, when))
         shapes.append(("text", x0 + 96, y, 7.5, False, what))
     y += 10
     shapes.append(("text", x0, y, 8, True, "If something was wrong"))
-    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, NOTICES, lead=9.8)
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, NOTICES, lead=9.2)
     y += 10
     shapes.append(("text", x0, y, 8, True, "Challenge codes"))
-    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, CHALLENGE, lead=9.8)
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, CHALLENGE, lead=9.2)
     y += 10
     shapes.append(("text", x0, y, 8, True, "Real dice"))
-    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, REAL_DICE, lead=9.8)
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, REAL_DICE, lead=9.2)
+    y += 10
+    shapes.append(("text", x0, y, 8, True, "The long game for 2"))
+    y = _paragraphs(shapes, x0 + 6, y, right - x0 - 6, LONG_GAME, lead=9.2)
     return shapes
 
 
@@ -247,7 +257,7 @@ def _back() -> list[tuple]:
     # the grid: section.page, option, then one column per tile
     cell = (right - x0 - 92) / 5
     cols = [x0, x0 + 24] + [x0 + 92 + cell * k for k in range(5)] + [right]
-    row_h = 8.7
+    row_h = 8.3
     shapes.append(("rect", x0, y, right - x0, row_h, 0.85))
     head = ["dice", "setting"] + ["tile %d" % (k + 1) for k in range(5)]
     for i, t in enumerate(head):
@@ -278,7 +288,7 @@ def _back() -> list[tuple]:
     for option in setnames.OPTIONS + ("code",):
         lines = _wrap(MEANINGS[option], 6.6, right - x0 - 64)
         for j, part in enumerate(lines):
-            y += 6.8
+            y += 6.6
             if j == 0:
                 shapes.append(("text", x0 + 2, y, 6.6, True, option))
             shapes.append(("text", x0 + 64, y, 6.6, False, part))
@@ -407,7 +417,8 @@ def readme_tables() -> str:
         "%d %s" % (i + 1, s) for i, s in enumerate(SECTIONS)) + ". Bold: the value the box "
         "starts with (and after a factory reset).", ""]
     out += [" ".join(NOTICES), "", "**Challenge codes.** " + " ".join(CHALLENGE), "",
-            "**Real dice.** " + " ".join(REAL_DICE)]
+            "**Real dice.** " + " ".join(REAL_DICE), "",
+            "**The long game for 2.** " + " ".join(LONG_GAME)]
     return "\n".join(out) + "\n"
 
 

@@ -77,6 +77,8 @@ MEANINGS = {
                   "open tiles score)",
     "resign": "before a throw, tile 1 out of its place and Roll held a second: the player is "
               "out, the others go on",
+    "long-game": "2 players: 1 shuts, 2 reopens what adds up to each throw, and back; a "
+                 "double: an extra turn; all shut or all open wins",
     "code": "random dice / a challenge code's dice, the same on every box (see the other "
             "side)",
 }
@@ -95,8 +97,15 @@ SAY = {
                  ["", "switched on: {values|settings}"]],
     "turn": [["player@", "computer: its turn; it plays by itself, on its LEDs (leave the "
                          "tiles up)"],
+             ["reopen", "{player|who}: your turn to reopen (the box as it is: flip up shut "
+                        "tiles that make each throw; press Roll)"],
+             ["long", "{player|who}: your turn to shut (the box as it is; press Roll)"],
              ["", "{player|who}: your turn (every tile up, then press Roll)"]],
-    "throw": [["real !moves dice#1", "{player|who} entered {dice} (one die): nothing fits, "
+    "throw": [["reopen !moves", "{player|who} threw {dice|join: + } = {total}: nothing to "
+                                "reopen fits, the turn is over"],
+              ["reopen", "{player|who} threw {dice|join: + } = {total}: flip up shut tiles "
+                         "that make {total}"],
+              ["real !moves dice#1", "{player|who} entered {dice} (one die): nothing fits, "
                                      "the turn is over"],
               ["real !moves", "{player|who} entered {dice|join: + } = {total}: nothing fits, "
                               "the turn is over"],
@@ -113,7 +122,8 @@ SAY = {
               ["dice#1", "{player|who} threw {dice} (one die): shut tiles that make {total}"],
               ["", "{player|who} threw {dice|join: + } = {total}: shut tiles that make "
                    "{total}"]],
-    "move": [["", "{player|who} shut {shut|join: }"]],
+    "move": [["reopen", "{player|who} reopened {shut|join: }"],
+             ["", "{player|who} shut {shut|join: }"]],
     "error": [["", "mistake: {why|map:why} (tile {tiles|join: }): put it back"]],
     "refused": [["why=setup", "Roll refused: open the blinking tiles first (tile "
                               "{tiles|join: })"],
@@ -121,10 +131,12 @@ SAY = {
                 ["", "Roll refused: {why|map:why} (tile {tiles|join: })"]],
     "score": [["shut_box", "{player|who} SHUT THE BOX! score 0; Roll passes the box on"],
               ["", "{player|who} scored {score}; Roll passes the box on"]],
-    "turn_end": [["!next", "the game is over"],
+    "turn_end": [["long", "{next|who} next: the box as it is; press Roll"],
+                 ["!next", "the game is over"],
                  ["next@", "computer next: open every tile and it plays"],
                  ["", "{next|who} next: open every tile and press Roll"]],
-    "winner": [["tie", "a tie: {players|who|join: and } with {score}; Roll shows every "
+    "winner": [["long", "{players|who} wins the long game; hold Roll for a new game"],
+               ["tie", "a tie: {players|who|join: and } with {score}; Roll shows every "
                        "score, hold Roll for a new game"],
                ["", "{players|who} wins with {score}; Roll shows every score, hold Roll "
                     "for a new game"]],
@@ -144,7 +156,8 @@ SAY = {
                      "wins"]],
     "rolloff_die": [["", "{player|who} threw {die} in the roll-off"]],
     "stakes": [["", "stakes after round {round}: {balance|signed|join: }"]],
-    "rule": [["rule=resign", "{player|who} resigned: out of the game, the others go on"],
+    "rule": [["rule=extra-turn", "{player|who} threw a double: an extra turn"],
+             ["rule=resign", "{player|who} resigned: out of the game, the others go on"],
              ["", "{rule}: {player|who}'s turn ends"]],
     "fault": [["", "the box restarted after a fault ({error})"]],
     "sleep": [["why=battery", "the cells are flat: the game is saved and the box sleeps (new "
@@ -160,8 +173,10 @@ SAY = {
 TABLES = {
     "why": {"too-high": "those tiles add up to more than the throw",
             "not-legal": "those tiles cannot make the throw",
-            "reopened": "a tile shut earlier this turn was opened again",
-            "early": "a tile was shut before the throw",
+            # in words for every game: Open the Box and the long game's reopening turns play
+            # the tiles mirrored (a tile opened, not shut)
+            "reopened": "a tile played earlier this turn was flipped back",
+            "early": "a tile was flipped before the throw",
             "setup": "open the blinking tiles first",
             "dice": "enter the throw first (each die: flip its tile down and up; one die "
                     "only where the rules allow it)"},
@@ -206,7 +221,7 @@ SCREENS = {
                 "another",
     "menu_code": "the challenge code, digit {digit}: {count}",
     "menu_code_help": "a digit: flip that many tiles, then {roll} (a new code: tile 2 on "
-                      "page 6.5)",
+                      "page 6.6)",
     "menu_saved": "saved: the game starts",
     "menu_help": "flip tile k: value k | {roll}: next page | tile 9: back | {hold}: save "
                  "and play",

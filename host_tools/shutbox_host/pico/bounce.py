@@ -58,6 +58,9 @@ LOST_MS = 50  # an input not shown this long after its last edge is lost
 CLEAN_MS = 10
 BOUNCED_MS = 15
 ROLL_MS = 10
+# an input whose answer a flash save overlapped: its target plus this (a save may hold an input
+# back no more than that: docs/reliability.md, inputs that come while the box saves)
+SAVE_MS = 5
 _ROLLING_MS = 600  # game._ROLL_MS: the dice roll this long before the throw is logged
 # a press is answered by this long after its last edge: taken as a long press (700 ms, when
 # its release was lost), settled (a debounce of up to 30 ms), the dice rolled
@@ -92,13 +95,15 @@ class Sample:
     saving: bool = False  # a flash operation overlapped the input or its answer
 
     def late(self) -> bool:
-        """Past its target (clean flip, bounced flip up to 10 ms, a Roll press); a contact
-        bouncing longer (ROUGH) has no latency target, only not to be lost."""
+        """Past its target (clean flip, bounced flip up to 10 ms, a Roll press), SAVE_MS more
+        when a flash save overlapped it; a contact bouncing longer (ROUGH) has no latency
+        target, only not to be lost."""
         lim = {"clean": CLEAN_MS, "bounced": BOUNCED_MS, "pair": BOUNCED_MS,
                "roll": ROLL_MS}.get(self.kind)
-        if self.profile == contact.ROUGH.name:
+        if self.profile == contact.ROUGH.name or lim is None:
             return False
-        return lim is not None and (self.latency_ms is None or self.latency_ms > lim)
+        lim += SAVE_MS if self.saving else 0
+        return self.latency_ms is None or self.latency_ms > lim
 
 
 @dataclass

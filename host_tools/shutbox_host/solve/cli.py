@@ -328,6 +328,13 @@ def run_match(args, var: solver.Variant) -> int:
 
 # ----- --long-game -----
 
+def _digits(x: Fraction, up: bool, n: int = 19) -> str:
+    """*x* in [0, 1] with *n* decimals, rounded down (or *up*): a bound stays a bound."""
+    q, r = divmod(x.numerator * 10 ** n, x.denominator)
+    q += 1 if up and r else 0
+    return "%d.%0*d" % (q // 10 ** n, n, q % 10 ** n)
+
+
 def run_long_game(args, var: solver.Variant) -> int:
     """`shutbox solve --long-game`: the first player's chance in the long game for 2."""
     if args.match or args.objective or args.policy or args.payout or args.target is not None:
@@ -339,13 +346,16 @@ def run_long_game(args, var: solver.Variant) -> int:
         game = LG.LongGame(var)
         t0 = time.perf_counter()
         out = game.solve(exact=args.exact)
+        if not args.exact:  # the float proven: exact bounds a few units of 2**-64 apart
+            low, high, _, _ = game.bounds()
+            out["p_first_low"], out["p_first_high"] = low, high
     except ValueError as exc:
         raise UserError(str(exc)) from None
     out["solve_s"] = time.perf_counter() - t0
     if args.json:
-        if "p_first_exact" in out:
-            exact = out.pop("p_first_exact")
-            out["p_first_exact"] = str(exact)
+        for key in ("p_first_exact", "p_first_low", "p_first_high"):
+            if key in out:  # exact Fractions as text
+                out[key] = str(out.pop(key))
         out["variant"] = var.names()
         json.dump(out, sys.stdout)
         print()
@@ -358,4 +368,7 @@ def run_long_game(args, var: solver.Variant) -> int:
     else:
         print("first player   %.13f (floats: value iteration, %d sweeps, the last changed "
               "it by %.1g)" % (out["p_first"], out["sweeps"], out["last_change"]))
+        print("proven         between %s and %s (exact bounds, %.1g apart)" % (
+            _digits(out["p_first_low"], False), _digits(out["p_first_high"], True),
+            out["p_first_high"] - out["p_first_low"]))
     return 0

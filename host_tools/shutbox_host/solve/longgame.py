@@ -46,6 +46,8 @@ A, B = 0, 1  # the shutter (the first player) and the opener
 EPS = 1e-15
 EXACT_MAX_TILES = 7
 MAX_SWEEPS = 100000
+BOUND_BITS = 64  # bounds(): the values in units of 2**-64
+BOUND_SWEEPS = 2000
 TIE_EPS = 1e-12  # float values closer than this are equal when the play is read off
 
 
@@ -131,21 +133,24 @@ class LongGame:
             self._opts[who][m] = got
         return got
 
-    def stint(self, who: int, handover: list, forms: list | None = None, eps=TIE_EPS):
+    def stint(self, who: int, handover: list, forms: list | None = None, eps=TIE_EPS,
+              up: bool | None = None, one: int = 1):
         """The values of *who*'s positions (mask, extra turns pending) before a throw, given
         the other player's values at hand-over *handover* (by mask: floats, or Fractions
         with *eps* 0 for exact play); return (the entry values by mask, their Forms when
         *forms* gives the hand-over's as affine forms, else None).
 
         Values are A's chance to win: A picks the highest, B the lowest; values within *eps*
-        are equal and the first stays (greedy order; two dice before one). With *forms*
+        are equal and the first stays (greedy order; two dice before one). With *up* False
+        or True the values are ints, the chance x *one* (*eps* 0), each position's rounded
+        down or up: bounds of the values (``bounds``). With *forms*
         the choices are the numbers' and the forms follow them (the play fixed). Extra
         turns pending come from doubles played this stint, so at most the tiles turned so
         far: positions with more are never met and not solved."""
         full, n = self.full, self.n
         sign = 1 if who == A else -1
         goal = 0 if who == A else full
-        win = 1 if who == A else 0
+        win = one if who == A else 0
         exact = not isinstance(handover[full], float)
         val = [[None] * (full + 1) for _ in range(n + 2)]  # val[k][m]
         form = [[None] * (full + 1) for _ in range(n + 2)] if forms is not None else None
@@ -172,7 +177,10 @@ class LongGame:
                                 pick, pv = r, row[r]
                         acc += w * pv
                         picks.append((w, k + dbl, pick))
-                    v = Fraction(acc, 36 - loops) if exact else acc / (36 - loops)
+                    if up is not None:  # a bound: rounded down, or up
+                        v = -(-acc // (36 - loops)) if up else acc // (36 - loops)
+                    else:
+                        v = Fraction(acc, 36 - loops) if exact else acc / (36 - loops)
                     if best is None or sign * (v - best[0]) > eps:
                         best = (v, one, picks, loops, fail)
                 val[k][m] = best[0]
@@ -210,6 +218,35 @@ class LongGame:
         if exact:
             out["p_first_exact"] = self._exact(xa)
         return out
+
+    def bounds(self, bits: int = BOUND_BITS, sweeps: int = BOUND_SWEEPS) -> tuple:
+        """A's chance between two exact bounds: (low, high) Fractions with denominator
+        2**bits, and the sweeps each took.
+
+        Value iteration in integers (the chance x 2**bits), every position rounded down from
+        0 everywhere for the low bound, up from 1 everywhere for the high one: the game's
+        operator is monotone and the rounded ones stay below (above) it, so every sweep's
+        values are bounds of the least (greatest) fixed point, and the chance to win lies
+        between those. It stops when a sweep changes nothing, or after *sweeps*; any sweep's
+        values are bounds, so the result is proven whatever the float solution says."""
+        one = 1 << bits
+        full = self.full
+        out = []
+        for up in (False, True):
+            xa = [one if up else 0] * (full + 1)
+            xa[0] = one
+            n = 0
+            while n < sweeps:
+                yb, _ = self.stint(B, xa, eps=0, up=up, one=one)
+                yb[full] = xa[full]
+                nxa, _ = self.stint(A, yb, eps=0, up=up, one=one)
+                nxa[0] = one
+                n += 1
+                if nxa == xa:
+                    break
+                xa = nxa
+            out.append((Fraction(xa[full], one), n))
+        return out[0][0], out[1][0], out[0][1], out[1][1]
 
     def _exact(self, xa: list[float]) -> Fraction:
         """The exact chance: the float play's linear system solved in Fractions, then every
