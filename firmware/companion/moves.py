@@ -11,12 +11,13 @@ Each legal move (the ones the game allows: a format's limits included) comes wit
 
 - ``expected``: the expected final score x 1000 of the tiles it leaves, playing for the
   lowest expected score from there (the table's value, engine.expected; rounded half up);
-- ``p_shut``: the chance to shut the box x 1000 from there, playing for it (the beat-target
-  block of target 1 in tables/t9.bin: a final score below 1 is a shut box; engine.p_beat;
-  digital scoring reads sum scoring's: that chance does not depend on the scoring), None
-  where the box has no such block (nine tiles with `any` moves have them, other moves rules
-  and other tile counts not); the nN.bin tables hold no chance to shut of min-expected
-  play;
+- ``p_shut``: the chance to shut the box x 1000 from there, playing for it: twice the value
+  of the match block that ties a shut box (tables/t9.bin's situation MATCH_SHUT, where only a
+  shut box ties, worth half a win: engine.p_beat; so to within 1 in 1000, as that block
+  rounds half the chance), on the default variant (digital scoring reads sum scoring's: that
+  chance does not depend on the scoring); None elsewhere: the target blocks count a tie half
+  a win, so target 1's is not the chance to shut, and the nN.bin tables hold no chance to
+  shut of min-expected play;
 - ``hint``: the move the box lights (Game.best: for the lowest expected score, or the best
   chance to beat the score to beat, or the match's play: ``aim``).
 
@@ -34,14 +35,14 @@ from shutbox.engine import Engine, Rules
 _HINT_BEST = const(2)  # shutbox.settings: hints "best move"
 _MOVE = const(3)  # shutbox.game's MOVE: a throw to play
 _RANK_MASK = const(0x3FFF)  # shutbox.engine: a state's rank in the optimal-play table
-_SHUT = const(1)  # the target a shut box beats: a final score below 1
+_SHUT = const(-13)  # set_target's MATCH_SHUT block: -1 - situation 12 (shutbox.target)
 _SCORING_SUM = const(0)  # shutbox.engine: scoring sum
 _SCORING_DIGITAL = const(1)  # scoring digital
 _kept: list = [None, None]  # the engine the chance to shut was read for, and its reader
 
 
 class Shut(Engine):
-    """The box's engine's tables, shared, with a hint buffer of its own holding the target-1
+    """The box's engine's tables, shared, with a hint buffer of its own holding the MATCH_SHUT
     block: the best chance to shut from each state (``p_beat``)."""
 
     def __init__(self, e):
@@ -108,7 +109,7 @@ def answer(live):
     for _rk, _i, m, r in moves:
         out["moves"].append({"shut": _tiles(m, n), "leaves": _tiles(r, n),
                              "expected": e.expected(r, nxt),
-                             "p_shut": sh.p_beat(r, nxt) if sh.ok else None,
+                             "p_shut": min(1000, 2 * sh.p_beat(r, nxt)) if sh.ok else None,
                              "hint": m == g.best})
     c = g.coach
     t = c.target if c is not None else -1

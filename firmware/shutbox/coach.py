@@ -6,23 +6,25 @@ player may choose one die, die B's centre pip blinks cyan when one die is the be
 (amber when two dice are). Best means the lowest expected final score (the engine's tables),
 except for a player who knows the score to beat: a later player in a round, where the best
 final score so far this round (the score to beat) is the target. A score strictly below it
-wins, so the hint is then the move with the best chance of beating it (engine.set_target, once
-a turn; nine tiles with `any` moves and sum or count scoring have these tables). In one round
-for the win (no format, stakes or turn variant; no tie rule beside the computer: that does not
-fit the heap) the hint is the match's play instead where the pack has it (the default variant:
-seat 1; tablegen.MATCH_SEAT2 adds seat 2 of 2 players): the best chance to win the round, a tie
-counted as the tie rule makes it (shutbox.target). Where the target cannot be beaten, or cannot
-be missed, the lowest expected score is the aim again (after a shut box: the best chance of
-one, the only way to tie it).
+wins and one equal to it ties, so the hint is then the move with the best chance to win, a tie
+counted half (engine.set_target, once a turn; nine tiles with `any` moves and sum or count
+scoring have these tables): a tie between two players is worth half a win under every tie
+rule of the box. In one round for the win (no format, stakes or turn variant; no tie rule
+beside the computer: that does not fit the heap) seat 1's hint is the match's play instead
+where the pack has it (the default variant): the best chance to win the round, a tie counted
+as the tie rule makes it (shutbox.target); seat 2 of 2's target play is the match's play.
+Where the target cannot be beaten, or cannot be missed, the lowest expected score is the aim
+again (after a shut box in one round: the best chance of one, the only way to tie it).
 
 Analysis: every choice a person makes (each move, each free one-die choice) is measured against
 the same aim on the dice actually thrown: engine.move_loss and one_die_loss for the lowest
-expected score, the chance of beating the target (engine.p_beat) otherwise. After the turn the
-score record in the game log gets ``"analysis": {"short": N, "cost": C, "goal": G}`` (N choices
-fell short of optimal; C is what they cost in total: expected final score x 1000 for G "min-
-expected", chance of beating the target x 1000 for G "beat-target", which adds "target": T,
-chance to win the round x 1000 for G "match", where only the moves are measured: the tables
-hold no value of a turn a throw ends), and the score view shows N in cyan after the score
+expected score, the chance to win against the target, a tie half (engine.p_beat), otherwise.
+After the turn the score record in the game log gets ``"analysis": {"short": N, "cost": C,
+"goal": G}`` (N choices fell short of optimal; C is what they cost in total: expected final
+score x 1000 for G "min-expected", the chance to win against the target, a tie counted half,
+x 1000 for G "beat-target", which adds "target": T, the chance to win the round x 1000 for G
+"match", where only the moves are measured: the tables hold no value of a turn a throw ends),
+and the score view shows N in cyan after the score
 (frame.number: 0 lights all pips). Computer turns are not analysed. Without the optimal-play
 table (a variant the box has no table for) the hints fall back to the rule of thumb and there
 is no analysis.
@@ -33,7 +35,7 @@ from shutbox import frame as fr
 from shutbox.ticks import ticks_add, ticks_diff
 
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
-_P_SCALE = const(1000)  # p_beat() is P(final score < target) x P_SCALE
+_P_SCALE = const(1000)  # p_beat() is P(score < target) + P(score = target) / 2, x P_SCALE
 _CYCLE_MS = const(3000)  # a score view: its label, then its number, this long
 _CYCLE2_MS = const(5000)  # a score view with a second number (a total, a balance)
 # END consts
@@ -114,9 +116,12 @@ class Coach:
         if self.target < 0:
             loss = e.one_die_loss(o, one, lk)
         elif one != e.choose_one_die_target(o, lk):
-            # 36 x the chance (x 1000) of beating the target with the dice chosen, playing
-            # the beat-target moves from there
-            miss = _P_SCALE if e.score(o) < self.target else 0  # no move: the turn ends here
+            # 36 x the chance (x 1000) of beating the target with the dice chosen (a tie
+            # half), playing the beat-target moves from there
+            # no move: the turn ends here, a win below the target, half a win on it
+            miss = _P_SCALE if e.score(o) < self.target else 0
+            if e.score(o) == self.target:
+                miss = _P_SCALE // 2
             total = 0
             for a in range(1, 7):
                 if one:

@@ -20,12 +20,12 @@ random where the rules let it choose), medium plays the rule of thumb of the sol
 (docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add
 up to 6 or less), hard plays the exact optimum (the engine's tables): in one round for the
 win (no rounds setting but a tie rule: share, roll-off or replay) the match's play, the
-best chance to win the round (seat 1; the best chance to beat the score so far in later
-seats, of a shut box after one: shutbox.target), elsewhere the lowest expected score. It
-chooses among the moves the game allows: where a setting removes some (to-go, most-tiles),
-hard takes the allowed move with the lowest expected score and medium the first allowed in
-greedy order. Random picks come from the game's Dice byte pool (Dice.below). Nothing here
-allocates once built.
+best chance to win the round (seat 1; in later seats the best chance to win against the
+score so far, a tie with it counted half, and of a shut box after one: shutbox.target),
+elsewhere the lowest expected score. It chooses among the moves the game allows: where a
+setting removes some (to-go, most-tiles), hard takes the allowed move with the lowest
+expected score and medium the first allowed in greedy order. Random picks come from the
+game's Dice byte pool (Dice.below). Nothing here allocates once built.
 """
 
 from micropython import const

@@ -16,7 +16,8 @@ Beat-target hints come from ``tables/tN.bin`` (nine tiles: `any` moves, sum and 
 scoring, every one-die rule and mode; format in tablegen.py), and so does the match-optimal
 play of a round for the win (the default variant: seat 1, the pack's match situations), read by
 set_target(-1 - situation) into the same buffer (shutbox.target). set_target(T) reads the block
-of target T (a final score strictly below T wins) into buffers made in __init__;
+of target T (a final score strictly below T wins, one equal to T is half a win: a tie between
+two players) into buffers made in __init__;
 best_move_target, p_beat and choose_one_die_target then answer from it. Without a block for
 the variant they fall back to min-expected play (p_beat says -1).
 
@@ -79,7 +80,7 @@ _LOW_THREE = const(7)  # tiles 1..3: shut at the start under low-three-shut
 _ODD_TILES = const(0x555)  # the odd tiles: open at the start under odd-open
 _EVEN_TILES = const(0xAAA)  # the even tiles: open at the start under even-open
 MAX_MOVES = const(15)  # most legal moves of any throw (tablegen.max_moves(): test_tables)
-P_SCALE = const(1000)  # p_beat() is P(final score < target) x P_SCALE
+P_SCALE = const(1000)  # p_beat() is P(score < target) + P(score = target) / 2, x P_SCALE
 LEVEL_EASY = const(1)  # computer: a random legal move; one or two dice at random
 LEVEL_MEDIUM = const(2)  # computer: the rule of thumb (docs/rules.md)
 LEVEL_HARD = const(3)  # computer: exact optimal play for the lowest expected score
@@ -285,14 +286,17 @@ class Engine:
         return None, b""
 
     def set_target(self, target):
-        """Aim the *_target hints at beating *target* (a final score strictly below it wins).
+        """Aim the *_target hints at beating *target* (a final score strictly below it wins,
+        one equal to it is half a win).
 
         Loads that target's block (seek + readinto into the buffers made in __init__). True
-        when the hints are exact for it: a loaded block, or a target no final score can
-        beat (0) or every final score beats (above the highest score), where the best play
-        is min-expected. False when the variant has no hint tables: the *_target calls then
-        give min-expected play and p_beat gives -1. Allocates (opens a file and reads the
-        pack's directory): call it when the target changes, not per throw.
+        when the hints are exact for it: a loaded block, or a target every final score
+        beats (above the highest score), where the best play is min-expected; 0 is no
+        target (min-expected play, p_beat 0: after a shut box a tie is the pack's match
+        situation, shutbox.target). False when the variant has no hint tables: the
+        *_target calls then give min-expected play and p_beat gives -1. Allocates (opens a
+        file and reads the pack's directory): call it when the target changes, not per
+        throw.
 
         A *target* below 0 loads the match block of situation -target - 1 instead (the pack's
         numbering: tablegen; shutbox.target picks it): the match-optimal play of a seat in one
@@ -499,7 +503,7 @@ class Engine:
     # ----- beat-target hints (after set_target) -----
 
     def best_move_target(self, open_, a, b, locked=False):
-        """The move with the best chance of a final score below the target (0: none).
+        """The move with the best chance to win against the target, a tie half (0: none).
 
         Ties go to the lower expected score, then to the first move in greedy order, as
         in the host solver's beat-target objective. Without a block: best_move.
@@ -529,8 +533,9 @@ class Engine:
         return best
 
     def p_beat(self, open_, locked=False):
-        """P(final score < target) x P_SCALE under best_move_target play, before the
-        next throw (the one-die choice included); -1 without hint tables or a target."""
+        """The chance to win against the target x P_SCALE, P(final score < target) +
+        P(final score = target) / 2, under best_move_target play, before the next throw
+        (the one-die choice included); -1 without hint tables or a target."""
         mode = self._hmode
         if mode != _H_TABLE:
             return -1 if mode == _H_NONE else (0 if mode == _H_NEVER else P_SCALE)
@@ -538,7 +543,7 @@ class Engine:
         return P_SCALE if p == _TRIVIAL else p
 
     def choose_one_die_target(self, open_, locked=False):
-        """The one-die decision with the best chance of beating the target."""
+        """The one-die decision with the best chance to win against the target."""
         dice = self._dice(open_, locked)
         if dice != _FREE:
             return dice == _ONE

@@ -52,6 +52,7 @@ just accepted), ``pending`` (MOVE: they form a move a longer one could extend).
 from micropython import const
 from shutbox import frame as fr
 from shutbox.engine import tile_sum
+from shutbox.frame import number
 
 # Settings live in shutbox.settings (importable from here as before); rounds, formats, ties,
 # stakes and the turn variants in shutbox.rounds.
@@ -166,7 +167,7 @@ class Game:
         # and table applies unchanged and the score is the tiles still face down.
         self.inv = engine.full if settings.open_box else 0
         # The attributes new_game and the turn set, first: the instance's dict (the largest
-        # block a start makes: 40 entries) grows to its size before the game's other blocks
+        # block a start makes: 41 entries) grows to its size before the game's other blocks
         self.player = self.players = self.played = self.winners = self.page = 0
         self.open_ = self.throws = self.score = 0
         self.over = self.locked = self.shut_box = False
@@ -195,6 +196,7 @@ class Game:
         # Rounds, formats, ties, stakes and turn variants: only when a setting needs them.
         self.match = None
         self.frame = bytearray(fr.size(engine.tiles))
+        self.tiles = engine.tiles  # render: one lookup, not two (its bytecode is RAM)
         self.scores = [0] * _MAX_PLAYERS  # running totals (one round: the turn's score)
         self.log = []
         from array import array  # a local name: no module global for one use
@@ -234,7 +236,7 @@ class Game:
             w = names[i].split()
             rules[w[0]] = w[1 + vals[i]]
         self.log.append({"ev": "game", "v": _LOG_VERSION, "players": self.players,
-                         "tiles": self.engine.tiles, "rules": rules})
+                         "tiles": self.tiles, "rules": rules})
         if self.dice.code >= 0:  # a challenge (shutbox.challenge): its code, logged
             self.log[-1]["code"] = "%04d" % self.dice.code
         if self.cpu is not None:  # the seats the computer plays
@@ -286,13 +288,14 @@ class Game:
                 return
             # The end of the game: the lowest score among the players who played wins.
             best = -1
-            for p in range(self.players):
-                if self.played & (1 << p) and (best < 0 or self.scores[p] < best):
-                    best = self.scores[p]
             self.winners = 0
             for p in range(self.players):
-                if self.played & (1 << p) and self.scores[p] == best:
-                    self.winners |= 1 << p
+                if self.played >> p & 1:
+                    if best < 0 or self.scores[p] < best:
+                        best = self.scores[p]
+                        self.winners = 0
+                    if self.scores[p] == best:
+                        self.winners |= 1 << p
             self.best_score = best
             self.page = 0
             self.log.append({"ev": "winner", "players": tiles_of(self.winners), "score": best,
@@ -516,7 +519,7 @@ class Game:
             t = ticks_diff(now, self.t_state)
             if st == TURN_END and self.shut_box and t < _CELEBRATE_MS or st == GAME_END and \
                     not self.page and t % _CYCLE_MS < _LABEL_MS or self.dice.code >= 0 or \
-                    self.engine.tiles < 9 or self.match is not None or self.engine.rules.scoring:
+                    self.tiles < 9 or self.match is not None or self.engine.rules.scoring:
                 st = _FAST_MS
             else:
                 st = _LABEL_MS
@@ -532,99 +535,107 @@ class Game:
             now, self.t_state) < _FLASH_MS
 
     def render(self, now):
-        """Fill and return ``frame`` for the time *now* (allocates nothing)."""
+        """Fill and return ``frame`` for the time *now* (allocates nothing).
+
+        Its frame stays within 11 slots, locals and stack (four locals, the last two reused;
+        frame.number called by its own name, one slot less than fr.number): a larger frame
+        is allocated on the heap at every call on the Pico's build, and a waiting screen
+        redraws at every edge of a blink or a view."""
         f = self.frame
-        n = self.engine.tiles
         st = self.state
-        who = 0  # a score view: player *who*'s number, *score* in *code*, then *more* if >= 0
         fr.clear(f)
         if st == SETUP or st == READY or st == ROLLING:
             fr.tiles_mask(f, self.open_ & self.levels, _WHITE)
             if st == READY and ticks_diff(now, self.t_state) < _FLASH_MS:
                 fr.tiles_mask(f, self.shut, _GREEN)  # the move just accepted
             if st == ROLLING:
-                fr.rolling(f, n, now, self.t_state, self.b)
+                fr.rolling(f, self.tiles, now, self.t_state, self.b)
             else:
                 if st == SETUP:
-                    fr.die(f, n, 0, self.player + 1, _MAGENTA)
+                    fr.die(f, self.tiles, 0, self.player + 1, _MAGENTA)
                 if self.one_die_choice() == 1 and fr.blink(now, self.t_state):
                     # die B's centre pip (after die A's 7): one die is there for a long press
-                    f[n + 7 + 3] = _CYAN if self.coach is not None and \
+                    f[self.tiles + 10] = _CYAN if self.coach is not None and \
                         self.coach.one_die() else _AMBER
         elif st == MOVE:
-            fr.die(f, n, 0, self.a, _WHITE)
-            fr.die(f, n, 1, self.b, _WHITE)
+            fr.die(f, self.tiles, 0, self.a, _WHITE)
+            fr.die(f, self.tiles, 1, self.b, _WHITE)
             if not self.err:  # a mistake: only its tiles (below)
-                hints = self.settings.hints
-                if hints != _HINT_OFF:
+                st = self.settings.hints
+                if st != _HINT_OFF:
                     fr.tiles_mask(f, self.hint, _WHITE)
-                if hints == _HINT_BEST and self.best & self.shut == self.shut:
+                if st == _HINT_BEST and self.best & self.shut == self.shut:
                     fr.tiles_mask(f, self.best & ~self.shut, _CYAN)
                 if self.pending and not fr.blink(now, self.since, _FAST_MS):
                     fr.tiles_mask(f, self.shut, _OFF)
                 else:
                     fr.tiles_mask(f, self.shut, _GREEN)
-        elif st == TURN_END:
-            t = ticks_diff(now, self.t_state)
-            if self.shut_box and t < _CELEBRATE_MS:  # the box shut: a celebration
-                t //= _FAST_MS
-                for k in range(n):  # colours running along the tiles: codes 1..7, all but off
-                    f[k] = 1 + (k + t) % 7
-                t = 6 if t & 1 else 0  # both dice flashing six
-                fr.die(f, n, 0, t, _GREEN)
-                fr.die(f, n, 1, t, _GREEN)
-            else:  # several rounds: then the running total, in white
-                p = self.player
-                m = self.match
-                more = self.scores[p] if m is not None and self.settings.format and \
-                    not m.tiebreak else -1
-                at = now if self.coach is None else self.coach.view(f, now, more >= 0)
-                if at >= 0:  # -1: the coach showed the count of choices that fell short
-                    who = p + 1
-                    score = self.score
-                    code = _BLUE
-                    more_code = _WHITE
-        elif st == GAME_END:
-            p = self.page - 1
-            if p < 0:  # who won: the winners' tiles, the first two winners' numbers on the dice
-                t = ticks_diff(now, self.t_state) % (_CYCLE_MS if self.dice.code < 0
-                                                     else _CODE_CYCLE_MS)
-                if t < _LABEL_MS:
-                    fr.tiles_mask(f, self.winners, _GREEN if fr.blink(
-                        now, self.t_state, _FAST_MS) else _OFF)
-                    which = 0
-                    for q in range(self.players):
-                        if self.winners & (1 << q) and which < 2:
-                            fr.die(f, n, which, q + 1, _GREEN)
-                            which += 1
-                elif t < _CYCLE_MS:
-                    fr.number(f, n, self.best_score, _GREEN, now, self.t_state)
+        elif st == TURN_END or st == GAME_END:
+            # the views: no mistake shows and the computer does not play (below); st and now
+            # reused from here on
+            st = ticks_diff(now, self.t_state)
+            if self.state == TURN_END:
+                if self.shut_box and st < _CELEBRATE_MS:  # the box shut: a celebration
+                    st //= _FAST_MS
+                    now = self.tiles
+                    while now:  # colours running along the tiles: codes 1..7, all but off
+                        now -= 1
+                        f[now] = 1 + (now + st) % 7
+                    st = 6 if st & 1 else 0  # both dice flashing six
+                    fr.die(f, self.tiles, 0, st, _GREEN)
+                    fr.die(f, self.tiles, 1, st, _GREEN)
+                    return f
+                # several rounds: then the running total
+                st = 4 if self.match is not None and self.settings.format and \
+                    not self.match.tiebreak else 0
+                if self.coach is not None:  # -1: it showed the count of choices short
+                    now = self.coach.view(f, now, st != 0)
+                    if now < 0:
+                        return f
+                st |= self.player
+            elif self.page:  # a player's score; with stakes, then the balance
+                st = self.page - 1 | (4 if self.settings.stakes and self.match is not None
+                                      else 0)
+            else:  # who won: the winners' tiles, the first two winners' numbers on the dice
+                st %= _CYCLE_MS if self.dice.code < 0 else _CODE_CYCLE_MS
+                if st < _LABEL_MS:
+                    st = _GREEN if fr.blink(now, self.t_state, _FAST_MS) else _OFF
+                    fr.tiles_mask(f, self.winners, st)
+                    st = 0  # the dice drawn
+                    now = 0  # the player
+                    while now < self.players and st < 2:
+                        if self.winners >> now & 1:
+                            fr.die(f, self.tiles, st, now + 1, _GREEN)
+                            st += 1
+                        now += 1
+                elif st < _CYCLE_MS:
+                    number(f, self.tiles, self.best_score, _GREEN, now,
+                              self.t_state)
                 else:  # then a challenge's code (shutbox.challenge)
-                    self.dice.draw(f, n, t - _CYCLE_MS)
-            else:  # a player's score: green if they won; with stakes, green won, red owes
-                who = p + 1
-                score = self.scores[p]
-                code = _GREEN if self.winners & (1 << p) else _BLUE
-                at = now
-                more = -1
-                more_code = _WHITE
-                if self.settings.stakes and self.match is not None:
-                    bal = self.match.balance[p]
-                    more = bal if bal >= 0 else -bal
-                    more_code = _GREEN if bal >= 0 else _RED
+                    self.dice.draw(f, self.tiles, st - _CYCLE_MS)
+                return f
+            # player st & 3 + 1's view, repeating: their number, their score (green if they
+            # won), then with bit 2 of st a second number (a match's running total in white;
+            # with stakes the balance: green won, red owes); now: the view's clock from 0
+            now = ticks_diff(now, self.t_state)
+            if now % (_CYCLE2_MS if st & 4 else _CYCLE_MS) < _LABEL_MS:
+                fr.player(f, self.tiles, (st & 3) + 1, _MAGENTA)
+            elif now % (_CYCLE2_MS if st & 4 else _CYCLE_MS) < _CYCLE_MS:
+                number(f, self.tiles, self.score if self.state == TURN_END
+                          else self.scores[st & 3], _BLUE if self.state == TURN_END or
+                          not self.winners >> (st & 3) & 1 else _GREEN, now, 0)
+            else:
+                number(f, self.tiles, self.scores[st & 3] if self.state == TURN_END
+                          else abs(self.match.balance[st & 3]),  # type: ignore[union-attr]
+                          _WHITE if self.state == TURN_END else _GREEN
+                          if self.match.balance[st & 3] >= 0  # type: ignore[union-attr]
+                          else _RED, now, 0)
+            return f
         elif st == _ROLLOFF and self.match is not None:
             self.match.render(f, now)
-        if who:  # the player's number, then the score, then the second number, repeating
-            t = ticks_diff(at, self.t_state) % (_CYCLE_MS if more < 0 else _CYCLE2_MS)
-            if t < _LABEL_MS:
-                fr.player(f, n, who, _MAGENTA)
-            elif t < _CYCLE_MS:
-                fr.number(f, n, score, code, at, self.t_state)
-            else:
-                fr.number(f, n, more, more_code, at, self.t_state)
         if self.err:  # over all (a move's green flash too): red, or SETUP's tiles amber
-            fr.tiles_mask(f, self.err_mask, (_AMBER if st == SETUP else _RED)
-                          if fr.blink(now, self.since) else _OFF)
+            st = (_AMBER if self.state == SETUP else _RED) if fr.blink(now, self.since) else _OFF
+            fr.tiles_mask(f, self.err_mask, st)
         if self.cpu is not None and self.cpu.playing():
             self.cpu.draw(f, now)
         return f

@@ -128,8 +128,8 @@ def test_a_later_player_gets_the_beat_target_hint():
 
 def test_the_score_to_beat_is_the_best_so_far_this_round():
     """The coach's target at a turn's start: the best final score so far this round (a
-    score of 0 cannot be beaten, only tied by a shut box: the aim is a final score below 1,
-    the match's play there; shutbox.target)."""
+    score of 0 cannot be beaten, only tied by a shut box: the aim is the best chance of one,
+    the pack's MATCH_SHUT, the match's play there; shutbox.target)."""
     eng = Engine(Rules())
     game = Game(eng, Dice(lambda n: bytes(n)), Settings(players=3, hints=HINT_BEST), eng.full,
                 0)
@@ -142,7 +142,7 @@ def test_the_score_to_beat_is_the_best_so_far_this_round():
     assert game.coach.target == 9
     game.played = 0b100
     game.coach.turn()
-    assert game.coach.target == 1
+    assert game.coach.target == 0
 
 
 def test_the_score_to_beat_survives_a_power_cut():

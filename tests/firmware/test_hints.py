@@ -1,5 +1,6 @@
 # Beat-target hints, post-turn analysis and computer levels: the engine against the exact solver.
-"""Hint tests: tables/t9.bin against the solver's beat-target objective, move_loss and
+"""Hint tests: tables/t9.bin against the solver's beat-target objective (a tie with the target
+counted half: the box's), move_loss and
 one_die_loss against exact values, the computer levels against the solver's policies (exact
 distributions on CPython, averages of many turns under the real micropython), heap_lock."""
 
@@ -101,11 +102,13 @@ def test_missing_hint_pack_falls_back(tmp_path):
 # ----- best_move_target, p_beat, choose_one_die_target against the solver -----
 
 def check_target(rules: Rules, target: int, states) -> None:
-    """Every state and throw against the solver's beat-target objective (Fractions)."""
+    """Every state and throw against the solver's beat-target objective (Fractions), a tie
+    counted half (target 0 is no target: min-expected play, which counting a tie as lost
+    gives there)."""
     eng = Engine(rules)
     assert eng.set_target(target)
     var = solver.Variant(*engine_extra.key(rules))
-    ref = solver.objective_values(var, "beat-target", target)
+    ref = solver.objective_values(var, "beat-target", target, "half" if target > 0 else "loss")
     layers = var.locked_layers
     cands = cands_of(rules.moves)
     for s in states:
@@ -171,20 +174,26 @@ def test_set_target_switches_blocks():
         assert list(eng._hp) == list(fresh._hp)
         fresh = Engine(Rules(9, HIGH, LOCKED))
     assert eng.p_beat(511) == int(solver.solve(solver.Variant(9, HIGH, LOCKED), "beat-target",
-                                               target=17).p_beat_target * P_SCALE + HALF)
+                                               target=17, tie="half").p_win * P_SCALE + HALF)
 
 
 def test_shutting_the_box_plays_differently_from_min_expected():
-    """Seed 001's standard box, needing a shut box (T = 1): 8 shut, a throw of 8. Lowest
-    expected score shuts 1 and 7; the best chance of a shut box shuts 3 and 5 (6.0 % against
-    5.9 %). From the full box the chance is seed 001's 7.14 % (x 1000, rounded)."""
+    """Seed 001's standard box, a score of 1 to beat (T = 1: a shut box wins, a 1 ties): 8
+    shut, a throw of 8. Lowest expected score shuts 1 and 7; the best chance to win shuts 3
+    and 5, which keeps the 1 to tie with (the solver's chances, a tie half). Counting a tie as
+    lost, from the full box the chance is seed 001's 7.14 % of a shut box (x 1000, rounded)."""
     eng = Engine(Rules(9, NEVER))
     assert eng.set_target(1)
     s = 0b101111111
     assert eng.best_move(s, 5, 3) == 0b1000001
     assert eng.best_move_target(s, 5, 3) == 0b10100
-    assert eng.p_beat(s & ~0b10100) == 60 and eng.p_beat(s & ~0b1000001) == 59
-    assert eng.p_beat(511) == 71
+    never = solver.Variant(9, NEVER)
+    half = solver.Analysis(never, "beat-target", 1, "half")
+    for after in (s & ~0b10100, s & ~0b1000001, 511):
+        assert eng.p_beat(after) == int(half.value(after)["p_win"] * P_SCALE + HALF)
+    assert eng.p_beat(s & ~0b10100) > eng.p_beat(s & ~0b1000001)
+    lost = solver.solve(never, "beat-target", target=1)
+    assert int(lost.p_beat_target * P_SCALE + HALF) == 71
 
 
 # ----- post-turn analysis -----
@@ -404,7 +413,7 @@ def test_hint_vectors_under_micropython(mpy, tmp_path):
                         ((LT6, FORCED, ANY, COUNT), 3)]:
         rules = Rules(9, *key)
         var = solver.Variant(*engine_extra.key(rules))
-        ref = solver.objective_values(var, "beat-target", target)
+        ref = solver.objective_values(var, "beat-target", target, "half")
         lines.append("R %s %d" % (",".join(map(str, engine_extra.key(rules))), target))
         for _ in range(150):
             s = rng.randrange(512)

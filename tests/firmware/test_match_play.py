@@ -1,10 +1,10 @@
 # Match-optimal play on the box: the engine's match blocks, the hard computer and the hints.
-"""The match blocks of tables/t9.bin (seat 1 of 2, 3 and 4 players, seat 2 of 2 after each
-score) against the host's exact match solver (shutbox_host.solve.match): the move and the
-one-die choice the engine reads from a block are the solver's match-optimal ones, state by
-state and throw by throw, and p_beat is the seat's chance to win x 1000; then the hard
-computer and the best-move hints through shutbox.game, turn after turn, on CPython (the same
-code the box runs)."""
+"""The match blocks of tables/t9.bin (seat 1 of 2, 3 and 4 players; a shut box to tie) and its
+target blocks (a tie counted half: seat 2 of 2 after each score) against the host's exact
+match solver (shutbox_host.solve.match): the move and the one-die choice the engine reads
+from a block are the solver's match-optimal ones, state by state and throw by throw, and
+p_beat is the seat's chance to win x 1000; then the hard computer and the best-move hints
+through shutbox.game, turn after turn, on CPython (the same code the box runs)."""
 
 from __future__ import annotations
 
@@ -46,19 +46,25 @@ def reference(players: int, tie: int, wins: int, scores: tuple):
 
 
 @cache
-def beat_target(target: int):
-    """The solver's beat-target play (a tie counted as lost): choice, one-die flags."""
-    sol = solver._Solved(VAR, "beat-target", target)
+def beat_target(target: int, tie: str = "half"):
+    """The solver's beat-target play (a tie counted half, as the box's blocks; or lost):
+    choice, one-die flags."""
+    sol = solver._Solved(VAR, "beat-target", target, tie)
     return solver._chooser(VAR, sol.K), sol.flags[0]
 
 
-def load(eng: Engine, players: int, tie: int, wins: int, target: int) -> bool:
+def aim_after(eng: Engine, players: int, tie: int, wins: int, target: int) -> int:
     """shutbox.target for the seat after one that ended on *target* (-1: seat 1) among
-    *players*: True when it loaded the match's play."""
+    *players*: what it aimed at (-2: seat 1's match play)."""
     g = SimpleNamespace(engine=eng, settings=Settings(tie=tie, shut_wins=wins),
                         players=players, played=0 if target < 0 else 1,
                         scores=[max(target, 0), 0, 0, 0], match=None)
-    return aim(g) == -2
+    return aim(g)
+
+
+def load(eng: Engine, players: int, tie: int, wins: int, target: int) -> bool:
+    """True when shutbox.target (see aim_after) loaded seat 1's match play."""
+    return aim_after(eng, players, tie, wins, target) == -2
 
 
 def half_up(v) -> int:
@@ -72,7 +78,8 @@ def check_block(eng: Engine, players: int, tie: int, wins: int, scores: tuple,
     is the value x 1000. Returns how many moves differ from min-expected play."""
     choice, flags, value = reference(players, tie, wins, scores)
     target = scores[0] if scores else -1
-    assert load(eng, players, tie, wins, target), (players, tie, wins, scores)
+    assert aim_after(eng, players, tie, wins, target) == (-2 if target < 0 else target), \
+        (players, tie, wins, scores)
     differ = 0
     for s in states:
         assert eng.p_beat(s) == half_up(value[s]), s
@@ -96,30 +103,40 @@ def test_seat_one_plays_the_solvers_match_optimal_move_in_every_state(players, t
     assert differ > 0  # the match's play is not min-expected play: the test can tell
 
 
-@pytest.mark.skipif(not tablegen.MATCH_SEAT2, reason="seat 2's blocks are not in the pack")
-@pytest.mark.parametrize("tie,wins", [(0, 0), (0, 1), (2, 0), (2, 1)])
+@pytest.mark.parametrize("tie,wins", [(0, 0), (0, 1), (1, 0), (1, 1)])
 def test_seat_two_of_two_plays_the_solvers_match_optimal_move_after_every_score(tie, wins):
-    """Every score seat 1 can end on; every state for some, a sample for the others."""
+    """Ties shared or rolled off: after every score seat 1 can end on, seat 2's target play (a
+    tie counted half; after a shut box the pack's MATCH_SHUT) is the match solver's, every
+    state for some scores, a sample for the others, and p_beat its chance to win x 1000.
+    Counting a tie as lost (the box's blocks before) fails it: test_tie_lost_is_not_it."""
     eng = Engine(Rules())
     rng = random.Random(tie * 2 + wins)
     for x in range(46):
         if wins and x == 0:  # a shut box won the round: seat 2 does not play
-            assert not load(eng, 2, tie, wins, 0)
             continue
         states = range(512) if x in (0, 9, 20, 31) else rng.sample(range(512), 48)
         check_block(eng, 2, tie, wins, (x,), states)
 
 
-def test_seat_two_without_its_blocks_plays_beat_target():
-    """While the pack stops after seat 1 (tablegen.MATCH_SEAT2 off: the Pico W's deploy
-    budget), seat 2 of 2 aims at the best chance to beat seat 1's score."""
-    if tablegen.MATCH_SEAT2:
-        pytest.skip("seat 2's blocks are in the pack")
-    eng = Engine(Rules())
+def test_tie_lost_is_not_it():
+    """The play the box's blocks had, a tie counted as lost, differs from seat 2's match play
+    (so the test above can tell them apart)."""
     for x in (9, 20, 31):
-        assert not load(eng, 2, 0, 0, x)
-        choice, flags = beat_target(x)
-        for s in range(0, 512, 7):
+        choice = reference(2, 0, 0, (x,))[0]
+        lost = beat_target(x, "loss")[0]
+        assert any(choice(0, s, b == 0, CANDS[a, b]) != lost(0, s, b == 0, CANDS[a, b])
+                   for s in range(512) for a, b in THROWS), x
+
+
+def test_seat_two_under_replay_plays_the_target_blocks():
+    """Replay: a tie is worth seat 2's chance in the replay, not exactly half; the box plays
+    the same target blocks as under share (the match's play but for 33 choices over every
+    score of seat 1: docs/solver.md, matchtables.seat2)."""
+    eng = Engine(Rules())
+    for x in (0, 9, 20, 31):
+        assert aim_after(eng, 2, 2, 0, x) == x
+        choice, _flags = beat_target(x) if x else (reference(2, 2, 0, (0,))[0], None)
+        for s in range(0, 512, 3):
             for a, b in THROWS:
                 assert eng.best_move_target(s, a, b) == choice(0, s, b == 0, CANDS[a, b])
 
@@ -134,9 +151,11 @@ def test_after_a_shut_box_every_seat_plays_the_match_in_every_state(players, tie
     g = SimpleNamespace(engine=eng, settings=Settings(tie=tie), players=players,
                         played=(1 << len(scores)) - 1, scores=list(scores) + [0] * 4,
                         match=None)
-    assert aim(g) == 1
-    choice, flags, _value = reference(players, tie, 0, scores)
+    assert aim(g) == 0  # the pack's MATCH_SHUT
+    choice, flags, value = reference(players, tie, 0, scores)
     for s in range(512):
+        if players == 2 and tie < 2:  # half the chance of a shut box: seat 2's value
+            assert eng.p_beat(s) == half_up(value[s]), s
         if solver.one_die_allowed(s, 9, VAR.one_die):
             assert eng.choose_one_die_target(s) == flags[s], s
         for a, b in THROWS:
@@ -147,20 +166,24 @@ def test_no_block_where_the_match_is_not_solved_for_the_box():
     eng = Engine(Rules())
     assert not load(eng, 3, 2, 0, -1)  # replay is solved for 2 players only
     assert not load(eng, 3, 0, 0, 12)  # later seats of 3 and 4: beat-target instead
-    assert not eng.set_target(-1 - len(tablegen.match_payouts(VAR)))  # beyond the pack's
+    assert not eng.set_target(-1 - tablegen.MATCH_SITUATIONS)  # beyond the pack's
     assert eng.p_beat(eng.full) == -1  # and the hints are as without a target
     for rules in (Rules(9, V.ONE_DIE_NEVER), Rules(start=V.START_LOW_THREE_SHUT),
                   Rules(scoring=V.SCORING_COUNT)):
         assert not load(Engine(rules), 2, 0, 0, -1)
+        # after a shut box: MATCH_SHUT where the variant has it (its states whatever the
+        # start), elsewhere the aim at a final score below 1
+        assert aim_after(Engine(rules), 2, 0, 0, 0) == (0 if rules.start else 1)
 
 
 # ----- through the game -----
 
 
 def expected_move(g, players: int, tie: int, wins: int, scores: tuple) -> int:
-    """The solver's move for the throw shown: the match's play in seat 1 (and seat 2 of 2
-    with its blocks, and every seat after a shut box), beat-target in later seats."""
-    if not scores or players == 2 and tablegen.MATCH_SEAT2 or min(scores) == 0:
+    """The solver's move for the throw shown: the match's play in seat 1, in seat 2 of 2 under
+    ties shared or rolled off, and in every seat after a shut box; beat-target (a tie
+    counted half) in the other later seats."""
+    if not scores or players == 2 and tie < 2 or min(scores) == 0:
         choice = reference(players, tie, wins, scores)[0]
     else:
         choice = beat_target(min(scores))[0]

@@ -69,4 +69,9 @@ def test_the_strategy_part_runs_and_names_its_figures(monkeypatch):
     assert s2["differ_tie_half"] == 0 and s2["deploy_room"] == s2["deploy_budget"] - s2[
         "deploy_bytes"] and s2["deploy_bytes"] > 100_000
     gain = out["match_gain"]
-    assert gain["seat2_after_shut"] > 0 and gain["seat2_vs_box"] >= 0
+    assert gain["seat2_after_shut"] > 0 and gain["seat2_vs_box"] == 0  # the box's is the match's
+    assert set(out["later_seats"]) == {"3/off", "3/on", "4/off", "4/on"}
+    for rows in out["later_seats"].values():  # against the best play: nothing to gain
+        for row in rows.values():
+            assert row["gap_tie_half"] >= 0 and row["gap_tie_lost"] >= 0
+            assert row["differ_after_shut"] == 0

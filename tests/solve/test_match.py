@@ -178,3 +178,28 @@ def test_seat_two_plays_beat_target_with_a_tie_counted_half():
     assert got["differ_tie_half"] == 0 and got["differ_after_shut"] == 0
     assert got["differ_tie_lost"] > 0 and got["differ_replay_tie_half"] > 0
     assert 0 < got["patch_bytes"] < got["half_one_byte_bytes"] < got["half_two_byte_bytes"]
+
+
+def test_later_seats_give_away_what_the_brute_force_says():
+    """matchtables.later_seats on a 4-tile box, 3 players: the last seat playing the box's
+    target play (a tie counted as lost, or half; after a shut box the best chance of one) in
+    every situation, the others their best: its chance to win against the brute force's."""
+    var = Variant(4, V.ONE_DIE_SUM_LE_6)
+    brute = Round(var, 3)
+    start = ref.start_open(4, var.start)
+    got = matchtables.later_seats(var, 3)["seat3"]
+    for tie, name in (("loss", "gap_tie_lost"), ("half", "gap_tie_half")):
+        gap = Fraction(0)
+        for x1, p1 in brute.turn(()).items():
+            for x2, p2 in brute.turn((x1,)).items():
+                table = matchtables._box_later(min(x1, x2), tie, finals_of(var))
+                play = Turn(var, lambda y, t=table: t[y]).value(start)[2]
+                v = sum(q * brute.values((x1, x2, y))[2] for y, q in play.items())
+                gap += p1 * p2 * (brute.values((x1, x2))[2] - v)
+        assert got[name] == gap, tie
+    assert got["gap_tie_lost"] > got["gap_tie_half"] >= 0
+
+
+def finals_of(var):
+    """Every final score of *var*."""
+    return sorted(set(solver._scores(var.tiles, var.scoring)))

@@ -251,7 +251,8 @@ def hint_sizes() -> dict:
 def match_sizes() -> dict:
     """The match-optimal blocks in tables/t9.bin (tablegen.MATCH_KEYS): per variant with them,
     the flash of their index rows and of the blocks no beat-target row shares (seat 1 of 2, 3
-    and 4 players; seat 2 of 2 players), the situations with a block, and the RAM they take
+    and 4 players; a shut box to tie, MATCH_SHUT), the situations with a block, and the RAM
+    they take
     once read: none beyond the hint buffer (hint_table_bytes' "ram"), which the hard computer
     now needs too."""
     out = {}
@@ -263,10 +264,10 @@ def match_sizes() -> dict:
                 continue
             shared = {off for row in index[:targets] for off, _c, _cut, _r in row}
             seen = set(shared)
-            parts = {"seat1": 0, "seat2_of_2": 0}
+            parts = {"seat1": 0, "shut": 0}
             blocks = 0
             for k, row in enumerate(rows):
-                part = "seat1" if k < tablegen.MATCH_SEAT1 else "seat2_of_2"
+                part = "seat1" if k < tablegen.MATCH_SEAT1 else "shut"
                 parts[part] += tablegen.HINT_INDEX.size * layers
                 for off, count, _cut, none in row:
                     blocks += not none
@@ -274,8 +275,8 @@ def match_sizes() -> dict:
                         seen.add(off)
                         parts[part] += 2 * count
             out[solver.Variant(tiles, *key).label()] = {
-                "flash": parts["seat1"] + parts["seat2_of_2"], "seat1_flash": parts["seat1"],
-                "seat2_flash": parts["seat2_of_2"], "situations": len(rows),
+                "flash": parts["seat1"] + parts["shut"], "seat1_flash": parts["seat1"],
+                "shut_flash": parts["shut"], "situations": len(rows),
                 "blocks": blocks // layers, "ram_extra": 0, "ram_buffer": 2 * layers << tiles}
     return out
 

@@ -12,16 +12,27 @@ ints and Fractions; floats only to write them down), with the time each solve ta
 - match_players: every seat's value for 3 and 4 players (tie share, shut-wins off / on).
 - fair_shut_pays: the stakes a shut box must pay (a win 1) for an even round, default rules,
   shut-wins on / off (None: none does), and the steps of its policy iteration.
-- match_gain: what the match-optimal play is worth against the box's play today, 2 players,
-  tie share, shut-wins off: seat 1's value minus that of min-expected play (the hard
-  computer, the best-move hint), seat 2's minus that of the beat-target hint that counts a
-  tie as lost (tables/t9.bin), both replying to the other seat's best play; seat2_vs_box:
-  seat 2's against the box's play now (that, but the best chance of a shut box after one),
-  seat2_after_shut what that gained; seat2_replay_vs_box the same under the tie rule
-  replay, and seat2_replay_vs_tie_half against the play that counts a tie half.
-- seat2_tables: seat 2 of 2's match play against the plays the box could read (the choices
-  that differ, over every score of seat 1) and the flash each exact format would take,
-  beside the room of a nine-tile Pico W's deploy (seat2_tables(), matchtables.seat2).
+- match_gain: what the match-optimal play is worth against plainer play, 2 players, tie
+  share, shut-wins off: seat 1's value minus that of min-expected play (the hard computer,
+  the best-move hint before the match's play), seat 2's minus that of the beat-target play
+  that counts a tie as lost (the box's blocks before they counted it half), both replying
+  to the other seat's best play; seat2_vs_box: seat 2's against the box's play now (a tie
+  counted half, after a shut box the best chance of one), seat2_after_shut what the best
+  chance of a shut box gained over the tie-lost play after one; seat2_replay_vs_box the
+  same under the tie rule replay, and seat2_replay_vs_tie_half against the play that counts
+  a tie half throughout.
+- seat2_tables: seat 2 of 2's match play against the target plays, a tie lost or half (the
+  choices that differ, over every score of seat 1) and the flash separate exact blocks
+  would have taken, beside the room of a nine-tile Pico W's deploy (seat2_tables(),
+  matchtables.seat2).
+- shut_rows: a shut box to tie on every variant of the hint pack: the flash of target-0
+  blocks for all of them, and the chance of a shut box the aim below 1 gives away where the
+  pack has none (matchtables.shut_rows).
+- later_seats: every later seat of 3 and 4 players (ties shared, shut-wins off / on) against
+  the box's target play with a tie counted as lost (before) and half (now): the choices in
+  which the match solver's play differs, over every situation the seat meets with a score
+  to beat, and the chance to win the seat gives away playing that way in every situation
+  (matchtables.later_seats).
 - fair_tie: the share of a tie seat 1 must get for an even round (shut-wins off / on), and
   the edge when seat 1 wins a tie on two dice of 7 or less (21 of 36: a rule a table can
   play with the box's dice).
@@ -72,10 +83,11 @@ def _row(m: M.Match) -> dict:
             "tie": float(a.p_tie), "lose1": float(a.p_lose), "edge": float(m.edge())}
 
 
-def _box_seat2(finals):
+def _box_seat2(finals, tie: str = "half"):
     """Seat 2's aim on the box (shutbox.target): the best chance to beat seat 1's score x,
-    a tie counted as lost; after a shut box (x = 0) the best chance of one."""
-    return lambda sc: {y: Fraction(int(y < max(sc[0], 1))) for y in finals}
+    a tie counted half (*tie* "loss": lost, the box's blocks before); after a shut box
+    (x = 0) the best chance of one."""
+    return lambda sc: matchtables._box_later(sc[0], tie, finals)
 
 
 def seat2_tables(var) -> dict:
@@ -123,7 +135,8 @@ def match_figures(var) -> dict:
         "seat1_vs_min_expected": float(m2.seats[0].value - m2.value_if(0, lambda sc: lowest)),
         "seat2_vs_tie_lost": float(lost),
         "seat2_vs_box": float(m2.seats[1].value - m2.value_if(1, _box_seat2(finals))),
-        "seat2_after_shut": float(lost - m2.seats[1].value + m2.value_if(1, _box_seat2(finals))),
+        "seat2_after_shut": float(lost - m2.seats[1].value + m2.value_if(
+            1, _box_seat2(finals, "loss"))),
         "seat2_replay_vs_box": float(mr.seats[1].value - mr.value_if(1, _box_seat2(finals))),
         "seat2_replay_vs_tie_half": float(mr.seats[1].value - mr.value_if(
             1, lambda sc: {y: Fraction(2 * int(y < sc[0]) + int(y == sc[0]), 2)
@@ -150,6 +163,18 @@ def match_figures(var) -> dict:
         ties["on" if wins else "off"] = {"share": None if t is None else float(t),
                                          "steps": steps, "edge_7_or_less": float(seven.edge())}
     out["fair_tie"] = ties
+    return out
+
+
+def later_seat_figures(var) -> dict:
+    """matchtables.later_seats for 3 and 4 players, shut-wins off and on, in floats."""
+    out = {}
+    for players in (3, 4):
+        for wins in (False, True):
+            got = matchtables.later_seats(var, players, wins)
+            out["%d/%s" % (players, "on" if wins else "off")] = {
+                seat: {k: v if isinstance(v, int) else float(v) for k, v in row.items()}
+                for seat, row in got.items()}
     return out
 
 
@@ -192,6 +217,8 @@ def figures(soak=False) -> dict:
     var = solver.Variant(TILES)
     out = match_figures(var)
     out["seat2_tables"] = seat2_tables(var)
+    out["later_seats"] = later_seat_figures(var)
+    out["shut_rows"] = matchtables.shut_rows(TILES)
     out.update(card_figures(var))
     two = solver.Variant(TILES, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED, max_tiles=2)
     out["at_most_two_p_shut_pct"] = float(100 * solver.solve(two, "max-shut").p_shut)

@@ -519,7 +519,8 @@ def strategy_layout(card=None) -> list[list[tuple]]:
            card.one_die_states[1])))
     y = _section(shapes, y, "Playing for a target or for the match", (
         "These rules aim for a low score. When you know the score to beat, play for the best "
-        "chance of beating it instead: the box's best-move hint shows that move, and "
+        "chance to win instead, a tie with it counting half: the box's best-move hint shows "
+        "that move, and "
         "`shutbox advise --match` shows the best move for the match."))
     _section(shapes, y, "For comparison", (
         "Perfect play: %.2f on average, the box shut %s of the time. Any legal move at "

@@ -122,7 +122,7 @@ TABLE = (
     # --- the engine ---
     C("MAX_MOVES", 15, "most legal moves of any throw (tablegen.max_moves(): test_tables)",
       "engine:MAX_MOVES game"),
-    C("P_SCALE", 1000, "p_beat() is P(final score < target) x P_SCALE",
+    C("P_SCALE", 1000, "p_beat() is P(score < target) + P(score = target) / 2, x P_SCALE",
       "engine:P_SCALE coach"),
     C("LEVEL_EASY", 1, "computer: a random legal move; one or two dice at random",
       "engine:LEVEL_EASY computer:_EASY"),

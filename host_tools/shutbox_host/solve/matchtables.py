@@ -18,6 +18,7 @@ the hint pack's p_beat does. Identical blocks are stored once.
 from __future__ import annotations
 
 import hashlib
+from fractions import Fraction
 from itertools import product
 
 from shutbox import variants as V
@@ -131,7 +132,8 @@ def seat2(var) -> dict:
 
     - differ_tie_lost / differ_tie_half / differ_replay_tie_half: the choices (_choices)
       in which the match solver's play (ties share; replay) differs from beat-target x with a
-      tie counted as lost (the hint pack's blocks) and with a tie counted half;
+      tie counted as lost (the hint pack's blocks before) and with a tie counted half (the
+      hint pack's blocks now);
     - half_two_byte_bytes: the tie-half blocks for every x in the hint pack's format (two bytes
       a state above the cut, the index rows not counted); half_one_byte_bytes: one byte a
       state (a rank and the one-die bit, no chance to win);
@@ -166,3 +168,82 @@ def seat2(var) -> dict:
     out["differ_after_shut"] = sum(g != h for g, h in zip(shut, one, strict=True))
     out["half_one_byte_bytes"] = out["half_two_byte_bytes"] // 2
     return out
+
+
+def _box_later(low: int, tie: str, finals) -> dict:
+    """The payout table a later seat's target play maximises on the box, the best score so
+    far *low*: a final score below it a win, one equal to it half a win (tie "half") or
+    lost ("loss"); after a shut box (low 0) the best chance of one either way."""
+    if low == 0:
+        return {y: Fraction(int(y == 0)) for y in finals}
+    tied = Fraction(1, 2) if tie == "half" else Fraction(0)
+    return {y: Fraction(1) if y < low else tied if y == low else Fraction(0) for y in finals}
+
+
+def later_seats(var, players: int, shut_wins: bool = False) -> dict:
+    """Every later seat of one round of *players* (ties shared or rolled off) against the
+    box's target play, a tie counted as lost and counted half: per seat (2..players) the
+    situations it meets, the choices (_choices) in which the match solver's play differs
+    from each over every situation it meets with a score to beat (after a shut box both are
+    the match's play: differ_after_shut), and the seat's chance to win given away when it
+    alone plays that way in every situation while every other seat keeps its best play
+    (gap_tie_lost, gap_tie_half: fractions of a win)."""
+    m = M.Match(var, M.MatchRules(players, "share", shut_wins))
+    finals = m.finals
+    out = {}
+    level = {(): Fraction(1)}
+    for seat in range(players):
+        if seat:
+            row = {"situations": 0, "differ_tie_lost": 0, "differ_tie_half": 0,
+                   "differ_after_shut": 0, "gap_tie_lost": Fraction(0),
+                   "gap_tie_half": Fraction(0)}
+            for key, p in level.items():
+                row["situations"] += 1
+                got = _choices(var, solver._Solved(var, "payout", payout=m._payout(key)))
+                best = m._value(key)[seat]
+                for tie in ("loss", "half"):
+                    table = _box_later(key[1], tie, finals)
+                    play = _choices(var, solver._Solved(var, "payout", payout=table))
+                    d = sum(g != h for g, h in zip(got, play, strict=True))
+                    if key[1] == 0:
+                        row["differ_after_shut"] += d if tie == "half" else 0
+                    else:
+                        row["differ_tie_" + ("lost" if tie == "loss" else "half")] += d
+                    masses, total = M.seat_play(var, table)
+                    v = sum((Fraction(mm, total) * m._value(m._child(key, y))[seat]
+                             for y, mm in masses.items()), Fraction(0))
+                    row["gap_tie_" + ("lost" if tie == "loss" else "half")] += p * (best - v)
+            out["seat%d" % (seat + 1)] = row
+        nxt: dict = {}
+        for key, p in level.items():
+            masses, total = m._play(key)
+            for y, mm in masses.items():
+                k = m._child(key, y)
+                if not m._over(k):
+                    nxt[k] = nxt.get(k, 0) + p * Fraction(mm, total)
+        level = nxt
+    return out
+
+
+def shut_rows(tiles: int = 9) -> dict:
+    """A shut box to tie on every variant of the hint pack: the flash its target-0 blocks
+    would take (distinct blocks, tablegen's format) and, where the pack has none (all but
+    tablegen.MATCH_KEYS), what the box's aim there (beat-target 1, a tie half) gives away in
+    the chance of a shut box against the best chance of one: the most over those variants
+    and where."""
+    from shutbox_host.solve import tablegen
+
+    blocks: dict = {}
+    worst, where = Fraction(0), ""
+    for key in tablegen.offered_hints(tiles):
+        var = solver.Variant(tiles, *key)
+        for _cut, b in tablegen.hint_blocks(var, 0, solver.solve_values(var)):
+            blocks[b] = len(b)
+        if key in tablegen.MATCH_KEYS:
+            continue
+        lost = (solver.solve(var, "max-shut").p_shut
+                - solver.solve(var, "beat-target", target=1, tie="half").p_shut)
+        if lost > worst:
+            worst, where = lost, var.label()
+    return {"row_bytes": sum(blocks.values()), "row_blocks": len(blocks),
+            "aim_below_1_p_shut_lost": float(worst), "aim_below_1_worst": where}

@@ -765,23 +765,26 @@ def solve_values(var: Variant) -> Values:
 class TargetValues:
     """Exact beat-target values of a variant as ints (see ``solve_target_values``).
 
-    p[locked][s] = P(final score < target) * scale and e[locked][s] = E(final score) * scale
-    under optimal beat-target play; key(locked, s) orders states like the solver's
+    p[locked][s] = P(final score < target) * pscale (tie "half": P(final score < target) +
+    P(final score = target) / 2, pscale twice scale) and e[locked][s] = E(final score) *
+    scale under optimal beat-target play; key(locked, s) orders states like the solver's
     (-P, E) key (lower is better).
     """
 
-    def __init__(self, var, target, scale, p, e, keys, one_die_best):
+    def __init__(self, var, target, scale, p, e, keys, one_die_best, pscale=None):
         self.var = var
         self.target = target
         self.scale = scale
+        self.pscale = scale if pscale is None else pscale
         self.p = p
         self.e = e
         self.keys = keys  # keys[locked][s]: one int, ordered as (-P, E)
         self.one_die_best = one_die_best
 
     def p_beat(self, s: int, locked: int = 0) -> Fraction:
-        """Exact P(final score < target) from (s, locked)."""
-        return Fraction(self.p[locked][s], self.scale)
+        """Exact P(final score < target) from (s, locked), a tie counted half with tie
+        "half"."""
+        return Fraction(self.p[locked][s], self.pscale)
 
     def expected(self, s: int, locked: int = 0) -> Fraction:
         """Exact expected final score of beat-target play from (s, locked)."""
@@ -797,23 +800,25 @@ class TargetValues:
         return bm
 
 
-def solve_target_values(var: Variant, target: int) -> TargetValues:
+def solve_target_values(var: Variant, target: int, tie: str = "loss") -> TargetValues:
     """Solve beat-target exactly with ints P * 36**N and E * 36**N (one key per state).
 
-    The highest chance of a final score strictly below *target*, then the lowest expected
-    score; the first candidate in greedy order among equals; one die only when strictly
-    better. The key is (scale - P) * big + E. Fast enough to solve every target of every
-    offered variant when the tables are built.
+    The highest chance of a final score strictly below *target* (tie "half": plus half the
+    chance of one equal to it), then the lowest expected score; the first candidate in
+    greedy order among equals; one die only when strictly better. The key is (the expected
+    loss) * big + E. Fast enough to solve every target of every offered variant when the
+    tables are built.
     """
-    sol = _Solved(var, "beat-target", target)
+    sol = _Solved(var, "beat-target", target, tie)
     scale, big = sol.scale, sol.big
+    lmax = sol.loss_max  # 1, or 2 with tie "half" (a tie loses 1, a loss 2)
     p, e = [], []
     for k in sol.K:
         le = [divmod(key, big) for key in k]
-        p.append([scale - x[0] for x in le])
+        p.append([lmax * scale - x[0] for x in le])
         e.append([x[1] for x in le])
     return TargetValues(var, target, scale, p, e, sol.K,
-                        [[bool(f) for f in fl] for fl in sol.flags])
+                        [[bool(f) for f in fl] for fl in sol.flags], lmax * scale)
 
 
 def objective_values(var: Variant, objective: str, target: int | None = None,

@@ -35,8 +35,11 @@ count scoring, every one-die rule and mode), little-endian:
              cut u8, 1 reserved byte
   blocks     for the `count` open masks whose tile sum is at least `cut`, in mask order,
              one uint16 entry each:
-             bits 0-9: P(final score < T) x 1000 under optimal beat-target play, rounded
-             half up (1023 is never stored: the engine marks the states left out with it);
+             bits 0-9: the chance to win x 1000 under optimal beat-target play, a final
+             score below T a win and one equal to T half a win (a tie, as ties shared or
+             rolled off between two players are worth), P(score < T) + P(score = T) / 2,
+             rounded half up (1023 is never stored: the engine marks the states left out
+             with it);
              bits 10-14: dense rank of the exact key (-P, E) among the stored states of the
              same layer with the same tile sum (lower is better; E is the expected final
              score of that play), so rounding P never decides a move;
@@ -48,13 +51,14 @@ count scoring, every one-die rule and mode), little-endian:
              entry as above (reserved byte 1: no block, the box keeps its other play):
              k = (players - 2) * 4 + replay * 2 + shut_wins: seat 1 of 2, 3 or 4 players
              (replay: the tie rule `replay`, solved for 2 players only; share and roll-off
-             are worth the same); k = 12 + (replay * 2 + shut_wins) * (targets + 1) + x:
-             seat 2 of 2 after seat 1 ended on x (not stored while MATCH_SEAT2 is off:
-             situations is then 12). The blocks are the hint blocks' kind, with
+             are worth the same); k = 12 (MATCH_SHUT): any later seat after a shut box
+             (shut-wins off), the target 0 of the rows above (only a shut box ties: half a
+             win, the best chance of one). The seat-1 blocks are the hint blocks' kind, with
              P the seat's value of the match (its chance to win, a tie worth as the tie rule
              makes it) x 1000 and the rank of the match solver's key (shutbox_host.solve
              .match); a state is left out where the value is 1 and min-expected play is the
-             same (the cut, as above).
+             same (the cut, as above). Seat 2 of 2 needs no block of its own: under ties
+             shared or rolled off its match play is the target rows' (a tie half a win).
 Why this is enough: with `any` moves every candidate of a throw shuts tiles adding up to
 the throw, so the states a choice compares all have the same tile sum, and ranks within a
 tile sum order them. `cut` is chosen so that every state left out (a lower tile sum) is
@@ -253,10 +257,11 @@ def offered_hints(tiles: int):
 
 def hint_blocks(var: solver.Variant, target: int,
                 minexp: solver.Values) -> list[tuple[int, bytes]]:
-    """(cut, block) of each locked layer of *var* for *target* (see the module docstring)."""
-    tv = solver.solve_target_values(var, target)
-    scale = tv.scale
-    assert scale == minexp.scale
+    """(cut, block) of each locked layer of *var* for *target*, a tie counted half (see the
+    module docstring)."""
+    tv = solver.solve_target_values(var, target, "half")
+    scale = tv.pscale
+    assert tv.scale == minexp.scale
     order = range(1 << var.tiles)
     sums = [solver.tile_sum(s) for s in order]
     out = []
@@ -287,16 +292,17 @@ def hint_blocks(var: solver.Variant, target: int,
 
 
 # The variants with match-optimal blocks: the box's default (the flash of the others: see
-# docs/solver.md's design note). Seat 2 of 2 needs a block per score to beat.
+# docs/solver.md's design note).
 MATCH_KEYS = ((V.ONE_DIE_HIGH_SHUT, V.MODE_OPTIONAL, V.MOVES_ANY, V.SCORING_SUM),)
 MATCH_SEAT1 = 12  # seat-1 situations: (players - 2) * 4 + replay * 2 + shut_wins
 MATCH_TIE_RULES = ("share", "replay")  # the box's tie ints: share 0, roll-off 1 (as share),
 # replay 2
-# Seat 2 of 2 players' blocks (a block per score to beat: 72 KB more in this two-byte format)
-# would take a nine-tile Pico W past its deploy budget (tests/pico/test_lean.py: 320 KB, room
-# to stage an update): the pack stops after seat 1's situations, and seat 2 keeps beat-target
-# play, until one-byte blocks (docs/solver.md's design note) make it fit.
-MATCH_SEAT2 = False
+# After a shut box (shut-wins off) a later seat can only tie it: the target-0 block (half the
+# chance of a shut box). Every variant would need it (1 KB a layer: 26 KB for the 20, past a
+# nine-tile Pico W's deploy budget, tests/pico/test_lean.py), so only the MATCH_KEYS
+# variants have it, as a situation; the others aim at a score below 1 there (shutbox.target).
+MATCH_SHUT = MATCH_SEAT1
+MATCH_SITUATIONS = MATCH_SHUT + 1
 
 
 def payout_blocks(var: solver.Variant, payout: dict,
@@ -337,8 +343,7 @@ def payout_blocks(var: solver.Variant, payout: dict,
 def match_payouts(var: solver.Variant) -> list[dict | None]:
     """The payout table of every match situation of *var* (None: no block), in the pack's
     order (see the module docstring)."""
-    targets = solver.score((1 << var.tiles) - 1, var.scoring)
-    out: list[dict | None] = [None] * (MATCH_SEAT1 + (4 * (targets + 1) if MATCH_SEAT2 else 0))
+    out: list[dict | None] = [None] * MATCH_SEAT1
     for players in range(2, match.MAX_PLAYERS + 1):
         for r, tie in enumerate(MATCH_TIE_RULES):
             if tie == "replay" and players != 2:
@@ -346,11 +351,6 @@ def match_payouts(var: solver.Variant) -> list[dict | None]:
             for wins in (0, 1):
                 m = match.Match(var, match.MatchRules(players, tie, bool(wins)))
                 out[(players - 2) * 4 + r * 2 + wins] = m.payout(())
-                if players != 2 or not MATCH_SEAT2:
-                    continue
-                for x in range(targets + 1):
-                    if not m._over(m.key((x,))):
-                        out[MATCH_SEAT1 + (r * 2 + wins) * (targets + 1) + x] = m.payout((x,))
     return out
 
 
@@ -369,6 +369,7 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
         if key in MATCH_KEYS:
             rows += [None if pay is None else payout_blocks(var, pay, minexp)
                      for pay in match_payouts(var)]
+            rows.append(hint_blocks(var, 0, minexp))  # MATCH_SHUT
         per_variant.append((key, var.locked_layers, targets, rows))
     offset = HEADER.size + HINT_ENTRY.size * len(keys)
     head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
