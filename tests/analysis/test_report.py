@@ -523,3 +523,42 @@ _FUZZ_LOG = games.play(2, 2, ["best", "random"], seed=6, computer=2)
 _VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.text(max_size=4),
                     st.lists(st.integers(-1, 13), max_size=4),
                     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+
+
+def test_one_round_for_the_win_is_measured_by_the_chance_to_win(tmp_path):
+    """One round for the win (no format, stakes or same throws): each decision also costs
+    the chance to win the round it gives away against the match's optimum. The hard computer
+    plays for the win (the firmware's match tables): it gives no chance away, where the
+    expected score says it gives some; a player of the lowest expected score gives some away.
+    Each turn's starting chance is the match solver's value of that seat."""
+    from shutbox_host.solve import match as M
+
+    r = read(tmp_path, games.play(20, 1, "best", seed=3, computer=3))
+    ps = {p.who: p for p in report.players(r)}
+    cpu, person = ps["computer (hard)"], ps["player 1"]
+    assert cpu.win_turns == person.win_turns == 20 and cpu.win_decisions > 50
+    assert cpu.win_given == 0 and cpu.given_total > 0  # it plays for the win, not for E
+    assert person.win_given > 0 and person.given_total == 0  # ... and the other way round
+    m = M.Match(solver.Variant(), M.MatchRules(2))
+    for t in r.turns:
+        before = () if t.seat == 1 else (next(
+            u.score for u in r.turns if u.game == t.game and u.seat == 1),)
+        assert t.p_win == m.values(before)[t.seat - 1]
+    assert all(d.win_loss >= 0 for t in r.turns for d in t.decisions)
+    out = report.text(r)
+    assert "In one round for the win" in out and re.search(r"computer \(hard\) +20 +\d+ +0 +"
+                                                           r"0\.000 +0\.000", out), out
+
+
+@pytest.mark.parametrize("options", [{"format": 1}, {"stakes": 1}, {"same_throws": 1}],
+                         ids=["three rounds", "stakes", "same throws"])
+def test_other_games_have_no_match_measure(tmp_path, options):
+    """A game of rounds, for stakes or with the same throws is not one round for the win:
+    the expected score alone judges it (and a log without its settings record too)."""
+    r = read(tmp_path, games.play(3, 2, "best", seed=1, **options))
+    assert r.turns and all(t.p_win is None for t in r.turns)
+    assert all(d.win_loss is None for t in r.turns for d in t.decisions)
+    assert "In one round for the win" not in report.text(r)
+    recs = [x for x in games.play(3, 2, "best", seed=1) if x["ev"] != "settings"]
+    r = read(tmp_path, recs)
+    assert r.turns and all(t.p_win is None for t in r.turns)

@@ -1,9 +1,9 @@
-# Bouncing switches against the emulated RP2040 and the CPython box: every input shown, at once.
+# Bouncing switches against the emulated RP2040 and the simulated and CPython boxes: all shown.
 """Thousands of bounced edges (shutbox_host.contact) at random instants against the poll loop.
 
 shutbox_host.pico.bounce lands every edge on its pin at its exact ns (µs on the CPython box)
 and judges the box by what it sent: its LED frames and its JSON log; one seeded script on
-the emulated chip and on the CPython box (shutbox_host.model.drive). The targets
+the emulated chip, the simulated board and the CPython box (shutbox_host.model.drive). The targets
 (bounce.CLEAN_MS, BOUNCED_MS, ROLL_MS, LOST_MS): a clean flip shown within 10 ms, a flip
 bouncing up to 10 ms within 15 ms of its first edge, a Roll press answered by rolling dice
 within 10 ms; nothing lost (shown within 50 ms of the last edge and still shown when the next
@@ -20,10 +20,9 @@ from shutbox import pins
 from shutbox_host import contact
 from shutbox_host.pico import bounce
 
-# the backends the run plays on: one script (bounce's, seeded) on each; the simulated board
-# is not one of them: its clock runs ahead of the script's by each wait's last step's busy
-# time (boxrun's wait), some 55 ms in 30 s of these inputs, and every input would read late
-BACKENDS = ["cpy", pytest.param("emu", marks=pytest.mark.node)]
+# the backends the run plays on: one script (bounce's, seeded) on each; the simulated board's
+# pin reads take the chip's time (simbus.read, gpio_in), on a clock that keeps the script's
+BACKENDS = ["cpy", "sim", pytest.param("emu", marks=pytest.mark.node)]
 
 
 def _box(name: str, fw_image=None):
@@ -89,6 +88,29 @@ def test_edges_land_on_the_pins_at_their_ns_and_the_chip_reads_them_there(fw_ima
         for i, (ns, lv) in enumerate(landed):
             end = landed[i + 1][0] if i + 1 < len(landed) else float("inf")
             assert all(v == lv for r, v in reads if ns < r < end)
+
+
+def test_an_edge_lands_on_the_simulated_board_at_its_us_after_thousands_of_waits():
+    """The board's clock keeps the script's: a wait whose last pass keeps the core busy (its
+    reads, an LED write) runs past its end, and the next wait ends that much sooner; so a
+    clean flip scheduled at its µs after 3,000 waits of 1 ms is shown as soon as after none
+    (within a few ms of the script's instant, as the first test's flips are)."""
+    g = pins.TILE_PINS[0]
+
+    def latency(waits: int) -> float:
+        with _box("sim") as box:
+            for _ in range(waits):
+                box.advance(1)
+            n = len(box.shown().frames)
+            t = box.ms + 0.5
+            box.edges(g, [(500, pins.SWITCH_ACTIVE)])
+            box.advance(40)
+            f = next(f for f in box.shown().frames[n:] if f[1][0] != "W")
+            return f[0] - t
+
+    first = latency(0)
+    assert 0 <= first <= bounce.CLEAN_MS
+    assert abs(latency(3000) - first) <= 1  # the reads' µs: at most one ms either way
 
 
 def test_two_thousand_bounced_edges_none_lost_wrong_or_phantom(two_thousand):

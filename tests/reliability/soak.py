@@ -77,8 +77,9 @@ def base(tree=None) -> int:
 
 
 def firmware_cap(tree=None) -> int:
-    """The -X heapsize that leaves the firmware 64 KB: ISSUE_HEAP plus the base (to 1 KB)."""
-    return ISSUE_HEAP + (base(tree) + 1023) // 1024 * 1024
+    """The -X heapsize that leaves the firmware 64 KB: ISSUE_HEAP plus the base to the KB
+    above it (bench.game.boot_cap)."""
+    return ISSUE_HEAP + (base(tree) // 1024 + 1) * 1024
 
 
 def fits(heap: int, games: int = 40, tree=None) -> bool:

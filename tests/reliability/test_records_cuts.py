@@ -1,59 +1,29 @@
 # The box's records stay exact through power cuts: each finished game once, every turn kept.
-"""The whole box on CPython (shutbox.powerup.read and shutbox.app.start, as firmware/main.py
-boots it, with a store in a folder), two players playing two games to their end; the power is
-cut before each save of the run in turn (the records' and the game's: a save is atomic, so
-these are all the states a cut can leave), the box boots again from the folder, the players
-put the tiles back and play on to the end. The records must then count each game once, and
-every turn of the games as they ended, the best score and the boxes shut.
+"""The whole box on CPython (the CPython box: shutbox.powerup.read and shutbox.app.start, as
+firmware/main.py boots it, with a store in a folder), two players playing two games to their
+end; the power is cut before each save of the run in turn (the records' and the game's: a save
+is atomic, so these are all the states a cut can leave), the box boots again from the folder,
+the players put the tiles back and play on to the end. The records must then count each game
+once, and every turn of the games as they ended, the best score and the boxes shut.
 """
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from selection import sizes
 
-from shutbox import app as app_mod
-from shutbox import frame as fr
-from shutbox import powerup, setfile
+from shutbox import setfile
 from shutbox.engine import Engine, Rules
 from shutbox.game import GAME_END, MOVE, READY, ROLLING, SETUP, TURN_END, Settings
 from shutbox.records import Records
 from shutbox.store import Store
+from shutbox_host.box.drive import CpyBox
 
 FULL = 0x1FF
-NAMES = fr.NAMES.decode()
-STEP = 5  # ms a poll
 
 
 class Cut(Exception):
     """The power goes."""
-
-
-class Board:
-    """The Board API the app uses: tile levels (bit set = open) and Roll set by the player."""
-
-    tiles = 9
-
-    def __init__(self):
-        self.levels = FULL
-        self.rolling = False
-
-    def switches(self, levels=-1):  # Board.switches: the tiles now (no loop reading here)
-        return self.levels
-
-    def roll(self, levels=-1):
-        return self.rolling
-
-    def show(self, frame):
-        pass
-
-    def tone(self, hz, ms=0):
-        pass
-
-    def adjust(self, sound, brightness):
-        pass
 
 
 class CutStore(Store):
@@ -74,36 +44,35 @@ class CutStore(Store):
 
 
 class Box:
-    """The box and its players: two games to their end, with one power cut at save *cut*."""
+    """The box (the CPython box with a flash: shutbox_host.box.drive.CpyBox, booting as
+    main.py does) and its players: two games to their end, with one power cut at save
+    *cut*."""
 
     def __init__(self, root, cut=0, seed=1, give_up=False):
         self.root = root
         self.give_up = give_up  # after the cut, give the game up (Roll held 5 s)
-        self.board = Board()
-        self.rng = random.Random(seed)
-        self.now = 1000
         self.eng = Engine(Rules())
         self.finals: dict[int, list[int]] = {}  # game number: the scores it ended with
         self.game_no = 0
         self.cuts = 0
         self.store = CutStore(root, cut)
-        self.boot()
+        self.box = CpyBox(seed=seed, store=self.store, play=True)
 
-    def boot(self):
-        boot = powerup.read(self.board, self.store)
-        self.app = app_mod.start(self.board, self.rng.randbytes, self.now, self.store, boot,
-                                 out=lambda line: None)
+    @property
+    def app(self):
+        return self.box.app
 
     def wait(self, ms):
-        for _ in range(ms // STEP):
-            self.now += STEP
+        box = self.box
+        end = box.ms + ms
+        while box.ms < end:
             try:
-                self.app.step(self.now)
-            except Cut:
+                box.advance(end - box.ms)
+            except Cut:  # the power went in a save, at box.ms
                 self.cuts += 1
-                self.board.rolling = False  # the player lets go; the tiles stay as they are
-                self.store = CutStore(self.root)
-                self.boot()
+                box.release()  # the player lets go; the tiles stay as they are
+                self.store = box.store = CutStore(self.root)
+                box.power_cut()
                 if self.app.game.state == GAME_END:  # the last game to end: the next not begun
                     self.game_no = len(self.finals) - 1
                 if self.give_up:
@@ -111,30 +80,31 @@ class Box:
                     g = self.app.game
                     self.finals[self.game_no] = g.scores[:g.players]  # as it was at the cut
                     self.game_no += 1
-                    self.board.rolling = True
+                    box.press()
                     self.wait(5500)
-                    self.board.rolling = False
+                    box.release()
                     self.wait(100)
                     return
 
     def press(self, ms):
-        self.board.rolling = True
+        self.box.press()
         self.wait(ms)
-        self.board.rolling = False
+        self.box.release()
         self.wait(100)
 
     def play(self, games=2):
         """Play on until *games* games have ended (a long press starts each next one)."""
+        box = self.box
         while True:
             app = self.app
             g = app.game
             if app.resume.expect >= 0:  # resumed: the tiles as the saved game had them
-                self.board.levels = app.resume.expect
+                box.set_open(app.resume.expect)
                 self.wait(100)
                 continue
             st = g.state
             if st == SETUP or st == READY:
-                self.board.levels = g.open_
+                box.set_open(g.open_)
                 self.press(100)
             elif st == ROLLING:
                 self.wait(50)
@@ -142,12 +112,12 @@ class Box:
                 move = self.eng.best_move(g.open_, g.a, g.b, g.locked)
                 for k in range(9, 0, -1):
                     if move >> (k - 1) & 1:
-                        self.board.levels &= ~(1 << (k - 1))
+                        box.shut(k)
                         self.wait(60)
                 self.wait(200)
             elif st == TURN_END:
                 self.wait(750)
-                self.board.levels = FULL
+                box.set_open(FULL)
                 self.wait(60)
                 self.press(100)
             else:

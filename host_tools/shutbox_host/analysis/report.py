@@ -26,6 +26,13 @@ says the same in words):
   or the score when it has no move): how much each throw lowered the optimal expectation
   (negative: raised it). Each throw's luck has mean 0 whatever the player does, so luck
   averages out over many turns, and given away does not.
+- *The match measure*, in a game played as one round for the win (its settings record: no
+  format, stakes or same throws; ties shared, rolled off, or replayed by 2): every seat's
+  aim there is the win, not the lowest score (the box's hard computer and best hints play
+  for it). Each decision also costs the chance to win the round it gives away: the seat's
+  chance after the best choice minus that after its own, every seat playing the match's
+  optimum from there and the seats before known (shutbox_host.solve.match: the seat's
+  payout table of its final scores, solved by the solver's "payout" objective).
 
 What is read: a game begins at its ``game`` record (the rules: tiles, one-die, one-die-mode,
 moves, scoring, start) under the last ``settings`` record before it (the computer's level,
@@ -83,6 +90,9 @@ class Decision:
     loss: Fraction  # expected final score given away (0: optimal)
     chose_e: Fraction  # the expected final score of the choice
     best_e: Fraction  # ... and of the best one
+    # in one round for the win: the chance to win the round given away against the match's
+    # optimum there (0: match-optimal; None: not measured, see match_rules)
+    win_loss: Fraction | None = None
 
 
 @dataclass
@@ -102,6 +112,7 @@ class Turn:
     throws: list = field(default_factory=list)  # (dice, the throw's luck)
     decisions: list = field(default_factory=list)
     shut: bool = False
+    p_win: Fraction | None = None  # one round for the win: the match-optimal chance to win
 
 
 @dataclass
@@ -142,6 +153,43 @@ def analysis(var):
     if var not in _ANALYSES:
         _ANALYSES[var] = solver.Analysis(var)
     return _ANALYSES[var]
+
+
+_MATCHES: dict = {}
+
+
+def match_rules(settings: dict | None, players) -> object | None:
+    """The match.MatchRules of a game played as one round for the win (the box's match play:
+    no format, stakes or same throws; ties shared, rolled off or, with 2 players, replayed),
+    from its ``settings`` record by name; None when it is not one, or not known."""
+    from shutbox_host.solve import match as M
+
+    s = settings or {}
+    if (not isinstance(players, int) or not 2 <= players <= M.MAX_PLAYERS
+            or s.get("format") != "one-round" or s.get("stakes") != "off"
+            or s.get("same-throws") != "off" or s.get("tie") not in M.TIE_RULES
+            or s.get("tie") == "replay" and players != 2):
+        return None
+    return M.MatchRules(players, "share" if s["tie"] == "roll-off" else s["tie"],
+                        s.get("shut-wins") == "on")
+
+
+def match_analysis(var, rules, before: tuple):
+    """The solver's Analysis of the seat after the final scores *before* in a round of
+    *rules*: its expected payout is its chance to win the round (ties as the rules share
+    them) under the match-optimal play of every seat (shutbox_host.solve.match)."""
+    from shutbox_host.solve import match as M
+    from shutbox_host.solve import solver
+
+    key = (var, rules.players, rules.tie, rules.shut_wins)
+    if key not in _MATCHES:
+        _MATCHES[key] = [M.Match(var, rules), {}]
+    m, seen = _MATCHES[key]
+    table = m.payout(before)
+    tkey = tuple(sorted(table.items()))
+    if tkey not in seen:
+        seen[tkey] = solver.Analysis(var, "payout", payout=table)
+    return seen[tkey]
 
 
 def variant_text(var) -> str:
@@ -200,12 +248,15 @@ def throw_text(throw: tuple[int, int]) -> str:
 class _Game:
     """A game as read: its variant, seats, and why it is not analysed (None: it is)."""
 
-    def __init__(self, gid: str, var, why: str | None, computer: set, level: str | None):
+    def __init__(self, gid: str, var, why: str | None, computer: set, level: str | None,
+                 rules=None):
         self.gid = gid
         self.var = var
         self.why = why
         self.computer = computer
         self.level = level
+        self.rules = rules  # one round for the win: its match.MatchRules (None: not one)
+        self.scores: dict = {}  # seat -> its final score this round
 
     def who(self, seat: int) -> str:
         if seat in self.computer:
@@ -226,8 +277,13 @@ class _TurnState:
         self.over = start == 0  # a throw with no move came, or the box is shut
         self.broken: str | None = None
         self.turn = Turn(game.who(seat), seat, where, game.gid, game.var, start)
+        self.win = None  # one round for the win: the payout Analysis of the seat's match
         if game.why is None:
             self.turn.optimal = analysis(game.var).value(start)["expected_score"]
+            before = tuple(game.scores.get(k) for k in range(1, seat))
+            if game.rules is not None and None not in before and start == game.var.start_mask():
+                self.win = match_analysis(game.var, game.rules, before)
+                self.turn.p_win = self.win.value(start)["expected_payout"]
 
 
 class _Reader:
@@ -328,7 +384,8 @@ class _Reader:
             raise _Bad("computer %r is not a list of seats" % (seats,))
         computer = set(seats)
         level = s.get("computer") if s.get("computer") not in (None, "off") else None
-        self.game = _Game(gid, var, why, computer, level)
+        self.game = _Game(gid, var, why, computer, level,
+                          match_rules(self.settings, rec.get("players")))
         self.damaged_game = None
         self.report.games[gid] = var
 
@@ -424,6 +481,9 @@ class _Reader:
                 "dice", t.turn.who, self.where(), t.game.gid, s, t.locked, None,
                 1 if b == 0 else 2, 1 if best["one_die"] else 2, q - best["expected_score"],
                 q, best["expected_score"]))
+            if t.win is not None:  # the chance to win of the dice chosen, against the best
+                wins = {o["one_die"]: o["expected_payout"] for o in t.win.options(s, t.locked)}
+                t.turn.decisions[-1].win_loss = max(wins.values()) - wins[b == 0]
         moves = an.moves(s, a, b, t.locked)
         n = rec.get("moves")
         if n != len(moves):
@@ -439,6 +499,9 @@ class _Reader:
             t.locked = 1
         if moves:
             t.pending = {"dice": (a, b), "s": s, "moves": moves}
+            if t.win is not None:
+                t.pending["wins"] = {m["mask"]: m["expected_payout"]
+                                     for m in t.win.moves(s, a, b, t.locked)}
         else:
             t.over = True
 
@@ -464,6 +527,9 @@ class _Reader:
                 "move", t.turn.who, self.where(), t.game.gid, t.s, t.locked, (a, b), shut,
                 best["mask"], chosen[0]["expected_score"] - best["expected_score"],
                 chosen[0]["expected_score"], best["expected_score"]))
+            wins = p.get("wins")
+            if wins is not None:  # the chance to win after it, against the best move's
+                t.turn.decisions[-1].win_loss = max(wins.values()) - wins[shut]
         t.s = left
         t.pending = None
         t.over = left == 0
@@ -476,12 +542,14 @@ class _Reader:
     def on_score(self, rec: dict) -> None:
         from shutbox_host.solve import solver
 
+        score = _int(rec, "score", 0, 1 << 62)
+        if self.game is not None:  # the round's scores so far (the next seats' situation)
+            self.game.scores[_int(rec, "player", 1, 4)] = score
         t = self._turn_of(rec)
         if t is None:
             self.end_orphan()
             return
         self.turn = None
-        score = _int(rec, "score", 0, 1 << 62)
         if not t.broken and t.game.why is None:
             var = t.game.var
             left = _mask(rec, "open", var.tiles)
@@ -580,6 +648,11 @@ class Player:
     short: int  # decisions that gave something away
     given_total: Fraction
     shut: int  # turns that shut the box
+    # the match measure, over the turns of games played as one round for the win
+    win_turns: int = 0
+    win_decisions: int = 0
+    win_short: int = 0  # decisions short of the match's optimum
+    win_given: Fraction = Fraction(0)  # the chance to win given away, summed
 
 
 def players(report: Report) -> list[Player]:
@@ -590,12 +663,20 @@ def players(report: Report) -> list[Player]:
         n = len(ts)
         ds = [d for t in ts for d in t.decisions]
         total = sum((t.given for t in ts), Fraction(0))
+        wins = [d.win_loss for d in ds if d.win_loss is not None]
         out.append(Player(
             who, len({t.game for t in ts}), n,
             Fraction(sum(t.score for t in ts), n), sum((t.optimal for t in ts), Fraction(0)) / n,
             total / n, sum((t.luck for t in ts), Fraction(0)) / n, len(ds),
-            sum(1 for d in ds if d.loss > 0), total, sum(1 for t in ts if t.shut)))
+            sum(1 for d in ds if d.loss > 0), total, sum(1 for t in ts if t.shut),
+            sum(1 for t in ts if t.p_win is not None), len(wins), sum(1 for w in wins if w > 0),
+            sum(wins, Fraction(0))))
     return out
+
+
+def pp(x) -> str:
+    """A chance as percentage points, 3 decimals."""
+    return "%.3f" % (100 * float(x))
 
 
 def _none_listed(report: Report, top: int) -> str:
@@ -682,6 +763,18 @@ def text(report: Report, top: int = TOP) -> str:
         rows.append([p.who, str(p.decisions), str(p.short), num(p.given_total),
                      num(p.given_total / p.decisions) if p.decisions else "-"])
     lines += _table(rows, {1, 2, 3, 4})
+    if any(p.win_turns for p in ps):
+        lines += ["", "In one round for the win (the match measure: each decision against the "
+                  "match-optimal one there,", "the chance to win the round given away, in "
+                  "percentage points; the seats before known)"]
+        rows = [["who", "turns", "decisions", "short of the match's best", "chance given away",
+                 "per decision"]]
+        for p in ps:
+            if p.win_turns:
+                rows.append([p.who, str(p.win_turns), str(p.win_decisions), str(p.win_short),
+                             pp(p.win_given), pp(p.win_given / p.win_decisions)
+                             if p.win_decisions else "-"])
+        lines += _table(rows, {1, 2, 3, 4, 5})
     lines += ["", "Luck against skill (per turn: average score = optimal E + given away - luck)"]
     for p in ps:
         luck = num(p.luck) if p.luck >= 0 else "(%s)" % num(p.luck)
@@ -829,6 +922,16 @@ def page(report: Report, png: bytes, top: int = TOP) -> str:
               "decisions (every move, every one-die choice) lost against the optimum where each "
               "was made; luck, the rest: average score = optimal E + given away - luck "
               "(positive: the dice helped).</p>"]
+    if any(p.win_turns for p in ps):
+        rows = [["who", "turns", "decisions", "short of the match's best",
+                 "chance given away (points)", "per decision"]]
+        rows += [[p.who, str(p.win_turns), str(p.win_decisions), str(p.win_short),
+                  pp(p.win_given), pp(p.win_given / p.win_decisions) if p.win_decisions
+                  else "-"] for p in ps if p.win_turns]
+        parts += ["<h2>In one round for the win</h2>", _html_table(rows, set(range(1, 6))),
+                  '<p class="note">The match measure: each decision against the match-optimal '
+                  "one there (every seat playing for the win, the seats before known), the "
+                  "chance to win the round it gave away, in percentage points.</p>"]
     parts.append("<h2>Luck against skill</h2><p>Per turn: average score = optimal E + given "
                  "away - luck.</p><ul>")
     for p in ps:

@@ -17,8 +17,9 @@ gives them; a test may look inside its Game (``game``) and draw its picture at a
 come (``frame``). Its loop is
 Guard.forever's at whole ms (a reading every 2 ms, every ms while a level settles, a step
 when the reading changed or App.wait says so): a contact's edges land at the first reading
-after them, so a burst within one ms is one edge; it has no flash (a power cut is a new App)
-and answers two of boxrun's questions: ``s`` (the game's state) and ``e`` (an echo).
+after them, so a burst within one ms is one edge; without a store it has no flash (a power
+cut is a new App), with one it boots from it as main.py does (``play``); it answers two of
+boxrun's questions: ``s`` (the game's state) and ``e`` (an echo).
 """
 
 from __future__ import annotations
@@ -245,7 +246,7 @@ class CpyBox(Driver):
 
     def __init__(self, players: int = 2, levels: int = -1, seed: int = 1, rules=None,
                  scripted: bool = False, tiles: int = pins.TILES, store=None,
-                 held: bool = False, **settings):
+                 held: bool = False, play: bool = False, **settings):
         """*players* and *settings*: the Settings' (boxrun's 2 players by default); *rules*:
         the engine's (None: the settings', as the box makes them); *levels*: the tiles open
         at power-up (bit k-1: tile k; -1: all); *seed*: the dice's draws once the faces
@@ -256,7 +257,10 @@ class CpyBox(Driver):
         does, into the power-up screen of the combination held (*levels*, Roll *held*):
         ``screen`` (None: no combination) is stepped until it ends (``done``), and the box
         stops there, its flash as the screen left it (the game after it: the simulated
-        board's --powerup)."""
+        board's --powerup); with *play*, the game follows as main.py starts it (the saved
+        settings and records read, app.start: a saved game resumes), stepped first as time
+        first passes (``advance``: where a save it makes may raise), and a power cut boots
+        it again from the same flash (``store``: a test may give it a new one first)."""
         from shutbox import setfile
         from shutbox.game import Settings
         from shutbox.ticks import ticks_add
@@ -265,6 +269,7 @@ class CpyBox(Driver):
         self.out = Shown()
         self.tiles = tiles
         self.store = store
+        self.play = play
         self.screen = None
         self.done = False
         self.settings = Settings(players=players, **settings)
@@ -345,16 +350,31 @@ class CpyBox(Driver):
 
             self.screen = powerup.prelude(self.board, self.store, now)
             self.done = self.screen is None
+            if not (self.done and self.play):
+                self._seen = self.board.word
+                self._due = self.ms + 1
+                self._next = self.ms + 1
+                return
+            self._start(now)
             self._seen = self.board.word
-            self._due = self.ms + 1
-            self._next = self.ms + 1
+            self._due = self._next = self.ms  # its first step (a save) as time first passes
             return
-        self.app = App(self.board, self._urandom, now, self.settings, self.rules,
-                       out=self._log)
+        else:
+            self.app = App(self.board, self._urandom, now, self.settings, self.rules,
+                           out=self._log)
         self._seen = self.board.word
         self.app.step(now, self._seen)
         self._due = self.ms + self.app.wait(now)
         self._next = self.ms + 1  # the next reading
+
+    def _start(self, now: int) -> None:
+        """The game after the power-up screen, as main.py starts it from the flash."""
+        from shutbox import app, powerup
+
+        self.screen = None
+        self.done = False
+        boot = powerup.read(self.board, self.store)
+        self.app = app.start(self.board, self._urandom, now, self.store, boot, out=self._log)
 
     # ---- the verbs ----
 
@@ -396,6 +416,10 @@ class CpyBox(Driver):
             self.app.step(now, word)
             return self.app.wait(now)
         if sc.step(now, word):
+            if self.play:
+                self._start(now)
+                self.app.step(now, word)
+                return self.app.wait(now)
             self.done = True
             return 0
         return sc.wait(now)

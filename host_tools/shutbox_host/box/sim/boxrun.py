@@ -44,7 +44,10 @@ Output:    F <ms> <hex>   LED bytes as written  T <ms> <Hz> <duty>  the buzzer c
            RESET <cause> <ms> <reason>: the board reset and booted again: cause 3 (a
            watchdog reset) with reason 1 (it expired) or 2 (machine.reset), 0 0 (a power cut);
            HUNG <ms>: a hang no watchdog ended (the run stops).
-The scripted clock starts 3 s before the 2**30 ms tick wrap, so every run crosses it. A
+The scripted clock starts 3 s before the 2**30 ms tick wrap, so every run crosses it. The
+script's clock (its w's, from which E's µs count) and the board's agree: the core's busy
+time (pin reads, LED writes) moves the board's, and a wait it ran past ends the next one that
+much sooner. A
 reset or power cut rebuilds the board and the app as a reboot does; the firmware's modules
 stay loaded (they keep no state of their own) and the flash folder is kept.
 """
@@ -117,7 +120,8 @@ if opts["hints"] >= 0:
 if opts["computer"] >= 0:
     box["computer"] = opts["computer"]
 guarded = bool("guard" in flags or opts["flash"] or opts["wdt"])
-now = [0]
+now = [0]  # the board's clock (ms; simbus.us: the µs past it its busy core spent)
+until = [0]  # the script's clock: where its waits end (--main: its commands are read again)
 queue = []  # scripted dice faces
 seed = [opts["seed"] or 1]
 real = None
@@ -373,8 +377,12 @@ def step():
 
 
 def wait(ms):
-    """Let *ms* ms of the virtual clock pass, the loop sleeping and passing as on the Pico."""
-    end = ticks_add(now[0], ms)
+    """Let *ms* ms of the script's clock pass, the loop sleeping and passing as on the Pico.
+
+    The board's clock ends where the script's does, or past it by the busy time of the pass
+    that ended the wait (its reads, its LED write): that overshoot is carried into the next
+    wait, which ends *ms* ms after the script's clock, not after the board's."""
+    end = until[0] = ticks_add(until[0], ms)
     while True:
         left = ticks_diff(end, now[0])
         if left <= 0:
@@ -407,6 +415,7 @@ def lockcheck(n):
     except MemoryError:
         pass
     micropython.heap_unlock()
+    until[0] = now[0]  # the polls' time is the script's too
     report()
     print("LOCK %d %d" % (done, n))
 
@@ -423,9 +432,9 @@ def command(line):
     elif c == "E":  # a contact's edges: E gpio us level us level ... (µs from now, in order)
         q = simbus.schedule  # when each takes effect: [ms tick, µs within it, gpio, level]
         g = int(w[1])
-        for i in range(2, len(w), 2):
-            u = simbus.us + int(w[i])
-            q.append([ticks_add(now[0], u // 1000), u % 1000, g, int(w[i + 1])])
+        for i in range(2, len(w), 2):  # from the script's clock: the board may be past it
+            u = int(w[i])
+            q.append([ticks_add(until[0], u // 1000), u % 1000, g, int(w[i + 1])])
         q.sort(key=lambda e: (ticks_diff(e[0], now[0]), e[1]))
     elif c == "w":
         wait(int(w[1]))
@@ -441,16 +450,19 @@ def command(line):
         print("S %d %d %d %d %d %d %d %d %s" % (
             game.state, game.player + 1, game.open_, game.levels, game.a, game.b, game.err,
             game.err_mask, " ".join(str(s) for s in game.scores[:game.players])))
-    elif c == "z":  # for the fuzzer: the model, the debounced levels, the hold after a resume
+    elif c == "z":  # for the fuzzer: the model, the debounced levels, the hold after a resume,
+        # the dice entered (real dice)
         if app is None:
             print("Z -1")
             return True
         game = app.game
         rs = app.resume
-        print("Z %d %d %d %d %d %d %d %d %d %d %d %d" % (
+        d = game.dice  # real dice (shutbox.turn.Dice): the dice entered so far, else -1
+        n = d.throws if game.settings.real_dice else -1
+        print("Z %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d" % (
             game.state, game.player, game.players, game.open_, app.deb.levels, game.a, game.b,
             game.err, 1 if game.locked else 0, rs.expect if rs else -1, game.played,
-            guard.faults if guard else 0))
+            guard.faults if guard else 0, n, d.a if n > 0 else 0, d.b if n > 1 else 0))
     elif c == "r":
         print("RESET 0 %d 0" % ticks_diff(now[0], t0))
         boot(True)
@@ -477,7 +489,9 @@ def command(line):
             else:
                 box[k] = int(v)
         simbus.inject(0)
-        now[0] = t0
+        now[0] = until[0] = t0
+        simbus.us = 0  # nothing left of the box before: its µs past the ms, its edges due
+        del simbus.schedule[:]
         wipe()
         boot(True)
     elif c == "h":
@@ -504,6 +518,7 @@ def command(line):
         from boxauto import auto
 
         auto(app, now, int(w[1]), int(w[2]))
+        until[0] = now[0]  # the fast-forward's time is the script's too
     elif c == "q":
         return False
     else:
@@ -521,7 +536,6 @@ class Quit(SystemExit):
     """Command q in --main."""
 
 
-until = [0]  # --main: the script's commands are read again at this time
 
 
 def _vsleep(ms):
@@ -572,8 +586,8 @@ def obey():
             raise Quit(0)
         if not w:
             continue
-        if w[0] == "w":
-            until[0] = ticks_add(now[0], int(w[1]))
+        if w[0] == "w":  # from the script's clock: a busy pass may have run past it
+            until[0] = ticks_add(until[0], int(w[1]))
             return
         if w[0] == "r":
             raise PowerCut(0)
@@ -701,7 +715,7 @@ from shutbox.board import Board  # noqa: E402
 from shutbox.settings import Settings  # noqa: E402
 
 now[0] = simtime.ticks_ms() if realtime else ticks_add(0, -3000)
-t0 = now[0]
+t0 = until[0] = now[0]
 if not realtime:
     simbus.clock = _clock
     simbus.advance = _advance
