@@ -14,7 +14,7 @@ import time
 
 import pytest
 from selection import sizes
-from test_records_cuts import STEP, Box, Cut, CutStore
+from test_records_cuts import Box, Cut, CutStore
 
 from shutbox.game import GAME_END
 from shutbox.store import Store
@@ -63,13 +63,14 @@ def test_the_seats_take_names_and_refuse_bad_ones_with_nothing_changed(tmp_path)
 
 
 class NamedBox(Box):
-    """The box of test_records_cuts with the companion beside it: after each step its
-    ``Live.count_game``, as its loop runs it (a cut in it: the power goes), and a new Live
-    at each boot (its RAM lost)."""
+    """The box of test_records_cuts with the companion beside it: after each of the app's
+    steps its ``Live.count_game``, as its loop runs it (a cut in it: the power goes), and a
+    new Live at each power-up (its RAM lost)."""
 
     def __init__(self, root, cut=0, seed=1):
         self.ends: dict[int, tuple[int, int, list[int]]] = {}  # game: winners, played, scores
         super().__init__(root, cut, seed)
+        self._companion()
         box = self
 
         class Finals(dict):
@@ -80,22 +81,31 @@ class NamedBox(Box):
 
         self.finals = Finals()
 
-    def boot(self):
-        super().boot()
-        self.live = live_mod.Live(out=lambda line: None)
-        self.live.store = self.store
+    def _companion(self):
+        """The companion beside the app the box has just started."""
+        live = self.live = live_mod.Live(out=lambda line: None)
+        live.store = self.store
+        app = self.app
+        step = app.step
+
+        def stepped(now, levels=-1):
+            step(now, levels)
+            live.count_game(app)
+
+        app.step = stepped
 
     def wait(self, ms):
-        for _ in range(ms // STEP):
-            self.now += STEP
+        box = self.box
+        end = box.ms + ms
+        while box.ms < end:
             try:
-                self.app.step(self.now)
-                self.live.count_game(self.app)
-            except Cut:
+                box.advance(end - box.ms)
+            except Cut:  # the power went in a save, at box.ms
                 self.cuts += 1
-                self.board.rolling = False  # the player lets go; the tiles stay as they are
-                self.store = CutStore(self.root)
-                self.boot()
+                box.release()  # the player lets go; the tiles stay as they are
+                self.store = box.store = CutStore(self.root)
+                box.power_cut()
+                self._companion()
                 if self.app.game.state == GAME_END:  # the last game to end: the next not begun
                     self.game_no = len(self.finals) - 1
 
