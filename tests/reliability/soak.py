@@ -78,7 +78,7 @@ def base(tree=None) -> int:
 
 def firmware_cap(tree=None) -> int:
     """The -X heapsize that leaves the firmware 64 KB: ISSUE_HEAP plus the base to the KB
-    above it (bench.game.boot_cap)."""
+    above it."""
     return ISSUE_HEAP + (base(tree) // 1024 + 1) * 1024
 
 

@@ -1,5 +1,6 @@
 # Fast-forward games for boxrun: the computer plays every seat, thousands of turns in seconds.
-"""Loaded by boxrun only for its ``a TURNS MS`` command (so it costs no heap otherwise).
+"""Loaded by boxrun only for its ``a TURNS MS`` and ``z`` commands (so it costs no heap
+otherwise: the memory tests' runs never load it).
 
 The computer (Settings.computer on) takes every seat of a 4-seat game; the app is polled every
 MS ms of boxrun's virtual clock instead of every 2 ms. Nothing else changes: the debouncer,
@@ -43,3 +44,20 @@ def auto(app, now, turns, ms):
             simbus.set_level(pin, up ^ 1)
             held = 2 + (800 // ms + 1 if game.state == 5 else 0)  # held: a new game
     print("AUTO %d" % done[0])
+
+
+def model(app, guard):
+    """Print boxrun's Z line for the fuzzer: the model (state, player, players, open tiles),
+    the debounced levels, the throw, the error, the lock, the hold after a resume, who has
+    played, the faults, and the dice entered (real dice: shutbox.turn.Dice; else -1)."""
+    if app is None:
+        print("Z -1")
+        return
+    game = app.game
+    rs = app.resume
+    d = game.dice
+    n = d.throws if game.settings.real_dice else -1
+    print("Z %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d" % (
+        game.state, game.player, game.players, game.open_, app.deb.levels, game.a, game.b,
+        game.err, 1 if game.locked else 0, rs.expect if rs else -1, game.played,
+        guard.faults if guard else 0, n, d.a if n > 0 else 0, d.b if n > 1 else 0))
