@@ -166,7 +166,7 @@ class Names:
         computer's for its seats, None for a seat without a name."""
         cpu = game.cpu.seats if game.cpu is not None else 0
         level = game.settings.computer
-        out = []
+        out: list = []
         for p in range(game.players):
             if cpu >> p & 1:
                 out.append("computer (%s)" % LEVELS[level - 1 if level > 0 else 0])
