@@ -100,7 +100,7 @@ class NamedBox(Box):
         while box.ms < end:
             try:
                 box.advance(end - box.ms)
-            except Cut:  # the power went in a save, at box.ms
+            except Cut:  # the power went in a save, at the box's ms
                 self.cuts += 1
                 box.release()  # the player lets go; the tiles stay as they are
                 self.store = box.store = CutStore(self.root)

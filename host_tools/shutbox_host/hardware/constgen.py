@@ -170,8 +170,9 @@ def literal_of(text: str) -> str | None:
 
 
 def _rel(module: str) -> str:
-    """A table user's path: ``mod`` in firmware/shutbox, ``pkg/mod`` (the Pico W's companion,
-    ``companion/live``) in firmware/pkg."""
+    """A table user's path: a module of firmware/shutbox by its name, or one of another
+    firmware folder (the Pico W's companion) by that folder, a slash and its name (the
+    companion's live module: firmware/companion/live.py)."""
     return "firmware/%s.py" % module if "/" in module else "%s/%s.py" % (FIRMWARE, module)
 
 
