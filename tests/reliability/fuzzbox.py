@@ -51,8 +51,9 @@ in (the waits cut to STAMP_MS), which ``Checker`` replays against the rules on C
   LATE_MS); no decision of a person's goes on past it; the turn's score is the open tiles;
 * resigning: a ``resign`` rule only with the setting, in a person's turn before a throw, when
   tile 1 out of its place and Roll held a second ask for it; the score is every tile of the
-  start; the player takes no more turns or rounds in that game and does not win (one round:
-  unless nobody else played);
+  start; the player takes no more turns or rounds in that game and does not win; when every
+  player resigned (every seat; in a match every player of a round) the game ends in a draw
+  between every seat, its score the lowest total;
 * the box's state agrees with the log (its open tiles), SETUP or READY without an error
   means the physical tiles are the game's (mirrored for Open the Box), and after a power cut
   the box waits for the physical tiles of the saved game.
