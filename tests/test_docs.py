@@ -233,6 +233,7 @@ CONSTANTS = {
     "5 ms": ("host_tools/shutbox_host/web/static/worker.js", "SLICE_MS = 5"),
     "100 ms": ("host_tools/shutbox_host/web/static/worker.js", "LAG_NS = 100e6"),
     "700 ms": (FW + "debounce.py", "_LONG_MS = const(700)"),
+    "500 ms": (FW + "game.py", "_STATUS_MS = const(500)"),  # a waiting screen's blink
     "7.5 s": (FW + "game.py", "_CODE_CYCLE_MS = const(7500)"),
     "1 KB": (FW + "engine.py", "beat-target buffer (1 KB a layer on nine tiles)"),
     "256 KB": ("host_tools/shutbox_host/box/drive.py", 'heapsize: str = "256k"'),

@@ -54,6 +54,7 @@ _COOL_MS = const(10000)  # after a void code, no new one for this long
 _TOKENS = const(4)  # paired phones remembered at once
 _SIG = const(8)  # the numbers compared after each step
 _COUNT_MAX = const(0x3FFFFFFF)  # the largest small int on the chip: the counts stop there
+_GAME_END = const(5)  # shutbox.game's GAME_END: the names' records count the game
 _HIST = const(32)  # the loop's lateness counted by the ms up to this (the last: this or more)
 _OWN = ("sound", "brightness")  # the settings the page may change (the box's own)
 STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end", "roll-off")
@@ -95,6 +96,9 @@ class Live:
         self.kick = False  # a change made from the page: the box steps at its next pass
         self.server = None  # the server (companion.web.Server) once companion.web.run made it
         self.wifi = None  # the networking (companion.wifi.Wifi) on a radio that runs
+        self.names = None  # the seats' names and their records (companion.names), once needed
+        self._ended = False  # the game's end was looked at for the names' records
+        self._unnamed = False  # no names' file in the store (looked once; until one is set)
 
     def out(self, line):
         """The app's *out*: print the log line (as the box does) and keep it for the page."""
@@ -124,7 +128,8 @@ class Live:
                 "scores": g.scores[:g.players], "turn": g.score,
                 "winners": _bits(g.winners, g.players) if won else [],
                 "error": ERRORS[g.err], "pairing": bool(self.code),
-                "computer": g.cpu.seats if g.cpu is not None else 0}
+                "computer": g.cpu.seats if g.cpu is not None else 0,
+                "names": self.seat_names(g)}
 
     def log_text(self):
         """Return the kept game log: JSON lines, as ``shutbox log`` records them."""
@@ -159,6 +164,10 @@ class Live:
     async def box(self, guard):
         """The box's loop (Guard.forever's, with asyncio's sleep): see the module's doc."""
         self.guard = guard
+        try:  # the names' module, when the seats have names: now, not in a request mid-game
+            self.names_file()
+        except Exception:  # noqa: BLE001 - the page without names then
+            pass
         read = guard.board.reader()
         ticks_ms = time.ticks_ms
         ticks_us = time.ticks_us
@@ -199,6 +208,11 @@ class Live:
                     self._after(now)
                 except Exception:  # noqa: BLE001 - the page's view failing never stops the box
                     pass
+                if guard.app is not None:
+                    try:
+                        self.count_game(guard.app)
+                    except Exception:  # noqa: BLE001 - nor do the names' records
+                        pass
                 due = time.ticks_add(now, guard.wait(now))
                 dt = time.ticks_diff(due, ticks_ms())
                 if moved and dt <= 1:  # as Guard.forever: the next reading 1 ms on, to the µs
@@ -354,3 +368,63 @@ class Live:
         from shutbox import setnames
 
         return setnames.names(self.settings)
+
+    # ----- the seats' names and their records (companion.names) -----
+
+    def names_file(self, make=False):
+        """Return the names (companion.names.Names), loaded at the first need; None without
+        the box's store, or without their file in it unless *make* (looked for once: a box
+        whose seats were never named loads nothing for them, and a phone's state costs no
+        look at the flash)."""
+        if self.names is None and self.store is not None:
+            if not make:
+                if self._unnamed:
+                    return None
+                try:
+                    os.stat(self.store.root + "/names")  # companion.names.NAME in the store
+                except OSError:
+                    self._unnamed = True
+                    return None
+            from companion.names import Names
+
+            self.names = Names(self.store)
+        return self.names
+
+    def seat_names(self, game):
+        """Return the names of *game*'s seats (None: no name), or [] without names."""
+        n = self.names_file()
+        return n.at_seats(game) if n is not None else []
+
+    def count_game(self, app):
+        """At a game's end (after the step that ended it, whose records the box saved): the
+        names' records count it, once (companion.names); the page shows them then."""
+        if app.game.state != _GAME_END:
+            self._ended = False  # the next game's end counts (no allocation: every step)
+            return
+        if self._ended:  # looked at already: the steps at the game's end do nothing more
+            return
+        self._ended = True
+        n = self.names_file()
+        if n is not None and n.after(app, app.game.engine.score(0)):
+            self.version += 1
+            self.changed.set()
+
+    def set_names(self, seats):
+        """Name the seats from the page (a list: seat 1 first; null for none); return None,
+        or what is wrong in words (nothing changed then)."""
+        if self.store is None or self.guard is None or self.guard.app is None:
+            return "the box is restarting"
+        n = self.names_file(True)
+        wrong = n.set_seats(seats)
+        if wrong is None:
+            self.version += 1  # every phone's page shows the names
+            self.changed.set()
+        return wrong
+
+    def names_table(self):
+        """Return the seats' names and every name's record (a dict for JSON)."""
+        n = self.names_file()
+        if n is None:
+            return {"seats": [None] * 4, "records": [], "rating": {"start": 1500, "k": 32}}
+        return {"seats": [x or None for x in n.seats], "records": n.records(),
+                "rating": {"start": 1500, "k": 32}}

@@ -6,9 +6,11 @@ the throw, the tiles up and in play, the scores, the winners); ``/api/events`` t
 pushed as server-sent events at every change (shutbox's loop wakes them: companion.live);
 ``/api/moves`` the throw's moves ranked by the box's tables (best-move hints only, else
 403: companion.moves); ``/api/settings`` the settings in words; ``/api/records`` the box's
-records of the variant played; ``/api/log`` the game log as JSON lines (what ``shutbox
-report`` reads); ``POST /api/pair`` shows a pairing code on the box (no body), or trades the
-code for a token (``{"code": "1234"}``); the changes need the token (``X-Pair-Token``), else 403:
+records of the variant played; ``/api/names`` the seats' names and each name's record
+(``POST`` paired, with ``{"seats": [...]}``: companion.names); ``/api/log`` the game log as
+JSON lines (what ``shutbox report`` reads); ``POST /api/pair`` shows a pairing code on the
+box (no body), or trades the code for a token (``{"code": "1234"}``); the changes need the
+token (``X-Pair-Token``), else 403:
 ``POST /api/new-game``, ``POST /api/settings`` with the box's own settings in words
 (``{"brightness": "high"}``: sound and brightness, applied at once and saved), and ``POST
 /api/wifi`` with a home network (``{"ssid": ..., "password": ...}``: saved, then joined;
@@ -326,6 +328,8 @@ def make(live):
         live.wifi.join(ssid, password)
         return {"joining": ssid, "then": "http://shutbox.local/"}, 202
 
+    _names_routes(app, live)
+
     @app.post("/api/new-game")
     async def new_game(req):
         if not live.paired(req.headers.get("X-Pair-Token")):
@@ -335,6 +339,28 @@ def make(live):
         return {"new_game": True}
 
     return app
+
+
+def _names_routes(app, live):
+    """The seats' names and each name's record (companion.names): ``GET /api/names``, and
+    ``POST /api/names`` (paired) with ``{"seats": ["ann", "bob"]}`` (seat 1 first; null or ""
+    for no name)."""
+
+    @app.get("/api/names")
+    async def names(req):
+        return live.names_table()
+
+    @app.post("/api/names")
+    async def set_names(req):
+        if not live.paired(req.headers.get("X-Pair-Token")):
+            return _error(403, "pair with the box first (POST /api/pair)")
+        body = _body(req)
+        if not body or "seats" not in body or len(body) != 1:
+            return _error(400, "give the seats' names: {\"seats\": [\"ann\", \"bob\"]}")
+        wrong = live.set_names(body["seats"])
+        if wrong is not None:
+            return _error(503 if wrong.startswith("the box ") else 400, wrong)
+        return live.names_table()
 
 
 async def _serve(app, host, port, out):

@@ -25,7 +25,7 @@ from shutbox.ticks import ticks_add, ticks_diff
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
 _OFF = const(0)  # palette codes (shutbox.frame; keep them < 8): dark
 _AMBER = const(4)  # attention: open this tile, one die available
-_BLINK_MS = const(250)  # shutbox.frame's slow blink (half-period)
+_STATUS_MS = const(500)  # a waiting screen's 1 Hz blink (half-period; half LABEL_MS)
 _NOTICE_SETTINGS = const(1)  # boot notice: the settings file was damaged
 _NOTICE_RECORDS = const(2)  # boot notice: the records file was damaged
 _NOTICE_GAME = const(4)  # boot notice: the saved game was damaged
@@ -229,9 +229,9 @@ class App:
         else:
             f = self.game.render(now)
         if self.resume is not None and self.resume.expect >= 0:  # resumed: tiles unlike the
-            # saved game's blink (fr.blink(now, 0), inline)
+            # saved game's blink at 1 Hz (fr.blink(now, 0, _STATUS_MS), inline)
             fr.tiles_mask(f, self.deb.levels ^ self.resume.expect,
-                          _OFF if ticks_diff(now, 0) // _BLINK_MS & 1 else _AMBER)
+                          _OFF if ticks_diff(now, 0) // _STATUS_MS & 1 else _AMBER)
         if self.notices:
             if ticks_diff(now, self._notice_at) < _NOTICE_MS:
                 fr.notice(f, self.board.tiles, self.notices, now, self._notice_at)
@@ -263,7 +263,7 @@ class App:
         if rs is not None and rs.transitions != self.game.transitions:
             return 0  # a save the last step left to this one (step: one save a step)
         if not w and rs is not None and rs.expect >= 0:  # the tiles unlike the saved game's
-            w = _BLINK_MS - ticks_diff(now, 0) % _BLINK_MS  # blink (render's: fr.blink)
+            w = _STATUS_MS - ticks_diff(now, 0) % _STATUS_MS  # blink (as render draws it)
         if w:  # never sooner than the frame pace
             w = max(w, ticks_diff(self._next_frame, now))
             if w < ms:

@@ -79,6 +79,7 @@ _BLUE = const(5)  # numbers: scores
 _MAGENTA = const(6)  # a player's number
 _CYAN = const(7)  # hints, the computer's moves, a challenge code's digits
 _FAST_MS = const(100)  # shutbox.frame's fast blink (half-period)
+_STATUS_MS = const(500)  # a waiting screen's 1 Hz blink (half-period; half LABEL_MS)
 _MAX_PLAYERS = const(4)  # seats at the box
 SETUP = const(0)  # game states (shutbox.game)
 READY = const(1)  # a state
@@ -511,18 +512,20 @@ class Game:
         nothing changes until the tiles or Roll do. The app steps then (shutbox.app).
 
         A view's edges are render's: every second of its cycle (each part lasts whole
-        seconds); every _FAST_MS, the grid of all of them, while the box shut celebrates or
-        the winners' tiles blink, in a challenge (its code's digits) and where a number may
-        be drawn digit by digit (a match, a scoring variant, a box of fewer than 9 tiles)."""
+        seconds); every _FAST_MS, the grid of all of them, while the box shut celebrates, in a
+        challenge (its code's digits) and where a number may be drawn digit by digit (a
+        match, a scoring variant, a box of fewer than 9 tiles); else every _STATUS_MS while
+        the winners' tiles blink (1 Hz: a waiting screen redraws twice a second at most)."""
         st = self.state
         if st == TURN_END or st == GAME_END:
             t = ticks_diff(now, self.t_state)
-            if st == TURN_END and self.shut_box and t < _CELEBRATE_MS or st == GAME_END and \
-                    not self.page and t % _CYCLE_MS < _LABEL_MS or self.dice.code >= 0 or \
-                    self.tiles < 9 or self.match is not None or self.engine.rules.scoring:
+            if st == TURN_END and self.shut_box and t < _CELEBRATE_MS or \
+                    self.dice.code >= 0 or self.tiles < 9 or self.match is not None or \
+                    self.engine.rules.scoring:
                 st = _FAST_MS
-            else:
-                st = _LABEL_MS
+            else:  # the winners' tiles blink: every _STATUS_MS, half _LABEL_MS
+                st = _LABEL_MS >> (st == GAME_END and not self.page and
+                                   t % _CYCLE_MS < _LABEL_MS)
             return st - t % st
         if st == ROLLING or st > MOVE or self.err:  # the dice, a roll-off, a blinking mistake
             return True
@@ -599,7 +602,7 @@ class Game:
             else:  # who won: the winners' tiles, the first two winners' numbers on the dice
                 st %= _CYCLE_MS if self.dice.code < 0 else _CODE_CYCLE_MS
                 if st < _LABEL_MS:
-                    st = _GREEN if fr.blink(now, self.t_state, _FAST_MS) else _OFF
+                    st = _GREEN if fr.blink(now, self.t_state, _STATUS_MS) else _OFF
                     fr.tiles_mask(f, self.winners, st)
                     st = 0  # the dice drawn
                     now = 0  # the player

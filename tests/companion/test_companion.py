@@ -141,15 +141,24 @@ def test_a_change_needs_the_pairing_code_the_box_shows_at_that_moment(box):
 
 # ----- fuzzing -----
 
-_PATHS = ["/", "/api/state", "/api/events", "/api/pair", "/api/new-game", "/api/log", "/x"]
+_PATHS = ["/", "/api/state", "/api/events", "/api/pair", "/api/new-game", "/api/log",
+          "/api/names", "/x"]
+# malformed names for the seats, sent with a pairing's token (TOKEN: the test's): each a 400
+_BAD_NAMES = [b'{"seats": "ann"}', b'{"seats": []}', b'{"seats": ["a", "b", "c", "d", "e"]}',
+              b'{"seats": ["%s"]}' % (b"x" * 17), b'{"seats": ["ann", "ann"]}',
+              b'{"seats": ["a\\u0000b"]}', b'{"seats": ["\xff\xfe"]}', b'{"seats": [7]}',
+              b'{"seats": ["computer (hard)"]}', b'{"seats": [" ann"]}', b'{"names": ["a"]}',
+              b'{"seats": ["a"], "x": 1}', b'["ann"]', b'{"seats": [["a"]]}', b"{",
+              b'{"seats": ["\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9'
+              b'\xc3\xa9\xc3\xa9"]}']
 
 
 def _bad_request(rng: random.Random) -> tuple[str, bytes, bool]:
     """One bad request: (kind, bytes, whether to hold the connection open unfinished)."""
     # a few slow ones: each holds its slot for the box's 3 s limit
     kind = rng.choices(["garbage", "long-line", "headers", "big-body", "bad-json", "method",
-                        "missing", "no-version", "binary", "unpaired", "half"],
-                       [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1])[0]
+                        "missing", "no-version", "binary", "unpaired", "bad-names", "half"],
+                       [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1])[0]
     if kind == "garbage":
         return kind, bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))), False
     if kind == "long-line":
@@ -159,7 +168,8 @@ def _bad_request(rng: random.Random) -> tuple[str, bytes, bool]:
             False
     if kind == "big-body":
         n = rng.randrange(300, 5000)
-        return kind, (b"POST /api/pair HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % n
+        path = rng.choice([b"/api/pair", b"/api/names"])
+        return kind, (b"POST %s HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % (path, n)
                       + b"{" * n), False
     if kind == "bad-json":
         body = rng.choice([b"{", b"[1]", b"\xff\xfe", b"null", b'{"code": [1, 2]}'])
@@ -174,7 +184,12 @@ def _bad_request(rng: random.Random) -> tuple[str, bytes, bool]:
     if kind == "binary":
         return kind, b"GET / HTTP/1.1\r\nX: \xff\xfe\x00\r\n\r\n", False
     if kind == "unpaired":
-        return kind, b"POST /api/new-game HTTP/1.1\r\nX-Pair-Token: x\r\n\r\n", False
+        path = rng.choice([b"/api/new-game", b"/api/names"])
+        return kind, b"POST %s HTTP/1.1\r\nX-Pair-Token: x\r\n\r\n" % path, False
+    if kind == "bad-names":
+        body = rng.choice(_BAD_NAMES)
+        return kind, (b"POST /api/names HTTP/1.1\r\nX-Pair-Token: TOKEN\r\n"
+                      b"Content-Length: %d\r\n\r\n" % len(body) + body), False
     return kind, b"GET /api/state HTTP/1.1\r\nHost: b", True  # slow: never finished
 
 
@@ -202,7 +217,11 @@ def _send(port: int, data: bytes, hold: bool) -> str:
 
 def test_a_thousand_bad_requests_get_errors_or_are_dropped_while_the_box_plays_on(box):
     rng = random.Random(25)
-    reqs = [_bad_request(rng) for _ in range(1000)]
+    t = time.monotonic()
+    assert box.request("POST", "/api/pair")[0] == 202
+    token = box.request("POST", "/api/pair", body={"code": box.pairing_code(t)})[1]["token"]
+    reqs = [(k, d.replace(b"TOKEN", token.encode()), h)
+            for k, d, h in (_bad_request(rng) for _ in range(1000))]
     results: list[tuple[str, str]] = []
     lock = threading.Lock()
 
@@ -245,7 +264,7 @@ def test_a_thousand_bad_requests_get_errors_or_are_dropped_while_the_box_plays_o
                "headers": {"400", "dropped"}, "big-body": {"413", "dropped"},
                "bad-json": {"400", "403"}, "method": {"405"}, "missing": {"404"},
                "no-version": {"400"}, "binary": {"400", "200"}, "unpaired": {"403"},
-               "half": {"dropped", "400"}}
+               "bad-names": {"400"}, "half": {"dropped", "400"}}
     # any may be turned away (503: four at once) or reset by a close racing the client's
     bad = [(k, r) for k, r in results if r not in allowed[k] | {"503", "dropped"}]
     assert not bad, bad[:10]
@@ -276,6 +295,7 @@ def test_a_thousand_bad_requests_get_errors_or_are_dropped_while_the_box_plays_o
     box.tile(6, True)
     box.wait_state(lambda x: x["state"] in ("ready", "turn-end") and 6 not in x["open"])
     assert not any('"ev": "fault"' in x for _, x in box.lines)
+    assert box.request("GET", "/api/names")[1]["seats"] == [None] * 4  # no name got through
 
 
 def test_more_clients_than_four_are_turned_away_and_the_slots_come_back(box):

@@ -2,9 +2,10 @@
 """Playwright drives Debian's Chromium (shutbox_host.web.drive's executable and flags) at a
 phone's size against the companion on 127.0.0.1: the page follows the game live, a tile
 flipped on the box shows on it within the companion's promise, a setting changed on the
-page after pairing with the code the box shows applies, and a home network given there is
-joined. Its screenshot at phone size goes to docs/img/companion.png when that file is missing
-or SHUTBOX_COMPANION_SHOT=1 (as tests/web/test_web.py's), else to build/."""
+page after pairing with the code the box shows applies, a home network given there is
+joined, and the seats named there show in the scores. Its screenshot at phone size goes to
+docs/img/companion.png when that file is missing or SHUTBOX_COMPANION_SHOT=1 (as
+tests/web/test_web.py's), else to build/."""
 
 from __future__ import annotations
 
@@ -79,6 +80,20 @@ def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing
                 page.wait_for_function("() => document.getElementById('msg').textContent "
                                        "=== 'brightness: low'")
                 assert box.request("GET", "/api/settings")[1]["brightness"] == "low"
+                # the seats named on the page: in the scores, and a name refused in words
+                page.fill("#seat1", "ann")
+                page.fill("#seat2", "é" * 9)  # 9 letters, 18 bytes
+                page.click("#setnames")
+                page.wait_for_function("() => document.getElementById('msg').textContent"
+                                       ".startsWith('seat 2: a name is at most 16 bytes')")
+                page.fill("#seat2", "bob")
+                page.click("#setnames")
+                page.wait_for_function("() => document.getElementById('msg').textContent "
+                                       "=== 'names: ann, bob'")
+                page.wait_for_function("() => document.getElementById('scores').textContent"
+                                       ".startsWith('ann')")
+                assert "bob" in page.locator("#scores").inner_text()
+                assert box.request("GET", "/api/names")[1]["seats"][:2] == ["ann", "bob"]
                 # the box's own network, then a home network given on the page
                 assert "the box's own network shutbox-" in page.locator("#wifi").inner_text()
                 shot = _shot_path()

@@ -117,35 +117,46 @@ def input_latency(turns: int = 2) -> dict:
                 out["companion_unix_page_events"] = len(ev.events)
             finally:
                 ev.close()
-            stop = threading.Event()
-            done = [0]
-
-            def phone():
-                while not stop.is_set():
-                    try:
-                        if box.request("GET", "/api/state")[0] == 200:
-                            done[0] += 1
-                    except OSError:
-                        pass
-
             ev = Events(box.port)
-            threads = [threading.Thread(target=phone) for _ in range(_PHONES - 1)]
-            for t in threads:
-                t.start()
+            phones = Phones(box, _PHONES - 1)
             try:
-                t0, n0 = time.monotonic(), done[0]
+                t0, n0 = time.monotonic(), phones.done
                 out.update(_stats("companion_unix_polled", _latency(box, turns)))
                 out["companion_unix_polled_requests_per_s"] = round(
-                    (done[0] - n0) / (time.monotonic() - t0))
+                    (phones.done - n0) / (time.monotonic() - t0))
                 out["companion_unix_polled_events"] = len(ev.events)
             finally:
-                stop.set()
-                for t in threads:
-                    t.join(10)
+                phones.stop()
                 ev.close()
         finally:
             box.close()
     return out
+
+
+class Phones:
+    """*n* phones asking the box for its state without a pause, each on a thread of its own,
+    until stop(); ``done`` counts the answered requests."""
+
+    def __init__(self, box, n: int):
+        self.box = box
+        self.done = 0
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._ask) for _ in range(n)]
+        for t in self._threads:
+            t.start()
+
+    def _ask(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if self.box.request("GET", "/api/state")[0] == 200:
+                    self.done += 1
+            except OSError:
+                pass
+
+    def stop(self) -> None:
+        self._stop.set()
+        for t in self._threads:
+            t.join(10)
 
 
 def figures(soak=False) -> dict:
@@ -156,27 +167,14 @@ def figures(soak=False) -> dict:
         try:
             time.sleep(0.5)
             idle = _span(box)
-            stop = threading.Event()
-            done = [0]
-
-            def phone():
-                while not stop.is_set():
-                    try:
-                        if box.request("GET", "/api/state")[0] == 200:
-                            done[0] += 1
-                    except OSError:
-                        pass
-
-            threads = [threading.Thread(target=phone) for _ in range(_PHONES)]
-            for t in threads:
-                t.start()
-            time.sleep(0.3)
-            n0 = done[0]
-            busy = _span(box)
-            n = done[0] - n0
-            stop.set()
-            for t in threads:
-                t.join(10)
+            phones = Phones(box, _PHONES)
+            try:
+                time.sleep(0.3)
+                n0 = phones.done
+                busy = _span(box)
+                n = phones.done - n0
+            finally:
+                phones.stop()
         finally:
             box.close()
     return {"companion_unix_loop_late_ms_idle": idle["late_ms"],

@@ -15,14 +15,17 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   fresh REPL (microdot's four modules, asyncio, the companion's two); of which
   picow_microdot_import_bytes is ``import microdot, microdot.sse`` alone (asyncio with it);
   picow_wifi_import_bytes: ``import companion.wifi`` alone (the networking, loaded once the
-  radio runs: asyncio, socket and select with it).
+  radio runs: asyncio, socket and select with it); picow_names_import_bytes: ``import
+  companion.names`` alone (the seats' names and their records, loaded when a phone shows the
+  game or at a game's end once a seat has been named).
 - picow_heap_free_min_bytes: the least gc.mem_free() after a gc.collect() every 100 ms (a
   machine.Timer probe started by a boot.py, itself a few KB) over an all-features game (1
   player and the hard computer, best-move hints, Canoga stakes, ties by roll-off) with the
-  companion on; picow_heap_live_max_bytes = picow_heap_bytes - that. The probe also asks for
-  the throw's moves ranked (companion.moves, as a phone's page does at each throw) before
-  each reading: picow_moves_ranked probes had a ranking; picow_moves_held_bytes is what the
-  ranking keeps between requests (its chance-to-shut buffer), freed at the end.
+  companion on and its seat named (the players' names: companion.names counts the game at
+  its end and saves); picow_heap_live_max_bytes = picow_heap_bytes - that. The probe also
+  asks for the throw's moves ranked (companion.moves, as a phone's page does at each throw)
+  before each reading: picow_moves_ranked probes had a ranking; picow_moves_held_bytes is
+  what the ranking keeps between requests (its chance-to-shut buffer), freed at the end.
 - picow_inputs_{alone,page,polled}_*: the box's input latency on the emulated clock in a
   2-player game played by autoplay (shutbox_host.pico.autoplay), each tile shut to the start
   of the first frame showing it and each Roll press of a turn to the first frame of rolling
@@ -90,10 +93,12 @@ def _game(uf2) -> dict:
     """The all-features game with the companion on, the heap probed (rp2's, from boot.py)."""
     from shutbox_host.bench.rp2 import play_to_winner, settings_file
     from shutbox_host.pico import fsimage
+    from shutbox_host.pico.companion import names_file
     from shutbox_host.pico.emulator import Emulator
 
     data = settings_file(players=1, computer=3, hints=2, stakes=1, tie=1)
     fs = fsimage.build(board="RPI_PICO_W", extra={"/data/settings": data,
+                                                  "/data/names": names_file(["ann"]),
                                                   "/boot.py": _PROBE.encode()})
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
         turn = emu.wait_for(_TURN, timeout_ms=8000)
@@ -102,13 +107,17 @@ def _game(uf2) -> dict:
         said = emu.events("companion")
         faults = emu.events("fault")
         out = emu.repl("_tm.deinit()\nimport os, sys\nst = os.statvfs('/')\n"
+                       "from companion import picow\nn = picow.live.names\n"
                        "print('LO', _lo[0], gc.mem_free() + gc.mem_alloc(), st[2] - st[3], "
-                       "st[2], int('companion.web' in sys.modules), _asked[0])\n"
+                       "st[2], int('companion.web' in sys.modules), _asked[0], "
+                       "n.entry(n.find('ann'))[0] if n else -1)\n"
                        "from companion import moves\ngc.collect()\n_a = gc.mem_free()\n"
                        "moves._kept[0] = moves._kept[1] = None\ngc.collect()\n"
                        "print('MV', gc.mem_free() - _a)\n")
-    lo, total, used, blocks, served, asked = (int(v) for v in next(
+    lo, total, used, blocks, served, asked, named = (int(v) for v in next(
         x for x in out.splitlines() if x.startswith("LO")).split()[1:])
+    if win["ev"] == "winner" and named != 1:
+        raise AssertionError("the names' records did not count the game: %d" % named)
     if faults or not served or [s for s in said if s.get("error") != "radio"]:
         raise AssertionError("the Pico W's companion did not run as it should: %s %s"
                              % (said, faults))
@@ -168,7 +177,8 @@ def _inputs(uf2, path: str | None) -> dict:
     import statistics
 
     from shutbox import pins
-    from shutbox_host.pico import autoplay, fsimage
+    from shutbox_host.bench import rp2
+    from shutbox_host.pico import fsimage
     from shutbox_host.pico.emulator import Emulator
 
     extra = {"/boot.py": (_PHONE % path).encode()} if path else {}
@@ -177,19 +187,7 @@ def _inputs(uf2, path: str | None) -> dict:
         emu.wait_for(_TURN, timeout_ms=8000)
         emu.run(ms=300)
         t0 = emu.now_ms
-        eng = autoplay.engine()
-        spans = []
-        for _ in range(2):
-            a = len(emu.inputs)
-            autoplay.play_turn(emu, eng, gap_ms=150)
-            spans.append((a, len(emu.inputs)))
-            emu.run(ms=750)
-            emu.set_open((1 << pins.TILES) - 1)
-            emu.run(ms=100)
-            n = len(emu.lines)
-            emu.click(100)
-            emu.wait_for(r'"ev": "(turn|winner)"', timeout_ms=3000, since=n)
-            emu.run(ms=100)
+        spans = rp2.play_turns(emu)
         span_ms = emu.now_ms - t0
         served = [0, 0]
         if path:
@@ -250,6 +248,8 @@ def figures(soak=False, uf2=None):
                                                       "microdot, microdot.sse")[0]
     out["picow_wifi_import_bytes"] = _import_cost(uf2, tree, with_c.version,
                                                   "companion.wifi")[0]
+    out["picow_names_import_bytes"] = _import_cost(uf2, tree, with_c.version,
+                                                   "companion.names")[0]
     out.update(_game(uf2))
     for path in (None, "/api/events", "/api/state"):
         out.update(_inputs(uf2, path))

@@ -109,11 +109,15 @@ def _idle(emu: Emulator, gc_alloc: int) -> dict:
     }
 
 
-def _flip_to_led(emu: Emulator) -> dict:
-    n_in = len(emu.inputs)
+def play_turns(emu: Emulator, turns: int = 2) -> list[tuple[int, int]]:
+    """Play *turns* turns by the tables on *emu* (autoplay), each passed on with Roll after
+    its tiles are set open again; return each turn's span of emu.inputs (start, end)."""
     eng = autoplay.engine()
-    for _ in range(2):  # two turns: every tile shut during them is a sample
+    spans = []
+    for _ in range(turns):
+        a = len(emu.inputs)
         autoplay.play_turn(emu, eng, gap_ms=150)
+        spans.append((a, len(emu.inputs)))
         emu.run(ms=750)
         emu.set_open((1 << pins.TILES) - 1)
         emu.run(ms=100)
@@ -121,6 +125,12 @@ def _flip_to_led(emu: Emulator) -> dict:
         emu.click(100)
         emu.wait_for(r'"ev": "(turn|winner)"', timeout_ms=3000, since=n)
         emu.run(ms=100)
+    return spans
+
+
+def _flip_to_led(emu: Emulator) -> dict:
+    n_in = len(emu.inputs)
+    play_turns(emu)  # two turns: every tile shut during them is a sample
     delays = []
     gpio_tile = {pins.TILE_PINS[k]: k for k in range(pins.TILES)}
     for t_ns, levels in emu.inputs[n_in:]:

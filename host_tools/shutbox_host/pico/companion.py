@@ -120,3 +120,22 @@ def build(dest: Path | None = None) -> Path:
 
 if __name__ == "__main__":  # make companion
     print(build())
+
+
+def names_file(seats: list[str | None]) -> bytes:
+    """Return the companion's names file (``/data/names``, as the box's store keeps it) with
+    *seats* named and no records yet, made by the companion's own module (companion.names,
+    loaded from its file: the companion is no host package)."""
+    import importlib.util
+
+    from shutbox.store import Store
+
+    spec = importlib.util.spec_from_file_location("companion_names", COMPANION / "names.py")
+    assert spec is not None and spec.loader is not None
+    names = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(names)
+    with tempfile.TemporaryDirectory() as tmp:
+        wrong = names.Names(Store(tmp)).set_seats(seats)
+        if wrong is not None:
+            raise UserError(wrong)
+        return (Path(tmp) / names.NAME).read_bytes()
