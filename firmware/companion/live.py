@@ -44,8 +44,11 @@ from micropython import const
 from shutbox import frame as fr
 from shutbox.guard import Guard
 
-_POLL_MS = const(2)  # shutbox.guard._POLL_MS: the longest sleep between two readings
-_READ_US = const(1010)  # shutbox.guard._READ_US: a reading this long after one that saw a move
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_GAME_END = const(5)  # a state
+_POLL_MS = const(2)  # the longest sleep between two readings of the switches
+_READ_US = const(1010)  # a reading this long after the last while a level settles
+# END consts
 _LOG_CAP = const(8192)  # the game log kept for the page: the latest lines, this many bytes
 _PAIR_MS = const(60000)  # a pairing code shows this long
 _HALF_MS = const(1000)  # each half of the code (two faces) shows this long
@@ -54,7 +57,6 @@ _COOL_MS = const(10000)  # after a void code, no new one for this long
 _TOKENS = const(4)  # paired phones remembered at once
 _SIG = const(8)  # the numbers compared after each step
 _COUNT_MAX = const(0x3FFFFFFF)  # the largest small int on the chip: the counts stop there
-_GAME_END = const(5)  # shutbox.game's GAME_END: the names' records count the game
 _HIST = const(32)  # the loop's lateness counted by the ms up to this (the last: this or more)
 _OWN = ("sound", "brightness")  # the settings the page may change (the box's own)
 STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end", "roll-off")

@@ -32,12 +32,14 @@ from array import array
 from micropython import const
 from shutbox.engine import Engine, Rules
 
-_HINT_BEST = const(2)  # shutbox.settings: hints "best move"
-_MOVE = const(3)  # shutbox.game's MOVE: a throw to play
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_SCORING_SUM = const(0)  # scoring sum
+_SCORING_DIGITAL = const(1)  # scoring digital
+_MOVE = const(3)  # a state
+_HINT_BEST = const(2)  # hints: also the optimal move in cyan
+# END consts
 _RANK_MASK = const(0x3FFF)  # shutbox.engine: a state's rank in the optimal-play table
 _SHUT = const(-13)  # set_target's MATCH_SHUT block: -1 - situation 12 (shutbox.target)
-_SCORING_SUM = const(0)  # shutbox.engine: scoring sum
-_SCORING_DIGITAL = const(1)  # scoring digital
 _kept: list = [None, None]  # the engine the chance to shut was read for, and its reader
 
 

@@ -56,16 +56,18 @@ _MAX = const(12)  # names with a record: a new one replaces the one with the few
 _HEAD = const(72)
 _ENTRY = const(32)
 _FORMAT = const("<HHHHIHH")  # after the name: games, wins, draws, shut, best, rating, spare
-_NONE = const(0xFFFFFFFF)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_GAME_END = const(5)  # a state
+_T_KEY = const(1)  # a tally: the variant's key
+_T_BEGAN = const(6)  # a tally: the variant's game count when the game began
+_T_GAMES = const(7)  # a tally: the variant's game count as the records last had it
+_NONE = const(0xFFFFFFFF)  # records: no best score yet
+# END consts
 _MARKER = const("<IHH")  # the last game counted: key, the count it began with, _COUNTED or mark
 _COUNTED = const(0xFFFF)
 _COUNT = const(0xFFFF)
 _START = const(1500)
 _K = const(32)
-_T_KEY = const(1)  # shutbox.records' tally: the variant's key
-_T_BEGAN = const(6)  # the tally: the variant's game count when the game began
-_T_GAMES = const(7)  # the tally: the variant's game count as the records last had it
-_GAME_END = const(5)  # shutbox.game's GAME_END
 # 1000 / (1 + 10^(d / 400)) for d = 0, 50 .. 800 (the expected score, per mille)
 _EXPECT = (500, 429, 360, 297, 240, 192, 151, 118, 91, 70, 53, 40, 31, 23, 17, 13, 10)
 LEVELS = ("easy", "medium", "hard")  # shutbox.setnames.COMPUTER's levels

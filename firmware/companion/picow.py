@@ -19,7 +19,9 @@ import time
 
 from micropython import const
 
-_RADIO_RUNS = const(3)  # shutbox.supply's Supply.wireless: the radio started
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_RADIO_RUNS = const(3)  # Supply.wireless: the radio started
+# END consts
 _PORT = const(80)
 _KEY_TILE = const(8)  # Roll held with tile 4 alone shut at power-up: the passphrase shows
 _PAIR_MS = const(1500)  # each two faces of it show this long

@@ -33,6 +33,7 @@ _NOTICE_FAULT = const(8)  # boot notice: restarted after an error or a watchdog 
 _NOTICE_BATTERY = const(16)  # boot notice: the cells are low
 _WATCHDOG_MS = const(8000)  # the hardware watchdog's timeout (the rp2 maximum is 8388)
 _IDLE_MS = const(60000)  # wait(): the longest sleep reported when nothing is due
+_FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they move (and on an input)
 _BOOT_SETTINGS = const(0)  # the boot list's slots (powerup.read): the settings
 _BOOT_RULES = const(1)  # the boot list: the rules
 _BOOT_NOTICES = const(2)  # the boot list: the boot notice's bits
@@ -50,7 +51,6 @@ _T_GAMES = const(7)  # a tally: the variant's game count as the records last had
 # END consts
 _NEW_GAME_MS = const(5000)  # Roll held this long, in any state: a new game
 _NOTICE_MS = const(2000)  # the boot notice (frame.notice) shows this long
-_FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they move (and on an input)
 # The optimal-play table (2 KB and more) is loaded only for a feature that needs it (best-move
 # hints, the computer opponent); a folder that cannot exist makes the engine go without.
 _NO_TABLES = const("/-")

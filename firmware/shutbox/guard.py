@@ -36,12 +36,12 @@ _LOG_CAP = const(4096)  # error.log grows to this, then becomes error.old
 _FAULT_MS = const(10000)  # the fault pattern shows this long, then the box restarts itself
 _QUICK_MS = const(5000)  # failing this soon after a start makes the next start a safe one
 _PRESS_MS = const(30)  # Roll held this long (then released) restarts from the fault pattern
-_FRAME_MS = const(20)
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
 _NOTICE_FAULT = const(8)  # boot notice: restarted after an error or a watchdog reset
 _POLL_MS = const(2)  # the longest sleep between two readings of the switches
+_READ_US = const(1010)  # a reading this long after the last while a level settles
+_FRAME_MS = const(20)  # LEDs redrawn 50 times a second while they move (and on an input)
 # END consts
-_READ_US = const(1010)  # forever(): a reading this long after the last while a level settles
 
 
 def write_log(path, text, exc=None):

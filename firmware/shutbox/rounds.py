@@ -52,7 +52,6 @@ _OUT_AT = const(45)
 _GAME_TO = const(100)
 _TIE_SHARE = const(0)  # the tied players share the win
 _TIE_ROLL_OFF = const(1)  # each tied player throws one die, the lowest wins; ties throw again
-_TIE_REPLAY = const(2)  # the tied players play one more round, its lowest score wins
 _TO_GO_OFF = const(0)
 _TO_GO_2 = const(1)  # the first throw must shut the 2 (bit 1); one that cannot (a 4) ends it
 _TO_GO_3 = const(2)  # the first throw must shut the 3 (bit 2); one that cannot (a 2) ends it
@@ -68,6 +67,7 @@ _SND_DIE = const(b"\x64\x03\x00\x02\x64\x03")
 _ACTIVE = const(1)  # Match.st: players still in (out-at-45 drops them, and resigning)
 _IN_ROUND = const(2)  # Match.st: players taking a turn in this round
 _SND_WIN = const(b"\x4e\x0c\x4e\x0c\x4e\x0c\x69\x28")  # the winner's tune
+_TIE_REPLAY = const(2)  # settings.tie: replay (one more round for the tied, its lowest wins)
 # END consts
 
 # Match.st: the match's small state, a byte each (saved as it is by save()).

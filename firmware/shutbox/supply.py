@@ -18,6 +18,9 @@ from shutbox.pins import LED_POWER_PIN, ROLL_PIN, TILE_PINS
 # EDGE_LOW); PADS_BANK0's GPIOn (+0x04 + 4n; bit 3 PUE, bit 2 PDE) through its atomic set
 # (+0x2000) and clear (+0x3000) aliases. MicroPython v1.28's machine.lightsleep() with no time
 # stops the crystal (DORMANT) but arms no GPIO wake (Pin.irq's came after v1.28): these do.
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_RADIO_RUNS = const(3)  # Supply.wireless: the radio started
+# END consts
 _INTR0 = const(0x400140F0)
 _DORMANT_INTE0 = const(0x40014160)
 _PADS_SET = const(0x4001E004)
@@ -40,7 +43,6 @@ _WL_ON = const(23)
 # Supply.wireless: 0 a Pico; a Pico W: its radio not asked yet, did not start, runs
 _ASK = const(1)
 _NO_RADIO = const(2)
-_RADIO_RUNS = const(3)
 
 
 class Supply:

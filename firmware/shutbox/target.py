@@ -14,7 +14,9 @@ at the lowest expected score."""
 
 from micropython import const
 
-_TIE_REPLAY = const(2)  # settings.tie: replay (share and roll-off are worth the same)
+# BEGIN consts: written by `shutbox consts`; edit its table, not this block
+_TIE_REPLAY = const(2)  # settings.tie: replay (one more round for the tied, its lowest wins)
+# END consts
 _SEAT1 = const(12)  # the pack's seat-1 situations: (players - 2) * 4 + replay * 2 + shut_wins;
 # the next, a shut box to tie (tablegen.MATCH_SHUT)
 

@@ -31,9 +31,11 @@ def _shutbox(*args):
 
 @pytest.fixture
 def copy(tmp_path):
-    """A copy of the firmware modules under tmp_path (the --root of the commands)."""
-    shutil.copytree(ROOT / constgen.FIRMWARE, tmp_path / constgen.FIRMWARE,
-                    ignore=shutil.ignore_patterns("tables", "__pycache__"))
+    """A copy of the firmware modules (the box's and the Pico W companion's) under tmp_path
+    (the --root of the commands)."""
+    for sub in (constgen.FIRMWARE, "firmware/companion"):
+        shutil.copytree(ROOT / sub, tmp_path / sub,
+                        ignore=shutil.ignore_patterns("tables", "__pycache__"))
     return tmp_path
 
 
@@ -78,6 +80,18 @@ def test_check_command_names_a_copy_kept_by_hand(copy):
     coach.write_text(text.replace("_COUNT_MS = const(1000)",
                                   "_ROLLOFF = const(7)\n_COUNT_MS = const(1000)"))
     assert _shutbox("consts", "--check", "--root", str(copy)).returncode == 0
+
+
+def test_the_companions_copies_are_checked_too(copy):
+    """The Pico W companion's modules keep table constants in blocks too: one kept by hand
+    there fails the check."""
+    web = copy / "firmware" / "companion" / "web.py"
+    text = web.read_text()
+    at = text.index("\n_")
+    web.write_text(text[:at] + "\n_MOVE = const(3)" + text[at:])
+    result = _shutbox("consts", "--check", "--root", str(copy))
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith(": web: _MOVE"), result.stderr
 
 
 def test_a_block_without_its_markers_is_refused(copy):

@@ -125,8 +125,8 @@ def fill(text: str, module: str, new: dict[str, str]) -> str:
         starts = [i for i, ln in enumerate(lines) if ln.startswith("# BEGIN %s:" % name)]
         ends = [i for i, ln in enumerate(lines) if ln.rstrip("\n") == end(name)]
         if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
-            raise UserError("consts: %s/%s.py: needs one `# BEGIN %s: ...` line and one "
-                            "`%s` line after it" % (FIRMWARE, module, name, end(name)))
+            raise UserError("consts: %s: needs one `# BEGIN %s: ...` line and one "
+                            "`%s` line after it" % (_rel(module), name, end(name)))
         lines[starts[0]:ends[0] + 1] = [begin(name) + "\n", body, end(name) + "\n"]
     return "".join(lines)
 
@@ -149,7 +149,8 @@ def hand_copies(root: Path) -> list[str]:
     outside the blocks whose value is the table's (another value is another constant)."""
     values = {"_" + c.name: literal(c.value) for c in consttable.TABLE}
     out = []
-    for path in sorted((root / FIRMWARE).glob("*.py")):
+    for path in sorted((root / FIRMWARE).glob("*.py")) + sorted(
+            (root / FIRMWARE).parent.glob("companion/*.py")):
         for line in outside(path.read_text(encoding="utf-8")):
             m = _CONST.match(line)
             if m and m.group(1) in values and values[m.group(1)] == literal_of(m.group(2)):
@@ -168,12 +169,18 @@ def literal_of(text: str) -> str | None:
     return literal(value) if isinstance(value, int | str | bytes) else None
 
 
+def _rel(module: str) -> str:
+    """A table user's path: ``mod`` in firmware/shutbox, ``pkg/mod`` (the Pico W's companion,
+    ``companion/live``) in firmware/pkg."""
+    return "firmware/%s.py" % module if "/" in module else "%s/%s.py" % (FIRMWARE, module)
+
+
 def generate(root) -> dict[str, str]:
     """Path (relative to *root*) -> the module's text with its blocks written from the table."""
     root = Path(root)
     out = {}
     for module, new in sorted(blocks().items()):
-        rel = "%s/%s.py" % (FIRMWARE, module)
+        rel = _rel(module)
         try:
             text = (root / rel).read_text(encoding="utf-8")
         except OSError as e:
