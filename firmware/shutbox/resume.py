@@ -31,7 +31,11 @@ the recorded throws), written from byte 76 on by ``Match.save`` and checked and 
 raises VERSION: a file of another version reads as damaged and the box starts anew (version
 2, before the tally: a game saved by the firmware before an update). The fingerprint covers
 the options that shape a game and the challenge code, if any (CRC-32 chained over its two
-bytes): sound and brightness end no saved game.
+bytes): sound and brightness end no saved game. ``played`` of a one-round game leaves out
+the players who resigned (shutbox.turn: they cannot win), and a match's ``st`` has every
+player of a round who resigned out of ``_IN_ROUND``: the same bytes as before, no new version
+(a game saved by the firmware before, where the first to resign kept that bit, plays on as
+it was saved).
 
 ``restore(game, data, now)`` checks the layout (the range of every field) and that the rules
 and settings are the ones the box runs now; a game saved under other settings is not resumed.

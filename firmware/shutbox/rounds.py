@@ -30,6 +30,8 @@ the round being played.
   turn); the hints and the hard computer then choose among the moves left by the standard
   game's expected score (the engine's tables), not the exact optimum under the limit.
 (open-box is the game's mirrored levels, ``Game.inv``.)
+A player who resigns (shutbox.turn) leaves the round and the match; when every player of a
+round has resigned the game ends there, a draw between every seat (``_decide``).
 
 A power cut loses nothing: ``save``/``load`` put the match into the snapshot of
 shutbox.resume (its layout is resume.VERSION's).
@@ -174,6 +176,9 @@ class Match:
         if g.over:  # shut-wins: the player who shut the box wins, whatever the totals
             self._decide(st[_RSHUT], g.scores, now)  # (the only one: the game ended there)
             return
+        if not who:  # every player of the round resigned (shutbox.turn): a draw, all seats
+            self._decide((1 << n) - 1, g.scores, now)
+            return
         if self.tiebreak:
             self._decide(who, self.rscores, now)
             return
@@ -205,17 +210,19 @@ class Match:
     def _decide(self, mask, scores, now):
         """The lowest of *scores* among the players in *mask* wins; a tie as the tie rule says
         (from ROLLOFF, *scores* are the dice: a tie throws again). The game ends there, or
-        goes on with a tie-break round or a roll-off."""
+        goes on with a tie-break round or a roll-off. With nobody left in the round (every
+        player resigned) the game ends in a draw between all of *mask*, its score the lowest."""
         g = self.game
         low = -1
         for p in range(_MAX):
             if mask >> p & 1 and (low < 0 or scores[p] < low):
                 low = scores[p]
         best = 0
+        tie = self.st[_IN_ROUND]  # 0: every player of the round resigned, *mask* all draw
         for p in range(_MAX):
-            if mask >> p & 1 and scores[p] == low:
+            if mask >> p & 1 and (scores[p] == low or not tie):
                 best |= 1 << p
-        tie = g.settings.tie if best & (best - 1) else _TIE_SHARE
+        tie = g.settings.tie if best & (best - 1) and tie else _TIE_SHARE
         if tie == _TIE_REPLAY:
             self.tiebreak += 1
             self.new(now, best)
@@ -236,7 +243,7 @@ class Match:
             p = 0
             while p < _MAX - 1 and not best >> p & 1:
                 p += 1
-            g.best_score = g.scores[p]
+            g.best_score = low if scores is g.scores else g.scores[p]  # (a draw: the lowest)
             g.page = 0
             rec = {"ev": "winner", "players": tiles_of(best), "score": g.best_score,
                    "scores": g.scores[:g.players], "tie": best & (best - 1) != 0,

@@ -35,8 +35,10 @@ cut gives the decision its whole time again.
 **Resign** (on): a person resigns with tile 1 out of its place (shut it, or open it if it is
 shut: it blinks) and Roll held a second, before a throw (SETUP or READY). Their turn ends
 with every tile of the start scoring, and they are out: in a game of rounds they play no
-more rounds and cannot win, in one round they cannot win (unless nobody else has played);
-the others go on. The log's ``rule`` record says ``resign``.
+more rounds and cannot win, in one round they cannot win; the others go on. When every
+player has resigned (every player of a round, in a game of rounds) the game ends there, a
+draw between all the seats: nobody beat anybody (the winner record names them all, ``tie``
+true, its score the lowest total). The log's ``rule`` record says ``resign``.
 
 Everything is here, in a subclass, so that the standard game's code (loaded on every box,
 its bytes in the RAM the all-features game needs) carries none of it.
@@ -135,7 +137,8 @@ class Game(game.Game):
     def resign(self, now):
         """The player resigns (the module doc): the turn ends with every tile of the start
         scoring, and the player cannot win: out of the rounds after (shutbox.rounds), or out
-        of the winners of a one-round game."""
+        of the winners of a one-round game (its ``played`` bit cleared); when the last seat
+        resigns after every other, all of them draw."""
         p = self.player
         self.log.append({"ev": "rule", "rule": "resign", "player": p + 1})
         m = self.match
@@ -144,16 +147,19 @@ class Game(game.Game):
             m.st[_IN_ROUND] &= ~(1 << p)
         self.open_ = self.engine.start_open
         self.accept(0, now)
-        if m is None and self.played & ~(1 << p):  # another has played: they can win
+        if m is None:  # one round: out of the winners (the seats whose bit is set)
             self.played &= ~(1 << p)
+            if p + 1 >= self.players and not self.played:  # every seat resigned: a draw
+                self.played = (1 << p + 1) - 1  # (every score is the start's)
 
     def tick(self, now):
         """The game's tick; when the dice land on an entered throw, its record is marked; the
         time limit's ticks, and the turn's end at the limit."""
         st = self.state
         game.Game.tick(self, now)
-        if st == _ROLLING and self.state != _ROLLING and self.settings.real_dice:
-            self.dice.end(self.log)
+        if st == _ROLLING and self.state != _ROLLING and self.settings.real_dice and (
+                self.cpu is None or not self.cpu.seats >> self.player & 1):
+            self.dice.end(self.log)  # a person's throw was entered (after a cut too)
         st = self.wait(now)
         if st == 0:
             self.log.append({"ev": "rule", "rule": "timeout", "player": self.player + 1})
@@ -267,14 +273,14 @@ class Dice:
         self.dice.flush()
 
     def end(self, log):
-        """The dice landed: mark the last throw record in *log* when its dice were entered;
-        the entry is over."""
-        if self.played:
-            j = len(log) - 1
-            while j >= 0 and log[j]["ev"] != "throw":
-                j -= 1
-            if j >= 0:
-                log[j]["real"] = True
+        """A person's dice landed: mark the last throw record in *log* (entered: a game
+        resumed rolling has no entry left, yet its throw was entered before the cut); the
+        entry is over."""
+        j = len(log) - 1
+        while j >= 0 and log[j]["ev"] != "throw":
+            j -= 1
+        if j >= 0:
+            log[j]["real"] = True
         self.throws = self.played = 0
 
     def draw(self, f, n, now):

@@ -366,3 +366,37 @@ def test_a_resigned_player_plays_no_more_rounds():
     assert seats.count(1) == 0 and len(seats) == 2 * 3  # the two others, three rounds
     assert 1 not in events(box, "winner")[-1]["players"]
     assert all(1 not in r["players"] for r in events(box, "round")[1:])
+
+
+def test_when_the_last_players_resign_a_match_ends_in_a_draw():
+    """Three rounds: player 1 resigns in the first, player 2 plays it and resigns in the
+    second: nobody is left, the game ends there (no third round), a draw between both seats
+    whose score is the lowest total."""
+    from shutbox.rounds import _FORMAT_3_ROUNDS
+
+    box = timed(players=2, resign=1, format=_FORMAT_3_ROUNDS)
+    g = box.game
+    flip(box, 1)  # player 1, in SETUP
+    throw(box, long=True)
+    box.advance(800)
+    throw(box)
+    box.set_open(FULL)
+    box.advance(50)
+    assert g.state == SETUP and g.player == 1
+    throw(box, 1, 1)
+    flip(box, 2)
+    throw(box, 1, 1)  # player 2: 43
+    box.advance(800)
+    throw(box)  # round 2: player 2 alone
+    box.set_open(FULL)
+    box.advance(50)
+    assert g.state == SETUP and g.player == 1
+    flip(box, 1)
+    throw(box, long=True)  # player 2 resigns: 43 + 45
+    box.advance(800)
+    throw(box)
+    assert g.state == GAME_END
+    assert [r["round"] for r in events(box, "round")] == [1, 2]
+    win = events(box, "winner")[-1]
+    assert win["players"] == [1, 2] and win["tie"] and win["scores"] == [45, 88]
+    assert win["score"] == 45 and win["rounds"] == 2

@@ -51,8 +51,9 @@ in (the waits cut to STAMP_MS), which ``Checker`` replays against the rules on C
   LATE_MS); no decision of a person's goes on past it; the turn's score is the open tiles;
 * resigning: a ``resign`` rule only with the setting, in a person's turn before a throw, when
   tile 1 out of its place and Roll held a second ask for it; the score is every tile of the
-  start; the player takes no more turns or rounds in that game and does not win (one round:
-  unless nobody else played);
+  start; the player takes no more turns or rounds in that game and does not win; when every
+  player resigned (every seat; in a match every player of a round) the game ends in a draw
+  between every seat, its score the lowest total;
 * the box's state agrees with the log (its open tiles), SETUP or READY without an error
   means the physical tiles are the game's (mirrored for Open the Box), and after a power cut
   the box waits for the physical tiles of the saved game.
@@ -106,19 +107,7 @@ MATCH = ("format", "tie", "stakes", "same_throws", "unlucky7", "to_go", "most_ti
          "two_tiles")
 # What the box does that its docs do not say, or say otherwise, and the model lets pass (each
 # with a reproducer in test_fuzz.py, marked xfail until the firmware changes):
-KNOWN_GAPS = {
-    "every seat resigned": "with a setting of shutbox.rounds on (MATCH), the match starts "
-    "again at round 1 with the totals kept and no game record (3 or 5 rounds), or ends with a "
-    "winner record naming nobody, its score 0 (against the log's schema), and a power cut "
-    "then finds the saved game damaged (notice 3): the model checks nothing more of that "
-    "game but faults, and lets that one notice pass",
-    "the first to resign in one round ties": "a player who resigned before anyone had played "
-    "still wins when another scores as much (every tile of the start: a time-out or no move "
-    "at the first throw), against docs/playing.md's 'you cannot win'",
-    "an entered throw resumed": "real dice: the power cut while entered dice roll, the resumed "
-    "game logs the throw as it lands without its real mark (docs/log-format.md: an entered "
-    "throw carries it)",
-}
+KNOWN_GAPS: dict[str, str] = {}
 # Settings the fuzzer leaves at their defaults: its model does not play the long game for 2
 # (tests/firmware/test_long.py, tests/solve/test_longgame.py have it).
 UNFUZZED = ("long",)
@@ -319,13 +308,10 @@ class Checker:
         self.tiebreak = None  # the round is a tie-break (adds nothing to the totals)
         self.played = None  # seats that have scored this game (one round; None: unknown)
         self.out: set[int] = set()  # seats that resigned this game (they cannot win)
-        self.first_out: set[int] = set()  # ... before anyone had played (KNOWN_GAPS)
-        self.void = False  # every seat resigned (KNOWN_GAPS): the game is not checked on
-        self.damaged = False  # ... and a power-up may find it damaged
+        self.inround: set[int] | None = None  # the players of the round (a match; None: none)
         self.clock = None  # ms a person's decision began (time limit; None: no clock runs)
         self.ms = None  # the stamp of the record being checked (None: not known)
         self.entered = None  # real dice: the throw the careful player entered, not yet seen
-        self.relogged = False  # a resumed game's throw logged again: not marked real
         self.log: list[dict] = []
         self.failed = False
 
@@ -341,23 +327,6 @@ class Checker:
         self.log.append(rec)
         STATS["records"] += 1
         self.ms = ms
-        ev = rec.get("ev")
-        if self.void:  # KNOWN_GAPS: every seat resigned
-            if ev == "game":  # a new game: checked again
-                self.void = False
-            elif ev == "settings":  # a power-up: the game saved may read as damaged
-                self.damaged = True
-            elif ev not in ("fault", "notice"):
-                try:  # the model follows the game (its careful player needs the moves)
-                    self.rules_check(rec)
-                except AssertionError:
-                    self.failed = False  # but nothing it finds counts
-                self.out = set()
-                return
-        if ev == "notice" and self.damaged and rec.get("tiles") == [3]:
-            self.damaged = False
-            return
-        self.damaged = self.damaged and ev != "throw"
         self.rules_check(rec)
         why = logschema.problem(rec)  # docs/log.schema.json
         if why is not None:
@@ -387,16 +356,17 @@ class Checker:
                 self.fail("a game under another challenge code than the settings'", rec)
             self.open = None
             self.totals, self.played, self.tiebreak, self.seq = [0] * 4, set(), False, []
-            self.out, self.first_out, self.clock, self.entered = set(), set(), None, None
+            self.out, self.inround, self.clock, self.entered = set(), None, None, None
         elif ev == "round":
             self.seq = []
             self.tiebreak = rec["tiebreak"] > 0
+            self.inround = {p - 1 for p in rec["players"]}
             if self.out & {p - 1 for p in rec["players"]}:
                 self.fail("a player who resigned plays another round", rec)
         elif ev == "turn":
             self.open = mask_of(rec["open"])
             self.pending, self.last_moves, self.locked = None, None, False
-            self.throws, self.rule, self.clock, self.relogged = 0, None, None, False
+            self.throws, self.rule, self.clock = 0, None, None
             self.player = rec["player"] - 1
             if self.open != brute_start(r.start):
                 self.fail("a turn that does not start from the start position", rec)
@@ -410,9 +380,8 @@ class Checker:
             self.pending, self.last_moves, self.locked = None, None, None
             self.throws, self.rule, self.played = None, None, None
             self.player, self.entered = rec["player"] - 1, None  # (self.out: the same game's)
-            # the decision starts again (time limit); a throw shown is logged again, unmarked
+            # the decision starts again (time limit); a throw shown is logged again, marked
             self.clock = self.ms if rec["state"] == "ready" and self.person() else None
-            self.relogged = rec["state"] == "rolling"
             # a match's rounds are not in the record: its totals and throws are unknown
             self.totals = None if self.match else rec["scores"] + [0] * (4 - len(rec["scores"]))
             self.seq = self.tiebreak = None
@@ -480,8 +449,8 @@ class Checker:
         if self.pending is not None:
             self.fail("a resignation with a throw to play", rec)
         self.out.add(self.player)
-        if not self.played:  # nobody has played: the box keeps them among the winners
-            self.first_out.add(self.player)
+        if self.all_out():
+            STATS["all_resigned"] += 1
 
     def _throw(self, rec: dict):
         self.player = rec["player"] - 1
@@ -553,11 +522,10 @@ class Checker:
             self.fail("a throw marked as entered that the box threw", rec)
         if self.cfg["real_dice"] and self.person():
             STATS["entered"] += 1
-            if not real and not self.relogged:  # (KNOWN_GAPS: an entered throw resumed)
+            if not real:  # (a throw resumed rolling too)
                 self.fail("a person's throw with real dice not marked as entered", rec)
             if entered is not None and rec["dice"] != entered:
                 self.fail("the throw is not the dice entered, %r" % (entered,), rec)
-        self.relogged = False
 
     def _move(self, rec: dict):
         if self.pending is None:
@@ -585,9 +553,6 @@ class Checker:
         elif why != "timeout":
             self.late("a turn's end", rec, self.ms)
         self.clock = None
-        if why == "resign" and self.match and len(self.out) == self.seats and not self.void:
-            STATS["all_resigned"] += 1
-            self.void = True  # KNOWN_GAPS (this record is checked)
         if self.open is not None:
             if mask_of(rec["open"]) != self.open:
                 self.fail("the score's open tiles are not the box's", rec)
@@ -612,20 +577,30 @@ class Checker:
         if self.played is not None:
             self.played.add(p)
 
+    def all_out(self) -> bool:
+        """Whether every player resigned: every seat (one round), or every player of the
+        round (a match): the game ends, a draw between every seat (docs/playing.md)."""
+        if not self.match:
+            return len(self.out) == self.seats
+        return self.inround is not None and self.inround <= self.out
+
     def _winner(self, rec: dict):
         t = self.totals
         if t is not None and rec["scores"] != t[:self.seats]:
             self.fail("the game's scores are not the turns'", rec)
-        if self.match and self.out & {p - 1 for p in rec["players"]}:
+        if self.all_out():
+            if rec["players"] != list(range(1, self.seats + 1)) \
+                    or rec["tie"] != (self.seats > 1) or rec["score"] != min(rec["scores"]):
+                self.fail("every player resigned, and not a draw between every seat", rec)
+            return
+        if self.out & {p - 1 for p in rec["players"]}:
             self.fail("a player who resigned wins", rec)
-        # one round: a player who resigned cannot win, unless nobody else played (when all
-        # who played resigned, docs/playing.md does not say who wins: not checked)
+        # one round: the lowest score among the players who played and did not resign
         them = self.played and self.played - self.out
         if not self.match and them and t is not None:
             best = min(t[p] for p in them)
-            won = sorted(p + 1 for p in them if t[p] == best)
-            also = sorted(won + [p + 1 for p in self.first_out if t[p] == best])  # KNOWN_GAPS
-            if rec["players"] not in (won, also) or rec["score"] != best:
+            if rec["players"] != sorted(p + 1 for p in them if t[p] == best) \
+                    or rec["score"] != best:
                 self.fail("the winners are not the lowest scores", rec)
 
 
@@ -978,7 +953,7 @@ class BoxMachine(RuleBasedStateMachine):
         z = self.z
         clean = (len(z) > 9 and z[0] in (SETUP, READY) and z[7] == 0 and z[9] < 0
                  and not self.roll and not self.cpu >> z[1] & 1 and z[4] ^ self.inv == z[3]
-                 and z[4] == self.s.open_ and not self.checker.void)
+                 and z[4] == self.s.open_)
         self._let_go()
         self.s.flip(1).wait(100)
         self._roll(True)

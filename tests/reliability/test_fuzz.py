@@ -462,7 +462,7 @@ def test_open_the_box_resumes_with_the_tiles_as_they_are(tmp_path):
     assert err == 0, z  # and nothing blinks red
 
 
-# ----- what the box does that the model lets pass (fuzzbox.KNOWN_GAPS) -----
+# ----- every seat resigned, the first to resign, real dice resumed (once KNOWN_GAPS) -----
 
 
 def resigned(flash, players, **options):
@@ -478,20 +478,25 @@ def resigned(flash, players, **options):
     return boxsim.run(s, "--flash", flash, "--powerup", "--quiet", heapsize="256k")
 
 
-@pytest.mark.xfail(strict=True, reason=fuzzbox.KNOWN_GAPS["every seat resigned"])
-@pytest.mark.parametrize("options", [{"players": 1, "tie": 1}, {"players": 2, "format": 1}],
-                         ids=["one round, roll-off", "three rounds"])
+@pytest.mark.parametrize("options", [{"players": 1, "tie": 1}, {"players": 2, "format": 1},
+                                     {"players": 3}],
+                         ids=["one round, roll-off", "three rounds", "one round"])
 def test_a_game_every_seat_resigned_ends(tmp_path, options):
-    """Every seat out: the game ends with a winner record the log's schema takes, and a power
-    cut after it finds nothing damaged."""
+    """Every seat out: the game ends there, a draw between every seat (the winner record names
+    them all, as the log's schema takes it, score the start's), and a power cut after it
+    finds nothing damaged."""
+    n = options["players"]
     r = resigned(str(tmp_path / "flash"), **options)
-    assert len(r.events("rule")) == options["players"], r.stdout
-    winners = r.events("winner")
-    assert winners and fuzzbox.logschema.problem(winners[0]) is None, r.stdout
+    assert len(r.events("rule")) == n, r.stdout
+    assert [e["round"] for e in r.events("round")] == ([1] if len(options) > 1 else []), r.stdout
+    (win,) = r.events("winner")
+    assert fuzzbox.logschema.problem(win) is None, r.stdout
+    assert win["players"] == list(range(1, n + 1)) and win["tie"] == (n > 1), r.stdout
+    assert win["score"] == 45 and win["scores"] == [45] * n, r.stdout
     assert not r.events("notice"), r.stdout
+    assert [e["state"] for e in r.events("resume")] == ["game_end"], r.stdout
 
 
-@pytest.mark.xfail(strict=True, reason=fuzzbox.KNOWN_GAPS["the first to resign in one round ties"])
 def test_the_first_to_resign_cannot_win_one_round(tmp_path):
     """Seat 1 resigns (every tile scores); seat 2 runs out of time at its first throw (every
     tile scores too): seat 2 wins alone."""
@@ -508,7 +513,6 @@ def test_the_first_to_resign_cannot_win_one_round(tmp_path):
     assert r.events("winner")[0]["players"] == [2], r.stdout
 
 
-@pytest.mark.xfail(strict=True, reason=fuzzbox.KNOWN_GAPS["an entered throw resumed"])
 def test_an_entered_throw_resumed_is_marked(tmp_path):
     """Real dice: 5 and 4 entered, Roll, the power cut while the dice roll: the resumed game
     logs the throw as it lands, still marked as entered."""
