@@ -6,11 +6,13 @@ the switches; here the same loop (``Live.box``: one reading a pass, a step only 
 changed or the app said something is due, the watchdog fed, the guard's steps and waits)
 runs as an asyncio task whose sleep is ``asyncio.sleep_ms``, so the server's tasks (microdot
 is asyncio) run only in the box's sleeps, and never in the middle of a step. A request is
-handled in slices that each end at the next socket wait (a read of at most a few hundred
-bytes, one parse, one JSON document, one write), so the box's next reading is late by at
-most one slice: ``Live.late`` keeps the worst lateness of the loop's wake-ups and ``hist``
-counts them by the ms, which the tests and the bench read while phones poll and bad requests
-arrive (tests/companion, shutbox_host.bench.companion). Measured so on a PC's unix port
+handled in slices that each end at the next socket wait or at the turns companion.web gives
+this loop (each line read, its route, its answer, each write; the state's JSON is made once
+per change: ``state_body``), so the box's next reading is late by at most one slice, or by
+a collection of the heap that a request's garbage brings on: ``Live.late`` keeps the worst
+lateness of the loop's wake-ups and ``hist`` counts them by the ms, which the tests and
+the benches read while phones poll and bad requests arrive (tests/companion,
+shutbox_host.bench.companion and .picow). Measured so on a PC's unix port
 (``shutbox bench --only companion``; a PC's figures, the Pico W's are a later bench's, and
 a request costs its core far more): with four phones polling the state, about 2,500
 answers a second, the loop still made its 500 passes a second, late by 4 ms at worst and
@@ -36,6 +38,7 @@ are kept (the oldest goes).
 """
 
 import asyncio
+import json
 import os
 import time
 from array import array
@@ -88,6 +91,8 @@ class Live:
         self.hist = array("I", [0] * (_HIST + 1))  # the passes by their lateness in ms
         self.passes = 0
         self._sig = [-1] * _SIG
+        self._body = b""  # the state as JSON (state_body), made for _body_at
+        self._body_at = None  # (version, pairing) it was made at
         self.code = b""  # the pairing code showing (four faces 1..6), or b""
         self._pair_at = 0
         self.tries = 0
@@ -132,6 +137,16 @@ class Live:
                 "error": ERRORS[g.err], "pairing": bool(self.code),
                 "computer": g.cpu.seats if g.cpu is not None else 0,
                 "names": self.seat_names(g)}
+
+    def state_body(self):
+        """Return the state as JSON bytes, made again only when the game changed (a new
+        ``version``) or a pairing code began or ended: every phone polling and every event
+        stream share it."""
+        at = (self.version, bool(self.code))
+        if at != self._body_at:
+            self._body = json.dumps(self.state()).encode()
+            self._body_at = at
+        return self._body
 
     def log_text(self):
         """Return the kept game log: JSON lines, as ``shutbox log`` records them."""

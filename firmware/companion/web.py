@@ -24,6 +24,13 @@ a write that a client does not take within _WRITE_MS drops it, an event stream e
 _STREAM_MS (the page's EventSource reconnects): a stalled phone frees its slot. Malformed
 requests get 400, unknown paths 404, wrong methods 405; none is printed on the box's console,
 which carries the game log.
+
+The box's inputs first: a request gives the box's loop its turn (``asyncio.sleep_ms(0)``:
+the loop runs then if its next reading is due) before each line it reads, after its parse
+and route (a before-request handler), after its answer is made (an after-request handler)
+and before each write, so no piece of it holds the core for long even when its bytes never
+make it wait (a socket's waits cut it more). The state is made into JSON once per change of
+the game (``Live.state_body``), not at each request or event.
 """
 
 import asyncio
@@ -49,6 +56,7 @@ _BODY = const(256)  # bytes in a request's body
 _CHUNK = const(128)  # bytes read from a client at a time
 _EPIPE = const(32)  # an errno microdot takes as a client gone (its MUTED_SOCKET_ERRORS)
 _BUSY_MS = const(100)  # a client turned away: the time to take its 503 and send its request
+_JSON = "application/json; charset=UTF-8"  # as microdot's own for a dict
 _BUSY = b"HTTP/1.0 503 Busy\r\nContent-Length: 0\r\nRetry-After: 2\r\n\r\n"
 
 Request.max_readline = _LINE
@@ -86,6 +94,7 @@ class _Reader:
         return len(data)
 
     async def readline(self):
+        await asyncio.sleep_ms(0)  # the box's loop first, when its reading is due (_turn)
         self.lines += 1
         if self.lines > _HEADERS + 1:
             raise ValueError("too many header lines")
@@ -127,6 +136,7 @@ class _Writer:
         self.w = w
 
     async def awrite(self, data):
+        await asyncio.sleep_ms(0)  # as the reader's lines: the box's loop first, when due
         try:
             await asyncio.wait_for_ms(self.w.awrite(data), _WRITE_MS)
         except asyncio.TimeoutError:
@@ -201,6 +211,14 @@ def make(live):
     app = Server(live)
     page = __file__[:__file__.rfind("/") + 1] + "page.html"
 
+    @app.before_request
+    async def routed(req):
+        await asyncio.sleep_ms(0)  # parsed and routed: the box's loop, when due
+
+    @app.after_request
+    async def answered(req, res):
+        await asyncio.sleep_ms(0)  # the answer made: the box's loop, when due
+
     @app.errorhandler(400)
     async def bad(req):
         return _error(400, "malformed request")
@@ -231,7 +249,7 @@ def make(live):
 
     @app.get("/api/state")
     async def state(req):
-        return live.state()
+        return Response(live.state_body(), headers={"Content-Type": _JSON})
 
     @app.get("/api/settings")
     async def settings(req):
@@ -267,7 +285,7 @@ def make(live):
                 continue
             if live.version != sent:
                 sent = live.version
-                await sse.send(live.state(), retry=1 if first else None)
+                await sse.send(live.state_body(), retry=1 if first else None)
                 first = False
                 continue
             live.changed.clear()

@@ -73,3 +73,28 @@ def test_the_companions_idle_loop_allocates_nothing_beside_a_listening_server():
     out = r.stdout.split()
     assert r.returncode == 0 and out[0] == "PASSES" and out[-1] == "OK", r.stdout + r.stderr
     assert int(out[1]) >= 50  # (its 2 ms passes ran: about 150 in 300 ms)
+
+
+def test_a_request_on_streams_that_never_wait_still_gives_the_loop_its_turns():
+    """tests/mp/companion_turns.py: a request whose bytes are all there and whose writes
+    never wait gives the box's loop a turn at each line read, after its route, after its
+    answer and at each write (before, its lines' parse, its route and its state's JSON ran
+    in one slice: 0 turns), and the state's JSON is made once per change of the game."""
+    import os
+    import subprocess
+
+    from shutbox_host.pico import companion
+
+    path = ":".join([str(companion.build()), str(mp.FIRMWARE), ".frozen"])
+    r = subprocess.run([mp.micropython_exe(), "-X", "heapsize=256k",
+                        str(mp.ROOT / "tests" / "mp" / "companion_turns.py")],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, MICROPYPATH=path))
+    lines = [x.split() for x in r.stdout.splitlines()]
+    turns = {(x[1], x[2]): int(x[3]) for x in lines if x[0] == "TURNS"}
+    assert r.returncode == 0 and len(turns) == 3, r.stdout + r.stderr
+    assert turns[("/api/state", "200")] >= 8  # 4 lines, route, answer, 3 writes or more
+    assert turns[("/api/settings", "200")] >= 8 and turns[("/nowhere", "404")] >= 8
+    assert ["PARSED", "0"] not in lines and ["PARSED", "1"] not in lines, r.stdout
+    assert sum(x[0] == "PARSED" for x in lines) == 1, r.stdout  # (the second: the same JSON)
+    assert lines[-1] == ["BODY", "OK"], r.stdout
