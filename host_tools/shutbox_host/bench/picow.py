@@ -28,8 +28,12 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   what the ranking keeps between requests (its chance-to-shut buffer), freed at the end.
 - picow_inputs_{alone,page,polled}_*: the box's input latency on the emulated clock in a
   2-player game played by autoplay (shutbox_host.pico.autoplay), each tile shut to the start
-  of the first frame showing it and each Roll press of a turn to the first frame of rolling
-  dice (p50, worst, how many over the box's 10 ms, samples, lost: never shown): alone; with
+  of the first frame showing it (or the shut-the-box show, for the last tile) and each Roll
+  press of a turn to the first frame of rolling dice (p50, worst, how many over the box's
+  10 ms, samples, lost: never shown); the box's loop over the whole run (companion.live:
+  late_ms_max, its worst lateness past a wake-up, the longest the core was held from it;
+  late_over_2_ms, its passes late by 3 ms or more, of its passes; gc_ms, one gc.collect()
+  after the game, timed: what a collection holds the core for): alone; with
   a phone's page open (its event stream, ``page``); with a phone asking ``/api/state`` again
   as soon as it is answered (``polled``). No radio: the phone is a task in the chip handing
   the server requests on streams that never wait (_PHONE), so a whole request runs in one
@@ -169,6 +173,13 @@ _web.run = _run_with_phone
 """
 
 
+def _apart(f, was) -> int:
+    """The tiles whose colours differ in two frames: a flip changes its own, the last tile
+    shut begins the shut-the-box show (a colour on every tile, the shut one's maybe as it
+    was)."""
+    return sum(a != b for a, b in zip(f.tiles, was.tiles, strict=True))
+
+
 def _inputs(uf2, path: str | None) -> dict:
     """A 2-player game played by autoplay on the emulated Pico W (its default settings), a
     phone asking for *path* without a pause (None: no phone): each tile shut to the start of
@@ -189,11 +200,17 @@ def _inputs(uf2, path: str | None) -> dict:
         t0 = emu.now_ms
         spans = rp2.play_turns(emu)
         span_ms = emu.now_ms - t0
-        served = [0, 0]
-        if path:
-            out = emu.repl("print('SV', _served[0], _served[1])\n")
-            served = [int(v) for v in next(
-                x for x in out.splitlines() if x.startswith("SV")).split()[1:]]
+        # what the phone got, and the box's loop: its worst lateness, its passes late by
+        # more than 2 ms (over its own 1-2 ms sleep: the core held by something else)
+        # and one collection of the heap at the end, timed (the second: the first also
+        # frees what the REPL's interrupt left)
+        out = emu.repl("import sys, gc, time\nc = sys.modules['companion.picow'].live\n"
+                       "gc.collect()\nt = time.ticks_us()\ngc.collect()\n"
+                       "t = time.ticks_diff(time.ticks_us(), t)\n"
+                       "print('SV', %s, c.late, sum(c.hist[3:]), c.passes, t)\n"
+                       % ("_served[0], _served[1]" if path else "0, 0"))
+        served = [int(v) for v in next(
+            x for x in out.splitlines() if x.startswith("SV")).split()[1:]]
         if emu.events("fault"):
             raise AssertionError("the box faulted: %s" % emu.events("fault"))
         flips, rolls, lost = [], [], 0
@@ -206,7 +223,7 @@ def _inputs(uf2, path: str | None) -> dict:
                 was = emu.frame_at(t)
                 for f in emu.frames_since(t):
                     if g in tile_of and (was is None or f.tiles[tile_of[g]]
-                                         != was.tiles[tile_of[g]]):
+                                         != was.tiles[tile_of[g]] or _apart(f, was) > 1):
                         flips.append(f.ms - t)
                         break
                     if g == pins.ROLL_PIN and (was is None or (f.die_a, f.die_b)
@@ -218,7 +235,9 @@ def _inputs(uf2, path: str | None) -> dict:
     name = "picow_inputs_" + {None: "alone", "/api/state": "polled",
                               "/api/events": "page"}[path]
     out = {name + "_lost": lost, name + "_requests": served[0],
-           name + "_bytes_sent": served[1], name + "_span_ms": round(span_ms)}
+           name + "_bytes_sent": served[1], name + "_span_ms": round(span_ms),
+           name + "_late_ms_max": served[2], name + "_late_over_2_ms": served[3],
+           name + "_passes": served[4], name + "_gc_ms": round(served[5] / 1000, 1)}
     for kind, ms in (("flip", flips), ("roll", rolls)):
         out.update({"%s_%s_ms_p50" % (name, kind): round(statistics.median(ms), 2),
                     "%s_%s_ms_max" % (name, kind): round(max(ms), 2),
