@@ -22,7 +22,9 @@ the filesystem's root, the firmware folder FW is mounted where its launcher (DIR
 finds it, and the launcher runs firmware/main.py (the power-up, then app.main) with a
 virtual ``time`` whose sleep_ms obeys the commands; the commands before the first w set
 the pins at power-up; b, k, a and m are not available; DARK <ms> <error>: main.py ended or
-failed outside the guard (the box is dark until the watchdog, if started, resets it).
+failed outside the guard (the box is dark until the watchdog, if started, resets it);
+? out of heap <ms>: boxrun itself (a command, its output) found no heap in the firmware's
+sleep: the run is the harness's failure.
 The board is an RP2040 for the firmware (simbus.rp2040): its sys says so, and
 machine.mem32 reads the watchdog's REASON and SCRATCH registers.
 
