@@ -63,7 +63,6 @@ def run():
         # once this frame is gone; the dict is left as soon as it changed
         import sys
 
-        app = None
         while True:
             for name in sys.modules:
                 if name.startswith("shutbox"):
