@@ -57,6 +57,20 @@ def run():
         from shutbox import app
 
         app.main(saved, booted=booted)
+    except Exception:
+        # the heap may be full of the game's code (a MemoryError): every shutbox module is
+        # dropped (the package too: it holds the others), so that the rescue's code can load
+        # once this frame is gone; the dict is left as soon as it changed
+        import sys
+
+        while True:
+            for name in sys.modules:
+                if name.startswith("shutbox"):
+                    sys.modules.pop(name)
+                    break
+            else:
+                break
+        raise
     finally:
         booted()  # (Ctrl-C, or an error before the box's loop)
 

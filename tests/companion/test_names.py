@@ -14,7 +14,7 @@ import time
 
 import pytest
 from selection import sizes
-from test_records_cuts import Box, Cut, CutStore
+from test_records_cuts import Box
 
 from shutbox.game import GAME_END
 from shutbox.store import Store
@@ -94,20 +94,8 @@ class NamedBox(Box):
 
         app.step = stepped
 
-    def wait(self, ms):
-        box = self.box
-        end = box.ms + ms
-        while box.ms < end:
-            try:
-                box.advance(end - box.ms)
-            except Cut:  # the power went in a save, at the box's ms
-                self.cuts += 1
-                box.release()  # the player lets go; the tiles stay as they are
-                self.store = box.store = CutStore(self.root)
-                box.power_cut()
-                self._companion()
-                if self.app.game.state == GAME_END:  # the last game to end: the next not begun
-                    self.game_no = len(self.finals) - 1
+    def powered_up(self):
+        self._companion()
 
     def table(self):
         return {r["name"]: r for r in nm.Names(Store(self.root)).records()}

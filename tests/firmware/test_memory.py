@@ -155,3 +155,16 @@ def test_a_memory_error_while_main_imports_shows_the_fault_and_restarts(cap, tmp
     assert not bench_game.shows_the_fault(bench_game.py_fallback_run(tmp_path / "b",
                                                                      cap - 2 * LESS),
                                           tmp_path / "b")
+
+
+def test_the_box_never_goes_dark_when_the_heap_runs_out(cap, tmp_path):
+    """The all-features game on heaps below its room (64 KB and up, 128-byte steps): runs
+    out at a different point on each (the heap's layout moves), in the guard or outside
+    it (firmware/main.py, then shutbox.rescue); none ends dark, a fault shows its pattern."""
+    base = cap - bench_game.FIRMWARE_ROOM
+    got = {}
+    for k in range(0, bench_game.FIRMWARE_ROOM - FIRMWARE_CAP, 128):
+        held, t = bench_game.never_dark(tmp_path / str(k), base + FIRMWARE_CAP + k)
+        if not held:
+            got[k] = t
+    assert got == {}

@@ -73,6 +73,7 @@ class Box:
                 box.release()  # the player lets go; the tiles stay as they are
                 self.store = box.store = CutStore(self.root)
                 box.power_cut()
+                self.powered_up()
                 if self.app.game.state == GAME_END:  # the last game to end: the next not begun
                     self.game_no = len(self.finals) - 1
                 if self.give_up:
@@ -85,6 +86,9 @@ class Box:
                     box.release()
                     self.wait(100)
                     return
+
+    def powered_up(self):
+        """The box has booted again after a cut (a subclass starts what runs beside it)."""
 
     def press(self, ms):
         self.box.press()

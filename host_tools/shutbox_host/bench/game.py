@@ -215,6 +215,16 @@ def shows_the_fault(r: boxsim.Run, flash) -> bool:
             and bool(resets) and 10000 <= int(resets[0].split()[2]) < 11000)
 
 
+def never_dark(flash, heap) -> tuple[bool, list[str]]:
+    """The all-features game on *heap*: whatever runs out (a MemoryError anywhere, in the
+    guard or outside it), the box never ends dark, and a fault shows the fault pattern.
+    Returns (held, trouble)."""
+    r = all_features_run(str(flash), str(heap))
+    t = trouble(r)
+    shown = any(f[2] == f[3] == "RR.R.RR" for f in r.frames)
+    return not any(x.startswith("DARK") for x in t) and (shown or not r.events("fault")), t
+
+
 def scenarios() -> dict:
     """The smallest -X heapsize (to 256 bytes) for each scenario, booted as the Pico does:
 

@@ -22,7 +22,9 @@ the filesystem's root, the firmware folder FW is mounted where its launcher (DIR
 finds it, and the launcher runs firmware/main.py (the power-up, then app.main) with a
 virtual ``time`` whose sleep_ms obeys the commands; the commands before the first w set
 the pins at power-up; b, k, a and m are not available; DARK <ms> <error>: main.py ended or
-failed outside the guard (the box is dark until the watchdog, if started, resets it).
+failed outside the guard (the box is dark until the watchdog, if started, resets it);
+? out of heap <ms>: boxrun itself (a command, its output) found no heap in the firmware's
+sleep: the run is the harness's failure.
 The board is an RP2040 for the firmware (simbus.rp2040): its sys says so, and
 machine.mem32 reads the watchdog's REASON and SCRATCH registers.
 
@@ -525,8 +527,9 @@ class PowerCut(SystemExit):
 
 
 class Quit(SystemExit):
-    """Command q in --main."""
-
+    """Command q in --main; Quit(1): the harness itself (its commands, its output, in the
+    firmware's sleep) found no heap. No harness shares the Pico's heap: that run fails as the
+    harness's (``? out of heap <ms>``), not as a fault or a dark box of the firmware's."""
 
 
 
@@ -535,12 +538,18 @@ def _vsleep(ms):
     runs only here and in what keeps the core busy (the LED chain's bitstream), and the
     script's commands are obeyed here when their time comes (the firmware computes in no
     time otherwise, as a poll loop that never misses its pace)."""
-    report()
+    try:
+        report()
+    except MemoryError:
+        raise Quit(1) from None
     left = ms
     while True:
         dt = ticks_diff(until[0], now[0])
         if dt <= 0:
-            obey()
+            try:
+                obey()
+            except MemoryError:
+                raise Quit(1) from None
             continue
         if left <= 0:
             return
@@ -552,43 +561,53 @@ def _vsleep(ms):
 
 
 # shutbox.guard.Guard.poll (what Guard.step and Guard.forever's try call), wrapped once the
-# guard's module is loaded
-_step = [None]
+# guard's module is loaded. The harness keeps the running guard (and through it the app) only
+# where the firmware's modules keep it, on the Guard class (guard, _step): an error that
+# escapes the guard drops those modules (firmware/main.py) and with them every reference to
+# the game, as on the Pico, where no harness holds it; a reference of the harness's own would
+# leave the game's heap full for shutbox.rescue (the box dark).
 
 
 def _guard_step(self, t, levels=-1):
     """Guard.poll, recording the guard for the s, z and d commands (--main)."""
-    global guard, app
-    guard = self
-    _step[0](self, t, levels)
-    app = self.app
+    cls = type(self)
+    cls.guard = self
+    cls._step(self, t, levels)
 
 
 def obey():
     """--main: obey the script's commands up to its next wait (w), or stop (r, q)."""
     global guard, app
-    if _step[0] is None and "shutbox.guard" in sys.modules:
-        cls = sys.modules["shutbox.guard"].Guard
-        _step[0] = cls.poll
-        cls.poll = _guard_step
-    while True:
-        line = sys.stdin.readline()
-        w = line.split()
-        if not line or w and w[0] == "q":
-            raise Quit(0)
-        if not w:
-            continue
-        if w[0] == "w":  # from the script's clock: a busy pass may have run past it
-            until[0] = ticks_add(until[0], int(w[1]))
-            return
-        if w[0] == "r":
-            raise PowerCut(0)
-        if w[0] == "R":  # out of the firmware as the chip's reset, to main_mode
-            machine.reset()
-        if w[0] in ("b", "k", "a", "m"):
-            print("? " + w[0])  # not in --main
-        else:
-            command(line)
+    m = sys.modules.get("shutbox.guard")
+    if m is not None:
+        cls = m.Guard
+        if cls.poll is not _guard_step:  # (two attributes more: about 200 bytes of heap)
+            cls._step = cls.poll
+            cls.poll = _guard_step
+        guard = getattr(cls, "guard", None)
+        app = None if guard is None else guard.app
+        m = cls = None
+    try:
+        while True:
+            line = sys.stdin.readline()
+            w = line.split()
+            if not line or w and w[0] == "q":
+                raise Quit(0)
+            if not w:
+                continue
+            if w[0] == "w":  # from the script's clock: a busy pass may have run past it
+                until[0] = ticks_add(until[0], int(w[1]))
+                return
+            if w[0] == "r":
+                raise PowerCut(0)
+            if w[0] == "R":  # out of the firmware as the chip's reset, to main_mode
+                machine.reset()
+            if w[0] in ("b", "k", "a", "m"):
+                print("? " + w[0])  # not in --main
+            else:
+                command(line)
+    finally:
+        guard = app = None  # the firmware's own, until the next obey (see _guard_step)
 
 
 def _mount_flash():
@@ -626,7 +645,6 @@ def _reboot(power_cut, keep):
     registers cleared by a power cut, kept by a watchdog reset)."""
     global app, guard
     app = guard = None
-    _step[0] = None
     for k in list(sys.modules):
         if k not in keep:
             del sys.modules[k]
@@ -683,8 +701,9 @@ def main_mode():
             _reboot(cut, keep)
     except simbus.Hung:
         print("HUNG %d" % ticks_diff(now[0], t0))
-    except Quit:
-        pass
+    except Quit as e:
+        if e.args[0]:
+            print("? out of heap %d" % ticks_diff(now[0], t0))
     report()
     if peak_mode:
         print("PEAK %d" % seen[2])
