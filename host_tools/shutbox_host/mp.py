@@ -141,12 +141,13 @@ def smallest_heap(fits, lo: int, hi: int, step: int = 256, what: str = "the run"
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _die_with(parent: int, prctl, nice: int) -> None:
-    """In the child, before exec: the kernel kills it when its parent dies (SIGKILL); a
-    parent gone already (the fork raced its death) ends it at once; *nice* lowers it."""
-    import signal
-
-    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+def _die_with(parent: int, prctl, nice: int, kill: int) -> None:
+    """In the child, before exec: the kernel kills it when its parent dies (*kill*: SIGKILL);
+    a parent gone already (the fork raced its death) ends it at once; *nice* lowers it. It
+    imports nothing and looks nothing up: the child of a process with threads (the compiles of
+    shutbox flash run four at once) may hold none of their locks, the import lock among them,
+    and waiting for one there hangs it before exec."""
+    prctl(_PR_SET_PDEATHSIG, kill, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
     if nice:
@@ -166,6 +167,8 @@ def tied(nice: int = 0) -> dict:
         return {}
     import ctypes
     import functools
+    import signal
 
     prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here, not in the fork
-    return {"preexec_fn": functools.partial(_die_with, os.getpid(), prctl, nice)}
+    return {"preexec_fn": functools.partial(_die_with, os.getpid(), prctl, nice,
+                                            int(signal.SIGKILL))}

@@ -168,13 +168,16 @@ def _cut_at_op(vp, firmware: Path, n: int) -> bool:
     than *n* and completed)."""
     vp.cut_after(n)
     proc = subprocess.Popen([*SHUTBOX, "flash", "--port", vp.path, "--firmware", str(firmware)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         wait_for(lambda: proc.poll() is not None or not vp.powered, lambda: n, timeout=120)
     finally:
-        proc.kill()
-        proc.wait()
+        if proc.poll() is None:
+            proc.kill()
+        err = proc.communicate()[1].decode(errors="replace")
         vp.cut_after(None)
+    # a flash that ended with the power on must have completed (not failed on its own)
+    assert not vp.powered or proc.returncode == 0, (n, proc.returncode, err[-600:])
     return not vp.powered
 
 
