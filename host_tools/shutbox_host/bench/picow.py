@@ -46,7 +46,7 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   task in the chip handing the server requests on streams that never wait (_PHONE), so a
   whole request runs in one slice of the box's loop, where a socket's waits would cut it in
   a few: a bound on what the requests cost the box's inputs, not the radio's own cost.
-  And the worst instant (``polled`` only: in_gc_flip_ms_min/max of in_gc_flip_samples):
+  And the worst instant (polled and paced: in_gc_flip_ms_min/max of in_gc_flip_samples):
   tile 1 flipped exactly as a collection starts (the pin driven from the hook), to the
   first frame showing it.
 - picow_flash_blocks_used: 4 KB littlefs blocks in use on the Pico W's filesystem after the
@@ -335,7 +335,7 @@ def _inputs(uf2, path: str | None, pause: int = 0) -> dict:
         holds = [(a / 1e6, b / 1e6) for a, b, _m in watched]
         held = {"flip": 0, "roll": 0}  # of those over 10 ms, the ones a collection held
 
-        def in_gc(t0, t1):
+        def during_gc(t0, t1):
             return any(a < t1 and b > t0 for a, b in holds)
 
         tile_of = {pins.TILE_PINS[k]: k for k in range(pins.TILES)}
@@ -349,12 +349,12 @@ def _inputs(uf2, path: str | None, pause: int = 0) -> dict:
                     if g in tile_of and (was is None or f.tiles[tile_of[g]]
                                          != was.tiles[tile_of[g]] or _apart(f, was) > 1):
                         flips.append(f.ms - t)
-                        held["flip"] += f.ms - t > 10 and in_gc(t, f.ms)
+                        held["flip"] += f.ms - t > 10 and during_gc(t, f.ms)
                         break
                     if g == pins.ROLL_PIN and (was is None or (f.die_a, f.die_b)
                                                != (was.die_a, was.die_b)):
                         rolls.append(f.ms - t)
-                        held["roll"] += f.ms - t > 10 and in_gc(t, f.ms)
+                        held["roll"] += f.ms - t > 10 and during_gc(t, f.ms)
                         break
                 else:
                     lost += 1
