@@ -14,6 +14,18 @@ electrical characteristics, tSE and tPP, not measured): ``typ`` a 4 KB sector er
 program of n bytes costs its pages, an erase its sectors; reads cost nothing (memory-mapped
 XIP).
 
+``typ-ahead`` and ``max-ahead``: the same chip with littlefs mounted on the firmware's
+shutbox.ahead, whose erases ahead use ``Nor.erase_ahead``: a sector erase that runs while the
+core sleeps in the loop (boxrun calls ``simbus.idle`` with each sleep) and is suspended at the
+sleep's end (Erase Suspend 0x75, resumed with 0x7A; the core waits tSUS, 20 µs at most, cited
+from the datasheet, for the suspend). As the datasheet says, a suspended sector's content is
+undefined (here: its old bits OR random ones, as after a power cut mid erase), the chip starts
+no other erase and programs none of that sector's pages while one is suspended (both raise
+here: the wrapper must never ask), and it reads and programs other sectors. Not modelled: a
+minimum time between a resume and the next suspend, and a slower erase when suspended often
+(the erase here progresses at full speed in every sleep); the pins watched during the sleep
+(the loop's next pass, at most 2 ms later, sees them instead).
+
 For the save-latency bench (shutbox_host.bench.saves) it prints, besides boxrun's lines:
 ``W ms us dur_us erase`` a flash operation starting (µs within the ms: simbus.us),
 ``L ms us hex`` an LED frame starting down the chain, with its bytes, and
