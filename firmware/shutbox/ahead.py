@@ -26,8 +26,9 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
 The raw device is the simulated board's (sim/norflash.py: ``Nor``), or on the Pico
 tests/pico/rp2_erase_ahead.py's ``Chip`` (code in RAM that drives the flash's suspend and
 resume; tested on the emulated chip only): the box does not use it yet, the Pico mounts
-littlefs on its flash as MicroPython does (docs/reliability.md says what is left). Erases are the ones littlefs does,
-earlier: the flash's wear is unchanged (``shutbox bench --only saves`` counts them).
+littlefs on its flash as MicroPython does (docs/reliability.md says what is left). Erases
+are the ones littlefs does, earlier: the flash's wear is unchanged (``shutbox bench --only
+saves`` counts them).
 """
 
 import binascii
