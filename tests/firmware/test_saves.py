@@ -10,7 +10,13 @@ erase rarely.
 
 The emulated RP2040's flash (shutbox_host.pico) erases in the typical 45 ms unless told
 otherwise; here the ``max`` profile is the datasheet's 400 ms erase and 3 ms page program, and
-tests/pico/test_save_latency.py checks a flip during such an erase once on the real rp2 build."""
+tests/pico/test_save_latency.py checks a flip during such an erase once on the real rp2 build.
+
+With littlefs on the firmware's erase ahead (shutbox.ahead, the ``max-ahead`` profile: the
+erases done in the loop's sleeps, suspended at each pass) no save erases: every input during
+a save or an erase ahead is answered within the target itself, the flash erasing as often
+as before; power cuts mid save and mid erase ahead lose nothing (tests/mp/ahead_powercut.py).
+The emulated chip's part (code in RAM that suspends the erase): tests/pico/test_erase_ahead.py."""
 
 import re
 from pathlib import Path
