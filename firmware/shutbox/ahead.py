@@ -11,8 +11,9 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
   block's content is what the erase would leave. Otherwise it erases at once, as before.
 - In the main loop's sleeps (``idle``), it erases ahead the blocks littlefs will erase next:
   the stale half of every metadata pair, found by walking the pairs from the root's {0, 1}
-  through their tails as littlefs's fetch does (the half littlefs would not pick: the other
-  has the newer revision and a commit whose CRC checks, or this one has none). littlefs
+  through their tails (a pair a sleep, over ``raw.view``'s bytes) as littlefs's fetch
+  does (the half littlefs would not pick: the other has the newer revision and a commit
+  whose CRC checks, or this one has none). littlefs
   never reads a stale half's content (it erases it before it writes there), so erasing it
   early changes nothing it relies on, and after a power cut mid erase the half is invalid
   as after a cut in littlefs's own erase of it. A pair that littlefs moves leaves its
@@ -56,13 +57,17 @@ class Ahead:
     """The block device littlefs mounts: *raw*'s blocks, erased ahead of need."""
 
     def __init__(self, raw, blocks):
-        """Wrap *raw* (readblocks/writeblocks/ioctl and erase_ahead) of *blocks* 4 KB blocks."""
+        """Wrap *raw* (readblocks/writeblocks/ioctl, erase_ahead, and view(block): a
+        memoryview of a block's bytes, read only) of *blocks* 4 KB blocks."""
         self.raw = raw
         self.blocks = blocks
         self.clean = bytearray(blocks)  # 1: erased here and not programmed since
         self.todo = -1  # the block being erased ahead (suspended between sleeps), or -1
         self.stale = []  # the stale halves the last walk found, still to erase
         self.walk = True  # littlefs erased since the last walk: the pairs may have moved
+        self.next: tuple | None = None  # the pair the walk under way takes next, or None
+        self.found = []  # the stale halves it found so far
+        self.seen = 0  # the pairs it took (a loop in the tails ends it)
         self.buf = bytearray(_CHUNK)
         self.ff = b"\xff" * _CHUNK  # an erased chunk, to compare with
         self.skipped = 0  # littlefs's erases skipped: the block was erased
@@ -97,11 +102,19 @@ class Ahead:
         return 0
 
     def idle(self, ms):
-        """The main loop sleeps *ms* ms: erase ahead meanwhile (suspended at its end)."""
+        """The main loop sleeps *ms* ms: walk a pair, or erase ahead (suspended at its end)."""
         if self.todo < 0:
-            if self.walk:
+            if self.walk:  # littlefs erased: (again) from the root's pair
                 self.walk = False
+                self.next = (0, 1)
+                self.found = []
+                self.seen = 0
+            if self.next is not None:
                 self._walk()
+                if self.next is not None:
+                    return
+                self.stale = self.found
+                self.found = []
             st = self.stale
             while st and self.todo < 0:
                 b = st.pop()
@@ -131,78 +144,63 @@ class Ahead:
                 return False
         return True
 
-    def _read(self, block, off, n):
-        """Return a view of *n* (at most 8) bytes of *block* at *off*."""
-        m = memoryview(self.buf)[:n]
-        self.raw.readblocks(block, m, off)
-        return m
-
-    def _fetch(self, block):
-        """Return (revision, tail pair or None, has a valid commit) of metadata *block*,
-        as littlefs's fetch reads it: its commits in order, each checked by its CRC."""
-        rev = self._read(block, 0, 4)
-        r = _u32(rev, False)
-        crc = binascii.crc32(rev)  # littlefs's CRC (no final inversion) is this ^ _NULL
-        off = 0
-        ptag = _NULL
+    def _fetch(self, m):
+        """Return (tail pair or None, has a valid commit) of the metadata block whose bytes
+        are the view *m*, as littlefs's fetch reads it: its commits in order, each checked
+        by its CRC. Tags are taken in 16-bit halves and each commit's CRC in one call: on
+        the Pico a 32-bit number is a heap object."""
+        off = 4  # the first tag, after the revision
+        ph = pl = 0xFFFF  # the previous tag's halves (tags are stored XORed with it)
+        start = 0  # where the commit under way starts (the first: with the revision)
         tail = temp = None
         ok = False
-        while True:
-            off += 4 if ptag & 0x3FF == 0x3FF else 4 + (ptag & 0x3FF)
-            if off + 4 > _BLOCK:
+        while off + 4 <= _BLOCK:
+            h = ((m[off] << 8) | m[off + 1]) ^ ph
+            lo = ((m[off + 2] << 8) | m[off + 3]) ^ pl
+            if h & 0x8000:  # not programmed yet
                 break
-            t = self._read(block, off, 4)
-            crc = binascii.crc32(t, crc)
-            tag = _u32(t, True) ^ ptag
-            if tag & 0x80000000:  # not programmed yet
+            size = lo & 0x3FF
+            end = off + 4 + (0 if size == 0x3FF else size)
+            if end > _BLOCK:
                 break
-            size = 0 if tag & 0x3FF == 0x3FF else tag & 0x3FF
-            if off + 4 + size > _BLOCK:
-                break
-            ptag = tag
-            if tag & 0x78000000 == 0x50000000:  # a commit's CRC
-                if _u32(self._read(block, off + 4, 4), False) != crc ^ _NULL:
+            ph = h
+            pl = lo
+            if h & 0x7800 == 0x5000:  # a commit's CRC: through it, CRC-32's residue
+                if binascii.crc32(m[start:off + 8]) != _NULL:
                     break
-                ptag ^= ((tag >> 20) & 1) << 31
+                ph ^= (h >> 4 & 1) << 15
                 ok = True
                 tail = temp
-                crc = 0
-                continue
-            p = off + 4
-            while p < off + 4 + size:
-                n = off + 4 + size - p
-                m = memoryview(self.buf)[:n if n < _CHUNK else _CHUNK]
-                self.raw.readblocks(block, m, p)
-                crc = binascii.crc32(m, crc)
-                p += len(m)
-            if tag & 0x70000000 == 0x60000000:  # a tail: the next pair
-                pr = self._read(block, off + 4, 8)
-                temp = (_u32(pr, False), _u32(pr[4:], False))
-        return r, tail, ok
+                start = end
+            elif h & 0x7000 == 0x6000:  # a tail: the next pair (none: all 0xFF)
+                temp = None if m[off + 7] == 0xFF else (
+                    m[off + 4] | (m[off + 5] << 8), m[off + 8] | (m[off + 9] << 8))
+            off = end
+        return tail, ok
 
     def _walk(self):
-        """Find the stale half of every metadata pair (self.stale), from the root's."""
-        out = []
-        pair: tuple | None = (0, 1)
-        seen = 0
-        while pair is not None and seen < self.blocks:
-            seen += 1
-            a, b = pair
-            if a >= self.blocks or b >= self.blocks:
-                break
-            ra, ta, oka = self._fetch(a)
-            rb, tb, okb = self._fetch(b)
-            # littlefs tries the newer revision first and keeps it if a commit checks out
-            if _newer(rb, ra):
-                a, b, ta, tb, oka, okb = b, a, tb, ta, okb, oka
-            if oka:
-                out.append(b)
-                pair = ta
-            elif okb:
-                out.append(a)
-                pair = tb
+        """Take the next metadata pair of the walk (self.next, from the root's through their
+        tails): note its stale half (self.found), move on to its tail (None: the walk ends).
+        A pair a sleep: the walk of the box's files takes some ms of Python on the Pico."""
+        pair = self.next
+        if pair is None:
+            return
+        a, b = pair
+        self.seen += 1
+        if a >= self.blocks or b >= self.blocks or self.seen > self.blocks:
+            self.next = None
+            return
+        ma = self.raw.view(a)
+        mb = self.raw.view(b)
+        # littlefs tries the newer revision first and keeps it if a commit checks out
+        if _newer(_u32(mb, False), _u32(ma, False)):
+            a, b, ma, mb = b, a, mb, ma
+        self.next, oka = self._fetch(ma)
+        if oka:
+            self.found.append(b)
+        else:
+            self.next, okb = self._fetch(mb)
+            if okb:
+                self.found.append(a)
             else:
-                break  # a pair with no valid half: erase nothing more
-            if pair is not None and pair[0] == _NULL and pair[1] == _NULL:
-                pair = None
-        self.stale = out
+                self.next = None  # a pair with no valid half: erase nothing more

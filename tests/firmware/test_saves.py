@@ -119,13 +119,13 @@ def test_power_cuts_mid_save_and_mid_erase_ahead_lose_nothing():
 def test_the_power_cut_harness_catches_an_erase_of_the_live_half(tmp_path):
     """The same harness with the walk's choice reversed (the live half erased ahead)."""
     src = (ROOT / "firmware" / "shutbox" / "ahead.py").read_text()
-    old = "            if oka:\n                out.append(b)\n"
+    old = "        if oka:\n            self.found.append(b)\n"
     assert old in src
     (tmp_path / "shutbox").mkdir()
     (tmp_path / "shutbox" / "__init__.py").write_text("")
     (tmp_path / "shutbox" / "store.py").write_text(
         (ROOT / "firmware" / "shutbox" / "store.py").read_text())
     (tmp_path / "shutbox" / "ahead.py").write_text(
-        src.replace(old, "            if oka:\n                out.append(a)\n"))
+        src.replace(old, "        if oka:\n            self.found.append(a)\n"))
     f, _ = _powercut("5", "1", extra=[tmp_path])
     assert f["FAIL"] > 0

@@ -77,6 +77,9 @@ class Nor(FlashDev):
         self.ioctl(6, block)
         return True
 
+    def view(self, block):
+        return memoryview(self.data)[block * self.size:(block + 1) * self.size]
+
     def writeblocks(self, block, buf, offset=None):
         assert block != self.pending, "a program of the sector being erased"
         return super().writeblocks(block, buf, offset)
@@ -105,6 +108,7 @@ def clone(dev, nor):
     c = Ahead(nor, BLOCKS)
     c.clean[:] = dev.clean
     c.todo, c.stale, c.walk = dev.todo, list(dev.stale), dev.walk
+    c.next, c.found, c.seen = dev.next, list(dev.found), dev.seen
     return c
 
 

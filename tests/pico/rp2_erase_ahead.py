@@ -182,6 +182,10 @@ class Chip:
         self.pending = -1
         self.slices = 0
 
+    def view(self, block):
+        """The block's bytes where XIP maps them (read only; not while it is erased)."""
+        return memoryview(uctypes.bytearray_at(0x10000000 + self.base + block * 4096, 4096))
+
     def readblocks(self, block, buf, offset=0):
         self.flash.readblocks(block, buf, offset)
 

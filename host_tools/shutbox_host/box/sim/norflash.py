@@ -79,6 +79,10 @@ class Nor:
             print("W %d %d %d %d" % (ms, sub, us, erase))
             simbus.busy_us(us)
 
+    def view(self, block):
+        """The block's bytes, read in place (memory-mapped, as XIP reads them)."""
+        return memoryview(self.data)[block * BLOCK:(block + 1) * BLOCK]
+
     def readblocks(self, block, buf, offset=0):
         a = block * BLOCK + offset
         buf[:] = memoryview(self.data)[a:a + len(buf)]
