@@ -39,7 +39,7 @@ _MOVE = const(3)  # a state
 _HINT_BEST = const(2)  # hints: also the optimal move in cyan
 # END consts
 _RANK_MASK = const(0x3FFF)  # shutbox.engine: a state's rank in the optimal-play table
-_SHUT = const(-13)  # set_target's MATCH_SHUT block: -1 - situation 12 (shutbox.target)
+_SHUT = const(-1)  # set_target's MATCH_SHUT block: -1 - situation 0 (shutbox.target)
 _kept: list = [None, None]  # the engine the chance to shut was read for, and its reader
 
 

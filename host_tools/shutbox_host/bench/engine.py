@@ -267,7 +267,7 @@ def match_sizes() -> dict:
             parts = {"seat1": 0, "shut": 0}
             blocks = 0
             for k, row in enumerate(rows):
-                part = "seat1" if k < tablegen.MATCH_SEAT1 else "shut"
+                part = "shut" if k == tablegen.MATCH_SHUT else "seat1"
                 parts[part] += tablegen.HINT_INDEX.size * layers
                 for off, count, _cut, none in row:
                     blocks += not none
