@@ -14,10 +14,9 @@ Each legal move (the ones the game allows: a format's limits included) comes wit
 - ``p_shut``: the chance to shut the box x 1000 from there, playing for it: twice the value
   of the match block that ties a shut box (tables/t9.bin's situation MATCH_SHUT, where only a
   shut box ties, worth half a win: engine.p_beat; so to within 1 in 1000, as that block
-  rounds half the chance), on the default variant (digital scoring reads sum scoring's: that
-  chance does not depend on the scoring); None elsewhere: the target blocks count a tie half
-  a win, so target 1's is not the chance to shut, and the nN.bin tables hold no chance to
-  shut of min-expected play;
+  rounds half the chance), on every variant of the hint pack (digital scoring reads sum
+  scoring's: that chance does not depend on the scoring); None elsewhere: the nN.bin tables
+  hold no chance to shut of min-expected play;
 - ``hint``: the move the box lights (Game.best: for the lowest expected score, or the best
   chance to beat the score to beat, or the match's play: ``aim``).
 

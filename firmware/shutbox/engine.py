@@ -14,8 +14,9 @@ once, with seek + readinto, into buffers made in __init__. Without a table for t
 
 Beat-target hints come from ``tables/tN.bin`` (nine tiles: `any` moves, sum and count
 scoring, every one-die rule and mode; format in tablegen.py), and so does the match-optimal
-play of a round for the win (the default variant: seat 1, the pack's match situations), read by
-set_target(-1 - situation) into the same buffer (shutbox.target). set_target(T) reads the block
+play of a round for the win (the pack's match situations: after a shut box on every variant,
+seat 1 on the default one), read by set_target(-1 - situation) into the same buffer
+(shutbox.target). set_target(T) reads the block
 of target T (a final score strictly below T wins, one equal to T is half a win: a tie between
 two players) into buffers made in __init__;
 best_move_target, p_beat and choose_one_die_target then answer from it. Without a block for
