@@ -330,7 +330,7 @@ class Engine:
                    + (target - 1) * layers * _HINT_INDEX)
             if f.readinto(idx) < layers * _HINT_INDEX:
                 raise ValueError("short hint pack")
-            if idx[2] & idx[3] == 0xFF:  # a match situation without a block
+            if idx[3] == 0xFF:  # a match situation without a block (cut 63)
                 return False
             for layer in range(layers):
                 k = layer * _HINT_INDEX
