@@ -33,9 +33,17 @@ and route (a before-request handler), after its answer is made (an after-request
 and before each write, so no piece of it holds the core for long even when its bytes never
 make it wait (a socket's waits cut it more). The state is made into JSON once per change of
 the game (``Live.state_body``), not at each request or event.
+
+The heap: every _SWEEP requests served, the server collects the heap itself once no other
+request is under way. A collection holds the core whatever the box is doing (8-18 ms on the
+Pico W: docs/companion.md); one made while a request is under way nearly always overflows
+the mark's stack and rescans the whole heap (about twice as long), one made between two
+requests did not in any run. In the bench's games they came about as often as MicroPython's
+own had (when the heap fills first, it still collects wherever it is).
 """
 
 import asyncio
+import gc
 import json
 import time
 
@@ -57,6 +65,7 @@ _HEADERS = const(24)  # header lines in a request
 _BODY = const(256)  # bytes in a request's body
 _CHUNK = const(128)  # bytes read from a client at a time
 _EPIPE = const(32)  # an errno microdot takes as a client gone (its MUTED_SOCKET_ERRORS)
+_SWEEP = const(8)  # requests served, then a collection once none is under way (Server)
 _BUSY_MS = const(100)  # a client turned away: the time to take its 503 and send its request
 _JSON = "application/json; charset=UTF-8"  # as microdot's own for a dict
 _BUSY = b"HTTP/1.0 503 Busy\r\nContent-Length: 0\r\nRetry-After: 2\r\n\r\n"
@@ -169,6 +178,7 @@ class Server(Microdot):
         self.refused = 0
         self.dropped = 0
         self.limited = 0  # requests refused for their address's rate (429)
+        self.since = 0  # requests served since the last collection made here
         self.every = _EVERY_MS  # the rate: one request an address this often (0: none)
         self.due = {}  # address -> when its requests so far are paid for (ticks_ms)
 
@@ -223,6 +233,12 @@ class Server(Microdot):
         finally:
             self.clients -= 1
             await _close(writer)
+            self.since += 1
+            if self.since >= _SWEEP and not self.clients:
+                # the garbage of a few requests collected between them: one made while a
+                # request is under way overflows the mark's stack and rescans the heap
+                self.since = 0
+                gc.collect()
 
 
 async def _close(writer):
