@@ -137,6 +137,11 @@ def test_the_box_s_long_game_is_the_solver_s(tmp_path):
     x, y = game.exact_x, game.exact_y
     values = [turn_values(var, 0, y), turn_values(var, 1, x)]
     handovers = [y, x]
+
+    @cache  # the same few states recur in every game: their options worked out once
+    def options(who, m, k):
+        return _option_values(var, values[who], who, m, k, handovers[who])
+
     full = (1 << var.tiles) - 1
     rng = random.Random(27)
     settings = Settings(players=2, long=1)
@@ -154,7 +159,7 @@ def test_the_box_s_long_game_is_the_solver_s(tmp_path):
                 g.roll(False, now)
                 continue
             assert g.state <= READY and (g.player, g.open_ ^ g.inv, g.score) == (who, m, k)
-            opts = _option_values(var, values[who], who, m, k, handovers[who])
+            opts = options(who, m, k)
             pick = max if who == 0 else min
             one = pick(opts, key=lambda o: opts[o])
             g.roll(one, now)
