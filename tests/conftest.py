@@ -57,6 +57,18 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+def pytest_collection_finish(session):
+    """Leave what collection made (the modules, tables and tests loaded) out of CPython's
+    cyclic garbage collection from now on (gc.freeze): the firmware run on CPython (the
+    CPython box) calls gc.collect() wherever MicroPython's heap wants one (each new game,
+    each game's end), and every one of those would otherwise walk all of it again, tens of
+    ms a call. Nothing the tests check on CPython depends on a collection (the heap's
+    figures are MicroPython's, in their own processes)."""
+    import gc
+
+    gc.freeze()
+
+
 @pytest.fixture(scope="session")
 def micropython():
     """Return the path of the real micropython interpreter (unix port)."""
