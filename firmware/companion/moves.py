@@ -14,10 +14,9 @@ Each legal move (the ones the game allows: a format's limits included) comes wit
 - ``p_shut``: the chance to shut the box x 1000 from there, playing for it: twice the value
   of the match block that ties a shut box (tables/t9.bin's situation MATCH_SHUT, where only a
   shut box ties, worth half a win: engine.p_beat; so to within 1 in 1000, as that block
-  rounds half the chance), on the default variant (digital scoring reads sum scoring's: that
-  chance does not depend on the scoring); None elsewhere: the target blocks count a tie half
-  a win, so target 1's is not the chance to shut, and the nN.bin tables hold no chance to
-  shut of min-expected play;
+  rounds half the chance), on every variant of the hint pack (digital scoring reads sum
+  scoring's: that chance does not depend on the scoring); None elsewhere: the nN.bin tables
+  hold no chance to shut of min-expected play;
 - ``hint``: the move the box lights (Game.best: for the lowest expected score, or the best
   chance to beat the score to beat, or the match's play: ``aim``).
 
@@ -39,7 +38,7 @@ _MOVE = const(3)  # a state
 _HINT_BEST = const(2)  # hints: also the optimal move in cyan
 # END consts
 _RANK_MASK = const(0x3FFF)  # shutbox.engine: a state's rank in the optimal-play table
-_SHUT = const(-13)  # set_target's MATCH_SHUT block: -1 - situation 12 (shutbox.target)
+_SHUT = const(-1)  # set_target's MATCH_SHUT block: -1 - situation 0 (shutbox.target)
 _kept: list = [None, None]  # the engine the chance to shut was read for, and its reader
 
 

@@ -14,8 +14,9 @@ once, with seek + readinto, into buffers made in __init__. Without a table for t
 
 Beat-target hints come from ``tables/tN.bin`` (nine tiles: `any` moves, sum and count
 scoring, every one-die rule and mode; format in tablegen.py), and so does the match-optimal
-play of a round for the win (the default variant: seat 1, the pack's match situations), read by
-set_target(-1 - situation) into the same buffer (shutbox.target). set_target(T) reads the block
+play of a round for the win (the pack's match situations: after a shut box on every variant,
+seat 1 on the default one), read by set_target(-1 - situation) into the same buffer
+(shutbox.target). set_target(T) reads the block
 of target T (a final score strictly below T wins, one equal to T is half a win: a tie between
 two players) into buffers made in __init__;
 best_move_target, p_beat and choose_one_die_target then answer from it. Without a block for
@@ -95,7 +96,8 @@ _NO_RANK = const(0x4000)  # above every rank
 _HIGH_TILES = const(0xFC0)  # tiles 7..12: shut for the high-shut one-die rule
 _GREEDY_ONE_DIE_SUM = const(6)  # without a table: one die when the open tiles add up to <= 6
 _HINT_ENTRY = const(12)  # one_die, mode, moves, scoring, layers, targets, situations, 0, index
-_HINT_INDEX = const(8)  # block offset u32, state count u16, cut u8, reserved u8
+_HINT_INDEX = const(4)  # block offset / 2 u16, cut << 10 | state count u16 (0xFFFF: none)
+_HINT_COUNT = const(0x3FF)
 _P_MASK = const(0x3FF)  # hint entry: P x 1000 (bits 0-9) ...
 _HRANK = const(0x7C00)  # ... rank within the tile sum (bits 10-14), one-die flag (bit 15)
 _TRIVIAL = const(0x3FF)  # P field of a state left out of the block
@@ -328,17 +330,18 @@ class Engine:
                    + (target - 1) * layers * _HINT_INDEX)
             if f.readinto(idx) < layers * _HINT_INDEX:
                 raise ValueError("short hint pack")
-            if idx[7]:  # a match situation without a block
+            if idx[3] == 0xFF:  # a match situation without a block (cut 63)
                 return False
             for layer in range(layers):
                 k = layer * _HINT_INDEX
-                n = idx[k + 4] | idx[k + 5] << 8
-                cut = idx[k + 6]
+                w = idx[k + 2] | idx[k + 3] << 8
+                n = w & _HINT_COUNT
+                cut = w >> 10
                 base = layer * size
                 j = base + size - n
                 if n:
                     # the block goes to the buffer's tail, then spreads out to mask order
-                    f.seek(int.from_bytes(idx[k:k + 4], "little"))
+                    f.seek((idx[k] | idx[k + 1] << 8) << 1)
                     if f.readinto(memoryview(hp)[j:base + size]) != 2 * n:
                         raise ValueError("short hint pack")
                 for s in range(size):

@@ -7,18 +7,18 @@ Seat 1 of 2, 3 or 4 players reads its match situation among the table pack's mat
 to win against the best final score so far this round, a tie with it counted half: under
 ties shared or rolled off that is the match's play of seat 2 of 2 in every state, and under
 replay nearly (docs/solver.md). After a shut box (shut-wins off) only a shut box ties: the
-pack's situation MATCH_SHUT, the best chance of one (the match's play in every seat), where
-the pack has it; elsewhere the aim at a score below 1. Where the pack has no block (the start
-not all open for seat 1, replay with 3 and 4 players, a variant without blocks) seat 1 aims
-at the lowest expected score."""
+pack's situation MATCH_SHUT (every variant it covers), the best chance of one (the match's
+play in every seat). Where the pack has no block (the start not all open for seat 1, replay
+with 3 and 4 players, a variant without seat-1 blocks, a variant without hints) seat 1 aims
+at the lowest expected score, and after a shut box a seat aims at a score below 1."""
 
 from micropython import const
 
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
 _TIE_REPLAY = const(2)  # settings.tie: replay (one more round for the tied, its lowest wins)
 # END consts
-_SEAT1 = const(12)  # the pack's seat-1 situations: (players - 2) * 4 + replay * 2 + shut_wins;
-# the next, a shut box to tie (tablegen.MATCH_SHUT)
+# the pack's situations (tablegen): 0 a shut box to tie (MATCH_SHUT, every variant), then
+# seat 1's: 1 + (players - 2) * 4 + replay * 2 + shut_wins
 
 
 def target(g):
@@ -38,10 +38,10 @@ def target(g):
         if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
             t = rs[p]
     if t < 0 and e.start_open == e.full:
-        k = (n - 2) * 4 + (2 if s.tie == _TIE_REPLAY else 0) + s.shut_wins
-        if k >= 0 and e.set_target(-1 - k):  # one player: no match
+        k = (n - 2) * 4 + 1 + (2 if s.tie == _TIE_REPLAY else 0) + s.shut_wins
+        if k > 0 and e.set_target(-1 - k):  # one player: no match
             return -2
-    if t == 0 and e.set_target(-1 - _SEAT1):  # the pack's MATCH_SHUT: tablegen
+    if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
         return 0
     e.set_target(t if t > 0 else 1 if t == 0 else 0)
     return t if t else 1

@@ -171,9 +171,45 @@ def test_no_block_where_the_match_is_not_solved_for_the_box():
     for rules in (Rules(9, V.ONE_DIE_NEVER), Rules(start=V.START_LOW_THREE_SHUT),
                   Rules(scoring=V.SCORING_COUNT)):
         assert not load(Engine(rules), 2, 0, 0, -1)
-        # after a shut box: MATCH_SHUT where the variant has it (its states whatever the
-        # start), elsewhere the aim at a final score below 1
-        assert aim_after(Engine(rules), 2, 0, 0, 0) == (0 if rules.start else 1)
+        # after a shut box: MATCH_SHUT, which every variant of the hint pack has (its states
+        # whatever the start)
+        assert aim_after(Engine(rules), 2, 0, 0, 0) == 0
+    # a variant without hints aims at a final score below 1 there (min-expected play)
+    assert aim_after(Engine(Rules(scoring=V.SCORING_DIGITAL)), 2, 0, 0, 0) == 1
+
+
+OTHERS = [k for k in tablegen.offered_hints(9) if k not in tablegen.MATCH_KEYS]
+
+
+@pytest.mark.parametrize("key", OTHERS, ids=lambda k: solver.Variant(9, *k).label())
+def test_after_a_shut_box_every_variant_plays_the_match(key):
+    """Every variant of the hint pack, not only the default (the pack had MATCH_SHUT for that
+    alone, and the others aimed at a final score below 1 with a 1 counted half, which this
+    fails on): after a shut box (shut-wins off) the seat to play reads MATCH_SHUT, and its
+    moves and one-die choices are the match solver's for seat 2 of 2 (every later seat
+    plays the same there: only a shut box ties), p_beat its value x 1000, every fifth state
+    and every layer."""
+    var = solver.Variant(9, *key)
+    eng = Engine(Rules(9, *key))
+    assert aim_after(eng, 2, 0, 0, 0) == 0
+    sol = solver._Solved(var, "payout",
+                         payout=M.Match(var, M.MatchRules(2, "share")).payout((0,)))
+    choice = solver._chooser(var, sol.K)
+    cands = {(a, b): solver.candidate_masks(var.moves, a, b) for a, b in THROWS}
+    differ = 0
+    for lk in range(var.locked_layers):
+        for s in range(lk, 512, 5):
+            assert eng.p_beat(s, lk == 1) == half_up(sol.payout_of(sol.K[lk][s])), (lk, s)
+            if lk == 0 and solver.one_die_allowed(s, 9, var.one_die) and \
+                    var.one_die_mode != V.MODE_FORCED:  # the player's choice
+                assert eng.choose_one_die_target(s) == sol.flags[0][s], s
+            for a, b in THROWS:
+                if b == 0 and not solver.one_die_allowed(s, 9, var.one_die):
+                    continue
+                m = eng.best_move_target(s, a, b, lk == 1)
+                assert m == choice(lk, s, b == 0, cands[a, b]), (lk, s, a, b)
+                differ += m != eng.best_move(s, a, b, lk == 1)
+    assert differ > 0  # the best chance of a shut box is not min-expected play
 
 
 # ----- through the game -----

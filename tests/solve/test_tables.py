@@ -68,6 +68,40 @@ def test_every_offered_variant_has_a_table():
                     assert eng.has_table and engine_extra.table_bytes(eng) > 0
 
 
+def test_expected_values_are_stored_as_narrow_as_their_moves_rule_and_scoring_allow():
+    """Each variant's expected values x 1000 take the fewest bytes that hold the largest of
+    its moves rule and scoring (digital scoring with `any` moves: 4 bytes, with `kids` 5; a
+    width per scoring alone gave every digital variant 5, which this fails on)."""
+    for tiles in tablegen.PACK_TILES:
+        directory = tablegen.read_directory((tablegen.TABLES / ("n%d.bin" % tiles)).read_bytes())
+        most: dict = {}
+        for key in directory:
+            var = solver.Variant(tiles, *key)
+            top = max(max(e) for _ranks, e in tablegen.layer_blocks(var))
+            most[key[2:]] = max(most.get(key[2:], 0), top)
+        for key, (_layers, ewidth, _o0, _o1) in directory.items():
+            assert ewidth == max(1, (most[key[2:]].bit_length() + 7) // 8), (tiles, key)
+        if tiles == 9:
+            digital = {k[2]: w for k, (_l, w, _a, _b) in directory.items()
+                       if k[3] == V.SCORING_DIGITAL}
+            assert (digital[V.MOVES_ANY], digital[V.MOVES.index("dice-or-total")]) == (4, 5)
+
+
+def test_the_hint_pack_is_its_index_and_distinct_blocks_only():
+    """tables/t9.bin holds its header and directory, four bytes an index row, and each
+    distinct block once: no byte read by no row (bench.engine.hint_parts)."""
+    from shutbox_host.bench import engine as bench
+
+    parts = bench.hint_parts()
+    assert parts["pad"] == 0 and parts["bytes"] == (parts["head"] + parts["index"]
+                                                   + parts["blocks"])
+    pack = tablegen.read_hint_pack((tablegen.TABLES / "t9.bin").read_bytes(), True)
+    rows = sum(layers * len(index) for layers, _t, index in pack.values())
+    assert parts["index"] == 4 * rows
+    assert parts["shut_distinct"] == 8 and parts["shut_rows"] == 4 * sum(
+        layers for layers, _t, _i in pack.values())  # MATCH_SHUT: every variant, every layer
+
+
 @pytest.mark.parametrize("rules", [Rules(tiles=11), Rules(tiles=10, moves=V.MOVES_KIDS),
                                    Rules(tiles=12, scoring=V.SCORING_DIGITAL)])
 def test_variants_not_offered_play_greedy(rules):

@@ -26,6 +26,9 @@
   hint_set_target_ms_micropython: one set_target (open, seek, readinto, spread), averaged.
 - match_table_bytes: the match-optimal blocks in tables/t9.bin (see match_sizes): flash per
   seat, situations, and the RAM they add (none: they are read into the hint buffer).
+- hint_pack_parts: what fills tables/t9.bin (hint_parts): its header and directory, its
+  index rows, its distinct blocks; of these, the MATCH_SHUT rows and the blocks only they
+  read (a shut box to tie, every variant), and the seat-1 rows and the blocks only they read.
 """
 
 from __future__ import annotations
@@ -267,7 +270,7 @@ def match_sizes() -> dict:
             parts = {"seat1": 0, "shut": 0}
             blocks = 0
             for k, row in enumerate(rows):
-                part = "seat1" if k < tablegen.MATCH_SEAT1 else "shut"
+                part = "shut" if k == tablegen.MATCH_SHUT else "seat1"
                 parts[part] += tablegen.HINT_INDEX.size * layers
                 for off, count, _cut, none in row:
                     blocks += not none
@@ -279,6 +282,31 @@ def match_sizes() -> dict:
                 "shut_flash": parts["shut"], "situations": len(rows),
                 "blocks": blocks // layers, "ram_extra": 0, "ram_buffer": 2 * layers << tiles}
     return out
+
+
+def hint_parts(tiles: int = 9) -> dict:
+    """The bytes of tables/tN.bin by part (hint_pack_parts in the module docstring)."""
+    data = (tablegen.TABLES / ("t%d.bin" % tiles)).read_bytes()
+    pack = tablegen.read_hint_pack(data, True)
+    rows = {"target": 0, "shut": 0, "seat1": 0}
+    blocks: dict = {}  # (offset, count) -> [bytes, the parts that read it]
+    for layers, targets, index in pack.values():
+        for k, row in enumerate(index):
+            part = ("target" if k < targets else "shut"
+                    if k - targets == tablegen.MATCH_SHUT else "seat1")
+            rows[part] += tablegen.HINT_INDEX.size * layers
+            for off, count, _cut, none in row:
+                if not none:  # an empty block shares its offset with the next one
+                    blocks.setdefault((off, count), [2 * count, set()])[1].add(part)
+    head = tablegen.HEADER.size + tablegen.HINT_ENTRY.size * len(pack)
+    index = sum(rows.values())
+    only = {p: sum(n for n, parts in blocks.values() if parts == {p}) for p in rows}
+    return {"bytes": len(data), "head": head, "index": index,
+            "pad": len(data) - head - index - sum(n for n, _ in blocks.values()),
+            "blocks": sum(n for n, _ in blocks.values()), "distinct_blocks": len(blocks),
+            "shut_rows": rows["shut"], "shut_blocks": only["shut"],
+            "shut_distinct": sum(parts == {"shut"} for _, parts in blocks.values()),
+            "seat1_rows": rows["seat1"], "seat1_blocks": only["seat1"]}
 
 
 _HINT_SPEED = """
@@ -347,6 +375,7 @@ def figures(soak=False) -> dict:
         "tables_generate_s": round(gen_s, 2),
         "hint_table_bytes": hint_sizes(),
         "match_table_bytes": match_sizes(),
+        "hint_pack_parts": hint_parts(),
         "hint_decisions_per_s_micropython": hints["per_s"],
         "hint_set_target_ms_micropython": hints["set_ms"],
     }

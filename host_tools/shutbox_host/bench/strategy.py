@@ -47,6 +47,8 @@ ints and Fractions; floats only to write them down), with the time each solve ta
   seconds).
 - soak (``--soak``): match_table_bytes: the flash the box's tables for match-optimal play
   would take (shutbox_host.solve.matchtables, one-byte blocks), for the default variant;
+  later_seat_blocks: the exact blocks of its later seats of 3 and 4 players in the hint
+  pack's format (matchtables.later_blocks);
   and cananian's pub game (digital scoring, one die forced at 6 or less, a shut
   box wins at once and pays K stakes): seat 1's stake at K = 2 and 4, its chance of a tie,
   and the exact fair K, with the time of one such round (512 final scores: 512 solves).
@@ -225,5 +227,6 @@ def figures(soak=False) -> dict:
     out.update(long_game_figures())
     if soak:
         out["match_table_bytes"] = matchtables.default_variant_sizes(TILES)
+        out["later_seat_blocks"] = matchtables.later_blocks(var)
         out.update(cananian())
     return out

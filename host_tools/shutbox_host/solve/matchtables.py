@@ -227,10 +227,10 @@ def later_seats(var, players: int, shut_wins: bool = False) -> dict:
 
 def shut_rows(tiles: int = 9) -> dict:
     """A shut box to tie on every variant of the hint pack: the flash its target-0 blocks
-    would take (distinct blocks, tablegen's format) and, where the pack has none (all but
-    tablegen.MATCH_KEYS), what the box's aim there (beat-target 1, a tie half) gives away in
-    the chance of a shut box against the best chance of one: the most over those variants
-    and where."""
+    take (distinct blocks, tablegen's format: MATCH_SHUT) and, on the variants that had
+    none before (all but tablegen.MATCH_KEYS), what the box's aim there then (beat-target 1,
+    a tie half) gave away in the chance of a shut box against the best chance of one: the
+    most over those variants and where."""
     from shutbox_host.solve import tablegen
 
     blocks: dict = {}
@@ -247,3 +247,39 @@ def shut_rows(tiles: int = 9) -> dict:
             worst, where = lost, var.label()
     return {"row_bytes": sum(blocks.values()), "row_blocks": len(blocks),
             "aim_below_1_p_shut_lost": float(worst), "aim_below_1_worst": where}
+
+
+def later_blocks(var, tiles: int = 9) -> dict:
+    """The exact blocks every later seat of 3 and 4 players (ties shared, shut-wins off and
+    on) would need on the box for *var*, in tables/t9.bin's format (tablegen.payout_blocks:
+    two bytes a state above the cut; one byte a state would halve it), identical blocks
+    stored once: per rule set the situations with a score to beat above 0 (after a shut box
+    every variant reads MATCH_SHUT), the distinct payouts among them, their blocks' bytes and
+    index rows; all of them together (two_byte)."""
+    from shutbox_host.solve import tablegen
+
+    minexp = solver.solve_values(var)
+    out: dict = {}
+    every: dict = {}
+    for players in (3, 4):
+        for wins in (False, True):
+            m = M.Match(var, M.MatchRules(players, "share", wins))
+            seen: dict = {}
+            rows = 0
+            for key in list(m._values):
+                if m._over(key) or m._played(key) == 0 or key[1] == 0:
+                    continue
+                rows += 1
+                table = m._payout(key)
+                tkey = tuple(table[y] for y in m.finals)
+                if tkey not in seen:
+                    seen[tkey] = tablegen.payout_blocks(var, table, minexp)
+            blocks = {b for layers in seen.values() for _cut, b in layers}
+            out["%d/%s" % (players, "on" if wins else "off")] = {
+                "situations": rows, "payouts": len(seen),
+                "two_byte": sum(len(b) for b in blocks),
+                "index": rows * tablegen.HINT_INDEX.size * var.locked_layers}
+            every.update((b, len(b)) for b in blocks)
+    out["two_byte"] = sum(every.values())
+    out["one_byte"] = out["two_byte"] // 2
+    return out

@@ -30,9 +30,13 @@ count scoring, every one-die rule and mode), little-endian:
   header     b"STH1", tiles u8, variant count u8, 2 reserved bytes
   directory  per variant 12 bytes: one_die u8, one_die_mode u8, moves u8, scoring u8,
              layers u8, targets u8 (the highest score: targets T = 1..targets are stored),
-             2 reserved, offset (u32) of the variant's index
-  index      per target T = 1..targets, per layer: block offset u32, state count u16,
-             cut u8, 1 reserved byte
+             situations u8 (the match situations' rows after the targets'), 1 reserved,
+             offset (u32) of the variant's index
+  index      per target T = 1..targets, then per match situation, per layer 4 bytes: the
+             block's offset / 2 (u16: blocks start at even offsets below 128 KB), then u16
+             cut << 10 | count (the block holds the `count` states whose tile sum is at
+             least `cut`; 0xFFFF: no block, the box keeps its other play); padded to an
+             even length
   blocks     for the `count` open masks whose tile sum is at least `cut`, in mask order,
              one uint16 entry each:
              bits 0-9: the chance to win x 1000 under optimal beat-target play, a final
@@ -45,20 +49,21 @@ count scoring, every one-die rule and mode), little-endian:
              score of that play), so rounding P never decides a move;
              bit 15: throwing one die is strictly better than two (the beat-target choice).
              Identical blocks are stored once.
-  situations the match-optimal blocks (one round for the win, the start all open; only
-             the MATCH_KEYS variants: `situations` > 0 in the directory's byte 6), indexed
-             after the targets' rows, per situation k = 0..situations-1 and layer an index
-             entry as above (reserved byte 1: no block, the box keeps its other play):
-             k = (players - 2) * 4 + replay * 2 + shut_wins: seat 1 of 2, 3 or 4 players
-             (replay: the tie rule `replay`, solved for 2 players only; share and roll-off
-             are worth the same); k = 12 (MATCH_SHUT): any later seat after a shut box
-             (shut-wins off), the target 0 of the rows above (only a shut box ties: half a
-             win, the best chance of one). The seat-1 blocks are the hint blocks' kind, with
-             P the seat's value of the match (its chance to win, a tie worth as the tie rule
-             makes it) x 1000 and the rank of the match solver's key (shutbox_host.solve
-             .match); a state is left out where the value is 1 and min-expected play is the
-             same (the cut, as above). Seat 2 of 2 needs no block of its own: under ties
-             shared or rolled off its match play is the target rows' (a tie half a win).
+  situations the match-optimal blocks (one round for the win), indexed after the targets'
+             rows, per situation k = 0..situations-1 and layer an index entry as above:
+             k = 0 (MATCH_SHUT), every variant: any later seat after a shut box (shut-wins
+             off), the target 0 of the rows above (only a shut box ties: half a win, the
+             best chance of one, the match's play in every seat and under every tie rule);
+             k = 1 + (players - 2) * 4 + replay * 2 + shut_wins, only the MATCH_KEYS
+             variants (situations 13, the others 1), the start all open: seat 1 of 2, 3 or
+             4 players (replay: the tie rule `replay`, solved for 2 players only, no block
+             for 3 and 4; share and roll-off are worth the same). The seat-1 blocks are the
+             hint blocks' kind, with P the seat's value of the match (its chance to win, a
+             tie worth as the tie rule makes it) x 1000 and the rank of the match solver's
+             key (shutbox_host.solve.match); a state is left out where the value is 1 and
+             min-expected play is the same (the cut, as above). Seat 2 of 2 needs no block
+             of its own: under ties shared or rolled off its match play is the target rows'
+             (a tie half a win).
 Why this is enough: with `any` moves every candidate of a throw shuts tiles adding up to
 the throw, so the states a choice compares all have the same tile sum, and ranks within a
 tile sum order them. `cut` is chosen so that every state left out (a lower tile sum) is
@@ -202,16 +207,18 @@ def pack_bytes(tiles: int, timings: dict | None = None, sizes: dict | None = Non
         solved.append(layer_blocks(var))
         if timings is not None:
             timings[var.label()] = time.perf_counter() - t0
-    # one expected-value width per scoring, so equal tables give equal bytes
+    # one expected-value width per moves rule and scoring (equal tables, which only one-die
+    # rules and modes share, give equal bytes), each as narrow as its values allow (digital
+    # scoring needs 4 bytes with `any` moves, 5 with another rule)
     ewidth = {}
     for key, layers in zip(keys, solved, strict=True):
         need = max(max(e).bit_length() for _, e in layers)
-        ewidth[key[3]] = max(ewidth.get(key[3], 1), (need + 7) // 8)
+        ewidth[key[2:]] = max(ewidth.get(key[2:], 1), (need + 7) // 8)
     offset = HEADER.size + ENTRY.size * len(keys)
     blocks: dict[bytes, int] = {}
     head = [HEADER.pack(MAGIC, tiles, len(keys), 0)]
     for key, layers in zip(keys, solved, strict=True):
-        ew = ewidth[key[3]]
+        ew = ewidth[key[2:]]
         offs = [0, 0]
         for lk, (ranks, exp1000) in enumerate(layers):
             block = ranks + b"".join(e.to_bytes(ew, "little") for e in exp1000)
@@ -230,7 +237,9 @@ def pack_bytes(tiles: int, timings: dict | None = None, sizes: dict | None = Non
 
 HINT_MAGIC = b"STH1"
 HINT_ENTRY = struct.Struct("<BBBBBBBBI")  # key, layers, targets, situations, 0, index offset
-HINT_INDEX = struct.Struct("<IHBB")  # block offset, state count, cut, reserved
+HINT_INDEX = struct.Struct("<HH")  # block offset / 2, cut << 10 | state count
+HINT_CUT_SHIFT = 10
+HINT_NO_BLOCK = 0xFFFF  # an index row's second word: no block
 HINT_TILES = (9,)
 HINT_SCALE = 1000  # P(final score < T) is stored x 1000
 HINT_P_MASK = 0x3FF
@@ -291,18 +300,16 @@ def hint_blocks(var: solver.Variant, target: int,
     return out
 
 
-# The variants with match-optimal blocks: the box's default (the flash of the others: see
-# docs/solver.md's design note).
+# The variants with seat-1 match blocks: the box's default (the flash of the others: see
+# docs/solver.md's design note). Every variant has MATCH_SHUT.
 MATCH_KEYS = ((V.ONE_DIE_HIGH_SHUT, V.MODE_OPTIONAL, V.MOVES_ANY, V.SCORING_SUM),)
-MATCH_SEAT1 = 12  # seat-1 situations: (players - 2) * 4 + replay * 2 + shut_wins
+# After a shut box (shut-wins off) a later seat can only tie it: the target-0 block (half the
+# chance of a shut box), situation 0 of every variant.
+MATCH_SHUT = 0
+MATCH_SEAT1 = 1  # seat-1 situations: 1 + (players - 2) * 4 + replay * 2 + shut_wins
 MATCH_TIE_RULES = ("share", "replay")  # the box's tie ints: share 0, roll-off 1 (as share),
 # replay 2
-# After a shut box (shut-wins off) a later seat can only tie it: the target-0 block (half the
-# chance of a shut box). Every variant would need it (1 KB a layer: 26 KB for the 20, past a
-# nine-tile Pico W's deploy budget, tests/pico/test_lean.py), so only the MATCH_KEYS
-# variants have it, as a situation; the others aim at a score below 1 there (shutbox.target).
-MATCH_SHUT = MATCH_SEAT1
-MATCH_SITUATIONS = MATCH_SHUT + 1
+MATCH_SITUATIONS = MATCH_SEAT1 + 12
 
 
 def payout_blocks(var: solver.Variant, payout: dict,
@@ -341,9 +348,9 @@ def payout_blocks(var: solver.Variant, payout: dict,
 
 
 def match_payouts(var: solver.Variant) -> list[dict | None]:
-    """The payout table of every match situation of *var* (None: no block), in the pack's
-    order (see the module docstring)."""
-    out: list[dict | None] = [None] * MATCH_SEAT1
+    """The payout table of every seat-1 match situation of *var* (None: no block), in the
+    pack's order from MATCH_SEAT1 (see the module docstring)."""
+    out: list[dict | None] = [None] * (MATCH_SITUATIONS - MATCH_SEAT1)
     for players in range(2, match.MAX_PLAYERS + 1):
         for r, tie in enumerate(MATCH_TIE_RULES):
             if tie == "replay" and players != 2:
@@ -366,36 +373,40 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
         targets = solver.score(full, key[3])
         assert 0 < targets < 256
         rows = [hint_blocks(var, t, minexp) for t in range(1, targets + 1)]
+        rows.append(hint_blocks(var, 0, minexp))  # MATCH_SHUT
         if key in MATCH_KEYS:
             rows += [None if pay is None else payout_blocks(var, pay, minexp)
                      for pay in match_payouts(var)]
-            rows.append(hint_blocks(var, 0, minexp))  # MATCH_SHUT
         per_variant.append((key, var.locked_layers, targets, rows))
     offset = HEADER.size + HINT_ENTRY.size * len(keys)
     head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
-    indexes = []
     for key, layers, targets, blocks_t in per_variant:
         head.append(HINT_ENTRY.pack(*key, layers, targets, len(blocks_t) - targets, 0,
                                     offset))
         offset += HINT_INDEX.size * layers * len(blocks_t)
-        indexes.append(blocks_t)
+    offset += offset & 1  # the blocks at even offsets: the index gives offset / 2
     blocks: dict[bytes, int] = {}
     index_bytes = []
-    for (key, layers, _targets, _), blocks_t in zip(per_variant, indexes, strict=True):
+    for key, layers, _targets, blocks_t in per_variant:
         used = HINT_INDEX.size * layers * len(blocks_t)
         for layer_blocks_ in blocks_t:
             if layer_blocks_ is None:  # a match situation without a block
-                index_bytes += [HINT_INDEX.pack(0, 0, 0, 1)] * layers
+                index_bytes += [HINT_INDEX.pack(0, HINT_NO_BLOCK)] * layers
                 continue
             for cut, block in layer_blocks_:
                 if block not in blocks:
                     blocks[block] = offset
                     offset += len(block)
                 used += len(block)
-                index_bytes.append(HINT_INDEX.pack(blocks[block], len(block) // 2, cut, 0))
+                count = len(block) // 2
+                assert blocks[block] < 1 << 17 and count < 1 << HINT_CUT_SHIFT
+                index_bytes.append(HINT_INDEX.pack(blocks[block] >> 1,
+                                                   cut << HINT_CUT_SHIFT | count))
         if sizes is not None:
             sizes[solver.Variant(tiles, *key).label()] = used
-    return b"".join(head) + b"".join(index_bytes) + b"".join(blocks)
+    index = b"".join(index_bytes)
+    index += bytes(len(index) & 1)
+    return b"".join(head) + index + b"".join(blocks)
 
 
 def _entries(data: bytes, magic: bytes, entry, what: str):
@@ -408,9 +419,9 @@ def _entries(data: bytes, magic: bytes, entry, what: str):
 
 
 def read_hint_pack(data: bytes, situations: bool = False) -> dict:
-    """Parse a hint pack: {key: (layers, targets, [[(offset, count, cut, 0)] per layer] per
-    target)}; *situations*: the match situations' rows follow the targets' (reserved 1: no
-    block)."""
+    """Parse a hint pack: {key: (layers, targets, [[(offset, count, cut, none)] per layer] per
+    target)} (none 1: no block); *situations*: the match situations' rows follow the
+    targets'."""
     out = {}
     for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
         layers, targets, at = f[4], f[5], f[8]
@@ -418,8 +429,13 @@ def read_hint_pack(data: bytes, situations: bool = False) -> dict:
         for _t in range(targets + (f[6] if situations else 0)):
             row = []
             for _lk in range(layers):
-                row.append(HINT_INDEX.unpack_from(data, at))
+                half, word = HINT_INDEX.unpack_from(data, at)
                 at += HINT_INDEX.size
+                if word == HINT_NO_BLOCK:
+                    row.append((0, 0, 0, 1))
+                else:
+                    row.append((2 * half, word & (1 << HINT_CUT_SHIFT) - 1,
+                                word >> HINT_CUT_SHIFT, 0))
             index.append(row)
         out[f[:4]] = (layers, targets, index)
     return out
