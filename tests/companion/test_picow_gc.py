@@ -1,6 +1,6 @@
 # A press landing as a collection of the Pico W's heap starts, while phones poll the companion.
 """On the emulated Pico W (MicroPython v1.28's RPI_PICO_W build, no radio) with four phones in
-the chip polling ``/api/state`` without a pause (shutbox_host.bench.picow's _PHONE), tile 1
+the chip polling ``/api/state`` without a pause (shutbox_host.bench.picow's PHONE), tile 1
 is flipped exactly as MicroPython's gc_collect is entered (the emulator drives the pin from
 a hook on its address: bench.picow.find_gc_collect), the worst instant for a press: the
 core is held for the whole collection. The box shows each flip as soon as the collection
@@ -41,10 +41,10 @@ class OverTarget(AssertionError):
 @functools.cache
 def _flips() -> tuple:
     fs = fsimage.build(board="RPI_PICO_W",
-                       extra={"/boot.py": (picow._PHONE % ("/api/state", 0)).encode()})
+                       extra={"/boot.py": (picow.PHONE % ("/api/state", 0)).encode()})
     gc_at = picow.gc_addrs(UF2_W)
     with Emulator(uf2=UF2_W, fs=fs, board="RPI_PICO_W") as emu:
-        emu.wait_for(picow._TURN, timeout_ms=8000)
+        emu.wait_for(picow.TURN, timeout_ms=8000)
         emu.run(ms=300)
         got = picow.in_collection(emu, gc_at, _FLIPS)
         assert not emu.events("fault")

@@ -43,7 +43,7 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   four phones asking ``/api/state`` again as soon as they are answered (``polled``: each
   address held to the server's rate, limited counts the 429s) or at the rate (``paced``:
   one request every 50 ms from the four in turn, each answered). No radio: the phones are a
-  task in the chip handing the server requests on streams that never wait (_PHONE), so a
+  task in the chip handing the server requests on streams that never wait (PHONE), so a
   whole request runs in one slice of the box's loop, where a socket's waits would cut it in
   a few: a bound on what the requests cost the box's inputs, not the radio's own cost.
   And the worst instant (polled and paced: in_gc_flip_ms_min/max of in_gc_flip_samples):
@@ -57,7 +57,7 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
 
 from __future__ import annotations
 
-_TURN = r'"ev": "turn"'
+TURN = r'"ev": "turn"'
 _PROBE = """\
 import gc, machine, sys
 _lo = [1 << 30]
@@ -158,7 +158,7 @@ def _game(uf2) -> dict:
                                                   "/data/names": names_file(["ann"]),
                                                   "/boot.py": _PROBE.encode()})
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
-        turn = emu.wait_for(_TURN, timeout_ms=8000)
+        turn = emu.wait_for(TURN, timeout_ms=8000)
         emu.run(ms=300)
         win = play_to_winner(emu)
         said = emu.events("companion")
@@ -193,7 +193,7 @@ def _game(uf2) -> dict:
 # from four addresses in turn (each held to the server's rate: the rest get 429), on streams
 # that never wait (the whole request in one slice: a real socket's waits cut it up), with a
 # pause of the second % between two (0: none; 50: each address asks at the rate, 5 a second)
-_PHONE = r"""
+PHONE = r"""
 import sys
 with open('/.shutbox/current') as _f:
     sys.path.insert(0, '/.shutbox/' + _f.read().strip())
@@ -303,11 +303,11 @@ def _inputs(uf2, path: str | None, pause: int = 0) -> dict:
     from shutbox_host.pico.emulator import Emulator
 
     gc_at = gc_addrs(uf2)
-    extra = {"/boot.py": (_PHONE % (path, pause)).encode()} if path else {}
+    extra = {"/boot.py": (PHONE % (path, pause)).encode()} if path else {}
     fs = fsimage.build(board="RPI_PICO_W", extra=extra)
     in_gc: list = []
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
-        emu.wait_for(_TURN, timeout_ms=8000)
+        emu.wait_for(TURN, timeout_ms=8000)
         emu.run(ms=300)
         if path == "/api/state":
             in_gc = [ms for ms, _held in in_collection(emu, gc_at, _IN_GC)]
