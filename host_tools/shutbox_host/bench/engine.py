@@ -28,7 +28,10 @@
   seat, situations, and the RAM they add (none: they are read into the hint buffer).
 - hint_pack_parts: what fills tables/t9.bin (hint_parts): its header and directory, its
   index rows, its distinct blocks; of these, the MATCH_SHUT rows and the blocks only they
-  read (a shut box to tie, every variant), and the seat-1 rows and the blocks only they read.
+  read (a shut box to tie, every variant), and the seat-1 rows and the blocks only they read;
+  the later seats' patches (later_rows: a row per situation of seats 2-4 of 3 and 4 players,
+  later_records: the distinct patch records they point at, later_situations: the rows with
+  one).
 """
 
 from __future__ import annotations
@@ -299,10 +302,17 @@ def hint_parts(tiles: int = 9) -> dict:
                 if not none:  # an empty block shares its offset with the next one
                     blocks.setdefault((off, count), [2 * count, set()])[1].add(part)
     head = tablegen.HEADER.size + tablegen.HINT_ENTRY.size * len(pack)
-    index = sum(rows.values())
+    later = tablegen.read_later(data)
+    later_rows = sum(tablegen.LATER_ROW.size * len(r) for r, _ in later.values())
+    records = {(key, off): n for key, (_r, recs) in later.items() for off, n in recs.items()}
+    index = sum(rows.values()) + later_rows
     only = {p: sum(n for n, parts in blocks.values() if parts == {p}) for p in rows}
     return {"bytes": len(data), "head": head, "index": index,
-            "pad": len(data) - head - index - sum(n for n, _ in blocks.values()),
+            "pad": len(data) - head - index - sum(n for n, _ in blocks.values())
+            - sum(records.values()) - (sum(rows.values()) & 1),
+            "later_rows": later_rows, "later_records": sum(records.values()),
+            "later_distinct": len(records),
+            "later_situations": sum(sum(1 for o in r if o) for r, _ in later.values()),
             "blocks": sum(n for n, _ in blocks.values()), "distinct_blocks": len(blocks),
             "shut_rows": rows["shut"], "shut_blocks": only["shut"],
             "shut_distinct": sum(parts == {"shut"} for _, parts in blocks.values()),
