@@ -24,7 +24,6 @@ from shutbox.engine import tile_sum
 _TIE_REPLAY = const(2)  # settings.tie: replay (one more round for the tied, its lowest wins)
 # END consts
 _HINT_ENTRY = const(12)  # the hint pack's directory entry (engine, tablegen)
-_H_TABLE = const(3)  # engine._hmode: a block is loaded
 _P_MASK = const(0x3FF)  # a hint entry's P (1023: a state left out of the block) ...
 _P_ONE = const(1000)  # ... which a patched state's P is (it wins whatever happens)
 _LATER_SUMS = const(6)  # a later-seat patch: its tile sums' bitmap, then a byte a state
@@ -61,13 +60,13 @@ def target(g):
     if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
         return 0
     if e.set_target(t if t > 0 else 1 if t == 0 else 0) and t > 0 and n > 2 and \
-            s.tie != _TIE_REPLAY and e._hmode == _H_TABLE:
+            s.tie != _TIE_REPLAY:  # a block loaded where the pack has later rows
         # a later seat of 3 or 4: the pack's patch over the target's block, where the match's
         # play (the seats after it weigh in) differs: those tile sums' states re-ranked
         f, d = e._open(e._hpath, b"STH1", _HINT_ENTRY)
         if f:
             try:
-                if d[7]:  # the variant has the later rows (after its other index rows)
+                if d[7]:  # later rows (after the other index rows): every score has a block
                     b = bytearray(_LATER_SUMS)
                     f.seek(int.from_bytes(d[8:12], "little") + (d[5] + d[6]) * d[4] * 4
                            + (((((n - 3) * 2 + s.shut_wins) * _LATER_SLOTS + j * (j - 1) // 2
