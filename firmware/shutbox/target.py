@@ -26,7 +26,7 @@ _TIE_REPLAY = const(2)  # settings.tie: replay (one more round for the tied, its
 _HINT_ENTRY = const(12)  # the hint pack's directory entry (engine, tablegen)
 _P_MASK = const(0x3FF)  # a hint entry's P (1023: a state left out of the block) ...
 _P_ONE = const(1000)  # ... which a patched state's P is (it wins whatever happens)
-_LATER_SUMS = const(6)  # a later-seat patch: its tile sums' bitmap, then a byte a state
+_LATER_LIST = const(93)  # a later seat's list of patches: a count, 2 bytes each of 46 sums
 _LATER_SLOTS = const(6)  # a later seat's rows: seat 2; seat 3 (1 or 2 holders); seat 4 (1-3)
 # the pack's situations (tablegen): 0 a shut box to tie (MATCH_SHUT, every variant), then
 # seat 1's: 1 + (players - 2) * 4 + replay * 2 + shut_wins
@@ -67,26 +67,37 @@ def target(g):
         if f:
             try:
                 if d[7]:  # later rows (after the other index rows): every score has a block
-                    b = bytearray(_LATER_SUMS)
-                    f.seek(int.from_bytes(d[8:12], "little") + (d[5] + d[6]) * d[4] * 4
-                           + (((((n - 3) * 2 + s.shut_wins) * _LATER_SLOTS + j * (j - 1) // 2
-                                + c - 1) * (d[5] + 1) + t) << 2))
-                    f.readinto(b)
-                    j = int.from_bytes(b[0:4], "little")
+                    # the situation's row, after the patches' area's offset
+                    j = ((((n - 3) * 2 + s.shut_wins) * _LATER_SLOTS + j * (j - 1) // 2 + c
+                          - 1) * (d[5] + 1) + t) * 2 + 4
+                    k = int.from_bytes(d[8:12], "little") + (d[5] + d[6]) * d[4] * 4
+                    f.seek(k)
+                    f.readinto(d)
+                    a = int.from_bytes(d[0:4], "little")  # the patches' area
+                    f.seek(k + j)
+                    f.readinto(d)
+                    j = d[0] | d[1] << 8  # the situation's list of tile sums' patches (0: none)
                     if j:
-                        f.seek(j)
-                        f.readinto(b)  # the tile sums re-ranked, a bit each
-                        hp = e._hp
-                        k = _HINT_ENTRY
+                        f.seek(a + j)
+                        b = bytearray(_LATER_LIST)
+                        f.readinto(b)  # the list: a count, then where each sum's patch is
+                        z = bytearray(e.full + 1)  # each state's tile sum
                         for x in range(e.full + 1):
-                            z = tile_sum(x)
-                            if b[z >> 3] >> (z & 7) & 1:
-                                if k == _HINT_ENTRY:  # the states' next bytes (d: a buffer)
-                                    f.readinto(d)
-                                    k = 0
-                                p = hp[x] & _P_MASK
-                                hp[x] = (_P_ONE if p == _P_MASK else p) | d[k] << 10
-                                k += 1
+                            z[x] = tile_sum(x)
+                        hp = e._hp
+                        for i in range(b[0]):
+                            f.seek(a + (b[2 * i + 1] | b[2 * i + 2] << 8))
+                            f.readinto(d)  # the tile sum, then a byte a state (d: a buffer)
+                            y = d[0]
+                            k = 1
+                            for x in range(e.full + 1):
+                                if z[x] == y:
+                                    if k == _HINT_ENTRY:  # the sum's next bytes
+                                        f.readinto(d)
+                                        k = 0
+                                    p = hp[x] & _P_MASK
+                                    hp[x] = (_P_ONE if p == _P_MASK else p) | d[k] << 10
+                                    k += 1
             finally:
                 f.close()
     return t if t else 1

@@ -37,9 +37,10 @@ slower: read them as lower bounds.
   the emulated clock, the heap it keeps (the values, gc.collect() before and after) and the
   heap it allocates on its way (gc.mem_alloc() before and after, no collection between).
 - rp2_set_target_ms, rp2_later_patch_ms: a turn's start for seat 4 of 4 players after three
-  3s (the largest later-seat patch of tables/t9.bin: 402 bytes): set_target(3) alone (open
-  the pack, read and spread the target's block), and shutbox.target's whole aim (the same,
-  then the patch's row and record read and its states re-ranked), on the emulated clock.
+  scores of 3 (the most states a later-seat patch of tables/t9.bin re-ranks: 396, in 21 tile
+  sums): set_target(3) alone (open the pack, read and spread the target's block), and
+  shutbox.target's whole aim (the same, then the situation's row, list and tile sums'
+  patches read and their states re-ranked), on the emulated clock.
 - rp2_heap_free_min_bytes: the least gc.mem_free() after a gc.collect() every 100 ms (a
   machine.Timer probe from the console, itself ~4 KB) over an all-features game: 1 player and
   the hard computer, best-move hints, Canoga stakes, ties by roll-off.

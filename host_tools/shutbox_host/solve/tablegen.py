@@ -64,23 +64,24 @@ count scoring, every one-die rule and mode), little-endian:
              min-expected play is the same (the cut, as above). Seat 2 of 2 needs no block
              of its own: under ties shared or rolled off its match play is the target rows'
              (a tie half a win).
-  later      the MATCH_KEYS variants (one layer): after their situations' rows, a u32 row per
-             later-seat situation of 3 and 4 players under ties shared or rolled off, row
-             ((players - 3) * 2 + shut_wins) * 6 + slot) * (targets + 1) + S, S the best
-             score so far (1..targets; 0 unused: MATCH_SHUT), slot (seat - 1) * (seat - 2) / 2
-             + holders - 1 (seat 2..4; holders: the seats sharing S): the offset of its
-             patch record, 0 for none (beat-target S, a tie half, is already the match's play
-             there). Records (after the blocks, each distinct one once): 6 bytes, bit d set
-             where the states of tile sum d are re-ranked, then for each such state in mask
-             order a byte: bits 0-4 the dense rank of the match solver's key among the states
-             of its tile sum, bit 5 one die (the seat's match play). The box loads target S's
-             block, then overwrites those states' rank and one-die bits (P kept: the chance to
-             beat S; 1000 for a state the block left out). A later seat's match play weighs
-             the seats still to play (shutbox_host.solve.match), so it differs from
-             beat-target S in some tile sums; re-ranking a whole tile sum makes every choice
-             among its states the match's, and only the sums where some choice (a throw's
-             move from some state, or a one-die choice at one of its states) differs are
-             stored.
+  later      the MATCH_KEYS variants (one layer), after their situations' rows: the offset (u32)
+             of the variant's patches' area, then a u16 row per later-seat situation of 3
+             and 4 players under ties shared or rolled off, row ((players - 3) * 2 +
+             shut_wins) * 6 + slot) * (targets + 1) + S, S the best score so far (1..targets;
+             0 unused: MATCH_SHUT), slot (seat - 1) * (seat - 2) / 2 + holders - 1 (seat
+             2..4; holders: the seats sharing S): the offset of its list in the area, 0 for
+             none (beat-target S, a tie half, is already the match's play there).
+  area       (after the blocks) each distinct tile sum's patch once: the sum d (u8), then for
+             each state of tile sum d in mask order a byte, bits 0-4 the dense rank of the
+             match solver's key among those states, bit 5 one die (the seat's match play);
+             then each distinct list once: a count (u8), then the offset (u16, in the area) of
+             each of its sums' patches. The box loads target S's block, then overwrites the
+             listed sums' states' rank and one-die bits (P kept: the chance to beat S; 1000
+             for a state the block left out). A later seat's match play weighs the seats
+             still to play (shutbox_host.solve.match), so it differs from beat-target S in
+             some tile sums; re-ranking a whole tile sum makes every choice among its states
+             the match's, and only the sums where some choice (a throw's move from some state
+             into the sum, or a one-die choice at one of its states) differs are listed.
 Why this is enough: with `any` moves every candidate of a throw shuts tiles adding up to
 the throw, so the states a choice compares all have the same tile sum, and ranks within a
 tile sum order them. `cut` is chosen so that every state left out (a lower tile sum) is
@@ -389,8 +390,9 @@ def match_payouts(var: solver.Variant, matches: dict | None = None) -> list[dict
 # then the seat and the holders of the best score (LATER_SLOT), then that score 0..targets.
 LATER_PLAYERS = (3, 4)
 LATER_SLOTS = 6  # seat 2 (1 holder); seat 3 (1, 2 holders); seat 4 (1, 2, 3 holders)
-LATER_ROW = struct.Struct("<I")  # the offset of the situation's patch record, 0: none
-LATER_SUMS = 6  # a record's bitmap of tile sums 0..45 (bit d: the sum d is re-ranked)
+LATER_AREA = struct.Struct("<I")  # before the rows: the offset of the patches' area
+LATER_ROW = struct.Struct("<H")  # a situation's patch list, from the area's start; 0: none
+LATER_REF = struct.Struct("<H")  # a patch list's tile sum: its bytes, from the area's start
 LATER_FLAG = 0x20  # a patch byte: rank within the tile sum (bits 0-4), one die (bit 5)
 
 
@@ -436,11 +438,12 @@ def _dense(keys: list) -> list:
     return [rank[k] for k in keys]
 
 
-def later_patch(var: solver.Variant, payout: dict, box: list, shapes: dict) -> bytes:
+def later_patch(var: solver.Variant, payout: dict, box: dict, shapes: dict) -> tuple:
     """The patch record of a later seat whose match play maximises *payout*, over the
     box's play without it: *box* per tile sum the (keys, one-die flags) of its states in
-    mask order (the target block's above its cut, min-expected play's below): the tile sums
-    where some choice differs re-ranked by the match's key, b"" where none does."""
+    mask order (the target block's above its cut, min-expected play's below): per tile sum
+    where some choice differs a tile sum's patch, the sum then a byte a state in mask order
+    (its rank by the match's key, its one-die bit); () where no choice differs."""
     sol = solver._Solved(var, "payout", payout=payout)
     sums = [solver.tile_sum(s) for s in range(1 << var.tiles)]
     need = []
@@ -452,29 +455,24 @@ def later_patch(var: solver.Variant, payout: dict, box: list, shapes: dict) -> b
         if any(bool(sol.flags[0][s]) != f for s, f, allowed in bf if allowed) or any(
                 _first_best(bk, sh) != _first_best(mk, sh) for sh in shapes.get(d, ())):
             need.append(d)
-    if not need:
-        return b""
-    out = bytearray(sum(1 << d for d in need).to_bytes(LATER_SUMS, "little"))
-    rank = {}
+    out = []
     for d in need:
         states = [s for s in range(1 << var.tiles) if sums[s] == d]
         dense = {k: i for i, k in enumerate(sorted({sol.K[0][s] for s in states}))}
         assert len(dense) <= HINT_RANK_MAX + 1
-        rank.update((s, dense[sol.K[0][s]]) for s in states)
-    for s in range(1 << var.tiles):
-        if s in rank:
-            out.append(rank[s] | (LATER_FLAG if sol.flags[0][s] else 0))
-    return bytes(out)
+        out.append(bytes([d]) + bytes(dense[sol.K[0][s]] | (LATER_FLAG if sol.flags[0][s]
+                                                             else 0) for s in states))
+    return tuple(out)
 
 
 def later_records(var: solver.Variant, minexp: solver.Values,
-                  matches: dict) -> list[bytes]:
-    """The patch record of every later-seat row (b"": none; see later_row), from the solved
-    *matches* {(players, shut_wins): Match}."""
+                  matches: dict) -> list[tuple]:
+    """The patches of every later-seat row (later_patch; (): none; see later_row), from the
+    solved *matches* {(players, shut_wins): Match}."""
     assert var.locked_layers == 1  # a record re-ranks layer 0: the variants with blocks
     full = (1 << var.tiles) - 1
     targets = solver.score(full, var.scoring)
-    rows = [b""] * later_row(LATER_PLAYERS[-1] + 1, 0, 2, 1, 0, targets)
+    rows: list[tuple] = [()] * later_row(LATER_PLAYERS[-1] + 1, 0, 2, 1, 0, targets)
     shapes = _pick_shapes(var)
     sums = [solver.tile_sum(s) for s in range(full + 1)]
     boxes = {}
@@ -519,7 +517,7 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
         assert 0 < targets < 256
         rows = [hint_blocks(var, t, minexp) for t in range(1, targets + 1)]
         rows.append(hint_blocks(var, 0, minexp))  # MATCH_SHUT
-        later: list[bytes] = []
+        later: list[tuple] = []
         if key in MATCH_KEYS:
             solved: dict = {}
             rows += [None if pay is None else payout_blocks(var, pay, minexp)
@@ -532,11 +530,12 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
     for key, layers, targets, blocks_t, later in per_variant:
         head.append(HINT_ENTRY.pack(*key, layers, targets, len(blocks_t) - targets,
                                     1 if later else 0, offset))
-        offset += HINT_INDEX.size * layers * len(blocks_t) + LATER_ROW.size * len(later)
+        offset += HINT_INDEX.size * layers * len(blocks_t)
+        offset += LATER_AREA.size + LATER_ROW.size * len(later) if later else 0
     offset += offset & 1  # the blocks at even offsets: the index gives offset / 2
     blocks: dict[bytes, int] = {}
     index_bytes = []
-    for key, layers, _targets, blocks_t, later in per_variant:
+    for key, layers, _targets, blocks_t, _later in per_variant:
         used = HINT_INDEX.size * layers * len(blocks_t)
         for layer_blocks_ in blocks_t:
             if layer_blocks_ is None:  # a match situation without a block
@@ -553,23 +552,45 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
                                                    cut << HINT_CUT_SHIFT | count))
         index_bytes.append(b"")  # the later rows: offsets known once the blocks are placed
         if sizes is not None:
-            sizes[solver.Variant(tiles, *key).label()] = used + sum(map(len, set(later)))
-    records: dict[bytes, int] = {}
+            sizes[solver.Variant(tiles, *key).label()] = used
+    area = []  # the later seats' patches: each tile sum's once, then each list once
     at = 0
-    for _key, _layers, _targets, _blocks_t, later in per_variant:
+    for key, _layers, _targets, _blocks_t, later in per_variant:
         while index_bytes[at] != b"":
             at += 1
-        rows_ = []
-        for rec in later:
-            if rec and rec not in records:
-                records[rec] = offset
-                offset += len(rec)
-            rows_.append(LATER_ROW.pack(records[rec] if rec else 0))
-        index_bytes[at] = b"".join(rows_)
+        if later:
+            index_bytes[at] = later_area(later, offset, area)
+            offset += len(area[-1])
+            if sizes is not None:
+                sizes[solver.Variant(tiles, *key).label()] += len(index_bytes[at] + area[-1])
         at += 1
     index = b"".join(index_bytes)
     index += bytes(len(index) & 1)
-    return b"".join(head) + index + b"".join(blocks) + b"".join(records)
+    return b"".join(head) + index + b"".join(blocks) + b"".join(area)
+
+
+def later_area(later: list[tuple], offset: int, area: list) -> bytes:
+    """A variant's later rows (the area's offset, then a row per situation) for its patches
+    *later* (later_records), the area placed at *offset* and appended to *area*: each
+    distinct tile sum's patch once, then each distinct list (a count, then the offset of
+    each of its sums' patches from the area's start) once."""
+    data = bytearray()
+    sums: dict[bytes, int] = {}
+    for rec in later:
+        for patch in rec:
+            if patch not in sums:
+                sums[patch] = len(data)
+                data += patch
+    lists: dict[tuple, int] = {}
+    rows = []
+    for rec in later:
+        if rec and rec not in lists:
+            lists[rec] = len(data)
+            data += bytes([len(rec)]) + b"".join(LATER_REF.pack(sums[p]) for p in rec)
+        rows.append(LATER_ROW.pack(lists[rec] if rec else 0))
+    assert len(data) < 1 << 16 and 0 not in lists.values()
+    area.append(bytes(data))
+    return LATER_AREA.pack(offset) + b"".join(rows)
 
 
 def _entries(data: bytes, magic: bytes, entry, what: str):
@@ -605,23 +626,31 @@ def read_hint_pack(data: bytes, situations: bool = False) -> dict:
 
 
 def read_later(data: bytes) -> dict:
-    """The later-seat patches of a hint pack: {key: ([each row's record offset, 0: none],
-    {record offset: its length})} for the variants that have them."""
+    """The later-seat patches of a hint pack: {key: ([each row's list offset, 0: none],
+    {list offset: its bytes}, {tile sum patch offset: its bytes})} (offsets in the file) for
+    the variants that have them."""
     out = {}
     tiles = data[4]
-    sums = [solver.tile_sum(s) for s in range(1 << tiles)]
+    count = {}
+    for st in range(1 << tiles):
+        count[solver.tile_sum(st)] = count.get(solver.tile_sum(st), 0) + 1
     for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
         if not f[7]:
             continue
         targets = f[5]
         at = f[8] + (targets + f[6]) * f[4] * HINT_INDEX.size
+        area = LATER_AREA.unpack_from(data, at)[0]
+        at += LATER_AREA.size
         rows = [LATER_ROW.unpack_from(data, at + LATER_ROW.size * r)[0]
                 for r in range(later_row(LATER_PLAYERS[-1] + 1, 0, 2, 1, 0, targets))]
-        records = {}
+        lists, sums = {}, {}
         for off in set(rows) - {0}:
-            bits = int.from_bytes(data[off:off + LATER_SUMS], "little")
-            records[off] = LATER_SUMS + sum(bits >> d & 1 for d in sums)
-        out[f[:4]] = (rows, records)
+            n = data[area + off]
+            lists[area + off] = 1 + LATER_REF.size * n
+            for i in range(n):
+                p = area + LATER_REF.unpack_from(data, area + off + 1 + LATER_REF.size * i)[0]
+                sums[p] = 1 + count[data[p]]
+        out[f[:4]] = ([area + o if o else 0 for o in rows], lists, sums)
     return out
 
 
