@@ -249,6 +249,7 @@ CONSTANTS = {
     "0.4 ms": ("host_tools/shutbox_host/box/sim/norflash.py", '"typ": (45000, 400)'),
     "400 ms": ("host_tools/shutbox_host/box/sim/norflash.py", '"max": (400000, 3000)'),
     "3 ms": ("host_tools/shutbox_host/box/sim/norflash.py", '"max": (400000, 3000)'),
+    "20 µs": ("host_tools/shutbox_host/box/sim/norflash.py", "SUSPEND_US = 20"),  # tSUS
     "320 KB": (None, "issue 12's target for deployed_bytes"),
     "1.2 x": (None, "issue 12's target for update_peak_bytes"),
     "240 KB": (None, "a Pico's heap under MicroPython v1.28 (gc.mem_free at boot)"),

@@ -18,13 +18,21 @@ A game's end (Roll after the last turn: the records and the game saved) is timed
 the step that takes that Roll keeps the core on the flash (``game_end_ms_max``) and the page
 programs in it (``game_end_programs_max``).
 
+The ``typ-ahead`` and ``max-ahead`` profiles are the same chip with littlefs on the
+firmware's erase ahead (shutbox.ahead: littlefs's erases skipped on erased blocks, the blocks
+it will erase next erased in the loop's sleeps, suspended at each pass), so that no save
+erases.
+
 Where a save's erase falls is found by a first run with the inputs late (after every save);
 the second run puts each input at a random instant inside its save's busy span (inside the
-erase when that save erases), then every sample is classed by the flash operations that run
-actually logged: ``erase`` (a save was under way at its edge, or began within 2 ms after it,
-with an erase still to do), ``program`` (a save without one), ``after`` (no save in its way).
-Figures (``saves_<profile>_...``): the latency p50/max and samples per class, the flash
-bursts (a step's saves, back to back), erases and programs per burst, erases per turn, the
+erase when that save erases; inside an erase ahead when one is under way within 400 ms of
+its trigger), then every sample is classed by the flash operations that run actually
+logged: ``erase`` (a save was under way at its edge, or began within 2 ms after it, with an
+erase still to do), ``program`` (a save without one), ``background`` (no save in its way, an
+erase ahead under way), ``after`` (neither). Figures (``saves_<profile>_...``, the profile's
+dash an underscore): the latency p50/max and samples per class, the flash bursts (a step's
+saves, back to back), erases (``held_erases``: those the core waited for, in saves;
+``erases_ahead``) and programs per burst, erases per turn (both kinds: the flash's wear), the
 longest burst (ms), the game end's step (ms, programs), and ``beyond_flash_ms_max``: the most
 an input during a save waited beyond what the flash had left to do when it came (the box's
 own part of the wait).
@@ -39,8 +47,9 @@ from shutbox import pins
 from shutbox_host.box import boxsim
 from shutbox_host.model.script import Script
 
-PROFILES = ("typ", "max")
+PROFILES = ("typ", "max", "typ-ahead", "max-ahead")
 PROFILES_US = {"typ": (45_000, 400), "max": (400_000, 3_000)}  # sim/norflash.py: erase, program
+CLASSES = ("erase", "program", "background", "after")
 _ALL = list(range(1, pins.TILES + 1))
 _PLAYERS = 2  # the settings' default: the box boots as the Pico does (--powerup), records on
 _ON = pins.SWITCH_ACTIVE
@@ -49,6 +58,7 @@ _ON = pins.SWITCH_ACTIVE
 _LATE_US = {"roll": 900_000, "tile": 250_000}
 _STEP_US = 2_000  # an edge this close before a save's first operation waits for it too
 _AFTER_US = 3_500  # an input's earliest offset from its trigger (see measure)
+_AHEAD_US = 400_000  # an input's latest offset from its trigger inside an erase ahead
 _HOLD_US = 60_000  # an input is held at least this long after its save's busy span ends
 _LAND_MS = 1300  # from a throw to its move: the dice land (600 ms after the save) and a margin
 
@@ -135,9 +145,10 @@ def script(seed: int, games: int, place) -> tuple[Script, list]:
 
 
 def _parse(lines: list[str]):
-    """Return the run's G edges [(µs, gpio, level)], frames [(µs, bytes)] and flash
-    operations [(start µs, µs, erase)]."""
-    gs, frames, ops = [], [], []
+    """Return the run's G edges [(µs, gpio, level)], frames [(µs, bytes)], flash
+    operations that held the core [(start µs, µs, erase)] and erases ahead [(start µs, end
+    µs)] (the loop's sleeps in between)."""
+    gs, frames, ops, ahead = [], [], [], []
     for line in lines:
         w = line.split()
         if w[0] == "G":
@@ -146,7 +157,13 @@ def _parse(lines: list[str]):
             frames.append((int(w[1]) * 1000 + int(w[2]), bytes.fromhex(w[3])))
         elif w[0] == "W":
             ops.append((int(w[1]) * 1000 + int(w[2]), int(w[3]), bool(int(w[4]))))
-    return gs, frames, ops
+        elif w[0] == "A":
+            t = int(w[1]) * 1000 + int(w[2])
+            if w[4] == "0":
+                ahead.append([t, None])
+            else:
+                ahead[-1][1] = t
+    return gs, frames, ops, [tuple(a) for a in ahead if a[1] is not None]
 
 
 def _bursts(ops):
@@ -175,7 +192,7 @@ def measure(profile: str, seed: int = 1, games: int = 12) -> dict:
         return _LATE_US[kind], 100_000
 
     s, inputs = script(seed, games, place_late)
-    _, (gs, _, ops) = _run(s, profile)
+    _, (gs, _, ops, ahead) = _run(s, profile)
     bursts = _bursts(ops)
     rng = random.Random(seed + 1000)
     where = {}  # input -> (offset from its trigger, hold) inside its save
@@ -187,7 +204,13 @@ def measure(profile: str, seed: int = 1, games: int = 12) -> dict:
         if b is None or b[0] - t > 50_000:
             continue
         erases = [op for op in b[2] if op[2]]
-        if erases:
+        # an erase ahead under way within 400 ms of the trigger (the one its save's
+        # compaction left, or another still going): the input lands inside it
+        a = next((a for a in ahead if a[1] > t + _AFTER_US and a[0] < t + _AHEAD_US), None)
+        if a is not None:
+            lo = max(a[0], t + _AFTER_US)
+            u = lo - t + rng.randrange(min(a[1], t + _AHEAD_US) - lo)
+        elif erases:
             op = rng.choice(erases)
             u = op[0] - t + rng.randrange(op[1])
         else:
@@ -196,13 +219,13 @@ def measure(profile: str, seed: int = 1, games: int = 12) -> dict:
         # 2 ms poll and the debouncer's 1 ms settle): a tile shut before the throw is a
         # mistake the box refuses the throw for, not an input during a save
         u = max(u, _AFTER_US)
-        where[i] = (u, max(100_000, b[1] - t - u + _HOLD_US))
+        where[i] = (u, max(100_000, max(b[1], a[1] if a else 0) - t - u + _HOLD_US))
 
     def place(i, kind):
         return where.get(i, (_LATE_US[kind], 100_000))
 
     s2, inputs2 = script(seed, games, place)
-    r, (gs, frames, ops) = _run(s2, profile)
+    r, (gs, frames, ops, ahead) = _run(s2, profile)
     bursts = _bursts(ops)
     samples = []
     ends = []  # the game ends' steps: (ms busy with the flash, page programs)
@@ -240,10 +263,15 @@ def measure(profile: str, seed: int = 1, games: int = 12) -> dict:
                     "program"
                 wait = b[1] - max(t, b[0])  # what the flash had left to do
                 break
+        else:
+            if any(a[0] <= t < a[1] for a in ahead):
+                cls = "background"  # an erase ahead under way: it holds nothing
         samples.append((kind, cls, None if answer is None else (answer - t) / 1000,
                         wait / 1000))
     turns = sum(1 for rec in r.log if rec.get("ev") == "turn")
-    return {"samples": samples, "erases": sum(1 for op in ops if op[2]), "ends": ends,
+    held = sum(1 for op in ops if op[2])  # erases the core waited for
+    return {"samples": samples, "erases": held + len(ahead), "held_erases": held,
+            "ahead_erases": len(ahead), "ends": ends,
             "programs": sum(1 for op in ops if not op[2]),
             "bursts": len(bursts), "turns": turns,
             "longest_burst_ms": max((b[1] - b[0]) / 1000 for b in bursts),
@@ -252,15 +280,16 @@ def measure(profile: str, seed: int = 1, games: int = 12) -> dict:
 
 def summary(profile: str, m: dict) -> dict:
     """The figures of one profile's measure()."""
-    p = "saves_%s_" % profile
+    p = "saves_%s_" % profile.replace("-", "_")
     out = {p + "erases_per_burst": round(m["erases"] / m["bursts"], 3),
+           p + "held_erases": m["held_erases"], p + "erases_ahead": m["ahead_erases"],
            p + "erases_per_turn": round(m["erases"] / max(1, m["turns"]), 2),
            p + "longest_burst_ms": round(m["longest_burst_ms"], 1),
            p + "bursts": m["bursts"], p + "turns": m["turns"],
            p + "game_end_ms_max": round(max(ms for ms, _ in m["ends"]), 1),
            p + "game_end_programs_max": max(n for _, n in m["ends"]),
            p + "programs_per_burst": round(m["programs"] / m["bursts"], 2)}
-    for cls in ("erase", "program", "after"):
+    for cls in CLASSES:
         got = [ms for _, c, ms, _ in m["samples"] if c == cls]
         shown = [ms for ms in got if ms is not None]
         out[p + cls + "_samples"] = len(got)
@@ -269,14 +298,15 @@ def summary(profile: str, m: dict) -> dict:
             out[p + cls + "_latency_ms_p50"] = round(statistics.median(shown), 2)
             out[p + cls + "_latency_ms_max"] = round(max(shown), 2)
     # beyond the flash's own time: what the box added to the wait the save imposed
-    over = [ms - w for _, c, ms, w in m["samples"] if c != "after" and ms is not None]
+    over = [ms - w for _, c, ms, w in m["samples"] if c in ("erase", "program")
+            and ms is not None]
     if over:
         out[p + "beyond_flash_ms_max"] = round(max(over), 2)
     return out
 
 
 def figures(soak: bool = False) -> dict:
-    """The saves_* figures of both flash profiles: 12 games each, 40 with *soak*."""
+    """The saves_* figures of the flash profiles: 12 games each, 40 with *soak*."""
     out: dict = {}
     for profile in PROFILES:
         out.update(summary(profile, measure(profile, games=40 if soak else 12)))

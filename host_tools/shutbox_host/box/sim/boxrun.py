@@ -398,6 +398,8 @@ def wait(ms):
             dt = loop[3] = 1
         dt = dt if dt < left else left
         now[0] = ticks_add(now[0], dt)
+        if simbus.idle is not None:
+            simbus.idle(dt)
         loop[3] -= dt
         if loop[3] <= 0:
             loop[3] = step()

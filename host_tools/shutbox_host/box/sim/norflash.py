@@ -14,10 +14,24 @@ electrical characteristics, tSE and tPP, not measured): ``typ`` a 4 KB sector er
 program of n bytes costs its pages, an erase its sectors; reads cost nothing (memory-mapped
 XIP).
 
+``typ-ahead`` and ``max-ahead``: the same chip with littlefs mounted on the firmware's
+shutbox.ahead, whose erases ahead use ``Nor.erase_ahead``: a sector erase that runs while the
+core sleeps in the loop (boxrun calls ``simbus.idle`` with each sleep) and is suspended at the
+sleep's end (Erase Suspend 0x75, resumed with 0x7A; the core waits tSUS, 20 µs at most, cited
+from the datasheet, for the suspend). As the datasheet says, a suspended sector's content is
+undefined (here: its old bits OR random ones, as after a power cut mid erase), the chip starts
+no other erase and programs none of that sector's pages while one is suspended (both raise
+here: the wrapper must never ask), and it reads and programs other sectors. Not modelled: a
+minimum time between a resume and the next suspend, and a slower erase when suspended often
+(the erase here progresses at full speed in every sleep); the pins watched during the sleep
+(the loop's next pass, at most 2 ms later, sees them instead).
+
 For the save-latency bench (shutbox_host.bench.saves) it prints, besides boxrun's lines:
 ``W ms us dur_us erase`` a flash operation starting (µs within the ms: simbus.us),
 ``L ms us hex`` an LED frame starting down the chain, with its bytes, and
-``G ms us gpio level`` a scheduled contact edge (boxrun's E) at the instant it takes effect;
+``G ms us gpio level`` a scheduled contact edge (boxrun's E) at the instant it takes effect,
+``A ms us block 0|1`` an erase ahead starting and ending (PROFILE ``typ-ahead``, ``max-ahead``:
+littlefs on shutbox.ahead's block device, its erases ahead done in the loop's sleeps);
 ms from boxrun's start (its F lines' clock). Not used by the heap tests: a mounted littlefs
 and this module's lines take heap of their own.
 """
@@ -31,6 +45,7 @@ BLOCK = 4096
 PAGE = 256
 BLOCKS = 64  # 256 KB: room for the box's files many times over (/data is a few KB)
 PROFILES = {"typ": (45000, 400), "max": (400000, 3000)}  # erase µs a sector, program µs a page
+SUSPEND_US = 20  # tSUS: an erase suspend takes effect within 20 µs (W25Q16JV, cited)
 
 _t0 = [None]
 
@@ -52,6 +67,10 @@ class Nor:
         self.erases = 0
         self.programs = 0
         self.log = False  # the W lines: on once boxrun runs (mkfs is the factory's)
+        self.pending = -1  # the sector whose erase is suspended (erase_ahead), or -1
+        self.left = 0  # its erase's µs still to go
+        self.ahead = 0  # erases done ahead (in the loop's sleeps)
+        self._seed = 1
 
     def _busy(self, us, erase):
         """The core waits *us* µs for the chip (not while mkfs formats it: the factory's)."""
@@ -60,15 +79,65 @@ class Nor:
             print("W %d %d %d %d" % (ms, sub, us, erase))
             simbus.busy_us(us)
 
+    def view(self, block):
+        """The block's bytes, read in place (memory-mapped, as XIP reads them)."""
+        return memoryview(self.data)[block * BLOCK:(block + 1) * BLOCK]
+
     def readblocks(self, block, buf, offset=0):
         a = block * BLOCK + offset
         buf[:] = memoryview(self.data)[a:a + len(buf)]
+
+    def erase_ahead(self, block, us):
+        """Erase *block* for *us* µs while the core sleeps (the code in RAM that would drive
+        it on the Pico: write enable 06h, sector erase 20h or resume 7Ah, status 05h polled,
+        suspend 75h at the slice's end), or with *us* -1 to its end, the core waiting for it.
+        Return True once it is erased. The sector reads as a half-erased one meanwhile (its
+        bits going to 1 at random), as after a power cut in it."""
+        if self.pending != block:
+            if self.pending >= 0:
+                raise RuntimeError("norflash: an erase starts while another is suspended")
+            self.pending = block
+            self.left = self.erase_us
+            if self.log:
+                ms, sub = _ms()
+                print("A %d %d %d 0" % (ms, sub, block))
+            a = block * BLOCK
+            d = self.data
+            x = self._seed
+            for i in range(a, a + BLOCK):
+                x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+                d[i] |= x >> 16 & 0xFF
+            self._seed = x
+        if us < 0:
+            if self.log:
+                ms, sub = _ms()
+                print("W %d %d %d 1" % (ms, sub, self.left))
+                simbus.busy_us(self.left)
+            self.left = 0
+        else:
+            self.left -= us
+            if self.left > 0:
+                if self.log:
+                    simbus.busy_us(SUSPEND_US)  # the loop's next pass waits for the suspend
+                return False
+        a = block * BLOCK
+        self.data[a:a + BLOCK] = b"\xff" * BLOCK
+        self.pending = -1
+        self.erases += 1
+        if us >= 0:
+            self.ahead += 1
+        if self.log:
+            ms, sub = _ms()
+            print("A %d %d %d 1" % (ms, sub, block))
+        return True
 
     def writeblocks(self, block, buf, offset=None):
         if offset is None:
             for i in range(len(buf) // BLOCK):
                 self.ioctl(6, block + i)
             offset = 0
+        if block == self.pending:
+            raise RuntimeError("norflash: a program of the sector being erased")
         a = block * BLOCK + offset
         d = self.data
         for i in range(len(buf)):
@@ -83,6 +152,8 @@ class Nor:
         if op == 5:  # block size
             return BLOCK
         if op == 6:  # erase
+            if self.pending >= 0:
+                raise RuntimeError("norflash: an erase while another is suspended")
             a = arg * BLOCK
             d = self.data
             for i in range(a, a + BLOCK):
@@ -114,12 +185,18 @@ def _frames():
 
 
 def main():
-    profile = sys.argv.pop(1)
+    profile, _, ahead = sys.argv.pop(1).partition("-")
     argv = sys.argv
     path = argv[argv.index("--flash") + 1]
     dev = Nor(BLOCKS, profile)
     os.VfsLfs2.mkfs(dev, progsize=PAGE)
-    os.mount(os.VfsLfs2(dev, progsize=PAGE), path)
+    bdev = dev
+    if ahead:  # the firmware's erase ahead (shutbox.ahead), in the loop's sleeps
+        from shutbox.ahead import Ahead
+
+        bdev = Ahead(dev, BLOCKS)
+        simbus.idle = bdev.idle
+    os.mount(os.VfsLfs2(bdev, progsize=PAGE), path)
     dev.log = True
     simbus.schedule = _Edges()
     _frames()

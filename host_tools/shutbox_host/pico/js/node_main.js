@@ -100,6 +100,7 @@ function make(cmd) {
     vsysMv: cmd.vsys_mv,
     eraseNs: cmd.erase_ns,
     programNs: cmd.program_ns,
+    flashChip: !!cmd.flash_chip,
     watchPins: cmd.watch || [],
     onDormant: (t, on) => emit({ ev: 'dormant', t, on: on ? 1 : 0 }),
     onPin: (t, gpio, level) => emit({ ev: 'pin', t, gpio, level }),

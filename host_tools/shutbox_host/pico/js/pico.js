@@ -33,6 +33,7 @@ const CYCLE_NS = 8; // 125 MHz
 // opts.eraseNs and opts.programNs set others
 const ERASE_NS_PER_4K = 45e6;
 const PROGRAM_NS_PER_PAGE = 0.4e6;
+const SUSPEND_NS = 20e3; // W25Q16JV tSUS: an erase suspend in effect within 20 us (datasheet)
 const BKPT_ERASE = 0xe5;
 const BKPT_PROGRAM = 0xe6;
 const WATCHDOG_BASE_KEY = 0x40058; // rp2040.peripherals key of the watchdog
@@ -200,6 +201,197 @@ function fastMemory(chip) {
 }
 
 /**
+ * A W25Q16JV behind the RP2040's SSI (options.flashChip), for code that drives the flash
+ * itself with XIP off (an erase that it suspends and resumes); MicroPython's own erases and
+ * programs still go through the ROM stubs above. Commands are taken a byte at a time from
+ * SSI DR0 writes (each answered in the RX FIFO), framed by chip select: the IO_QSPI SS
+ * override (low, then high, as the ROM's flash_cs_force does) or, left to the SSI, a frame
+ * that ends when the status register is polled with the TX FIFO empty (boot2's way). It
+ * models (datasheet, cited): 06h write enable (WEL), 04h write disable, 05h/35h status
+ * registers 1 (BUSY bit 0, WEL bit 1) and 2 (QE bit 1, SUS bit 7), 20h sector erase (needs
+ * WEL; it starts when CS goes high, lasts options.eraseNs), 75h erase suspend (in effect
+ * tSUS 20 us later: BUSY 0, SUS 1), 7Ah resume, 4Bh unique id (zeros, as rp2040js's SSI
+ * answers); bytes with CS forced high, and flash_exit_xip's frames (0x00 bytes sent with the
+ * data lines pulled high, 0xFF) do nothing.
+ * While the erase runs, the sector reads as a half-erased one (old bits OR random ones),
+ * and 0xFF once it is done. It fails loudly (onError) on an XIP read (an instruction fetch
+ * included) while the chip is busy erasing and on a command it does not model. Not
+ * modelled: page program (02h), reads through commands (03h/0Bh; XIP reads are the array's),
+ * quad modes (boot2's continuous-read setup is accepted as is), any minimum time between
+ * a resume and the next suspend, and an erase going on through a watchdog reset (the chip is
+ * built again: the sector is left half erased, as after a power cut). MicroPython's own
+ * erase (the ROM stub) while a sector erase is suspended, or its program of that sector,
+ * fails loudly too: the chip would ignore them.
+ */
+class W25Q {
+  constructor(pico, chip) {
+    this.pico = pico;
+    this.chip = chip;
+    this.frame = []; // bytes of the command under way (CS low)
+    this.rx = [];
+    this.wel = false;
+    this.erase = null; // {addr, t0, left (ns still to do), runFrom (ns) or -1 suspended}
+    this.suspendAt = -1; // a suspend takes effect at this time
+    this.manual = false; // CS driven by the IO_QSPI override
+    this.ssCtrl = 0;
+    const ssi = chip.peripherals[0x18000];
+    const ssiRead = ssi.readUint32.bind(ssi);
+    const ssiWrite = ssi.writeUint32.bind(ssi);
+    ssi.readUint32 = (offset) => {
+      if (offset === 0x60) return this.rx.length ? this.rx.shift() : 0;
+      if (offset === 0x24) return this.rx.length;
+      if (offset === 0x28) {
+        if (!this.manual && this.frame.length) this.endFrame();
+        return 0x6 | (this.rx.length ? 0x8 : 0); // TFNF, TFE, RFNE; never BUSY
+      }
+      return ssiRead(offset);
+    };
+    ssi.writeUint32 = (offset, value) => {
+      if (offset === 0x60 && (ssi.crtlr0 >>> 21 & 3) === 0) {
+        this.byte(value & 0xff);
+        return;
+      }
+      ssiWrite(offset, value);
+    };
+    const io = {
+      readUint32: (offset) => (offset === 0x0c ? this.ssCtrl : 0),
+      writeUint32: (offset, value) => {
+        if (offset !== 0x0c) return;
+        this.ssCtrl = value >>> 0;
+        const over = (value >>> 8) & 3;
+        if (over === 2) {
+          this.manual = true;
+          this.frame = [];
+        } else if (this.manual) {
+          this.endFrame();
+          this.manual = over === 2;
+        }
+      },
+      writeUint32Atomic: (offset, value, type) => {
+        const cur = io.readUint32(offset);
+        io.writeUint32(offset, type === 1 ? cur ^ value : type === 2 ? cur | value
+          : type === 3 ? cur & ~value : value);
+      },
+    };
+    chip.peripherals[0x40018] = io;
+    // XIP reads while the flash erases: the core could not have fetched them
+    const FLASH_LO = FLASH_BASE;
+    const FLASH_HI = 0x14000000;
+    for (const name of ['readUint32', 'readUint16', 'readUint8']) {
+      const read = chip[name].bind(chip);
+      chip[name] = (a) => {
+        if (a >= FLASH_LO && a < FLASH_HI && this.erase && this.busy()) {
+          this.pico.error(`w25q: XIP read of 0x${(a >>> 0).toString(16)} while the flash ` +
+            `erases (pc 0x${(chip.core.PC >>> 0).toString(16)})`);
+          this.pico.halted = 'an XIP read while the flash erases';
+          this.pico.brk = true;
+        }
+        return read(a);
+      };
+    }
+  }
+
+  /** Bring the erase up to now: done, or its suspend in effect. */
+  update() {
+    const e = this.erase;
+    if (!e) return;
+    const now = this.pico.now;
+    if (e.runFrom >= 0) {
+      const stop = this.suspendAt >= 0 ? Math.min(this.suspendAt, now) : now;
+      if (stop - e.runFrom >= e.left) {
+        this.pico.flash.fill(0xff, e.addr, e.addr + 4096);
+        this.erase = null;
+        this.suspendAt = -1;
+        this.wel = false;
+        this.pico.erasesAhead = (this.pico.erasesAhead || 0) + 1;
+        if (this.pico.opts.onFlash) {
+          this.pico.opts.onFlash(e.t0, e.runFrom + e.left, true, e.addr, 4096, null);
+        }
+        return;
+      }
+      if (this.suspendAt >= 0 && now >= this.suspendAt) {
+        e.left -= this.suspendAt - e.runFrom;
+        e.runFrom = -1;
+        this.suspendAt = -1;
+      }
+    }
+  }
+
+  busy() {
+    this.update();
+    return this.erase !== null && this.erase.runFrom >= 0;
+  }
+
+  status(n) {
+    this.update();
+    const e = this.erase;
+    if (n === 1) return (e && e.runFrom >= 0 ? 1 : 0) | (this.wel ? 2 : 0);
+    return 2 | (e && e.runFrom < 0 ? 0x80 : 0);
+  }
+
+  byte(b) {
+    if (((this.ssCtrl >>> 8) & 3) === 3) {
+      this.rx.push(0xff); // CS forced high: the chip is not selected
+      return;
+    }
+    const f = this.frame;
+    f.push(b);
+    const op = f[0];
+    let out = 0;
+    if (f.length > 1 && (op === 0x05 || op === 0x35)) out = this.status(op === 0x05 ? 1 : 2);
+    this.rx.push(out);
+    if (!this.manual && f.length === 1 && op === 0x75) this.endFrame();
+  }
+
+  endFrame() {
+    const f = this.frame;
+    this.frame = [];
+    if (!f.length) return;
+    const op = f[0];
+    this.update();
+    const now = this.pico.now;
+    const e = this.erase;
+    // flash_exit_xip's frames: sent with the data lines pulled high (the chip reads 1s)
+    if (op === 0x05 || op === 0x35 || op === 0xff || f.every((x) => x === 0)) return;
+    if (op === 0x06) {
+      if (!(e && e.runFrom >= 0)) this.wel = true;
+    } else if (op === 0x01) {
+      // write status (boot2 sets QE, already set, when SR2 is not exactly 0x02: SUS makes
+      // it 0x82 while an erase is suspended); ignored during a suspend, as the chip does
+      if (!e) this.wel = false;
+    } else if (op === 0x4b) {
+      // the unique id's bytes were answered 0 as they came
+    } else if (op === 0x04) {
+      this.wel = false;
+    } else if (op === 0x20 && f.length === 4) {
+      if (e) {
+        this.pico.error('w25q: a sector erase while another is under way or suspended');
+        return;
+      }
+      if (!this.wel) return; // ignored, as the chip does
+      const addr = ((f[1] << 16) | (f[2] << 8) | f[3]) & ~0xfff;
+      if (addr + 4096 > FLASH_SIZE) {
+        this.pico.error(`w25q: erase past the flash: 0x${addr.toString(16)}`);
+        return;
+      }
+      this.erase = { addr, t0: now, left: this.pico.opts.eraseNs ?? ERASE_NS_PER_4K,
+        runFrom: now };
+      const rnd = prng(now ^ addr);
+      const fl = this.pico.flash;
+      for (let i = addr; i < addr + 4096; i++) fl[i] |= Math.floor(rnd() * 256);
+    } else if (op === 0x75) {
+      if (e && e.runFrom >= 0 && this.suspendAt < 0) this.suspendAt = now + SUSPEND_NS;
+    } else if (op === 0x7a) {
+      if (e && e.runFrom < 0) e.runFrom = now;
+    } else {
+      this.pico.error(`w25q: command 0x${op.toString(16)} (${f.length} bytes: ` +
+        `${f.map((b) => b.toString(16)).join(' ')}; CS ${this.manual ? 'forced' : 'SSI'}, ` +
+        `CTRLR0 0x${(this.chip.peripherals[0x18000].crtlr0 >>> 0).toString(16)}) not modelled`);
+    }
+  }
+}
+
+/**
  * The emulated Pico. `options`: bootrom (Uint8Array, 16 KB), uf2 (Uint8Array) or flash
  * (a whole 2 MB image), fsImage + fsOffset (a littlefs image), ledPin, buzzerPin, pullups
  * (GPIOs that read high unless driven), vbus and vsysMv (the supply: USB by default, VSYS
@@ -257,6 +449,7 @@ export class Pico {
     this.chip = chip;
     fastMemory(chip);
     this.patchRom(chip);
+    this.w25q = this.opts.flashChip ? new W25Q(this, chip) : null;
     const wd = chip.peripherals[WATCHDOG_BASE_KEY];
     wd.reason = watchdog.reason;
     wd.scratchData.set(watchdog.scratch);
@@ -391,6 +584,13 @@ export class Pico {
       if (!erase) {
         data = new Uint8Array(count);
         for (let i = 0; i < count; i++) data[i] = this.chip.readUint8(r[1] + i);
+      }
+      const w = this.w25q;
+      if (w && w.erase && (erase || (addr < w.erase.addr + 4096 && addr + count > w.erase.addr))) {
+        // the chip ignores an erase during a suspend, and a program of the suspended sector
+        this.error(`w25q: ${erase ? 'an erase' : 'a program of the sector'} while a sector ` +
+          `erase is suspended (0x${w.erase.addr.toString(16)})`);
+        return;
       }
       const t0 = this.now;
       const dt = erase ? (this.opts.eraseNs ?? ERASE_NS_PER_4K) * Math.ceil(count / 4096)
