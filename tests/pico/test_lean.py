@@ -285,7 +285,7 @@ def test_an_update_asks_the_board_for_no_heap_block_over_4_kb(picow, tmp_path):
 
     with bench_flash.board_hooks(connected=fragmented):
         done = flash.flash(picow.path, firmware=fw_b, out=quiet)
-    assert done["files"] == 46 and done["moved"] > 40, done
+    assert done["files"] == 47 and done["moved"] > 40, done  # 47: shutbox/scores.py among them
     assert boots(picow) == done["version"] != a
 
 
