@@ -1,16 +1,21 @@
 # The match's play for a turn: the block of the table pack the seat to play reads.
-"""Imported by shutbox.coach and shutbox.computer only in one round for the win or under a
-tie rule (no format, stakes or turn variant: the computer's games with one of those take the
+"""Imported by shutbox.coach and shutbox.computer only in one round for the win or under a tie
+rule (no format, stakes or turn variant: the computer's games with one of those take the
 lowest expected score here): target(g) aims the engine's *_target play for the seat to play.
 Seat 1 of 2, 3 or 4 players reads its match situation among the table pack's match blocks
 (tablegen's numbering) by set_target(-1 - situation). A later seat aims at the best chance
 to win against the best final score so far this round, a tie with it counted half: under
 ties shared or rolled off that is the match's play of seat 2 of 2 in every state, and under
-replay nearly (docs/solver.md). After a shut box (shut-wins off) only a shut box ties: the
-pack's situation MATCH_SHUT (every variant it covers), the best chance of one (the match's
-play in every seat). Where the pack has no block (the start not all open for seat 1, replay
-with 3 and 4 players, a variant without seat-1 blocks, a variant without hints) seat 1 aims
-at the lowest expected score, and after a shut box a seat aims at a score below 1."""
+replay nearly (docs/solver.md). Seats 2 to 4 of 3 and 4 players also weigh the seats still
+to play: under ties shared or rolled off the pack's later-seat patch for the seat, the score
+to beat and how many share it re-ranks the states of the tile sums where the match's play
+differs (tablegen), read once a turn into the target's block by shutbox.scores, which aims 3
+and 4 players: the match's play in every state (the default variant; replay with 3 and 4
+players is not solved). After a shut box (shut-wins off) only a shut box ties: the pack's
+situation MATCH_SHUT (every variant it covers), the best chance of one (the match's play in
+every seat). Where the pack has no block (the start not all open for seat 1, replay with 3
+and 4 players, a variant without seat-1 blocks, a variant without hints) seat 1 aims at the
+lowest expected score, and after a shut box a seat aims at a score below 1."""
 
 from micropython import const
 
@@ -32,16 +37,18 @@ def target(g):
         e.set_target(0)  # not one round for the win (the computer only: the coach checks)
         return -1
     n = g.players
+    if n > 2:  # 3 or 4 players: shutbox.scores (loaded only then, by names the box holds)
+        return __import__("shutbox." + "scores").scores.target(g)
     t = -1  # the score to beat: the best final score so far this round
     rs = g.scores if g.match is None else g.match.rscores
     for p in range(n):
         if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
             t = rs[p]
-    if t < 0 and e.start_open == e.full:
-        k = (n - 2) * 4 + 1 + (2 if s.tie == _TIE_REPLAY else 0) + s.shut_wins
-        if k > 0 and e.set_target(-1 - k):  # one player: no match
-            return -2
+    # seat 1 of 2: its match situation 1 + replay * 2 + shut_wins (one player: no match)
+    if t < 0 and n > 1 and e.start_open == e.full and \
+            e.set_target(-2 - (s.tie == _TIE_REPLAY) * 2 - s.shut_wins):
+        return -2
     if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
         return 0
-    e.set_target(t if t > 0 else 1 if t == 0 else 0)
+    e.set_target(t if t > 0 else 0)  # a shut box to tie without MATCH_SHUT: no hints either
     return t if t else 1

@@ -285,7 +285,7 @@ def test_an_update_asks_the_board_for_no_heap_block_over_4_kb(picow, tmp_path):
 
     with bench_flash.board_hooks(connected=fragmented):
         done = flash.flash(picow.path, firmware=fw_b, out=quiet)
-    assert done["files"] == 46 and done["moved"] > 40, done
+    assert done["files"] == 47 and done["moved"] > 40, done  # 47: shutbox/scores.py among them
     assert boots(picow) == done["version"] != a
 
 
@@ -381,7 +381,9 @@ def test_a_code_only_update_writes_only_the_changed_modules(picow, tmp_path):
     from shutbox_host.pico import companion  # a Pico W's flash carries it besides
 
     extra = sum(len(d) for d in companion.files().values())
-    assert first["tables"] == 3 and first["deployed_bytes"] - extra <= 320 * 1024
+    # the deploy budget, 416 KB: issue 12's 320 KB raised for t9.bin's later-seat patches (the
+    # match's play in every seat); a table update holds about 1.5 x it, within 848 KB
+    assert first["tables"] == 3 and first["deployed_bytes"] - extra <= 416 * 1024
     up = flash.flash(picow.path, firmware=fw_b, out=quiet)
     # ticks.mpy and the manifest are written; every other module is renamed into the new
     # version after the switch; the tables stay

@@ -88,16 +88,20 @@ def test_expected_values_are_stored_as_narrow_as_their_moves_rule_and_scoring_al
 
 
 def test_the_hint_pack_is_its_index_and_distinct_blocks_only():
-    """tables/t9.bin holds its header and directory, four bytes an index row, and each
-    distinct block once: no byte read by no row (bench.engine.hint_parts)."""
+    """tables/t9.bin holds its header and directory, four bytes an index row, each distinct
+    block once and each distinct later-seat patch once: no byte read by no row
+    (bench.engine.hint_parts)."""
     from shutbox_host.bench import engine as bench
 
     parts = bench.hint_parts()
     assert parts["pad"] == 0 and parts["bytes"] == (parts["head"] + parts["index"]
-                                                   + parts["blocks"])
+                                                   + parts["blocks"] + parts["later_records"])
     pack = tablegen.read_hint_pack((tablegen.TABLES / "t9.bin").read_bytes(), True)
     rows = sum(layers * len(index) for layers, _t, index in pack.values())
-    assert parts["index"] == 4 * rows
+    # the later seats' rows: the default variant's alone, the area's offset and two bytes for
+    # each of 4 rule sets x 6 seats and holders x 46 scores to beat
+    assert parts["index"] == 4 * rows + parts["later_rows"] and parts["later_rows"] == 4 + 2 * 1104
+    assert parts["later_records"] == parts["later_sum_bytes"] + parts["later_list_bytes"]
     assert parts["shut_distinct"] == 8 and parts["shut_rows"] == 4 * sum(
         layers for layers, _t, _i in pack.values())  # MATCH_SHUT: every variant, every layer
 

@@ -28,7 +28,11 @@
   seat, situations, and the RAM they add (none: they are read into the hint buffer).
 - hint_pack_parts: what fills tables/t9.bin (hint_parts): its header and directory, its
   index rows, its distinct blocks; of these, the MATCH_SHUT rows and the blocks only they
-  read (a shut box to tie, every variant), and the seat-1 rows and the blocks only they read.
+  read (a shut box to tie, every variant), and the seat-1 rows and the blocks only they read;
+  the later seats' patches (later_rows: the area's offset and a row per situation of seats
+  2-4 of 3 and 4 players; later_records: the area, later_sum_patches / later_sum_bytes its
+  distinct tile sums' patches, later_lists / later_list_bytes its distinct lists of them;
+  later_situations: the rows with a list).
 """
 
 from __future__ import annotations
@@ -299,10 +303,21 @@ def hint_parts(tiles: int = 9) -> dict:
                 if not none:  # an empty block shares its offset with the next one
                     blocks.setdefault((off, count), [2 * count, set()])[1].add(part)
     head = tablegen.HEADER.size + tablegen.HINT_ENTRY.size * len(pack)
-    index = sum(rows.values())
+    later = tablegen.read_later(data)
+    later_rows = sum(tablegen.LATER_AREA.size + tablegen.LATER_ROW.size * len(r)
+                     for r, _l, _s in later.values())
+    lists = {off: n for _r, ls, _s in later.values() for off, n in ls.items()}
+    sums = {off: n for _r, _l, ss in later.values() for off, n in ss.items()}
+    records = {**lists, **sums}
+    index = sum(rows.values()) + later_rows
     only = {p: sum(n for n, parts in blocks.values() if parts == {p}) for p in rows}
     return {"bytes": len(data), "head": head, "index": index,
-            "pad": len(data) - head - index - sum(n for n, _ in blocks.values()),
+            "pad": len(data) - head - index - sum(n for n, _ in blocks.values())
+            - sum(records.values()) - (sum(rows.values()) & 1),
+            "later_rows": later_rows, "later_records": sum(records.values()),
+            "later_sum_patches": len(sums), "later_sum_bytes": sum(sums.values()),
+            "later_lists": len(lists), "later_list_bytes": sum(lists.values()),
+            "later_situations": sum(sum(1 for o in r if o) for r, _l, _s in later.values()),
             "blocks": sum(n for n, _ in blocks.values()), "distinct_blocks": len(blocks),
             "shut_rows": rows["shut"], "shut_blocks": only["shut"],
             "shut_distinct": sum(parts == {"shut"} for _, parts in blocks.values()),

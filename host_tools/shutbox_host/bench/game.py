@@ -21,6 +21,9 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
   the interned names (qstrs) at its end, the harness's included;
 - match_beside_*: the firmware's peak and the interned names of the games where the match's
   play runs beside a tie rule's rounds or shutbox.turn's game (MATCH_BESIDE: match_beside()).
+- later_seats_firmware_peak_heap_bytes: the firmware's peak of one round for the win of 3
+  and 4 players with the hard computer (the last seat) and best-move hints, where every
+  later seat reads its match play's patch (later_seats()).
 - long_game_peak_heap_bytes, long_game_firmware_peak_heap_bytes: the same for a whole long
   game for 2 (shutbox.long: long_game_script), booted from its settings file at the
   all-features cap (long_game()).
@@ -366,6 +369,42 @@ def all_features(min_heap: bool = True) -> dict:
         shutil.rmtree(flash, ignore_errors=True)
 
 
+def later_seats_script(people: int) -> Script:
+    """The all-features game's turns for *people* seats, then the hard computer's."""
+    s = Script().wait(300)
+    for _seat in range(people):
+        for dice, tiles in HUMAN_TURN:
+            s.dice(*dice).click(120).wait(ROLL_MS)
+            for k in tiles:
+                s.shut(k).wait(80)
+            s.wait(200)
+        s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
+    s.dice(*CPU_DICE).wait(40000)
+    return s.click(120).wait(3000).heap()
+
+
+def later_seats() -> dict:
+    """later_seats_firmware_peak_heap_bytes: {players: the firmware's peak}, booted as the
+    Pico does, of one round for the win of 3 and 4 players, the last the hard computer, with
+    best-move hints: every later seat reads its later-seat patch (shutbox.target); each game
+    must also complete on the cap (boot_cap) untroubled."""
+    import tempfile
+
+    out = {}
+    cap = boot_cap()
+    for people in (2, 3):
+        want = {"players": people, "computer": 3, "hints": 2}
+        with tempfile.TemporaryDirectory(prefix="shutbox-later-") as d:
+            r = boot_run(d + "/a", want, later_seats_script(people), "1m", "--peak")
+            if not r.events("winner") or trouble(r):
+                raise RuntimeError("the later seats' game failed: " + r.stderr.strip()[-300:])
+            out[str(people + 1)] = r.answer("PEAK")[0] - r.answer("BASE")[0]
+            r = boot_run(d + "/b", want, later_seats_script(people), cap)
+            if not r.events("winner") or trouble(r):
+                raise RuntimeError("the later seats' game fails on the cap")
+    return {"later_seats_firmware_peak_heap_bytes": out}
+
+
 # ----- the long game for 2 (shutbox.long) -----
 
 # Player 1 shuts six tiles and is stopped; player 2 reopens the 9 and is stopped; player 1
@@ -431,6 +470,7 @@ def figures(soak: bool = False) -> dict:
         "game_throws": len(r.events("throw")),
         **all_features(),
         **match_beside(),
+        **later_seats(),
         **long_game(),
         **scenarios(),
     }

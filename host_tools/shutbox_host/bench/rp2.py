@@ -36,6 +36,11 @@ slower: read them as lower bounds.
   array('i') of ints x 2**16, so not the solver's exact play: the cost only), its time on
   the emulated clock, the heap it keeps (the values, gc.collect() before and after) and the
   heap it allocates on its way (gc.mem_alloc() before and after, no collection between).
+- rp2_set_target_ms, rp2_later_patch_ms: a turn's start for seat 4 of 4 players after three
+  scores of 3 (the most states a later-seat patch of tables/t9.bin re-ranks: 396, in 21 tile
+  sums): set_target(3) alone (open the pack, read and spread the target's block), and
+  shutbox.target's whole aim (the same, then the situation's row, list and tile sums'
+  patches read and their states re-ranked), on the emulated clock.
 - rp2_heap_free_min_bytes: the least gc.mem_free() after a gc.collect() every 100 ms (a
   machine.Timer probe from the console, itself ~4 KB) over an all-features game: 1 player and
   the hard computer, best-move hints, Canoga stakes, ties by roll-off.
@@ -245,6 +250,36 @@ def _payout_dp(emu: Emulator) -> dict:
             "rp2_payout_dp_alloc_bytes": alloc}
 
 
+_LATER = """\
+import time
+from shutbox.engine import Engine, Rules
+from shutbox.settings import Settings
+from shutbox.target import target
+class _G:
+    pass
+_g = _G()
+_g.engine = Engine(Rules())
+_g.settings = Settings()
+_g.players, _g.played, _g.scores, _g.match = 4, 7, [3, 3, 3, 0], None
+_t = time.ticks_us()
+_g.engine.set_target(3)
+_a = time.ticks_diff(time.ticks_us(), _t)
+_t = time.ticks_us()
+_r = target(_g)
+_b = time.ticks_diff(time.ticks_us(), _t)
+print('LATER', _a, _b, _r)
+"""
+
+
+def _later(emu: Emulator) -> dict:
+    out = emu.repl(_LATER, timeout_ms=60000)
+    line = next(x for x in out.splitlines() if x.startswith("LATER"))
+    plain, patched, aimed = (int(v) for v in line.split()[1:])
+    assert aimed == 3, line
+    return {"rp2_set_target_ms": round(plain / 1000, 1),
+            "rp2_later_patch_ms": round(patched / 1000, 1)}
+
+
 _PROBE = """\
 import gc, machine
 _lo = [1 << 30]
@@ -359,6 +394,7 @@ def figures(soak=False, uf2=None, bootrom=None):
         out.update(_flip_to_led(emu))
         out.update(_decision(emu))
         out.update(_payout_dp(emu))
+        out.update(_later(emu))
     out.update(_bounced(uf2, bootrom, soak))
     out.update(_heap(uf2, bootrom))
     out.update(_flash_s(uf2, bootrom))

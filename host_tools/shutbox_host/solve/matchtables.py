@@ -1,7 +1,8 @@
 # What match-optimal play would cost the box: its table blocks built and measured, not shipped.
 """The tables the box would need to play the match-optimal move (the hard computer and the
 best-move hints) in every seat of a one-round match, built from the match solver and
-measured in bytes; the firmware does not read them yet (docs/solver.md's design note).
+measured in bytes (docs/solver.md's design note): the box reads seat 1's blocks and the later
+seats' patches over the target blocks instead (tablegen), not these.
 
 A seat's best play is the solver's payout objective for its value of each final score
 (shutbox_host.solve.match): seat 1 has one such table per match rule set (players; ties

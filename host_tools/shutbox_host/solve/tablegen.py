@@ -30,8 +30,8 @@ count scoring, every one-die rule and mode), little-endian:
   header     b"STH1", tiles u8, variant count u8, 2 reserved bytes
   directory  per variant 12 bytes: one_die u8, one_die_mode u8, moves u8, scoring u8,
              layers u8, targets u8 (the highest score: targets T = 1..targets are stored),
-             situations u8 (the match situations' rows after the targets'), 1 reserved,
-             offset (u32) of the variant's index
+             situations u8 (the match situations' rows after the targets'), later u8 (1:
+             the later-seat rows follow them), offset (u32) of the variant's index
   index      per target T = 1..targets, then per match situation, per layer 4 bytes: the
              block's offset / 2 (u16: blocks start at even offsets below 128 KB), then u16
              cut << 10 | count (the block holds the `count` states whose tile sum is at
@@ -64,6 +64,24 @@ count scoring, every one-die rule and mode), little-endian:
              min-expected play is the same (the cut, as above). Seat 2 of 2 needs no block
              of its own: under ties shared or rolled off its match play is the target rows'
              (a tie half a win).
+  later      the MATCH_KEYS variants (one layer), after their situations' rows: the offset (u32)
+             of the variant's patches' area, then a u16 row per later-seat situation of 3
+             and 4 players under ties shared or rolled off, row ((players - 3) * 2 +
+             shut_wins) * 6 + slot) * (targets + 1) + S, S the best score so far (1..targets;
+             0 unused: MATCH_SHUT), slot (seat - 1) * (seat - 2) / 2 + holders - 1 (seat
+             2..4; holders: the seats sharing S): the offset of its list in the area, 0 for
+             none (beat-target S, a tie half, is already the match's play there).
+  area       (after the blocks) each distinct tile sum's patch once: the sum d (u8), then for
+             each state of tile sum d in mask order a byte, bits 0-4 the dense rank of the
+             match solver's key among those states, bit 5 one die (the seat's match play);
+             then each distinct list once: a count (u8), then the offset (u16, in the area) of
+             each of its sums' patches. The box loads target S's block, then overwrites the
+             listed sums' states' rank and one-die bits (P kept: the chance to beat S; 1000
+             for a state the block left out). A later seat's match play weighs the seats
+             still to play (shutbox_host.solve.match), so it differs from beat-target S in
+             some tile sums; re-ranking a whole tile sum makes every choice among its states
+             the match's, and only the sums where some choice (a throw's move from some state
+             into the sum, or a one-die choice at one of its states) differs are listed.
 Why this is enough: with `any` moves every candidate of a throw shuts tiles adding up to
 the throw, so the states a choice compares all have the same tile sum, and ranks within a
 tile sum order them. `cut` is chosen so that every state left out (a lower tile sum) is
@@ -347,9 +365,10 @@ def payout_blocks(var: solver.Variant, payout: dict,
     return out
 
 
-def match_payouts(var: solver.Variant) -> list[dict | None]:
+def match_payouts(var: solver.Variant, matches: dict | None = None) -> list[dict | None]:
     """The payout table of every seat-1 match situation of *var* (None: no block), in the
-    pack's order from MATCH_SEAT1 (see the module docstring)."""
+    pack's order from MATCH_SEAT1 (see the module docstring); *matches* receives each
+    solved Match under (players, tie, shut_wins)."""
     out: list[dict | None] = [None] * (MATCH_SITUATIONS - MATCH_SEAT1)
     for players in range(2, match.MAX_PLAYERS + 1):
         for r, tie in enumerate(MATCH_TIE_RULES):
@@ -358,15 +377,139 @@ def match_payouts(var: solver.Variant) -> list[dict | None]:
             for wins in (0, 1):
                 m = match.Match(var, match.MatchRules(players, tie, bool(wins)))
                 out[(players - 2) * 4 + r * 2 + wins] = m.payout(())
+                if matches is not None:
+                    matches[players, tie, wins] = m
     return out
+
+
+# Later seats of 3 and 4 players (ties shared or rolled off): patches over the target blocks.
+# A later seat's match play is a payout of its own (the seats after it weigh in), not the
+# beat-target play of the best score so far; its block would be the pack's largest part, so
+# the pack stores only where the two differ: the tile sums whose states the box would order
+# (or choose the dice at) otherwise, re-ranked. Rows: rule set (players - 3) * 2 + shut_wins,
+# then the seat and the holders of the best score (LATER_SLOT), then that score 0..targets.
+LATER_PLAYERS = (3, 4)
+LATER_SLOTS = 6  # seat 2 (1 holder); seat 3 (1, 2 holders); seat 4 (1, 2, 3 holders)
+LATER_AREA = struct.Struct("<I")  # before the rows: the offset of the patches' area
+LATER_ROW = struct.Struct("<H")  # a situation's patch list, from the area's start; 0: none
+LATER_REF = struct.Struct("<H")  # a patch list's tile sum: its bytes, from the area's start
+LATER_FLAG = 0x20  # a patch byte: rank within the tile sum (bits 0-4), one die (bit 5)
+
+
+def later_slot(seat: int, holders: int) -> int:
+    """The row slot of *seat* (2..4) with *holders* seats sharing the best score so far."""
+    return (seat - 1) * (seat - 2) // 2 + holders - 1
+
+
+def later_row(players: int, shut_wins: int, seat: int, holders: int, low: int,
+              targets: int) -> int:
+    """A later-seat situation's row (shutbox.target computes the same)."""
+    return ((((players - 3) * 2 + shut_wins) * LATER_SLOTS + later_slot(seat, holders))
+            * (targets + 1) + low)
+
+
+def _pick_shapes(var: solver.Variant) -> dict:
+    """{tile sum: the distinct lists of states a choice picks among (a throw's legal results
+    from one state, in greedy order), as indices into that sum's states in mask order}."""
+    sums = [solver.tile_sum(s) for s in range(1 << var.tiles)]
+    where = {}
+    for s in range(1 << var.tiles):
+        where[s] = sum(1 for u in range(s) if sums[u] == sums[s])
+    shapes: dict = {}
+    for a, b, _code in throw_codes():
+        if b and b < a:
+            continue
+        cands = solver.candidate_masks(var.moves, a, b)
+        for s in range(1 << var.tiles):
+            got = tuple(where[s ^ m] for m in cands if m & ~s == 0)
+            if got:
+                shapes.setdefault(sums[s] - a - b, set()).add(got)
+    return shapes
+
+
+def _first_best(keys: list, shape: tuple) -> int:
+    """The index the box picks among *shape*: the lowest key, the first on a tie."""
+    return min(shape, key=lambda i: (keys[i], shape.index(i)))
+
+
+def _dense(keys: list) -> list:
+    """Each key's dense rank among *keys*."""
+    rank = {k: i for i, k in enumerate(sorted(set(keys)))}
+    return [rank[k] for k in keys]
+
+
+def later_patch(var: solver.Variant, payout: dict, box: dict, shapes: dict) -> tuple:
+    """The patch record of a later seat whose match play maximises *payout*, over the
+    box's play without it: *box* per tile sum the (keys, one-die flags) of its states in
+    mask order (the target block's above its cut, min-expected play's below): per tile sum
+    where some choice differs a tile sum's patch, the sum then a byte a state in mask order
+    (its rank by the match's key, its one-die bit); () where no choice differs."""
+    sol = solver._Solved(var, "payout", payout=payout)
+    sums = [solver.tile_sum(s) for s in range(1 << var.tiles)]
+    need = []
+    for d, (states, bk, bf) in box.items():
+        mk = [sol.K[0][s] for s in states]
+        if _dense(mk) == _dense(bk) and all(bool(sol.flags[0][s]) == f or not allowed
+                                            for s, f, allowed in bf):
+            continue  # the same order and dice: every choice the same
+        if any(bool(sol.flags[0][s]) != f for s, f, allowed in bf if allowed) or any(
+                _first_best(bk, sh) != _first_best(mk, sh) for sh in shapes.get(d, ())):
+            need.append(d)
+    out = []
+    for d in need:
+        states = [s for s in range(1 << var.tiles) if sums[s] == d]
+        dense = {k: i for i, k in enumerate(sorted({sol.K[0][s] for s in states}))}
+        assert len(dense) <= HINT_RANK_MAX + 1
+        out.append(bytes([d]) + bytes(dense[sol.K[0][s]] | (LATER_FLAG if sol.flags[0][s]
+                                                             else 0) for s in states))
+    return tuple(out)
+
+
+def later_records(var: solver.Variant, minexp: solver.Values,
+                  matches: dict) -> list[tuple]:
+    """The patches of every later-seat row (later_patch; (): none; see later_row), from the
+    solved *matches* {(players, shut_wins): Match}."""
+    assert var.locked_layers == 1  # a record re-ranks layer 0: the variants with blocks
+    full = (1 << var.tiles) - 1
+    targets = solver.score(full, var.scoring)
+    rows: list[tuple] = [()] * later_row(LATER_PLAYERS[-1] + 1, 0, 2, 1, 0, targets)
+    shapes = _pick_shapes(var)
+    sums = [solver.tile_sum(s) for s in range(full + 1)]
+    boxes = {}
+    for t in range(1, targets + 1):
+        tv = solver.solve_target_values(var, t, "half")
+        cut = hint_blocks(var, t, minexp)[0][0]
+        boxes[t] = {}
+        for d in sorted(set(sums)):
+            play = tv if d >= cut else minexp
+            states = [s for s in range(full + 1) if sums[s] == d]
+            boxes[t][d] = (states, [play.keys[0][s] for s in states],
+                           [(s, bool(play.one_die_best[0][s]),
+                             solver.one_die_allowed(s, var.tiles, var.one_die)) for s in states])
+    done: dict = {}
+    seen: dict = {}
+    for (players, wins), m in matches.items():
+        for key in list(m._values):
+            if m._over(key) or m._played(key) == 0 or key[1] == 0:
+                continue  # seat 1's blocks; after a shut box MATCH_SHUT is the match's play
+            low = key[1]
+            pay = m._payout(key)
+            pk = (low, tuple(pay[y] for y in m.finals))
+            if pk not in done:
+                done[pk] = later_patch(var, pay, boxes[low], shapes)
+            r = later_row(players, wins, m._played(key) + 1, len(key[2]), low, targets)
+            assert r not in seen or seen[r] == pk  # the holders alike: one payout
+            seen[r] = pk
+            rows[r] = done[pk]
+    return rows
 
 
 def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
     """The beat-target hint pack for *tiles*; *sizes* receives each variant's flash bytes
-    (its index and blocks, counting shared blocks in full)."""
+    (its index, blocks and later-seat patches, counting shared ones in full)."""
     keys = offered_hints(tiles)
     full = (1 << tiles) - 1
-    per_variant = []  # (key, layers, targets, [[block per layer] per target])
+    per_variant = []  # (key, layers, targets, [[block per layer] per target], later records)
     for key in keys:
         var = solver.Variant(tiles, *key)
         minexp = solver.solve_values(var)
@@ -374,20 +517,25 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
         assert 0 < targets < 256
         rows = [hint_blocks(var, t, minexp) for t in range(1, targets + 1)]
         rows.append(hint_blocks(var, 0, minexp))  # MATCH_SHUT
+        later: list[tuple] = []
         if key in MATCH_KEYS:
+            solved: dict = {}
             rows += [None if pay is None else payout_blocks(var, pay, minexp)
-                     for pay in match_payouts(var)]
-        per_variant.append((key, var.locked_layers, targets, rows))
+                     for pay in match_payouts(var, solved)]
+            later = later_records(var, minexp, {(p, w): solved[p, "share", w]
+                                                for p in LATER_PLAYERS for w in (0, 1)})
+        per_variant.append((key, var.locked_layers, targets, rows, later))
     offset = HEADER.size + HINT_ENTRY.size * len(keys)
     head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
-    for key, layers, targets, blocks_t in per_variant:
-        head.append(HINT_ENTRY.pack(*key, layers, targets, len(blocks_t) - targets, 0,
-                                    offset))
+    for key, layers, targets, blocks_t, later in per_variant:
+        head.append(HINT_ENTRY.pack(*key, layers, targets, len(blocks_t) - targets,
+                                    1 if later else 0, offset))
         offset += HINT_INDEX.size * layers * len(blocks_t)
+        offset += LATER_AREA.size + LATER_ROW.size * len(later) if later else 0
     offset += offset & 1  # the blocks at even offsets: the index gives offset / 2
     blocks: dict[bytes, int] = {}
     index_bytes = []
-    for key, layers, _targets, blocks_t in per_variant:
+    for key, layers, _targets, blocks_t, _later in per_variant:
         used = HINT_INDEX.size * layers * len(blocks_t)
         for layer_blocks_ in blocks_t:
             if layer_blocks_ is None:  # a match situation without a block
@@ -402,11 +550,47 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
                 assert blocks[block] < 1 << 17 and count < 1 << HINT_CUT_SHIFT
                 index_bytes.append(HINT_INDEX.pack(blocks[block] >> 1,
                                                    cut << HINT_CUT_SHIFT | count))
+        index_bytes.append(b"")  # the later rows: offsets known once the blocks are placed
         if sizes is not None:
             sizes[solver.Variant(tiles, *key).label()] = used
+    area = []  # the later seats' patches: each tile sum's once, then each list once
+    at = 0
+    for key, _layers, _targets, _blocks_t, later in per_variant:
+        while index_bytes[at] != b"":
+            at += 1
+        if later:
+            index_bytes[at] = later_area(later, offset, area)
+            offset += len(area[-1])
+            if sizes is not None:
+                sizes[solver.Variant(tiles, *key).label()] += len(index_bytes[at] + area[-1])
+        at += 1
     index = b"".join(index_bytes)
     index += bytes(len(index) & 1)
-    return b"".join(head) + index + b"".join(blocks)
+    return b"".join(head) + index + b"".join(blocks) + b"".join(area)
+
+
+def later_area(later: list[tuple], offset: int, area: list) -> bytes:
+    """A variant's later rows (the area's offset, then a row per situation) for its patches
+    *later* (later_records), the area placed at *offset* and appended to *area*: each
+    distinct tile sum's patch once, then each distinct list (a count, then the offset of
+    each of its sums' patches from the area's start) once."""
+    data = bytearray()
+    sums: dict[bytes, int] = {}
+    for rec in later:
+        for patch in rec:
+            if patch not in sums:
+                sums[patch] = len(data)
+                data += patch
+    lists: dict[tuple, int] = {}
+    rows = []
+    for rec in later:
+        if rec and rec not in lists:
+            lists[rec] = len(data)
+            data += bytes([len(rec)]) + b"".join(LATER_REF.pack(sums[p]) for p in rec)
+        rows.append(LATER_ROW.pack(lists[rec] if rec else 0))
+    assert len(data) < 1 << 16 and 0 not in lists.values()
+    area.append(bytes(data))
+    return LATER_AREA.pack(offset) + b"".join(rows)
 
 
 def _entries(data: bytes, magic: bytes, entry, what: str):
@@ -438,6 +622,35 @@ def read_hint_pack(data: bytes, situations: bool = False) -> dict:
                                 word >> HINT_CUT_SHIFT, 0))
             index.append(row)
         out[f[:4]] = (layers, targets, index)
+    return out
+
+
+def read_later(data: bytes) -> dict:
+    """The later-seat patches of a hint pack: {key: ([each row's list offset, 0: none],
+    {list offset: its bytes}, {tile sum patch offset: its bytes})} (offsets in the file) for
+    the variants that have them."""
+    out = {}
+    tiles = data[4]
+    count = {}
+    for st in range(1 << tiles):
+        count[solver.tile_sum(st)] = count.get(solver.tile_sum(st), 0) + 1
+    for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
+        if not f[7]:
+            continue
+        targets = f[5]
+        at = f[8] + (targets + f[6]) * f[4] * HINT_INDEX.size
+        area = LATER_AREA.unpack_from(data, at)[0]
+        at += LATER_AREA.size
+        rows = [LATER_ROW.unpack_from(data, at + LATER_ROW.size * r)[0]
+                for r in range(later_row(LATER_PLAYERS[-1] + 1, 0, 2, 1, 0, targets))]
+        lists, sums = {}, {}
+        for off in set(rows) - {0}:
+            n = data[area + off]
+            lists[area + off] = 1 + LATER_REF.size * n
+            for i in range(n):
+                p = area + LATER_REF.unpack_from(data, area + off + 1 + LATER_REF.size * i)[0]
+                sums[p] = 1 + count[data[p]]
+        out[f[:4]] = ([area + o if o else 0 for o in rows], lists, sums)
     return out
 
 
