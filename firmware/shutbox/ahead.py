@@ -24,12 +24,14 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
   programs other blocks but starts no other erase: an erase littlefs asks for then (of a
   block not erased ahead) first finishes the suspended one, the one case a save waits.
 
-The raw device is the simulated board's (sim/norflash.py: ``Nor``), or on the Pico
-tests/pico/rp2_erase_ahead.py's ``Chip`` (code in RAM that drives the flash's suspend and
-resume; tested on the emulated chip only): the box does not use it yet, the Pico mounts
-littlefs on its flash as MicroPython does (docs/reliability.md says what is left). Erases
-are the ones littlefs does, earlier: the flash's wear is unchanged (``shutbox bench --only
-saves`` counts them).
+``start(raw, blocks, at)`` mounts littlefs at *at* on it and names its idle step
+``shutbox.idle``, the contract of the box's loop: Guard.forever calls ``shutbox.idle(ms)`` in
+every sleep when it is set (and sleeps itself when it returns False). The raw device is the
+simulated board's (sim/norflash.py: ``Nor``, its profiles ``typ-ahead`` and ``max-ahead``),
+or on the Pico shutbox.chip's ``Chip`` (code in RAM that drives the flash's suspend and
+resume; firmware/main.py mounts / on it at power-up when shutbox.chip is flashed, which
+``shutbox flash`` does not do by default: docs/reliability.md). Erases are the ones littlefs
+does, earlier: the flash's wear is unchanged (``shutbox bench --only saves`` counts them).
 """
 
 import binascii
@@ -102,7 +104,8 @@ class Ahead:
         return 0
 
     def idle(self, ms):
-        """The main loop sleeps *ms* ms: walk a pair, or erase ahead (suspended at its end)."""
+        """The main loop sleeps *ms* ms: walk a pair, or erase ahead (suspended at its end);
+        return True if the erase took the sleep (the loop then does not sleep again)."""
         if self.todo < 0:
             if self.walk:  # littlefs erased: (again) from the root's pair
                 self.walk = False
@@ -112,7 +115,7 @@ class Ahead:
             if self.next is not None:
                 self._walk()
                 if self.next is not None:
-                    return
+                    return False
                 self.stale = self.found
                 self.found = []
             st = self.stale
@@ -123,10 +126,11 @@ class Ahead:
                 else:
                     self.clean[b] = 1
             if self.todo < 0:
-                return
+                return False
         if self.raw.erase_ahead(self.todo, ms * 1000):
             self.clean[self.todo] = 1
             self.todo = -1
+        return True
 
     def _finish(self):
         """End the erase under way now (the core waits for what it has left)."""
@@ -204,3 +208,34 @@ class Ahead:
                 self.found.append(a)
             else:
                 self.next = None  # a pair with no valid half: erase nothing more
+
+
+def start(raw, blocks, at):
+    """Mount littlefs (4 KB blocks, 256-byte programs, as the rp2 port does) at *at* on an
+    Ahead over *raw*, and hand its idle step to the box's loop (``shutbox.idle``). Whatever
+    was mounted at *at* is put back if littlefs does not mount (the box's files untouched).
+    Return the filesystem mounted."""
+    import vfs
+
+    import shutbox
+
+    old = None
+    for f, point in vfs.mount():
+        if point == at:
+            old = f
+    dev = Ahead(raw, blocks)
+    if old is not None:
+        vfs.umount(at)
+    fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore[abstract,arg-type]  # a device by its methods
+    try:
+        vfs.mount(fs, at)
+    except OSError:
+        if old is not None:
+            vfs.mount(old, at)
+        raise
+    if at == "/":
+        import os
+
+        os.chdir("/")
+    shutbox.idle = dev.idle  # type: ignore[assignment]  # the package's None until now
+    return fs
