@@ -186,6 +186,27 @@ def test_flash_killed_part_way_never_bricks_and_the_next_flash_finishes(vp, fw, 
         assert (done["uploaded"], done["copied"], done["moved"]) == (0, 0, 0)
 
 
+def test_a_switch_left_unfinished_is_finished_by_the_next_flash(vp, fw):
+    """A flash killed right after its switch, its journal's renames not made, and flashed
+    again before the board restarts (the launcher would make them at boot): the next flash
+    makes them itself (the journal read back from the board, its renames a batch a command)
+    and finds B whole."""
+    fw_a, fw_b = fw
+    flash.flash(vp.path, firmware=fw_a, out=quiet)
+    result = cli_flash(vp.path, fw_b, kill="switched")
+    assert result.returncode == -9, (result.stdout, result.stderr)
+    current = (vp.flash / ".shutbox" / "current").read_text()
+    assert (vp.flash / ".shutbox" / current / layout.FINISH).exists()  # renames still to make
+    lines: list[str] = []
+    done = flash.flash(vp.path, firmware=fw_b, out=lines.append)
+    assert "finished the switch to %s that a cut-off flash made" % current in lines, lines
+    assert (done["version"], done["uploaded"], done["copied"], done["moved"]) == \
+        (current, 0, 0, 0)
+    assert not (vp.flash / ".shutbox" / current / layout.FINISH).exists()
+    assert versions(vp.flash) == [current]
+    assert boot(vp) == "B"
+
+
 @pytest.mark.long  # mpremote's own timeouts take most of it (no short version: make test)
 def test_board_reset_mid_flash_is_a_clear_error_and_recovers(vp, tmp_path):
     """The cable pulled and plugged back in mid-upload: the board reboots under the flash."""

@@ -21,10 +21,26 @@ moves, the clean-up) the board itself reports what it holds:
   flash_s_vpico_unchanged: the same firmware again; flash_s_vpico_update: the code change;
 - uf2_bytes_<BOARD>: `shutbox uf2` for each board whose MicroPython uf2 is in
   ../shared/rp2040 (uf2_missing lists the others).
+
+What a flash asks of the board's heap, on the emulated Pico W (MicroPython v1.28's RPI_PICO_W
+build on rp2040js: the real 32-bit heap), the code change flashed over firmware/ with the
+companion (as fsimage lays a Pico W out), the box playing when the flash connects:
+- flash_heap_start_picow: the heap in use when the flash's session starts (gc.collect() after
+  its soft reset: nothing of the box or the companion is left);
+  flash_heap_used_max_picow: the most in use, after a collection, before any of its
+  commands; flash_heap_block_min_picow: the least largest free block then (bytes);
+- flash_heap_holes_picow: the smallest of 4096, 3072, 2560 and 2048 bytes such that the
+  update completes on a heap cut into holes of that size (HOLES: nothing larger is free);
+  flash_heap_holes_fail_picow: the next size down, with which it failed (None: none did);
+- flash_s_picow_update: the update, on the emulated chip's clock (the chip at about real time
+  beside the host, its waits for the host counted: varies with the host's load).
+(flash_heap_skipped says why there are none: no emulator, no Pico W uf2.)
 """
 
 from __future__ import annotations
 
+import contextlib
+import re
 import shutil
 import tempfile
 import time
@@ -48,6 +64,147 @@ except OSError:
 s = os.statvfs('/')
 print(repr((_sz('/.shutbox') + m, s[2] - s[3] - 2 * _ndirs('/'))))
 """
+
+
+# The board's free heap cut into holes of %d bytes: its free heap taken in blocks of that size,
+# what is left filled with smaller ones, then every other block of that size let go, so nothing
+# larger is free (it prints whether a block 1 KB larger, %d bytes, is refused: "holes")
+HOLES = """\
+import gc
+gc.collect()
+_k = [None] * 100
+_s = [None] * 3000
+_i = _j = 0
+try:
+    while _i < 100:
+        _k[_i] = bytes(%d)
+        _i += 1
+except MemoryError:
+    pass
+for _z in (1024, 256, 64, 16):
+    try:
+        while _j < 3000:
+            _s[_j] = bytes(_z)
+            _j += 1
+    except MemoryError:
+        pass
+for _i in range(1, 100, 2):
+    _k[_i] = None
+_i = _j = _z = None
+gc.collect()
+try:
+    bytes(%d)
+    print('room')
+except MemoryError:
+    print('holes')
+"""
+
+_HEAP = """\
+import gc, micropython, sys
+gc.collect()
+micropython.mem_info()
+print('block', 32 if sys.maxsize > 1 << 32 else 16)
+"""
+_HEAP_RE = re.compile(r"used: (\d+),.*max free sz: (\d+).*block (\d+)", re.S)
+
+
+def holes(size: int) -> str:
+    """The HOLES script for holes of *size* bytes."""
+    return HOLES % (size, size + 1024)
+
+
+def board_heap(board: flash.Board) -> tuple[int, int]:
+    """(bytes in use, bytes of the largest free block) on *board* after a collection."""
+    m = _HEAP_RE.search(board.t.exec(_HEAP).decode())
+    if m is None:
+        raise RuntimeError("no heap figures from the board")
+    return int(m.group(1)), int(m.group(2)) * int(m.group(3))
+
+
+@contextlib.contextmanager
+def board_hooks(connected=None, before=None):
+    """`shutbox flash`'s Board with *connected*(board) called once its raw REPL is entered
+    (after the soft reset) and *before*(board, code) before each of its commands: a look
+    into the flash's own session, which the product has no hook for."""
+    init, run = flash.Board.__init__, flash.Board.exec
+
+    def __init__(self, port):
+        init(self, port)
+        if connected is not None:
+            connected(self)
+
+    def exec_(self, code):
+        if before is not None:
+            before(self, code)
+        return run(self, code)
+
+    flash.Board.__init__, flash.Board.exec = __init__, exec_  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        flash.Board.__init__, flash.Board.exec = init, run  # type: ignore[method-assign]
+
+
+def _picow_update(uf2_path, fs: bytes, firmware: Path, **hooks) -> tuple[bool, float]:
+    """Flash *firmware* to an emulated Pico W holding *fs*, the box playing; return whether
+    it completed and its seconds on the emulated clock."""
+    from shutbox_host.pico import emu_cli
+    from shutbox_host.pico.emulator import Emulator
+
+    with Emulator(uf2=uf2_path, fs=fs, board="RPI_PICO_W") as emu:
+        emu.wait_for(r'"ev": "turn"', timeout_ms=20000)
+        bridge = emu_cli.Bridge(emu)
+        port = bridge.start()
+        t0 = emu.now_ms
+        try:
+            with board_hooks(**hooks):
+                flash.flash(port, firmware=firmware, out=lambda line: None)
+            done = True
+        except flash.Fail:
+            done = False
+        finally:
+            bridge.pause()
+        return done, (emu.now_ms - t0) / 1000
+
+
+def heap_figures(code: Path) -> dict:
+    """The flash_heap_* figures and flash_s_picow_update (see the module's docstring)."""
+    from shutbox_host.pico import emulator, fsimage
+
+    why = emulator.missing()
+    uf2_path = emulator.picow_uf2()
+    if why is None and uf2_path is None:
+        why = "no RPI_PICO_W uf2 (../shared/rp2040/ or $SHUTBOX_UF2_PICO_W)"
+    if why is not None:
+        return {"flash_heap_skipped": why}
+    fs = fsimage.build(board="RPI_PICO_W")
+    out: dict = {}
+    done, out["flash_s_picow_update"] = _picow_update(uf2_path, fs, code)
+    if not done:
+        raise RuntimeError("the code update failed on the emulated Pico W")
+    seen: list[tuple[int, int]] = []
+    done, _ = _picow_update(uf2_path, fs, code, connected=lambda b: seen.append(board_heap(b)),
+                            before=lambda b, code: seen.append(board_heap(b)))
+    if not done:
+        raise RuntimeError("the code update failed on the emulated Pico W (watched)")
+    out["flash_s_picow_update"] = round(out["flash_s_picow_update"], 2)
+    out["flash_heap_start_picow"] = seen[0][0]
+    out["flash_heap_used_max_picow"] = max(u for u, _ in seen)
+    out["flash_heap_block_min_picow"] = min(b for _, b in seen)
+
+    def cut(size):
+        def connected(board):
+            if board.exec(holes(size)).split() != ["holes"]:
+                raise RuntimeError("the heap still had a block of %d bytes" % (size + 1024))
+        return connected
+
+    out["flash_heap_holes_picow"] = out["flash_heap_holes_fail_picow"] = None
+    for size in (4096, 3072, 2560, 2048):
+        if not _picow_update(uf2_path, fs, code, connected=cut(size))[0]:
+            out["flash_heap_holes_fail_picow"] = size
+            break
+        out["flash_heap_holes_picow"] = size
+    return out
 
 
 def changed_versions(tmp: Path) -> tuple[Path, Path]:
@@ -110,6 +267,7 @@ def figures(soak=False):
         finally:
             vp.stop()
             flash.CACHE = cache
+        out.update(heap_figures(code))
     deployed = end[1]
     out.update({
         "deployed_bytes": deployed,

@@ -27,7 +27,13 @@ touched, and a main.py that is not the launcher is only replaced with --force (i
 .boards), and the firmware must fit its filesystem.
 
 The board is driven with mpremote's Python API: its serial transport, raw REPL and raw-paste
-mode, as `mpremote exec` uses them; files travel as base64 chunks written by the board.
+mode, as `mpremote exec` uses them; files travel as base64 chunks written by the board. The
+flash runs after mpremote's soft reset (nothing of the box is in the heap then), and asks the
+heap for little: a command's answer is printed a small repr() a line (the board never holds a
+listing, the hashes of a folder or a journal whole), nothing is left in the REPL's globals
+between commands (what stays alive among a command's garbage would cut the free heap into
+pieces), and a command names at most _NAMES_MAX characters of paths; the largest block it
+asks for is a chunk's command (CHUNK).
 """
 
 from __future__ import annotations
@@ -69,7 +75,14 @@ from shutbox_host.model.layout import (
 CACHE = mp.BUILD / "mpy-cache"
 CONNECT_TIMEOUT = 10  # seconds to get a raw REPL (mpremote's own limit)
 _ATTEMPT_S = 2  # ...asking again this often (a board mid-reset drops what it is sent)
-CHUNK = 2048  # bytes per write command; the Pico compiles each one (a few KB of heap)
+# Bytes per write command: its 2.7 KB of base64 is the largest block the flash asks of the
+# board's heap (the raw REPL's buffer, the compiled literal, the decoded chunk); an update
+# completes on a heap with no free block over 4 KB (docs/flashing.md). Smaller chunks would
+# add commands, each a round trip of the raw REPL's flow control, to every table sent.
+CHUNK = 2048
+# The characters of paths a command names at most, so that it stays under a chunk's command:
+# the journal's renames of a Pico W's code update (44 files) are 5.6 KB as pairs of paths
+_NAMES_MAX = 1536
 _VERSION_RE = re.compile(r"^fw-[0-9a-f]{10}b?$")
 _TABLE_RE = re.compile(r"^([nt])(\d+)\.bin$")  # nN.bin, tN.bin: read by an N-tile box only
 _TILES_RE = re.compile(rb"^TILES = const\((\d+)\)", re.M)  # in shutbox/pins.py
@@ -91,14 +104,13 @@ def _h(p):
                 break
             d.update(mv[:n])
     return binascii.hexlify(d.digest()).decode()
-def _walk(d, out, pre):
+def _walk(d, pre):
     for e in os.ilistdir(d):
         p = d + '/' + e[0]
         if e[1] & 0x4000:
-            _walk(p, out, pre + e[0] + '/')
+            _walk(p, pre + e[0] + '/')
         else:
-            out[pre + e[0]] = [_h(p), os.stat(p)[6]]
-            print('.', end='')
+            print(repr(('f', pre + e[0], _h(p), os.stat(p)[6])))
 def _free(p):
     i = 0
     n = p
@@ -131,14 +143,20 @@ def _ndirs(d, out=None):
                 out.append(p)
             n += 1 + _ndirs(p, out)
     return n
-def _fin(v):
-    try:
-        with open(v + '/shutbox_finish.py') as f:
-            c = f.read()
-    except OSError:
-        return False
-    exec(c, {})
-    return True
+def _mv(a, b, names):
+    for n in names:
+        try:
+            os.rename(a + n, b + n)
+        except OSError:
+            pass
+def _cat(p):
+    mv = memoryview(_b)
+    with open(p, 'rb') as f:
+        while True:
+            n = f.readinto(_b, 256)
+            if not n:
+                break
+            print(repr(bytes(mv[:n])))
 """
 
 _IDENTIFY = """\
@@ -148,50 +166,51 @@ print(repr((sys.platform, _i.name, tuple(_i.version[:3]), getattr(_i, '_mpy', No
             getattr(_i, '_machine', ''), getattr(_i, '_build', ''))))
 """
 
-# A switch that a cut-off flash made but did not finish: the launcher's own step, done now.
+# A switch that a cut-off flash made but did not finish: its journal, read back in pieces (the
+# host runs its renames: _renames), or nothing.
 _FINISH_CURRENT = """\
 try:
     with open('/.shutbox/current') as f:
         _c = f.read().strip()
+    print(repr(_c))
+    _cat('/.shutbox/' + _c + '/shutbox_finish.py')
 except OSError:
-    _c = None
-print(repr(_c if _c and _fin('/.shutbox/' + _c) else None))
+    pass
+_c = None
 """
 
+# What the board holds, a line each (a repr of a tuple): never one answer as big as the
+# listing, and nothing left in the REPL's globals (see Board.lines).
 _STATE = """\
-r = {'current': None, 'main': None, 'versions': {}, 'tables': {}, 'other': [], 'free': None,
-     'bsize': None}
 try:
     with open('/.shutbox/current') as f:
-        r['current'] = f.read().strip()
+        print(repr(('current', f.read().strip())))
 except OSError:
     pass
 try:
     with open('/main.py') as f:
-        r['main'] = (f.readline().rstrip(), _h('/main.py'))
+        print(repr(('main', f.readline().rstrip(), _h('/main.py'))))
 except OSError:
     pass
 try:
     for e in os.ilistdir('/.shutbox'):
         if e[1] & 0x4000:
-            v = {}
-            _walk('/.shutbox/' + e[0], v, '')
-            r['tables' if e[0] == 'tables' else 'versions'][e[0]] = v
+            print(repr(('dir', e[0])))
+            _walk('/.shutbox/' + e[0], '')
         else:
-            r['other'].append(e[0])
+            print(repr(('other', e[0])))
 except OSError:
     pass
-r['tables'] = r['tables'].get('tables', {})
 try:
     s = os.statvfs('/')
-    r['free'] = s[0] * s[3]
-    r['bsize'] = s[0]
-    r['folders'] = []
-    r['dirs'] = _ndirs('/', r['folders'])
+    print(repr(('fs', s[0] * s[3], s[0])))
+    _f = []
+    print(repr(('dirs', _ndirs('/', _f))))
+    for _p in _f:
+        print(repr(('folder', _p)))
 except (OSError, AttributeError):
     pass
-print()
-print(repr(r))
+_f = s = e = None
 """
 
 _COPY = """\
@@ -214,21 +233,19 @@ for _p in %r:
 """
 
 _HASH_DIR = """\
-_v = {}
-_walk(%r, _v, '')
-print()
-print(repr(dict((k, _v[k][0]) for k in _v)))
+_walk(%r, '')
 """
 
 _HASH_FILES = """\
-_v = {}
 for _p in %r:
     try:
-        _v[_p] = _h(_p)
+        print(repr((_p, _h(_p))))
     except OSError:
         pass
-print(repr(_v))
+_p = None
 """
+
+_RENAMES = "_mv(%r, %r, %r)"
 
 _SWITCH = """\
 with open('/.shutbox/current.tmp', 'w') as f:
@@ -238,9 +255,10 @@ with open('/.shutbox/current') as f:
     print(repr(f.read()))
 """
 
-# The journal of a staged version (its shutbox_finish.py): run by the flash right after the
-# switch (exec, fresh globals) and imported by the launcher at boot when that was cut off. A
-# rename already done fails (its source is gone) and is skipped; it removes itself last.
+# The journal of a staged version (its shutbox_finish.py): imported by the launcher at boot
+# when a flash was cut off after its switch. A rename already done fails (its source is gone)
+# and is skipped; it removes itself last. The flash makes the same renames itself (_renames: a
+# batch a command; the journal whole, compiled on the board, asks for blocks of its size).
 _JOURNAL = """\
 import os
 for s, d in %r:
@@ -603,6 +621,19 @@ class Board:
         except (ValueError, SyntaxError, IndexError):
             raise Fail("unexpected answer from the board: %r" % out[:80]) from None
 
+    def lines(self, code: str) -> list:
+        """Run code that prints a repr() a line (small ones: the board never holds the whole
+        answer, see _STATE); return their values."""
+        out = []
+        for line in self.exec(code).splitlines():
+            if not line.strip():
+                continue
+            try:
+                out.append(ast.literal_eval(line.strip()))
+            except (ValueError, SyntaxError):
+                raise Fail("unexpected answer from the board: %r" % line[:80]) from None
+        return out
+
     def write(self, path: str, data: bytes, on_chunk=None):
         """Write a file on the board through mpremote's exec, chunk by chunk like `fs cp`.
 
@@ -754,10 +785,10 @@ class _Flash:
         board.exec(_BOARD_HELPERS)
         rel = self.release(firmware, mpy, found)
         if not dry_run:
-            finished = board.eval(_FINISH_CURRENT)
+            finished = _finish_current(board)
             if finished:
                 out("finished the switch to %s that a cut-off flash made" % finished)
-        state = board.eval(_STATE)
+        state = _state(board)
         launcher_ok = self.check_main(state, force)
         current = state["current"]
         want = {r: _sha(d) for r, d in rel.files.items()}
@@ -1038,9 +1069,9 @@ class _Flash:
             raise Fail("the version pointer did not verify")
         self.point(board, "switched", 0)
         if plan.journal:
-            board.exec("_fin(%r)" % plan.stage_dir)
+            _renames(board, [(s, d) for d, s in plan.journal], plan.stage_dir + "/" + FINISH)
             self.point(board, "moved", 0)
-        got = board.eval(_HASH_DIR % plan.stage_dir)
+        got = _listing(board, plan.stage_dir)
         if got != want:
             raise Fail("%s is not whole after the switch (%s): run the flash again"
                        % (plan.stage, ", ".join(sorted(set(want) ^ set(got))[:3]) or "content"))
@@ -1111,11 +1142,103 @@ def _write(board: Board, path: str, data: bytes, on_chunk=None) -> None:
 
 def _hash_stage(board: Board, stage_dir: str, paths: list[str]) -> dict[str, str]:
     """{path: sha} of the stage folder's files and of the other *paths* the board holds."""
-    got = {stage_dir + "/" + r: h for r, h in board.eval(_HASH_DIR % stage_dir).items()}
+    got = {stage_dir + "/" + r: h for r, h in _listing(board, stage_dir).items()}
     others = [p for p in paths if not p.startswith(stage_dir + "/")]
-    if others:
-        got.update(board.eval(_HASH_FILES % others))
+    for batch in _batches(others):
+        got.update(dict(board.lines(_HASH_FILES % batch)))
     return got
+
+
+def _batches(names: list) -> list[list]:
+    """*names* (paths) cut into lists of at most _NAMES_MAX characters, in order."""
+    out: list[list] = [[]]
+    size = 0
+    for n in names:
+        if out[-1] and size + len(n) > _NAMES_MAX:
+            out.append([])
+            size = 0
+        out[-1].append(n)
+        size += len(n) + 4
+    return [b for b in out if b]
+
+
+def _listing(board: Board, folder: str) -> dict[str, str]:
+    """{path relative to *folder*: sha} of every file under it on the board."""
+    return {t[1]: t[2] for t in board.lines(_HASH_DIR % folder)}
+
+
+def _state(board: Board) -> dict:
+    """What the board holds under /.shutbox (each version's and the table store's files,
+    with their sha and size), its /main.py, and its filesystem's room (see _STATE)."""
+    r: dict = {"current": None, "main": None, "versions": {}, "tables": {}, "other": [],
+               "free": None, "bsize": None}
+    listing: dict = {}
+    for t in board.lines(_STATE):
+        kind = t[0]
+        if kind == "current":
+            r["current"] = t[1]
+        elif kind == "main":
+            r["main"] = (t[1], t[2])
+        elif kind == "dir":
+            listing = {}
+            where = r["tables"] if t[1] == "tables" else r["versions"]
+            where[t[1]] = listing
+        elif kind == "other":
+            r["other"].append(t[1])
+        elif kind == "fs":
+            r["free"], r["bsize"] = t[1], t[2]
+            r["folders"] = []
+        elif kind == "dirs":
+            r["dirs"] = t[1]
+        elif kind == "folder":
+            r["folders"].append(t[1])
+        elif kind == "f":  # a file of the folder named last: its path in it, sha, size
+            listing[t[1]] = [t[2], t[3]]
+    r["tables"] = r["tables"].get("tables", {})
+    return r
+
+
+def _finish_current(board: Board) -> str | None:
+    """Complete a switch that a cut-off flash made (the launcher's own step, done now): the
+    renames its version's journal lists, read back from the board; return that version's
+    name, or None when there was none to finish."""
+    got = board.lines(_FINISH_CURRENT)
+    if len(got) < 2:  # no version, or no journal: nothing to finish
+        return None
+    current, text = got[0], b"".join(got[1:]).decode()
+    journal = "%s/%s/%s" % (BOARD_DIR, current, FINISH)
+    try:
+        tree = ast.parse(text)
+        loop = next(n for n in ast.walk(tree) if isinstance(n, ast.For))
+        pairs = ast.literal_eval(loop.iter)
+        if not all(isinstance(s, str) and isinstance(d, str) for s, d in pairs):
+            raise ValueError(journal)
+    except (SyntaxError, ValueError, TypeError, StopIteration):
+        raise Fail("%s on the board is not a journal the flash can read (damaged?): the "
+                   "board starts %s as it is" % (journal, current)) from None
+    _renames(board, list(pairs), journal)
+    return current
+
+
+def _renames(board: Board, pairs: list, journal: str) -> None:
+    """A version's journal carried out by the flash: the renames (source, destination), a
+    rename already done skipped; then the journal removed. Each command names a folder to
+    move from, one to move to and the paths the two share (a file of the running version
+    goes to the same place in the new one): a third of the bytes of whole pairs, each a
+    round trip of the raw REPL's flow control."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for src, dst in pairs:
+        a, b = src.split("/"), dst.split("/")
+        k = 0  # the trailing folders and name the two share
+        while k < min(len(a), len(b)) - 1 and a[-1 - k] == b[-1 - k]:
+            k += 1
+        groups.setdefault(("/".join(a[:len(a) - k]) + "/" * bool(k),
+                           "/".join(b[:len(b) - k]) + "/" * bool(k)), []).append(
+            "/".join(a[len(a) - k:]))
+    for (a_dir, b_dir), names in groups.items():
+        for batch in _batches(names):
+            board.exec(_RENAMES % (a_dir, b_dir, batch))
+    board.exec("_rm(%r)" % journal)
 
 
 def configure(parser):
