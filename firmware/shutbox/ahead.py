@@ -28,9 +28,9 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
 ``shutbox.idle``, the contract of the box's loop: Guard.forever calls ``shutbox.idle(ms)`` in
 every sleep when it is set (and sleeps itself when it returns False). The raw device is the
 simulated board's (sim/norflash.py: ``Nor``, its profiles ``typ-ahead`` and ``max-ahead``),
-or on the Pico shutbox.chip's ``Chip`` (code in RAM that drives the flash's suspend and
-resume; firmware/main.py mounts / on it at power-up when shutbox.chip is flashed, which
-``shutbox flash`` does not do by default: docs/reliability.md). Erases are the ones littlefs
+or on the Pico firmware/shutbox/chip.py's ``Chip`` (code in RAM that drives the flash's
+suspend and resume; shutbox.boot.start mounts / on it at power-up where it is flashed,
+which ``shutbox flash`` does not do by default: docs/reliability.md). Erases are the ones littlefs
 does, earlier: the flash's wear is unchanged (``shutbox bench --only saves`` counts them).
 """
 

@@ -10,8 +10,8 @@ looks up four paths (a package folder, X.py, X.mpy, then it opens X.mpy). ``star
    "extensible" ones: time, os, json, machine, array ...), with only the frozen modules'
    path, and keeps them in sys.modules: each ``import`` of one otherwise searches every
    folder of sys.path first (6 ms), as built-ins are not kept there;
-2. remounts / (the Pico's littlefs) on the flash's erase ahead where shutbox.chip is flashed
-   (shutbox.chip.mount: before anything writes);
+2. remounts / (the Pico's littlefs) on the flash's erase ahead where
+   firmware/shutbox/chip.py is flashed (its ``mount``: before anything writes);
 3. mounts shutbox.bootfs over the shutbox package's folder: one lookup per module (where
    the package is on the root filesystem, as on the Pico; loaded only then).
 
@@ -43,9 +43,9 @@ def start(main, out):
         if at != "/":  # (nested mounts are refused: a separate mount of the firmware)
             return
         if type(fs) is vfs.VfsLfs2:  # the Pico's littlefs, before anything writes: on the
-            # flash's erase ahead (shutbox.chip; not flashed by default: ImportError). A
-            # name this long is no interned string: the qstr pool gets nothing on a box that
-            # does not try the import
+            # flash's erase ahead (firmware/shutbox/chip.py; not flashed by default:
+            # ImportError). A name this long is no interned string: the qstr pool gets
+            # nothing on a box that does not try the import
             try:
                 fs = __import__("shutbox.chip", None, None, ("mount",)).mount() or fs
             except (ImportError, OSError):  # (OSError: / left as it was)
