@@ -42,6 +42,8 @@ _BLOCK = const(4096)
 _CHUNK = const(256)
 _NULL = const(0xFFFFFFFF)
 
+mounted = None  # the Ahead that start() mounted last (its counters: the tests', the bench's)
+
 
 def _u32(b, big):
     """Return the 4 bytes *b* as an unsigned integer."""
@@ -238,4 +240,6 @@ def start(raw, blocks, at):
 
         os.chdir("/")
     shutbox.idle = dev.idle  # type: ignore[assignment]  # the package's None until now
+    global mounted
+    mounted = dev
     return fs
