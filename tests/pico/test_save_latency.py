@@ -6,7 +6,9 @@ second run of the same (deterministic) chip, fed the same inputs, shuts an open 
 through that erase: the chip runs no code until the flash is done, so the LED
 cannot show it before the erase ends, and must within the clean-flip target plus 5 ms of the
 flash's last operation of that save. The simulated board's bench (shutbox_host.bench.saves,
-tests/firmware/test_saves.py) covers saves at random instants of whole games."""
+tests/firmware/test_saves.py) covers saves at random instants of whole games. With the box's
+erase ahead flashed (shutbox.ahead, shutbox.chip: off by default) no save erases and a flip
+during an erase ahead or a save shows within the target itself (slow: make soak)."""
 
 from __future__ import annotations
 
@@ -80,7 +82,7 @@ def test_a_flip_during_a_worst_case_erase_shows_once_the_erase_ends(fw_image):
         assert shown.ms - free / 1e6 <= TARGET_MS, (shown.ms, free / 1e6, flip / 1e6)
 
 
-# ----- with the box's erase ahead (shutbox.chip and shutbox.ahead flashed) -----
+# ----- with the box's erase ahead (firmware/shutbox/chip.py and shutbox.ahead flashed) -----
 
 AHEAD_ERASE_NS = ERASE_NS  # the datasheet's worst case, as above
 TURNS = 2  # a game of two seats, its end saved: littlefs asks for erases (the chip is
@@ -88,8 +90,9 @@ TURNS = 2  # a game of two seats, its end saved: littlefs asks for erases (the c
 
 
 def _ahead_image() -> bytes:
-    """The image of a Pico flashed with firmware/ plus shutbox.ahead and shutbox.chip
-    (host-only by default), compiled as `shutbox flash` compiles (chip: for the RP2040)."""
+    """The image of a Pico flashed with firmware/ plus shutbox.ahead and
+    firmware/shutbox/chip.py (host-only by default), compiled as `shutbox flash` compiles
+    (the chip's module for the RP2040)."""
     import subprocess
     import tempfile
     from pathlib import Path
@@ -163,12 +166,13 @@ def _flip_at(img, inputs, at_ns) -> float:
 
 @pytest.mark.slow
 def test_with_the_erase_ahead_no_save_erases_and_a_flip_shows_within_the_target():
-    """The box with shutbox.chip flashed remounts / on its erase ahead at power-up: over a
-    turn at the datasheet's worst-case erase (400 ms) littlefs never waits for an erase
-    (every erase it asks for is skipped, the flash erased in the loop's sleeps, suspended),
-    and a flip half way through an erase ahead, or at the start of a save's page program,
-    shows within the clean-flip target plus 5 ms. The emulated W25Q16JV erases in the time
-    it is told (here 400 ms), so the worst case is the chip's own, not the typical 45 ms."""
+    """The box with firmware/shutbox/chip.py flashed remounts / on its erase ahead at
+    power-up: over a game of two turns at the datasheet's worst-case erase (400 ms) littlefs
+    never waits for an erase (every erase it asks for is skipped, the stale halves erased in
+    the loop's sleeps, suspended), and a flip half way through an erase ahead, or at the
+    start of a move's save, shows within the clean-flip target plus 5 ms. The emulated
+    W25Q16JV erases in the time it is told (here 400 ms), so the worst case is the chip's
+    own, not the typical 45 ms."""
     img = _ahead_image()
     inputs, ops, shuts, (skipped, waited, slices) = _ahead_reference(img)
     erases = [op for op in ops if op[2]]
