@@ -7,8 +7,9 @@ through that erase: the chip runs no code until the flash is done, so the LED
 cannot show it before the erase ends, and must within the clean-flip target plus 5 ms of the
 flash's last operation of that save. The simulated board's bench (shutbox_host.bench.saves,
 tests/firmware/test_saves.py) covers saves at random instants of whole games. With the box's
-erase ahead flashed (shutbox.ahead, shutbox.chip: off by default) no save erases and a flip
-during an erase ahead or a save shows within the target itself (slow: make soak)."""
+erase ahead flashed (shutbox.ahead, firmware/shutbox/chip.py: off by default) no save erases
+and a flip during an erase ahead or a save shows within the target itself (slow: make
+soak)."""
 
 from __future__ import annotations
 
