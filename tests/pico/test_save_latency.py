@@ -190,3 +190,29 @@ def test_with_the_erase_ahead_no_save_erases_and_a_flip_shows_within_the_target(
     assert during_save <= TARGET_MS, during_save
     print("flip during an erase ahead %.2f ms, during a save %.2f ms" % (during_erase,
                                                                          during_save))
+
+
+@pytest.mark.slow
+def test_with_the_erase_ahead_a_power_cut_mid_erase_ahead_or_mid_save_resumes_the_game():
+    """Power cut half way through each erase ahead of the reference game (the sector left
+    half erased) and through page programs of its saves: the box powers up again, remounts
+    / on its erase ahead and resumes the game, with no fault and no error logged."""
+    img = _ahead_image()
+    inputs, ops, _shuts, _counts = _ahead_reference(img)
+    erases = [op for op in ops if op[2]]
+    programs = [op for op in ops if not op[2] and op[0] > 1e9]
+    cuts = [(t0 + t1) // 2 for t0, t1, *_ in erases + programs[::max(1, len(programs) // 2)]]
+    assert len(cuts) >= 3, ops
+    for at in cuts:
+        with _ahead_box(img) as emu:
+            emu.replay_inputs(inputs, at)
+            n = len(emu.lines)
+            emu.power_cut(at)
+            emu.wait_for(r'"ev": "(resume|turn)"', timeout_ms=5000, since=n)
+            emu.run(ms=500)
+            out = emu.repl("import os, sys\nm = sys.modules.get('shutbox.ahead')\n"
+                           "print('CUT', int(m is not None and m.mounted is not None), "
+                           "int('error.log' in os.listdir('/')))\n")
+            assert not emu.errors, (at, emu.errors)
+            assert not [line for ms, line in emu.lines[n:] if '"ev": "fault"' in line], at
+            assert "CUT 1 0" in out, (at, out[-600:])
