@@ -77,16 +77,18 @@ class App:
         self.out = out if out is not None else print
         self.wdt = wdt
         self._next_frame = now
-        # the melody being played (game.sound): its next note, when that is due (-1: silent)
-        self._sound_seq = 0
-        self._note = -1
-        self._note_end = now
-        self.notices = 0  # _NOTICE_* bits shown by the boot notice
-        self._notice_at = now
+        # Names the box already holds where they fit (an interned name is RAM for good, and
+        # one more can grow their pool by KBs): the melody being played (game.sound, counted
+        # by its sound_seq): its next note (tone; -1: silent), when that is due (at)
+        self.sound_seq = 0
+        self.tone = -1
+        self.at = now
+        self.notices = 0  # _NOTICE_* bits shown by the boot notice ...
+        self.since = now  # ... from then
         self._down_at = -1  # Roll went down then (-1: up): _NEW_GAME_MS later, a new game
         # A long press takes effect when Roll comes up, so that holding it on to _NEW_GAME_MS
         # starts a new game without throwing the dice first
-        self._long = False
+        self.long = False
         # the box's records (shutbox.records): the turns counted for them, made by
         # shutbox.powerup (Records.tally: its slots _T_*), or None
         self.tally = tally
@@ -132,7 +134,7 @@ class App:
         carries on with safe defaults and says so on its LEDs; the log gets a "notice" line.
         """
         self.notices |= reasons
-        self._notice_at = now
+        self.since = now
         self._next_frame = now  # drawn at the next step, moving or not (wait)
         self.game.log.append({"ev": "notice", "tiles": tiles_of(self.notices)})
 
@@ -153,18 +155,18 @@ class App:
             if ev & EV_SHORT:
                 self.game.roll(False, now)
             if ev & EV_LONG:
-                self._long = True
+                self.long = True
             if ev & EV_DOWN:
                 self._down_at = now  # the frame below shows the dice rolling if it throws
         if self._down_at >= 0:  # Roll held _NEW_GAME_MS: abandon the game (or match), always
             if not self.deb.pressed:
                 self._down_at = -1
-                if self._long:
-                    self._long = False
+                if self.long:
+                    self.long = False
                     self.game.roll(True, now)
             elif ticks_diff(now, self._down_at) >= _NEW_GAME_MS:
                 self._down_at = -1
-                self._long = False
+                self.long = False
                 self.game.new_game(now)
                 if rs is not None:
                     rs.expect = -1  # no hold for the new game
@@ -177,20 +179,20 @@ class App:
             self.draw(now)
         # the melody's next note, or silence, when it is due (Game.sound); levels and ev are
         # reused (the note, the melody): a frame of at most 11 slots
-        if self.game.sound_seq != self._sound_seq:  # a new melody: its first note now
-            self._sound_seq = self.game.sound_seq
-            self._note = 0
-            self._note_end = now
-        levels = self._note
-        if levels >= 0 and ticks_diff(now, self._note_end) >= 0:  # the next note, or silence
+        if self.game.sound_seq != self.sound_seq:  # a new melody: its first note now
+            self.sound_seq = self.game.sound_seq
+            self.tone = 0
+            self.at = now
+        levels = self.tone
+        if levels >= 0 and ticks_diff(now, self.at) >= 0:  # the next note, or silence
             ev = self.game.sound
             if levels + 1 < len(ev):
                 self.board.tone(ev[levels] * 10, ev[levels + 1] * 10)
-                self._note = levels + 2
-                self._note_end = ticks_add(now, ev[levels + 1] * 10)
+                self.tone = levels + 2
+                self.at = ticks_add(now, ev[levels + 1] * 10)
             else:
                 self.board.tone(0, 0)
-                self._note = -1
+                self.tone = -1
         # The log and the save wait while another switch is about to be taken (the second
         # of two tiles flipped together: Debouncer.wait, its next reading 1 ms away), so that
         # its frame comes first too: a log line takes the emulated RP2040 1-2 ms
@@ -233,8 +235,8 @@ class App:
             fr.tiles_mask(f, self.deb.levels ^ self.resume.expect,
                           _OFF if ticks_diff(now, 0) // _STATUS_MS & 1 else _AMBER)
         if self.notices:
-            if ticks_diff(now, self._notice_at) < _NOTICE_MS:
-                fr.notice(f, self.board.tiles, self.notices, now, self._notice_at)
+            if ticks_diff(now, self.since) < _NOTICE_MS:
+                fr.notice(f, self.board.tiles, self.notices, now, self.since)
             else:
                 self.notices = 0
         self.board.show(f)
@@ -253,8 +255,8 @@ class App:
             w = _NEW_GAME_MS - ticks_diff(now, self._down_at)
             if w < ms:
                 ms = w
-        if self._note >= 0:
-            w = ticks_diff(self._note_end, now)
+        if self.tone >= 0:
+            w = ticks_diff(self.at, now)
             if w < ms:
                 ms = w
         # True: the frame pace (the boot notice; the dice rolling while Roll is held)
@@ -366,10 +368,17 @@ def prelude(boot, booted):
     # optional parts), one module at a time and each loader's garbage collected, then the
     # engine's tables: the first app is made of objects only, in a heap without holes
     chip = sys.platform == "rp2"  # the cells' gauge and sleep (shutbox.sleep): on the chip
-    for name in ["guard", "resume"] + parts(boot[_BOOT_SETTINGS]) + (
-            ["sleep"] if chip else []) + (["turn"] if boot[_BOOT_SETTINGS].real_dice or
-                                           boot[_BOOT_SETTINGS].timeout or
-                                           boot[_BOOT_SETTINGS].resign else []):
+    s = boot[_BOOT_SETTINGS]
+    p = parts(s)
+    turn = s.real_dice or s.timeout or s.resign
+    # the match's play (shutbox.target: the hard computer's and the best hints' in one round
+    # for the win, its checks as in shutbox.coach) with the code, not among a game's garbage
+    # later, where its blocks left a restart after a fault no room for the game's
+    for name in ["guard", "resume"] + p + (["sleep"] if chip else []) + (
+            ["turn"] if turn else []) + (
+            ["target"] if (s.hints == 2 or s.computer == 3) and not (
+                s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
+                or s.most_tiles or turn and "rounds" in p) else []):
         gc.collect()
         __import__("shutbox." + name)
     # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them

@@ -9,10 +9,12 @@ final score so far this round (the score to beat) is the target. A score strictl
 wins and one equal to it ties, so the hint is then the move with the best chance to win, a tie
 counted half (engine.set_target, once a turn; nine tiles with `any` moves and sum or count
 scoring have these tables): a tie between two players is worth half a win under every tie
-rule of the box. In one round for the win (no format, stakes or turn variant; no tie rule
-beside the computer: that does not fit the heap) seat 1's hint is the match's play instead
-where the pack has it (the default variant): the best chance to win the round, a tie counted
-as the tie rule makes it (shutbox.target); seat 2 of 2's target play is the match's play.
+rule of the box. In one round for the win (no format, stakes or turn variant; any tie rule,
+beside the computer, real dice, the time limit and resigning too, though not with one of
+those three beside a tie rule's rounds: that game does not fit the heap even without it)
+seat 1's hint is the match's play instead where the pack has it
+(the default variant): the best chance to win the round, a tie counted as the tie rule makes
+it (shutbox.target); seat 2 of 2's target play is the match's play.
 Where the target cannot be beaten, or cannot be missed, the lowest expected score is the aim
 again (after a shut box in one round: the best chance of one, the only way to tie it).
 
@@ -75,10 +77,10 @@ class Coach:
                 t = rs[p]
         s = g.settings  # one round for the win: the match's play, or the score to beat
         if not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
-                or s.most_tiles or s.real_dice | s.timeout | s.resign or g.cpu and g.match):
+                or s.most_tiles or s.real_dice | s.timeout | s.resign and g.match):
             # by names the box already holds ("shutbox.", "target": one more interned name can
-            # make their pool grow by KBs); not with shutbox.turn's game, nor with a tie rule's
-            # rounds beside the computer: those do not fit
+            # make their pool grow by KBs); not with shutbox.turn's game beside a tie rule's
+            # rounds: those two do not fit the heap even without it
             t = __import__("shutbox." + "target").target.target(g)
         elif t < 0 or not e.set_target(t):  # allocates (reads a table block): once a turn
             return
@@ -159,15 +161,16 @@ class Coach:
             self.short += 1
             self.cost += loss
 
-    def end(self, rec):
-        """The turn ended: add the analysis to its score record *rec* (the end of Game.accept)."""
+    def end(self, r):
+        """The turn ended: add the analysis to its score record *r* (the end of Game.accept;
+        a name the box holds: each name is RAM for good)."""
         if not self.on:
             return
         a = {"short": self.short, "cost": self.cost, "goal": "beat-target"
              if self.target >= 0 else "min-expected" if self.target == -1 else "match"}
         if self.target >= 0:
             a["target"] = self.target
-        rec["analysis"] = a
+        r["analysis"] = a
         self.shown = self.short
 
     def view(self, f, now, two):

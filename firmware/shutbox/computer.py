@@ -19,10 +19,12 @@ Levels (shutbox.engine LEVEL_*): easy picks any legal move at random (and one di
 random where the rules let it choose), medium plays the rule of thumb of the solver's page
 (docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add
 up to 6 or less), hard plays the exact optimum (the engine's tables): in one round for the
-win (no rounds setting but a tie rule: share, roll-off or replay) the match's play, the
-best chance to win the round (seat 1; in later seats the best chance to win against the
-score so far, a tie with it counted half, and of a shut box after one: shutbox.target),
-elsewhere the lowest expected score. It chooses among the moves the game allows: where a
+win (no rounds setting but a tie rule: share, roll-off or replay; beside best hints, real
+dice, the time limit and resigning too, though not with one of those three beside a tie
+rule's rounds: that game does not fit the heap even without it) the match's play, the best
+chance to win the round (seat 1; in later seats the best chance to win against the score so
+far, a tie with it counted half, and of a shut box after one: shutbox.target), elsewhere the
+lowest expected score. It chooses among the moves the game allows: where a
 setting removes some (to-go, most-tiles), hard takes the allowed move with the lowest
 expected score and medium the first allowed in greedy order. Random picks come from the
 game's Dice byte pool (Dice.below). Nothing here allocates once built.
@@ -57,7 +59,8 @@ class Computer:
         self.seats = 1 << s  # bit p: seat p is played by the computer
         self.one = False  # the dice it throws next: True for one die
         self.plan = 0  # tiles of its move still to shut
-        self._at = 0  # when the last step was made (the pace counts from it)
+        # when the last step was made (the pace counts from it; a name the box holds)
+        self.at = 0
         self._seen = -1  # game.transitions when it last looked: a new state is planned once
 
     def playing(self):
@@ -75,20 +78,20 @@ class Computer:
             e = g.engine
             o = g.open_
             if self.level > _MEDIUM and (st == _SETUP or self._seen < 0):
-                # one round for the win (no rounds setting but a tie rule, without best
-                # hints: with both the game does not fit the heap): the match's play, or the
-                # score to beat; other games the lowest expected score (shutbox.target checks
-                # the other rounds settings: their check here does not fit the heap)
+                # one round for the win (no rounds setting but a tie rule): the match's
+                # play, or the score to beat; other games the lowest expected score
+                # (shutbox.target checks the other rounds settings: their check here does
+                # not fit the heap)
                 s = g.settings
-                if (g.match is None or s.tie and g.coach is None) and not \
-                        s.real_dice | s.timeout | s.resign:
+                if g.match is None or s.tie and not s.real_dice | s.timeout | s.resign:
                     # set_target: it reads a table block (by names the box holds, as in
-                    # shutbox.coach; not with shutbox.turn's game: both do not fit)
+                    # shutbox.coach; not with shutbox.turn's game beside a tie rule's
+                    # rounds: those two do not fit the heap even without it)
                     __import__("shutbox." + "target").target.target(g)
                 else:
                     e.set_target(0)
             self._seen = g.transitions
-            self._at = now
+            self.at = now
             if st != _MOVE:  # the dice for the next throw (the rules decide where they must)
                 r = g.dice.below(2) if self.level == _EASY and g.one_die_choice() == 1 else 0
                 self.one = e.computer_one_die(self.level, o, g.locked, r)
@@ -120,11 +123,11 @@ class Computer:
             self.plan = m
             return
         if st == _SETUP and g.err:  # the box's tiles are not in the start position yet
-            self._at = now  # the pause counts from when they are
+            self.at = now  # the pause counts from when they are
             return
-        if ticks_diff(now, self._at) < _PACE_MS:
+        if ticks_diff(now, self.at) < _PACE_MS:
             return
-        self._at = now
+        self.at = now
         if st == _SETUP:
             g.levels = g.open_  # from here on the game plays on the computer's tiles
             g.throw(self.one, now)

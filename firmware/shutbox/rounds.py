@@ -31,7 +31,7 @@ the round being played.
   game's expected score (the engine's tables), not the exact optimum under the limit.
 (open-box is the game's mirrored levels, ``Game.inv``.)
 A player who resigns (shutbox.turn) leaves the round and the match; when every player of a
-round has resigned the game ends there, a draw between every seat (``_decide``).
+round has resigned the game ends there, a draw between every seat (``winner``).
 
 A power cut loses nothing: ``save``/``load`` put the match into the snapshot of
 shutbox.resume (its layout is resume.VERSION's).
@@ -174,13 +174,13 @@ class Match:
                             bal[w] += pay
             g.log.append({"ev": "stakes", "round": self.round, "balance": bal[:n]})
         if g.over:  # shut-wins: the player who shut the box wins, whatever the totals
-            self._decide(st[_RSHUT], g.scores, now)  # (the only one: the game ended there)
+            self.winner(st[_RSHUT], g.scores, now)  # (the only one: the game ended there)
             return
         if not who:  # every player of the round resigned (shutbox.turn): a draw, all seats
-            self._decide((1 << n) - 1, g.scores, now)
+            self.winner((1 << n) - 1, g.scores, now)
             return
         if self.tiebreak:
-            self._decide(who, self.rscores, now)
+            self.winner(who, self.rscores, now)
             return
         fmt = s.format
         last = True
@@ -202,12 +202,12 @@ class Match:
                 last = left == 0 or (left & (left - 1) == 0 and n > 1)
                 who = left if left else out
         if last:
-            self._decide(who, g.scores, now)
+            self.winner(who, g.scores, now)
         else:
             st[_FIRST] = (st[_FIRST] + 1) % n
             self.new(now, st[_ACTIVE])
 
-    def _decide(self, mask, scores, now):
+    def winner(self, mask, scores, now):
         """The lowest of *scores* among the players in *mask* wins; a tie as the tie rule says
         (from ROLLOFF, *scores* are the dice: a tie throws again). The game ends there, or
         goes on with a tie-break round or a roll-off. With nobody left in the round (every
@@ -268,7 +268,7 @@ class Match:
                 g.melody(_SND_DIE)
                 g.enter(_ROLLOFF, now)  # the die stands: saved (shutbox.resume) as it shows
                 return
-        self._decide(tied, st[_DIES:_DIES + _MAX], now)
+        self.winner(tied, st[_DIES:_DIES + _MAX], now)
 
     def render(self, f, now):
         """ROLLOFF: the tied players' tiles blink; die A the thrower, die B their die."""

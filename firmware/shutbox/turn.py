@@ -214,18 +214,18 @@ class Dice:
         self.a = self.b = self.throws = self.played = self.mask = 0
         self.transitions = -1
 
-    def update(self, g, away):
-        """Take the tiles *away* from their place (SETUP or READY of a person's turn: Game's
+    def update(self, g, tiles):
+        """Take the *tiles* away from their place (SETUP or READY of a person's turn: Game's
         check); return the tiles to blink amber, or -1 before the entry begins (the game
         checks its tiles as without real dice). It begins in a state once every tile is in
         its place; a tile back in its place enters its number as a die."""
         if g.transitions != self.transitions:  # a new state: a new entry, once placed
             self.throws = self.played = self.mask = 0
-            if away:
+            if tiles:
                 return -1
             self.transitions = g.transitions
-        back = self.mask & ~away
-        self.mask = away
+        back = self.mask & ~tiles
+        self.mask = tiles
         k = 0
         while back:
             if back & 1:
@@ -241,7 +241,7 @@ class Dice:
                     g.melody(_SND_NO)
             back >>= 1
             k += 1
-        return away
+        return tiles
 
     def press(self, g):
         """Roll in SETUP or READY of a person's turn: return 1 (two dice) or 2 (one die)

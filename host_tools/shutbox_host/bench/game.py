@@ -17,7 +17,10 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
   whole game still completes: the peak plus fragmentation and the GC's own tables;
 - game_polls, game_log_records: the size of the game measured;
 - all_features_*: the same for a game with every feature on (ALL_FEATURES, booted through
-  shutbox.powerup with the flash, guard and watchdog; see all_features()).
+  shutbox.powerup with the flash, guard and watchdog; see all_features()); all_features_names:
+  the interned names (qstrs) at its end, the harness's included;
+- match_beside_*: the firmware's peak and the interned names of the games where the match's
+  play runs beside a tie rule's rounds or shutbox.turn's game (MATCH_BESIDE: match_beside()).
 - long_game_peak_heap_bytes, long_game_firmware_peak_heap_bytes: the same for a whole long
   game for 2 (shutbox.long: long_game_script), booted from its settings file at the
   all-features cap (long_game()).
@@ -73,6 +76,34 @@ def all_features_script() -> Script:
         s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)  # the next seat
     s.dice(*CPU_DICE).wait(40000)  # the computer's turn, at its own pace
     return s.click(120).wait(3000).heap()
+
+
+# The games where the hard computer and the best hints play the match's move (shutbox.target,
+# loaded by app.prelude) beside features it once did not fit with: a tie rule's rounds
+# (roll-off, replay) and shutbox.turn's game (real dice, the time limit, resigning); one
+# person's turn, then the computer's (person_then_computer).
+MATCH_BESIDE = {"roll-off": {"players": 1, "computer": 3, "hints": 2, "tie": 1},
+                "replay": {"players": 1, "computer": 3, "hints": 2, "tie": 2},
+                "turn": {"players": 1, "computer": 3, "hints": 2, "real_dice": 1, "timeout": 2,
+                         "resign": 1}}
+
+
+def person_then_computer(real: bool = False) -> Script:
+    """A person's turn (the all-features game's; *real*: its throws entered on the tiles, as
+    with real dice), Roll, then the computer's whole turn."""
+    s = Script().wait(300)
+    for dice, tiles in HUMAN_TURN:
+        if real:
+            for k in dice:  # a die entered: its tile flipped down and up
+                s.flip(k).wait(80).flip(k).wait(80)
+            s.click(120).wait(ROLL_MS + 100)
+        else:
+            s.dice(*dice).click(120).wait(ROLL_MS)
+        for k in tiles:
+            s.shut(k).wait(80)
+        s.wait(200)
+    s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
+    return s.dice(*CPU_DICE).wait(40000)
 
 
 def boot_run(flash, settings: dict | None, script: Script, heap: int | str,
@@ -263,6 +294,37 @@ def py_fallback_plays(flash, heap) -> bool:
     return not trouble(r) and [e["shut"] for e in r.events("move")] == [[3, 9]]
 
 
+def _names(r: boxsim.Run) -> int:
+    """The interned names (qstrs) a run's last ``i`` command counted: the firmware's and the
+    harness's."""
+    got = [x for x in r.lines if x.startswith("qstr pool:")]
+    return int(got[-1].split("n_qstr=")[1].split(",")[0])
+
+
+def match_beside() -> dict:
+    """Heap figures of the games of MATCH_BESIDE (person_then_computer, booted from their
+    settings file at the all-features cap, their peak sampled), as the all-features game's:
+    match_beside_firmware_peak_heap_bytes and match_beside_names (the interned names at its
+    end, the harness's included), each by game."""
+    import shutil
+    import tempfile
+
+    peak, names = {}, {}
+    flash = tempfile.mkdtemp(prefix="shutbox-beside-")
+    try:
+        for name, want in MATCH_BESIDE.items():
+            s = person_then_computer(name == "turn")
+            s.lines.append("i")
+            r = boot_run(flash, want, s, boot_cap(), "--peak")
+            if trouble(r) or len(r.events("score")) != 2:
+                raise RuntimeError("the %s game failed: %s" % (name, trouble(r)))
+            peak[name] = r.answer("PEAK")[0] - r.answer("BASE")[0]
+            names[name] = _names(r)
+    finally:
+        shutil.rmtree(flash, ignore_errors=True)
+    return {"match_beside_firmware_peak_heap_bytes": peak, "match_beside_names": names}
+
+
 def all_features(min_heap: bool = True) -> dict:
     """Heap figures of the all-features game (see ALL_FEATURES), measured as the game's:
 
@@ -278,7 +340,9 @@ def all_features(min_heap: bool = True) -> dict:
 
     flash = tempfile.mkdtemp(prefix="shutbox-allfeat-")
     try:
-        r = all_features_run(flash, "1m", "--peak")
+        script = all_features_script()
+        script.lines.append("i")
+        r = boot_run(flash, ALL_FEATURES, script, "1m", "--peak")
         if r.returncode != 0 or not r.events("winner"):
             raise RuntimeError("the all-features game failed: " + r.stderr.strip()[-300:])
         peak = r.answer("PEAK")[0]
@@ -288,6 +352,7 @@ def all_features(min_heap: bool = True) -> dict:
             "all_features_firmware_peak_heap_bytes": peak - base,
             "all_features_harness_heap_bytes": base,
             "all_features_log_records": len(r.log),
+            "all_features_names": _names(r),
         }
         if min_heap:
             least = mp.smallest_heap(lambda heap: all_features_completes(flash, heap),
@@ -365,6 +430,7 @@ def figures(soak: bool = False) -> dict:
         "game_log_records": len(r.log),
         "game_throws": len(r.events("throw")),
         **all_features(),
+        **match_beside(),
         **long_game(),
         **scenarios(),
     }

@@ -1,0 +1,98 @@
+# Match play beside real dice, the time limit, resigning and the tie rules' rounds, on CPython.
+"""The hard computer and the best-move hints play the match's move (shutbox.target) in the
+games that once went without it for the heap: beside shutbox.turn's game (real dice, the time
+limit, resigning; not beside a tie rule's rounds too: that game does not fit the heap even
+without it) and, with both on, under a tie rule with rounds (roll-off, replay). The
+firmware on CPython (shutbox_host.box.drive.CpyBox, through its pins) against the host's
+exact match solver (test_match_play's reference). Their heap: tests/firmware/test_memory.py."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from backends import flip, throw
+from test_computer import Box, play, set_tiles
+from test_match_play import expected_move
+
+from shutbox.engine import LEVEL_HARD
+from shutbox.game import GAME_END, MOVE, TURN_END
+from shutbox.settings import _HINT_BEST as HINT_BEST
+from shutbox.ticks import ticks_add, ticks_diff
+
+TURN = {"real_dice": 1, "timeout": 2, "resign": 1}  # shutbox.turn's game, every setting on
+
+
+@pytest.mark.parametrize("tie,more", [(1, {"hints": HINT_BEST}), (2, {"hints": HINT_BEST}),
+                                      (0, {"hints": HINT_BEST, **TURN}), (0, TURN),
+                                      (0, {"timeout": 1})])
+def test_the_hard_computer_plays_the_match_beside_them(tie, more):
+    """The computer plays both seats of one round for the win, 20 rounds: each move it plans
+    is the match solver's for its seat and the score before it (seat 1: the match; seat 2
+    of 2: the score to beat, a tie half; after a shut box: a shut box)."""
+    rng = random.Random(tie + len(more))
+    box = Box(players=1, computer=LEVEL_HARD, tie=tie, **more)
+    box.faces = [rng.randint(1, 6) for _ in range(20000)]
+    g = box.game
+    g.cpu.seats, g.cpu.players = 3, 2
+    now = box.now  # the game stepped alone, below the pins, on a clock of its own
+    g.new_game(now)
+    checked = rounds = 0
+    seen = -1
+    scores: list[int] = []
+    while rounds < 20:
+        for r in g.log:
+            if r["ev"] == "score":
+                scores.append(r["score"])
+            elif r["ev"] in ("game", "round"):
+                scores = []
+        del g.log[:]
+        st = g.state
+        if st == MOVE and g.transitions != seen and g.cpu._seen == g.transitions:
+            seen = g.transitions
+            assert g.cpu.plan == expected_move(g, 2, tie, 0, tuple(scores)), scores
+            checked += 1
+        if st > MOVE and ticks_diff(now, g.t_state) >= 800:  # a score, a roll-off, the end
+            rounds += st == GAME_END
+            g.roll(st == GAME_END, now)
+        now = ticks_add(now, 50)
+        g.tick(now)
+    assert checked > 100
+
+
+def enter(box, a, b):
+    """Real dice: each die's tile flipped and flipped back, then Roll (shutbox.turn)."""
+    for k in (a, b):
+        flip(box, k)
+        flip(box, k)
+    throw(box)
+
+
+@pytest.mark.parametrize("tie,more", [(1, {}), (2, {}), (0, TURN), (0, {"timeout": 1}),
+                                      (0, {"resign": 1})])
+def test_the_best_hint_beside_the_hard_computer_is_the_match_move(tie, more):
+    """One person (seat 1) and the hard computer (seat 2), best-move hints: the hint lit for
+    every throw of the person's turn, 30 games (Roll held for a new game after it), is the
+    match solver's move for seat 1. With real dice the throws are entered on the tiles."""
+    rng = random.Random(tie + 7 * len(more))
+    box = Box(players=1, computer=LEVEL_HARD, hints=HINT_BEST, tie=tie, **more)
+    g = box.game
+    full = box.app.engine.full
+    checked = 0
+    for _ in range(30):
+        set_tiles(box, full)
+        while g.state != TURN_END:
+            a, b = rng.randint(1, 6), rng.randint(1, 6)
+            if more.get("real_dice"):
+                enter(box, a, b)
+            else:
+                throw(box, a, b)
+            if g.state != MOVE:
+                continue
+            assert g.best == expected_move(g, 2, tie, 0, ())
+            checked += 1
+            play(box, tuple(k for k in range(1, 10) if g.best >> (k - 1) & 1))
+        box.hold(5200)  # Roll held: a new game
+        box.advance(300)
+        assert g.state != TURN_END and g.player == 0
+    assert checked > 60
