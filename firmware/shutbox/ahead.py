@@ -26,7 +26,9 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
 
 ``start(raw, blocks, at)`` mounts littlefs at *at* on it and names its idle step
 ``shutbox.idle``, the contract of the box's loop: Guard.forever calls ``shutbox.idle(ms)`` in
-every sleep when it is set (and sleeps itself when it returns False). The raw device is the
+every sleep when it is set (and sleeps itself when it returns False); the device sets it
+only while it has work (after an erase littlefs asked for, until the walk and its erases
+ahead are done), so a waiting screen's passes call nothing. The raw device is the
 simulated board's (sim/norflash.py: ``Nor``, its profiles ``typ-ahead`` and ``max-ahead``),
 or on the Pico firmware/shutbox/chip.py's ``Chip`` (code in RAM that drives the flash's
 suspend and resume; shutbox.boot.start mounts / on it at power-up where it is flashed,
@@ -76,9 +78,11 @@ class Ahead:
         self.ff = b"\xff" * _CHUNK  # an erased chunk, to compare with
         self.skipped = 0  # littlefs's erases skipped: the block was erased
         self.waited = 0  # littlefs's erases done at once (a save waited for the flash)
-
-    def readblocks(self, block, buf, offset=0):
-        self.raw.readblocks(block, buf, offset)
+        # littlefs reads the raw device's own readblocks: no call of Python's between (on the
+        # Pico a read is rp2.Flash's, in C: the box's start-up loads its modules through it)
+        self.readblocks = raw.readblocks
+        self.pkg = None  # start(): the package whose ``idle`` the box's loop calls, or None
+        self.hook = None  # this device's idle, bound once (a bound method is a heap object)
 
     def writeblocks(self, block, buf, offset=None):
         if offset is None:  # the basic interface: erase then program whole blocks
@@ -94,6 +98,8 @@ class Ahead:
         if op != 6:
             return self.raw.ioctl(op, arg)
         self.walk = True
+        if self.pkg is not None:  # work for the loop's sleeps again
+            self.pkg.idle = self.hook
         if self.todo >= 0:  # no erase starts while one is suspended: that one ends first
             self._finish()
         if self.clean[arg] or self._blank(arg):
@@ -128,6 +134,8 @@ class Ahead:
                 else:
                     self.clean[b] = 1
             if self.todo < 0:
+                if self.pkg is not None:  # nothing left: the loop sleeps without calling
+                    self.pkg.idle = None  # this (a call costs a waiting screen's pass 20 µs)
                 return False
         if self.raw.erase_ahead(self.todo, ms * 1000):
             self.clean[self.todo] = 1
@@ -239,7 +247,9 @@ def start(raw, blocks, at):
         import os
 
         os.chdir("/")
-    shutbox.idle = dev.idle  # type: ignore[assignment]  # the package's None until now
+    dev.pkg = shutbox
+    dev.hook = dev.idle
+    shutbox.idle = dev.hook  # type: ignore[assignment]  # the package's None until now
     global mounted
     mounted = dev
     return fs

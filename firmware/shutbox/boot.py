@@ -9,10 +9,10 @@ looks up four paths (a package folder, X.py, X.mpy, then it opens X.mpy). ``star
 1. imports once the built-in modules whose names a file may extend (MicroPython's
    "extensible" ones: time, os, json, machine, array ...), with only the frozen modules'
    path, and keeps them in sys.modules: each ``import`` of one otherwise searches every
-   folder of sys.path first (6 ms), as built-ins are not kept there;
-2. remounts / (the Pico's littlefs) on the flash's erase ahead where
-   firmware/shutbox/chip.py is flashed (its ``mount``: before anything writes);
-3. mounts shutbox.bootfs over the shutbox package's folder: one lookup per module (where
+   folder of sys.path first (6 ms), as built-ins are not kept there; then remounts / (the
+   Pico's littlefs) on the flash's erase ahead where firmware/shutbox/chip.py is flashed
+   (its ``mount``: before anything writes);
+2. mounts shutbox.bootfs over the shutbox package's folder: one lookup per module (where
    the package is on the root filesystem, as on the Pico; loaded only then).
 
 main.py unmounts it once the game's modules are loaded (app.main's *booted*), and after
@@ -42,14 +42,6 @@ def start(main, out):
                 at = point
         if at != "/":  # (nested mounts are refused: a separate mount of the firmware)
             return
-        if type(fs) is vfs.VfsLfs2:  # the Pico's littlefs, before anything writes: on the
-            # flash's erase ahead (firmware/shutbox/chip.py; not flashed by default:
-            # ImportError). A name this long is no interned string: the qstr pool gets
-            # nothing on a box that does not try the import
-            try:
-                fs = __import__("shutbox.chip", None, None, ("mount",)).mount() or fs
-            except (ImportError, OSError):  # (OSError: / left as it was)
-                pass
     except (ImportError, OSError, AttributeError, TypeError):
         return  # imports as usual
     import sys
@@ -63,6 +55,14 @@ def start(main, out):
             except ImportError:
                 pass  # a port without it: the firmware never imports it there
     sys.path[:] = path
+    if type(fs) is vfs.VfsLfs2:  # the Pico's littlefs, before anything writes: on the flash's
+        # erase ahead (firmware/shutbox/chip.py; not flashed by default: ImportError), its
+        # built-ins kept above. A name this long is no interned string: the qstr pool gets
+        # nothing on a box that does not try the import
+        try:
+            fs = __import__("shutbox.chip", None, None, ("mount",)).mount() or fs
+        except (ImportError, OSError):  # (OSError: / left as it was)
+            pass
     try:
         from shutbox.bootfs import Modules
 

@@ -207,19 +207,15 @@ class Chip:
                                    _SSI, _SS_CTRL, _TIMERAWL, _GPIO_IN])
         self.pending = -1
         self.slices = 0
+        # littlefs's reads, programs and requests go to rp2.Flash's own (C, no Python between)
+        self.readblocks = flash.readblocks
+        self.writeblocks = flash.writeblocks
+        self.ioctl = flash.ioctl
 
     def view(self, block):
         """The block's bytes where XIP maps them (read only; not while it is erased)."""
         return memoryview(uctypes.bytearray_at(0x10000000 + self.base + block * 4096, 4096))
 
-    def readblocks(self, block, buf, offset=0):
-        self.flash.readblocks(block, buf, offset)
-
-    def writeblocks(self, block, buf, offset=0):
-        return self.flash.writeblocks(block, buf, offset)
-
-    def ioctl(self, op, arg):
-        return self.flash.ioctl(op, arg)
 
     def erase_ahead(self, block, us):
         """Erase *block* for at most *us* µs (-1: to its end, no pin watched), suspended if a

@@ -115,8 +115,8 @@ class Guard:
         that same reading, and feeds the watchdog in between. A wait with nothing due
         allocates nothing (its frame is this one's, made once) and costs a few µs. A reading
         that fails (a driver's error) is a fault like one in a step. Where littlefs is
-        mounted on shutbox.ahead, its idle step (``shutbox.idle``) takes each sleep: the
-        flash erases ahead then, suspended before the next reading.
+        mounted on shutbox.ahead, its idle step (``shutbox.idle``, set while it has work)
+        takes each sleep: the flash erases ahead then, suspended before the next reading.
 
         A developer's Ctrl-C (mpremote) goes through: whoever started the watchdog stops it
         (app.main, rescue.run), from its start on, since the REPL cannot stop machine.WDT.
@@ -125,7 +125,6 @@ class Guard:
 
         import shutbox
 
-        idle = shutbox.idle  # the flash's erase ahead (shutbox.ahead), run in the sleeps
         read = self.board.reader()
         ticks_ms = time.ticks_ms
         ticks_us = time.ticks_us
@@ -168,6 +167,7 @@ class Guard:
             # at least 1 ms between two readings: the debouncer's settle (a glitch under 1 ms
             # is never read twice) and a loop that never spins; the flash erases ahead in it
             dt = 1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS
+            idle = shutbox.idle  # the flash's erase ahead (shutbox.ahead), while it has work
             if idle is None or not idle(dt):
                 sleep_ms(dt)
 
