@@ -24,12 +24,12 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
   programs other blocks but starts no other erase: an erase littlefs asks for then (of a
   block not erased ahead) first finishes the suspended one, the one case a save waits.
 
-``start(raw, blocks, at)`` mounts littlefs at *at* on it and names its idle step
-``shutbox.idle``, the contract of the box's loop: Guard.forever calls ``shutbox.idle(ms)`` in
-every sleep when it is set (and sleeps itself when it returns False); the device sets it
-only while it has work (after an erase littlefs asked for, until the walk and its erases
-ahead are done), so a waiting screen's passes call nothing. The raw device is the
-simulated board's (sim/norflash.py: ``Nor``, its profiles ``typ-ahead`` and ``max-ahead``),
+``start(raw, blocks, at)`` mounts littlefs at *at* on it and hands its idle step to the box's
+loop: ``shutbox.idle``, a list holding the step while the device has work (after an erase
+littlefs asked for, until the walk and its erases ahead are done), None otherwise;
+Guard.forever calls ``shutbox.idle[0](ms)`` in every sleep while it is there (and sleeps
+itself when it returns False), so a waiting screen's passes call nothing. The raw device is
+the simulated board's (sim/norflash.py: ``Nor``, its profiles ``typ-ahead`` and ``max-ahead``),
 or on the Pico firmware/shutbox/chip.py's ``Chip`` (code in RAM that drives the flash's
 suspend and resume; shutbox.boot.start mounts / on it at power-up where it is flashed,
 which ``shutbox flash`` does not do by default: docs/reliability.md). Erases are the ones littlefs
@@ -81,7 +81,7 @@ class Ahead:
         # littlefs reads the raw device's own readblocks: no call of Python's between (on the
         # Pico a read is rp2.Flash's, in C: the box's start-up loads its modules through it)
         self.readblocks = raw.readblocks
-        self.pkg = None  # start(): the package whose ``idle`` the box's loop calls, or None
+        self.step = None  # start(): the box loop's [idle step], this device's while it has work
         self.hook = None  # this device's idle, bound once (a bound method is a heap object)
 
     def writeblocks(self, block, buf, offset=None):
@@ -98,8 +98,8 @@ class Ahead:
         if op != 6:
             return self.raw.ioctl(op, arg)
         self.walk = True
-        if self.pkg is not None:  # work for the loop's sleeps again
-            self.pkg.idle = self.hook
+        if self.step is not None:  # work for the loop's sleeps again
+            self.step[0] = self.hook
         if self.todo >= 0:  # no erase starts while one is suspended: that one ends first
             self._finish()
         if self.clean[arg] or self._blank(arg):
@@ -134,8 +134,8 @@ class Ahead:
                 else:
                     self.clean[b] = 1
             if self.todo < 0:
-                if self.pkg is not None:  # nothing left: the loop sleeps without calling
-                    self.pkg.idle = None  # this (a call costs a waiting screen's pass 20 µs)
+                if self.step is not None:  # nothing left: the loop sleeps without calling
+                    self.step[0] = None  # this (a call costs a waiting screen's pass 20 µs)
                 return False
         if self.raw.erase_ahead(self.todo, ms * 1000):
             self.clean[self.todo] = 1
@@ -247,9 +247,9 @@ def start(raw, blocks, at):
         import os
 
         os.chdir("/")
-    dev.pkg = shutbox
     dev.hook = dev.idle
-    shutbox.idle = dev.hook  # type: ignore[assignment]  # the package's None until now
+    dev.step = [dev.hook]
+    shutbox.idle = dev.step  # type: ignore[assignment]  # the package's None until now
     global mounted
     mounted = dev
     return fs

@@ -56,12 +56,15 @@ def start(main, out):
                 pass  # a port without it: the firmware never imports it there
     sys.path[:] = path
     if type(fs) is vfs.VfsLfs2:  # the Pico's littlefs, before anything writes: on the flash's
-        # erase ahead (firmware/shutbox/chip.py; not flashed by default: ImportError), its
-        # built-ins kept above. A name this long is no interned string: the qstr pool gets
-        # nothing on a box that does not try the import
+        # erase ahead where firmware/shutbox/chip.py is flashed (not by default: one lookup
+        # of the flash, where an import tries four), its built-ins kept above. Names this
+        # long are no interned strings: the qstr pool gets nothing on a box without it
         try:
+            import os
+
+            os.stat(main[:main.rfind("/")] + "/shutbox/chip.mpy")
             fs = __import__("shutbox.chip", None, None, ("mount",)).mount() or fs
-        except (ImportError, OSError):  # (OSError: / left as it was)
+        except (ImportError, OSError):  # (OSError: not there, or / left as it was)
             pass
     try:
         from shutbox.bootfs import Modules

@@ -401,8 +401,8 @@ def wait(ms):
         dt = dt if dt < left else left
         now[0] = ticks_add(now[0], dt)
         idle = getattr(sys.modules.get("shutbox"), "idle", None)  # as Guard.forever's sleep
-        if idle is not None:
-            idle(dt)
+        if idle is not None and idle[0] is not None:
+            idle[0](dt)
         loop[3] -= dt
         if loop[3] <= 0:
             loop[3] = step()
