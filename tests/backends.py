@@ -5,7 +5,7 @@ ready for play (the emulated one skips, or fails on CI, where it cannot run); a 
 its check that the web page's test runs too (``throw_script``, ``check_throw``); a CPython
 box whose dice are all given (``cpy``) and the steps a test plays on any box, each followed
 by the time for the box to take it (``shut``, ``open_``, ``flip``, ``press``,
-``throw``)."""
+``throw``); ``paired``: the web box paired with as its page does."""
 
 from __future__ import annotations
 
@@ -135,3 +135,15 @@ def throw(box: Driver, *faces: int, long: bool = False) -> None:
         box.dice(list(faces))
     press(box, long)
     box.advance(ROLL_MS)
+
+
+def paired(box) -> dict:
+    """Pair with the web box *box* as its page does (the code its dice show, asked for and
+    sent back): the header a paired request carries."""
+    import time
+
+    t = time.monotonic()
+    assert box.request("POST", "/api/pair")[0] == 202
+    status, r = box.request("POST", "/api/pair", body={"code": box.pairing_code(t)})
+    assert status == 200, r
+    return {"X-Pair-Token": r["token"]}

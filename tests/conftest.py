@@ -57,6 +57,25 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+_FROZEN: list = [None]  # the module whose objects were frozen last
+
+
+def pytest_runtest_setup(item):
+    """At each test module's first test, leave what is alive then (the modules, tables and
+    tests loaded, the module's fixtures) out of CPython's cyclic garbage collection, after
+    one collection (gc.freeze): the firmware run on CPython (the CPython box) calls
+    gc.collect() wherever MicroPython's heap wants one (at each boot, new game and game's
+    end), and each would otherwise walk all of it again, tens of ms a call in a worker that
+    collected the whole suite. Nothing the tests check on CPython depends on a collection
+    (the heap's figures are MicroPython's, in their own processes)."""
+    if item.module is not _FROZEN[0]:
+        import gc
+
+        _FROZEN[0] = item.module
+        gc.collect()
+        gc.freeze()
+
+
 @pytest.fixture(scope="session")
 def micropython():
     """Return the path of the real micropython interpreter (unix port)."""

@@ -3,7 +3,21 @@
 
 from __future__ import annotations
 
-from shutbox import variants as V
+# the variants' ints, read once here: shutbox.variants works each one out from its name at
+# every access (its module __getattr__), and these rules run millions of times
+from shutbox.variants import (
+    MOVES_ANY,
+    MOVES_DICE_OR_TOTAL,
+    MOVES_ONE_TILE,
+    ONE_DIE_HIGH_SHUT,
+    ONE_DIE_NEVER,
+    ONE_DIE_SUM_LE_6,
+    SCORING_COUNT,
+    SCORING_SUM,
+    START_EVEN_OPEN,
+    START_LOW_THREE_SHUT,
+    START_ODD_OPEN,
+)
 
 
 def tiles_of(mask: int) -> list[int]:
@@ -30,14 +44,14 @@ def submasks(open_: int):
 def allowed_by_rule(moves: int, sub: int, a: int, b: int) -> bool:
     """True when shutting exactly the tiles of *sub* is allowed for throw (a, b)."""
     tiles = sorted(tiles_of(sub))
-    if moves == V.MOVES_ANY:
+    if moves == MOVES_ANY:
         return sum(tiles) == a + b
     if b == 0:
         return tiles == [a]
     total = a + b
-    if moves == V.MOVES_DICE_OR_TOTAL:
+    if moves == MOVES_DICE_OR_TOTAL:
         return tiles == [total] or (a != b and tiles == sorted([a, b]))
-    if moves == V.MOVES_ONE_TILE:
+    if moves == MOVES_ONE_TILE:
         return len(tiles) == 1 and tiles[0] in (a, b, total)
     # kids: the total, one die, or both dice
     return tiles in ([total], [a], [b]) or (a != b and tiles == sorted([a, b]))
@@ -60,9 +74,9 @@ def greedy(open_: int, moves: int, a: int, b: int) -> int:
 def score(open_: int, scoring: int) -> int:
     """Final score: sum, digits read low to high, or the count of open tiles."""
     tiles = tiles_of(open_)
-    if scoring == V.SCORING_SUM:
+    if scoring == SCORING_SUM:
         return sum(tiles)
-    if scoring == V.SCORING_COUNT:
+    if scoring == SCORING_COUNT:
         return len(tiles)
     return int("".join(str(t) for t in tiles)) if tiles else 0
 
@@ -70,11 +84,11 @@ def score(open_: int, scoring: int) -> int:
 def one_die_allowed(open_: int, one_die: int) -> bool:
     """The one-die rules, read from their names."""
     tiles = tiles_of(open_)
-    if one_die == V.ONE_DIE_NEVER:
+    if one_die == ONE_DIE_NEVER:
         return False
-    if one_die == V.ONE_DIE_HIGH_SHUT:
+    if one_die == ONE_DIE_HIGH_SHUT:
         return all(t < 7 for t in tiles)
-    if one_die == V.ONE_DIE_SUM_LE_6:
+    if one_die == ONE_DIE_SUM_LE_6:
         return sum(tiles) <= 6
     return sum(tiles) < 6
 
@@ -82,11 +96,11 @@ def one_die_allowed(open_: int, one_die: int) -> bool:
 def start_open(tiles: int, start: int) -> int:
     """Open tiles at the start of a turn."""
     every = range(1, tiles + 1)
-    if start == V.START_LOW_THREE_SHUT:
+    if start == START_LOW_THREE_SHUT:
         return mask_of(t for t in every if t > 3)
-    if start == V.START_ODD_OPEN:
+    if start == START_ODD_OPEN:
         return mask_of(t for t in every if t % 2)
-    if start == V.START_EVEN_OPEN:
+    if start == START_EVEN_OPEN:
         return mask_of(t for t in every if t % 2 == 0)
     return mask_of(every)
 

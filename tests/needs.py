@@ -1,6 +1,7 @@
 # What a test needs that a machine may lack: skip it by name, or fail on CI; a file server.
 """``require(why, what)``: skip the calling test (or module) with one line saying what is
-missing, or fail where SHUTBOX_REQUIRE_EMU=1 (.ci/run: CI never skips). ``Server``: files
+missing, or fail where SHUTBOX_REQUIRE_EMU=1 (.ci/run: CI never skips); ``pico_w()``: the
+skip markers of the Pico W's build on the emulated chip. ``Server``: files
 served from a folder on 127.0.0.1, the requests counted, and ``elf_of``: the bootrom as its
 release ships it (the downloads' tests)."""
 
@@ -30,6 +31,18 @@ def _asking() -> str:
                              "::" + frame.f_code.co_name)
         frame = frame.f_back
     return "a test"
+
+
+def pico_w() -> list:
+    """The markers of a module that runs the Pico W's build on the emulated chip: skipped
+    (with one line saying why) without the emulator or without the RPI_PICO_W uf2."""
+    from shutbox_host.pico import emulator
+
+    why = emulator.missing()
+    return [pytest.mark.skipif(why is not None, reason=str(why)),
+            pytest.mark.skipif(emulator.picow_uf2() is None,
+                               reason="no RPI_PICO_W uf2 (../shared/rp2040/ or "
+                                      "$SHUTBOX_UF2_PICO_W)")]
 
 
 def require(why: str | None, what: str) -> None:

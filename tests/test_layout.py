@@ -156,6 +156,7 @@ def test_the_drawing_check_sees_a_sibling_import(tmp_path):
 
 # What a test calls to skip where a tool is missing -> the marker make check deselects it by.
 NEEDS = {"require_emulator": {"node"}, "require_build": {"node"}, "missing": {"node"},
+         "pico_w": {"node"},
          "require_browser": {"node", "browser"}, "node_exe": {"node"}, "which:node": {"node"},
          "importorskip:build123d": {"enclosure"}}
 

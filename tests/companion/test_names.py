@@ -13,6 +13,7 @@ import sys
 import time
 
 import pytest
+from backends import paired
 from selection import sizes
 from test_records_cuts import Box
 
@@ -188,14 +189,6 @@ def _press(box):
     box.send("p %d %d" % (pins.ROLL_PIN, pins.SWITCH_ACTIVE ^ 1))
 
 
-def _paired(box) -> dict:
-    t = time.monotonic()
-    assert box.request("POST", "/api/pair")[0] == 202
-    status, r = box.request("POST", "/api/pair", body={"code": box.pairing_code(t)})
-    assert status == 200, r
-    return {"X-Pair-Token": r["token"]}
-
-
 def test_names_set_after_pairing_count_a_game_and_outlive_a_restart(tmp_path):
     """Names refused unpaired and malformed (a clear error, nothing changed), then set; a
     game to its end (seat 1 shuts the box) counts in the names' records, shown by
@@ -208,7 +201,7 @@ def test_names_set_after_pairing_count_a_game_and_outlive_a_restart(tmp_path):
         status, r = box.request("GET", "/api/names")
         assert status == 200 and r["seats"] == [None] * 4 and r["records"] == []
         assert box.request("POST", "/api/names", body={"seats": ["ann"]})[0] == 403
-        paired = _paired(box)
+        token = paired(box)
         for body, words in [({"seats": "ann"}, "list of 1 to 4"),
                             ({"seats": ["x" * 17]}, "at most 16 bytes"),
                             ({"seats": ["ann", "ann"]}, "one seat only"),
@@ -219,14 +212,14 @@ def test_names_set_after_pairing_count_a_game_and_outlive_a_restart(tmp_path):
                             ({}, "give the seats' names"),
                             ('["ann"]', "give the seats' names"),
                             ("{", "give the seats' names")]:
-            status, r = box.request("POST", "/api/names", body=body, headers=paired)
+            status, r = box.request("POST", "/api/names", body=body, headers=token)
             assert status == 400 and words in r["error"], (body, status, r)
         status, r = box.request("POST", "/api/names", body='{"seats": ["%s"]}' % ("y" * 300),
-                                headers=paired)
+                                headers=token)
         assert status == 413, (status, r)
         assert box.request("GET", "/api/names")[1]["seats"] == [None] * 4
         status, r = box.request("POST", "/api/names", body={"seats": ["ann", "bob"]},
-                                headers=paired)
+                                headers=token)
         assert status == 200 and r["seats"] == ["ann", "bob", None, None], r
         box.wait_state(lambda s: s["names"] == ["ann", "bob"] and s["state"] in ("setup",
                                                                                  "ready"))

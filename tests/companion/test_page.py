@@ -9,6 +9,7 @@ tests/web/test_web.py's), else to build/."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -41,82 +42,102 @@ def _missing() -> str | None:
     return None
 
 
-def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing(tmp_path):
+@pytest.fixture(scope="module")
+def chromium():
+    """Chromium, launched once for the module's tests (each test its own page)."""
     require(_missing(), "the companion's page")
     from playwright.sync_api import sync_playwright
 
-    box = WebBox(tmp_path / "flash", wifi=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=drive.chromium(), args=drive.ARGS,
+                                     headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
+def _phone(chromium, box: WebBox, on_response=None):
+    """A page at a phone's size on *box*'s companion, its state come (*on_response*: called
+    with each response from the start); the page and then the box closed after."""
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=drive.chromium(), args=drive.ARGS,
-                                         headless=True)
-            try:
-                page = browser.new_page(viewport=drive.PHONE)
-                page.goto("http://127.0.0.1:%d/" % box.port)
-                page.wait_for_function("() => window.shutboxState !== undefined")
-                assert page.locator("#tiles div").count() == 9
-                box.roll((4, 5))
-                page.wait_for_function("() => window.shutboxState.state === 'move'")
-                assert page.locator("#dice").inner_text() == "⚃ ⚄"
-                assert "player 1 to play" in page.locator("#turn").inner_text()
-                t = time.monotonic()
-                box.tile(9, True)
-                page.wait_for_selector("#tile9.down", timeout=2000)
-                shown = time.monotonic() - t
-                assert shown < 1.0, shown  # the push (300 ms) and the browser's own paint
-                assert page.locator("#tile8.down").count() == 0
-                # phone-sized: nothing wider than the screen
-                width = page.evaluate("() => document.documentElement.scrollWidth")
-                assert width <= drive.PHONE["width"], width
-                assert page.locator("#conn").inner_text() == "live"
-                # paired on the page with the code the dice show, a setting changed there
-                t = time.monotonic()
-                page.click("#pair")
-                page.fill("#code", box.pairing_code(t))
-                page.click("#send")
-                page.wait_for_function("() => document.getElementById('msg').textContent "
-                                       "=== 'paired'")
-                page.select_option("#brightness", "low")
-                page.wait_for_function("() => document.getElementById('msg').textContent "
-                                       "=== 'brightness: low'")
-                assert box.request("GET", "/api/settings")[1]["brightness"] == "low"
-                # the seats named on the page: in the scores, and a name refused in words
-                page.fill("#seat1", "ann")
-                page.fill("#seat2", "é" * 9)  # 9 letters, 18 bytes
-                page.click("#setnames")
-                page.wait_for_function("() => document.getElementById('msg').textContent"
-                                       ".startsWith('seat 2: a name is at most 16 bytes')")
-                page.fill("#seat2", "bob")
-                page.click("#setnames")
-                page.wait_for_function("() => document.getElementById('msg').textContent "
-                                       "=== 'names: ann, bob'")
-                page.wait_for_function("() => document.getElementById('scores').textContent"
-                                       ".startsWith('ann')")
-                assert "bob" in page.locator("#scores").inner_text()
-                assert box.request("GET", "/api/names")[1]["seats"][:2] == ["ann", "bob"]
-                # the box's own network, then a home network given on the page
-                assert "the box's own network shutbox-" in page.locator("#wifi").inner_text()
-                shot = _shot_path()
-                shot.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(shot), full_page=True)
-                data = shot.read_bytes()
-                assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < SHOT_MAX, len(data)
-                box.send("w home correct-horse")
-                page.fill("#ssid", "home")
-                page.fill("#wpw", "correct-horse")
-                page.click("#join")
-                page.wait_for_function("() => document.getElementById('msg').textContent "
-                                       "=== 'the box joins home: then open "
-                                       "http://shutbox.local/'")
-                box.wait_log("wifi", after=0)
-                end = time.monotonic() + 5
-                while box.request("GET", "/api/wifi")[1]["mode"] != "home":
-                    assert time.monotonic() < end
-                    time.sleep(0.05)
-            finally:
-                browser.close()
+        page = chromium.new_page(viewport=drive.PHONE)
+        try:
+            if on_response is not None:
+                page.on("response", on_response)
+            page.goto("http://127.0.0.1:%d/" % box.port)
+            page.wait_for_function("() => window.shutboxState !== undefined")
+            yield page
+        finally:
+            page.close()
     finally:
         box.close()
+
+
+def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing(
+        tmp_path, chromium):
+    box = WebBox(tmp_path / "flash", wifi=True)
+    with _phone(chromium, box) as page:
+        assert page.locator("#tiles div").count() == 9
+        box.roll((4, 5))
+        page.wait_for_function("() => window.shutboxState.state === 'move'")
+        assert page.locator("#dice").inner_text() == "⚃ ⚄"
+        assert "player 1 to play" in page.locator("#turn").inner_text()
+        t = time.monotonic()
+        box.tile(9, True)
+        page.wait_for_selector("#tile9.down", timeout=2000)
+        shown = time.monotonic() - t
+        assert shown < 1.0, shown  # the push (300 ms) and the browser's own paint
+        assert page.locator("#tile8.down").count() == 0
+        # phone-sized: nothing wider than the screen
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= drive.PHONE["width"], width
+        assert page.locator("#conn").inner_text() == "live"
+        # paired on the page with the code the dice show, a setting changed there
+        t = time.monotonic()
+        page.click("#pair")
+        page.fill("#code", box.pairing_code(t))
+        page.click("#send")
+        page.wait_for_function("() => document.getElementById('msg').textContent "
+                               "=== 'paired'")
+        page.select_option("#brightness", "low")
+        page.wait_for_function("() => document.getElementById('msg').textContent "
+                               "=== 'brightness: low'")
+        assert box.request("GET", "/api/settings")[1]["brightness"] == "low"
+        # the seats named on the page: in the scores, and a name refused in words
+        page.fill("#seat1", "ann")
+        page.fill("#seat2", "é" * 9)  # 9 letters, 18 bytes
+        page.click("#setnames")
+        page.wait_for_function("() => document.getElementById('msg').textContent"
+                               ".startsWith('seat 2: a name is at most 16 bytes')")
+        page.fill("#seat2", "bob")
+        page.click("#setnames")
+        page.wait_for_function("() => document.getElementById('msg').textContent "
+                               "=== 'names: ann, bob'")
+        page.wait_for_function("() => document.getElementById('scores').textContent"
+                               ".startsWith('ann')")
+        assert "bob" in page.locator("#scores").inner_text()
+        assert box.request("GET", "/api/names")[1]["seats"][:2] == ["ann", "bob"]
+        # the box's own network, then a home network given on the page
+        assert "the box's own network shutbox-" in page.locator("#wifi").inner_text()
+        shot = _shot_path()
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot), full_page=True)
+        data = shot.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < SHOT_MAX, len(data)
+        box.send("w home correct-horse")
+        page.fill("#ssid", "home")
+        page.fill("#wpw", "correct-horse")
+        page.click("#join")
+        page.wait_for_function("() => document.getElementById('msg').textContent "
+                               "=== 'the box joins home: then open "
+                               "http://shutbox.local/'")
+        box.wait_log("wifi", after=0)
+        end = time.monotonic() + 5
+        while box.request("GET", "/api/wifi")[1]["mode"] != "home":
+            assert time.monotonic() < end
+            time.sleep(0.05)
 
 
 def _box_with_hints(flash: Path, hints: int) -> WebBox:
@@ -131,52 +152,37 @@ def _box_with_hints(flash: Path, hints: int) -> WebBox:
 
 
 @pytest.mark.parametrize("hints", [2, 1])
-def test_the_page_ranks_the_throws_moves_only_with_best_move_hints(tmp_path, hints):
+def test_the_page_ranks_the_throws_moves_only_with_best_move_hints(tmp_path, chromium, hints):
     """Hints on best move (2): the page shows the throw's moves as the box ranks them, the
     one the box lights marked; on legal moves (1: the box's default) it shows none."""
-    require(_missing(), "the companion's page")
-    from playwright.sync_api import sync_playwright
-
+    asked = []
     box = _box_with_hints(tmp_path / "flash", hints)
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=drive.chromium(), args=drive.ARGS,
-                                         headless=True)
-            try:
-                page = browser.new_page(viewport=drive.PHONE)
-                asked = []
-                page.on("response", lambda r: asked.append(r.status)
-                        if r.url.endswith("/api/moves") else None)
-                page.goto("http://127.0.0.1:%d/" % box.port)
-                page.wait_for_function("() => window.shutboxState !== undefined")
-                assert page.locator("#rank").is_hidden()
-                box.roll((6, 3))
-                page.wait_for_function("() => window.shutboxState.state === 'move'")
-                if hints != 2:
-                    end = time.monotonic() + 3
-                    while not asked:  # the page asks once, the box refuses
-                        assert time.monotonic() < end, "the page never asked"
-                        page.wait_for_timeout(50)
-                    page.wait_for_timeout(300)
-                    assert asked == [403] and page.locator("#rank").is_hidden()
-                    assert page.locator("#ranked tbody tr").count() == 0
-                    return
-                page.wait_for_selector("#rank", state="visible", timeout=3000)
-                want = box.request("GET", "/api/moves")[1]["moves"]
-                rows = page.locator("#ranked tbody tr")
-                assert rows.count() == len(want) >= 5
-                for i, m in enumerate(want):
-                    cells = rows.nth(i).locator("td").all_inner_texts()
-                    assert cells[:4] == [" ".join(map(str, m["shut"])),
-                                         " ".join(map(str, m["leaves"])),
-                                         "%.2f" % (m["expected"] / 1000),
-                                         "%.1f%%" % (m["p_shut"] / 10)], (cells, m)
-                    assert (cells[4] == "◀ the box") == m["hint"]
-                width = page.evaluate("() => document.documentElement.scrollWidth")
-                assert width <= drive.PHONE["width"], width
-                box.tile(9, True)  # the move played: the ranking goes with the throw
-                page.wait_for_selector("#rank", state="hidden", timeout=3000)
-            finally:
-                browser.close()
-    finally:
-        box.close()
+    with _phone(chromium, box, lambda r: asked.append(r.status)
+                if r.url.endswith("/api/moves") else None) as page:
+        assert page.locator("#rank").is_hidden()
+        box.roll((6, 3))
+        page.wait_for_function("() => window.shutboxState.state === 'move'")
+        if hints != 2:
+            end = time.monotonic() + 3
+            while not asked:  # the page asks once, the box refuses
+                assert time.monotonic() < end, "the page never asked"
+                page.wait_for_timeout(50)
+            page.wait_for_timeout(300)
+            assert asked == [403] and page.locator("#rank").is_hidden()
+            assert page.locator("#ranked tbody tr").count() == 0
+            return
+        page.wait_for_selector("#rank", state="visible", timeout=3000)
+        want = box.request("GET", "/api/moves")[1]["moves"]
+        rows = page.locator("#ranked tbody tr")
+        assert rows.count() == len(want) >= 5
+        for i, m in enumerate(want):
+            cells = rows.nth(i).locator("td").all_inner_texts()
+            assert cells[:4] == [" ".join(map(str, m["shut"])),
+                                 " ".join(map(str, m["leaves"])),
+                                 "%.2f" % (m["expected"] / 1000),
+                                 "%.1f%%" % (m["p_shut"] / 10)], (cells, m)
+            assert (cells[4] == "◀ the box") == m["hint"]
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= drive.PHONE["width"], width
+        box.tile(9, True)  # the move played: the ranking goes with the throw
+        page.wait_for_selector("#rank", state="hidden", timeout=3000)

@@ -11,19 +11,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from needs import pico_w
 
 from shutbox_host.pico import autoplay, flash, fsimage
 from shutbox_host.pico import emulator as emu_mod
 from shutbox_host.pico.emulator import Emulator
 
-_WHY = emu_mod.missing()
+pytestmark = [pytest.mark.node, *pico_w()]
 UF2_W = emu_mod.picow_uf2()
-pytestmark = [
-    pytest.mark.node,
-    pytest.mark.skipif(_WHY is not None, reason=str(_WHY)),
-    pytest.mark.skipif(UF2_W is None, reason="no RPI_PICO_W uf2 (../shared/rp2040/ or "
-                                             "$SHUTBOX_UF2_PICO_W)"),
-]
 _TURN = r'"ev": "turn"'
 _LOOK = """\
 import sys, json

@@ -16,24 +16,18 @@ import importlib.util
 import random
 
 import pytest
+from emugame import finish, near_the_end
+from needs import pico_w
 
-from shutbox import pins
 from shutbox.store import Store
 from shutbox_host import mp
-from shutbox_host.pico import autoplay, fsimage
 from shutbox_host.pico import emulator as emu_mod
+from shutbox_host.pico import fsimage
 from shutbox_host.pico.emulator import Emulator
 
-_WHY = emu_mod.missing()
+pytestmark = [pytest.mark.node, *pico_w()]
 UF2_W = emu_mod.picow_uf2()
-pytestmark = [
-    pytest.mark.node,
-    pytest.mark.skipif(_WHY is not None, reason=str(_WHY)),
-    pytest.mark.skipif(UF2_W is None, reason="no RPI_PICO_W uf2 (../shared/rp2040/ or "
-                                             "$SHUTBOX_UF2_PICO_W)"),
-]
 W = fsimage.boards.BY_NAME["RPI_PICO_W"]
-FULL = (1 << pins.TILES) - 1
 CUTS = 5  # the end's flash operations cut (5 page programs measured: one cut in each)
 _SPEC = importlib.util.spec_from_file_location(
     "companion_names", mp.ROOT / "firmware" / "companion" / "names.py")
@@ -65,37 +59,6 @@ def _expected(scores: list[int]) -> dict:
     return out
 
 
-def _pass_the_box(emu: Emulator) -> None:
-    """After a turn's score: let it show, put the tiles up, Roll (the next turn or the end)."""
-    emu.run(ms=750)
-    emu.set_open(FULL)
-    emu.run(ms=60)
-    emu.click(100)
-
-
-def _finish(emu: Emulator, n: int) -> list[int]:
-    """Play the resumed game (its records from console line *n* on) to its end; return the
-    scores it ended with."""
-    rec = emu.wait_for(r'"ev": "(resume|turn)"', timeout_ms=8000, since=n)
-    assert rec["ev"] == "resume", rec
-    st = rec["state"]
-    if st == "game_end":
-        emu.run(ms=500)
-        return rec["scores"]
-    if st != "turn_end":
-        assert rec["player"] == 2 and st in ("setup", "ready", "rolling"), rec
-        open_ = sum(1 << (k - 1) for k in rec["open"])
-        emu.set_open(open_)
-        emu.run(ms=200)
-        autoplay.play_turn(emu, autoplay.engine(), open_=open_,
-                           rolling=n if st == "rolling" else None)
-    m = len(emu.lines)
-    _pass_the_box(emu)
-    win = emu.wait_for(r'"ev": "winner"', timeout_ms=3000, since=m)
-    emu.run(ms=500)
-    return win["scores"]
-
-
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
     """The flash near the game's end, and a run from it to the end: its inputs, the end's
@@ -105,23 +68,9 @@ def reference(tmp_path_factory):
     tree = fsimage.read_tree(fsimage.build(board="RPI_PICO_W"), W)
     tree["/data/names"] = (tmp / "names").read_bytes()
     with Emulator(uf2=UF2_W, fs=fsimage.image_of(tree, W.fs_blocks), board="RPI_PICO_W") as emu:
-        emu.wait_for(r'"ev": "turn"', timeout_ms=8000)
-        emu.run(ms=300)
-        autoplay.play_turn(emu, autoplay.engine())
-        n = len(emu.lines)
-        _pass_the_box(emu)
-        assert emu.wait_for(r'"ev": "turn"', timeout_ms=3000, since=n)["player"] == 2
-        emu.run(ms=300)
-        images = [emu.flash_image()]
-
-        def saved():  # each throw and move of the second turn, once its save is done
-            emu.run(ms=100)
-            images.append(emu.flash_image())
-
-        autoplay.play_turn(emu, autoplay.engine(), after=saved)
-        start = images[-2]
+        start = near_the_end(emu)
     with Emulator(uf2=UF2_W, flash=start, board="RPI_PICO_W") as emu:
-        scores = _finish(emu, 0)
+        scores = finish(emu, 0)
         end = emu.inputs[-2][0]  # the Roll that ends the game (pressed, then let go)
         return {"start": start, "inputs": list(emu.inputs), "scores": scores,
                 "end": [op for op in emu.flash_ops if op[0] > end],
@@ -144,6 +93,6 @@ def test_a_cut_mid_program_at_the_games_end_counts_it_once(reference, tmp_path, 
         emu.release()  # Roll held through power-up would be a combination
         n = len(emu.lines)
         emu.power_cut(cut)
-        scores = _finish(emu, n)
+        scores = finish(emu, n)
         got = _names(emu.flash_image(), tmp_path)
     assert got == _expected(scores), (i, cut, got)

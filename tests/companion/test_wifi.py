@@ -16,6 +16,7 @@ import struct
 import time
 
 import pytest
+from backends import paired
 
 from shutbox_host.box.webbox import WebBox
 
@@ -40,14 +41,6 @@ def _ask(port: int, packet: bytes, timeout: float = 1.0) -> bytes | None:
             return s.recv(512)
         except TimeoutError:
             return None
-
-
-def _pair(box: WebBox) -> dict:
-    t = time.monotonic()
-    assert box.request("POST", "/api/pair")[0] == 202
-    status, r = box.request("POST", "/api/pair", body={"code": box.pairing_code(t)})
-    assert status == 200, r
-    return {"X-Pair-Token": r["token"]}
 
 
 def test_without_a_known_network_the_box_opens_its_own_and_answers_every_name(box):
@@ -86,14 +79,14 @@ def test_a_paired_page_gives_it_a_home_network_which_it_joins_and_keeps(box, tmp
     box.wait_log("wifi")
     home = {"ssid": "home", "password": "correct-horse"}
     assert box.request("POST", "/api/wifi", body=home)[0] == 403  # not paired
-    paired = _pair(box)
+    token = paired(box)
     for bad in ({"ssid": "x" * 33, "password": "12345678"}, {"ssid": "home", "password": "short"},
                 {"password": "12345678"}):
-        status, r = box.request("POST", "/api/wifi", body=bad, headers=paired)
+        status, r = box.request("POST", "/api/wifi", body=bad, headers=token)
         assert status == 400 and r["error"], (bad, status, r)
     box.send("w home another-password")  # in range, with another password
     n = len(box.lines)
-    status, r = box.request("POST", "/api/wifi", body=home, headers=paired)
+    status, r = box.request("POST", "/api/wifi", body=home, headers=token)
     assert status == 202 and r["joining"] == "home", r
     assert box.wait_log("wifi", after=n)["mode"] == "joining"
     err = box.wait_log("companion", after=n)
@@ -102,7 +95,7 @@ def test_a_paired_page_gives_it_a_home_network_which_it_joins_and_keeps(box, tmp
     assert back["mode"] == "ap"
     box.send("w home correct-horse")
     n = len(box.lines)
-    status, r = box.request("POST", "/api/wifi", body=home, headers=paired)
+    status, r = box.request("POST", "/api/wifi", body=home, headers=token)
     assert status == 202
     deadline = time.monotonic() + 5
     while (st := box.request("GET", "/api/wifi")[1])["mode"] != "home":

@@ -478,49 +478,29 @@ def test_real_dice_on_page_6_1_keep_the_saved_game_and_refuse_a_code(tmp_path):
     assert r.done and setfile.load(st)[0].real_dice == 0
 
 
-def test_two_tiles_on_page_6_2_ends_the_saved_game(tmp_path):
-    """Two-tiles shapes the game (after the box's own options): choosing it ends a saved game."""
+@pytest.mark.parametrize("page,shown,tile,name,value,kept", [
+    # two-tiles shapes the game (after the box's own options): choosing it ends a saved game
+    pytest.param(TWO_TILES, ("GW.......", 6, 2), 2, "two_tiles", 1, False, id="two-tiles"),
+    # the time limit (off, 30 s, 60 s) changes no game's rules: a saved game goes on
+    pytest.param(TIMEOUT, ("GWW......", 6, 3), 3, "timeout", 2, True, id="timeout-60-s"),
+    # resigning changes no game's rules: a saved game goes on
+    pytest.param(RESIGN, ("GW.......", 6, 4), 2, "resign", 1, True, id="resign"),
+])
+def test_an_option_on_page_6_ends_the_saved_game_only_if_it_shapes_the_game(
+        tmp_path, page, shown, tile, name, value, kept):
+    """The page shows the option's value; flipping tile *tile* and holding Roll saves
+    *value*; the saved game goes on (*kept*) unless the option shapes the game."""
     st = Store(str(tmp_path / "data"))
     st.save("game", b"a game in progress", 1)
     r = power_up(tmp_path, st=st)
     release(r)
-    _to_page(r, TWO_TILES)
-    assert last(r) == ("GW.......", 6, 2)
-    flip(r, 2)
+    _to_page(r, page)
+    assert last(r) == shown
+    flip(r, tile)
     hold(r)
     r.advance(700)
-    assert r.done and setfile.load(st)[0].two_tiles == 1
-    assert st.load("game", 1) is None
-
-
-def test_the_timeout_on_page_6_3_keeps_the_saved_game(tmp_path):
-    """The time limit (off, 30 s, 60 s) changes no game's rules: a saved game goes on."""
-    st = Store(str(tmp_path / "data"))
-    st.save("game", b"a game in progress", 1)
-    r = power_up(tmp_path, st=st)
-    release(r)
-    _to_page(r, TIMEOUT)
-    assert last(r) == ("GWW......", 6, 3)
-    flip(r, 3)  # 60 s
-    hold(r)
-    r.advance(700)
-    assert r.done and setfile.load(st)[0].timeout == 2
-    assert st.load("game", 1) is not None
-
-
-def test_resign_on_page_6_4_keeps_the_saved_game(tmp_path):
-    """Resigning changes no game's rules: a saved game goes on."""
-    st = Store(str(tmp_path / "data"))
-    st.save("game", b"a game in progress", 1)
-    r = power_up(tmp_path, st=st)
-    release(r)
-    _to_page(r, RESIGN)
-    assert last(r) == ("GW.......", 6, 4)
-    flip(r, 2)
-    hold(r)
-    r.advance(700)
-    assert r.done and setfile.load(st)[0].resign == 1
-    assert st.load("game", 1) is not None
+    assert r.done and getattr(setfile.load(st)[0], name) == value
+    assert (st.load("game", 1) is not None) == kept
 
 
 def test_the_long_game_on_page_6_5_ends_the_saved_game_and_refuses_the_computer(tmp_path):

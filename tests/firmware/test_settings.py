@@ -286,25 +286,6 @@ V1_FILES = {
 }
 
 
-@pytest.mark.parametrize("words", sorted(V1_FILES))
-def test_a_file_of_the_version_before_loads_with_its_values(tmp_path, words):
-    """Every value the old file held is kept; sound, brightness and the code: defaults."""
-    path = tmp_path / "data" / "settings"
-    path.parent.mkdir()
-    path.write_bytes(bytes.fromhex(V1_FILES[words]))
-    st = store(tmp_path)
-    s, status = setfile.load(st)
-    assert status == OK
-    got = setnames.names(s)
-    want = setnames.names(setnames.parse(words))
-    assert got == want
-    assert (got["sound"], got["brightness"], got["code"]) == ("loud", "medium", "off")
-    # the next save writes the new layout, which reads back the same
-    assert setfile.save(s, st) == OK
-    assert path.read_bytes()[5] == setfile.VERSION == 5
-    assert setnames.names(setfile.load(st)[0]) == want
-
-
 # Settings files as the firmware before sleep wrote them (commit 428ccea, setfile VERSION 2:
 # 6 bytes), whole, made by that commit's setfile.save(setnames.parse(...), Store(...)).
 V2_FILES = {
@@ -312,21 +293,6 @@ V2_FILES = {
         "53484258010206002f69688b6e0000205700",
     "open-box=on,sound=off": "5348425801020600c12d7aea510001800000",
 }
-
-
-@pytest.mark.parametrize("words", sorted(V2_FILES))
-def test_a_file_of_version_2_loads_with_its_values(tmp_path, words):
-    """Every value the version 2 file held is kept, the code too; sleep: its default."""
-    path = tmp_path / "data" / "settings"
-    path.parent.mkdir()
-    path.write_bytes(bytes.fromhex(V2_FILES[words]))
-    st = store(tmp_path)
-    s, status = setfile.load(st)
-    assert status == OK
-    got = setnames.names(s)
-    assert got == setnames.names(setnames.parse(words)) and got["sleep"] == "5-min"
-    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 5
-    assert setnames.names(setfile.load(st)[0]) == got
 
 
 # Settings files as the firmware before real dice wrote them (commit b0bf4fe, setfile VERSION 3:
@@ -338,23 +304,6 @@ V3_FILES = {
 }
 
 
-@pytest.mark.parametrize("words", sorted(V3_FILES))
-def test_a_file_of_version_3_loads_with_its_values(tmp_path, words):
-    """Every value the version 3 file held is kept, the code too; real-dice and two-tiles:
-    their defaults."""
-    path = tmp_path / "data" / "settings"
-    path.parent.mkdir()
-    path.write_bytes(bytes.fromhex(V3_FILES[words]))
-    st = store(tmp_path)
-    s, status = setfile.load(st)
-    assert status == OK
-    got = setnames.names(s)
-    assert got == setnames.names(setnames.parse(words)) and got["real-dice"] == "off"
-    assert got["two-tiles"] == "off" and got["timeout"] == "off" and got["resign"] == "off"
-    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 5
-    assert setnames.names(setfile.load(st)[0]) == got
-
-
 # Settings files as the firmware before the long game wrote them (commit 9ee9f21, setfile
 # VERSION 4: 7 bytes), whole, made by that commit's setfile.save(setnames.parse(...), Store(...)).
 V4_FILES = {
@@ -364,19 +313,35 @@ V4_FILES = {
 }
 
 
-@pytest.mark.parametrize("words", sorted(V4_FILES))
-def test_a_file_of_version_4_loads_with_its_values(tmp_path, words):
-    """A box upgraded keeps its settings: every value the version 4 file held is kept, the
-    code too; the long game: off."""
+# {version: (its files, what it lacked: the values those settings load with)}
+OLD_FILES = {
+    1: (V1_FILES, {"sound": "loud", "brightness": "medium", "code": "off"}),
+    2: (V2_FILES, {"sleep": "5-min"}),
+    3: (V3_FILES, {"real-dice": "off", "two-tiles": "off", "timeout": "off", "resign": "off"}),
+    4: (V4_FILES, {"long-game": "off"}),
+}
+
+
+@pytest.mark.parametrize("version,words", [(v, w) for v, (files, _) in OLD_FILES.items()
+                                           for w in sorted(files)])
+def test_a_file_of_an_older_version_loads_with_its_values(tmp_path, version, words):
+    """A box upgraded keeps its settings: every value the older file held is kept, the code
+    too; what that version lacked: its default. The next save writes the new layout, which
+    reads back the same."""
+    files, lacked = OLD_FILES[version]
+    raw = bytes.fromhex(files[words])
+    assert raw[5] == version  # the table holds what it says
     path = tmp_path / "data" / "settings"
     path.parent.mkdir()
-    path.write_bytes(bytes.fromhex(V4_FILES[words]))
+    path.write_bytes(raw)
     st = store(tmp_path)
     s, status = setfile.load(st)
     assert status == OK
     got = setnames.names(s)
-    assert got == setnames.names(setnames.parse(words)) and got["long-game"] == "off"
-    assert setfile.save(s, st) == OK and path.read_bytes()[5] == 5
+    assert got == setnames.names(setnames.parse(words))
+    assert {k: got[k] for k in lacked} == lacked
+    assert setfile.save(s, st) == OK
+    assert path.read_bytes()[5] == setfile.VERSION == 5
     assert setnames.names(setfile.load(st)[0]) == got
 
 

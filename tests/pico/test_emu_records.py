@@ -23,6 +23,7 @@ import struct
 
 import pytest
 from emu_skip import require_emulator
+from emugame import finish, near_the_end
 
 pytestmark = [pytest.mark.node]
 
@@ -31,10 +32,9 @@ require_emulator()
 from shutbox import pins, setfile  # noqa: E402
 from shutbox.records import _FORMAT  # noqa: E402  # private: no name in the box's RAM
 from shutbox.settings import Settings  # noqa: E402
-from shutbox_host.pico import autoplay, fsimage  # noqa: E402
+from shutbox_host.pico import fsimage  # noqa: E402
 from shutbox_host.pico.emulator import Emulator  # noqa: E402
 
-FULL = (1 << pins.TILES) - 1
 KEY = setfile.variant_key(Settings(), pins.TILES)
 # Cuts in make test, by phase (the end's, where a cut can count a game twice, the most); up
 # to SLOW of each under make soak (SHUTBOX_SLOW=1)
@@ -74,35 +74,12 @@ def _shifted(flash: bytes, saves: int) -> bytes:
     return flash[:off] + bytes(fs.context.buffer) + flash[off + size:]
 
 
-def _pass_the_box(emu: Emulator) -> None:
-    """After a turn's score: let it show, put the tiles up, Roll (the next turn or the end)."""
-    emu.run(ms=750)
-    emu.set_open(FULL)
-    emu.run(ms=60)
-    emu.click(100)
-
-
 @pytest.fixture(scope="module")
 def start(fw_image):
     """The flash near the game's end: the first player's turn scored, the second's at its
     last safe point before the throw or move that ends it (its score still to come)."""
     with Emulator(fs=fw_image) as emu:
-        emu.wait_for(r'"ev": "turn"', timeout_ms=5000)
-        emu.run(ms=100)
-        autoplay.play_turn(emu, autoplay.engine())
-        n = len(emu.lines)
-        _pass_the_box(emu)
-        turn = emu.wait_for(r'"ev": "turn"', timeout_ms=2000, since=n)
-        assert turn["player"] == 2
-        emu.run(ms=300)
-        images = [emu.flash_image()]
-
-        def saved():  # each throw and move of the second turn, once its save is done
-            emu.run(ms=100)
-            images.append(emu.flash_image())
-
-        autoplay.play_turn(emu, autoplay.engine(), after=saved)
-        return images[-2]
+        return near_the_end(emu)
 
 
 def _reference(flash: bytes) -> dict:
@@ -110,7 +87,7 @@ def _reference(flash: bytes) -> dict:
     with Emulator(flash=flash) as emu:
         rec = emu.wait_for(r'"ev": "resume"', timeout_ms=5000)
         assert rec["player"] == 2 and rec["state"] in ("setup", "ready", "rolling"), rec
-        scores = _finish(emu, 0)
+        scores = finish(emu, 0)
         ops = list(emu.flash_ops)
         end = emu.inputs[-2][0]  # the Roll that ends the game (pressed, then let go)
         return {"flash": flash, "inputs": list(emu.inputs), "scores": scores,
@@ -162,29 +139,6 @@ def _cuts(refs: dict, phase: str, n: int) -> list[tuple[str, int]]:
     return out
 
 
-def _finish(emu: Emulator, n: int) -> list[int]:
-    """Play the resumed game (its records from console line *n* on) to its end; return the
-    scores it ended with."""
-    rec = emu.wait_for(r'"ev": "(resume|turn)"', timeout_ms=5000, since=n)
-    assert rec["ev"] == "resume", rec  # the saved game, never damaged, never lost
-    st = rec["state"]
-    if st == "game_end":
-        emu.run(ms=500)
-        return rec["scores"]
-    if st != "turn_end":
-        assert rec["player"] == 2 and st in ("setup", "ready", "rolling"), rec
-        open_ = sum(1 << (k - 1) for k in rec["open"])
-        emu.set_open(open_)  # the tiles as the saved game had them
-        emu.run(ms=200)
-        autoplay.play_turn(emu, autoplay.engine(), open_=open_,
-                           rolling=n if st == "rolling" else None)
-    m = len(emu.lines)
-    _pass_the_box(emu)
-    win = emu.wait_for(r'"ev": "winner"', timeout_ms=2000, since=m)
-    emu.run(ms=500)
-    return win["scores"]
-
-
 def _cut_and_finish(ref: dict, cut: int) -> tuple:
     """Run *ref* again up to *cut*, cut the power there, play the game to its end: return
     (the records, what they should be)."""
@@ -194,7 +148,7 @@ def _cut_and_finish(ref: dict, cut: int) -> tuple:
         emu.release()  # Roll held through power-up would be a combination
         n = len(emu.lines)
         emu.power_cut(cut)
-        scores = _finish(emu, n)
+        scores = finish(emu, n)
         return records(emu.flash_image()), _expected(scores)
 
 

@@ -19,44 +19,54 @@ from shutbox_host.solve import longgame
 from shutbox_host.solve.solver import Variant
 
 
+def _option_values(var, value, who, m, k, handover):
+    """{one die?: A's chance} of *who*'s dice options at (m, k) of a turn (*value*: the
+    turn's values, *handover*: the other's), from the rules (turn_values)."""
+    full = (1 << var.tiles) - 1
+    best = max if who == 0 else min
+    free = m if who == 0 else full ^ m
+    allowed = ref.one_die_allowed(free if who == 1 else m, var.one_die)
+    out = {}
+    for one in ([True] if allowed and var.one_die_mode == V.MODE_FORCED else
+                [False, True] if allowed else [False]):
+        throws = [(a, 0) for a in range(1, 7)] if one else [
+            (a, b) for a in range(1, 7) for b in range(1, 7)]
+        acc, again = Fraction(0), 0
+        for a, b in throws:
+            moves = ref.legal(free, var.moves, a, b)
+            if moves:
+                acc += best(value(m ^ mv, k + (a == b)) for mv in moves)
+            elif a == b:
+                again += 1
+            else:
+                acc += value(m, k - 1) if k else handover[m]
+        out[one] = acc / (len(throws) - again)
+    return out
+
+
 def turn_values(var, who, handover):
     """V(mask, extra turns) of a turn of *who* (0: shuts, 1: opens), A's chance to win, the
     other's values at hand-over *handover*; written from the rules: two dice (a double
     earns an extra turn, one that cannot be played is thrown again), one die where the
     one-die rule allows it (on the shut tiles for the opener)."""
-    full = (1 << var.tiles) - 1
-    goal, win = (0, Fraction(1)) if who == 0 else (full, Fraction(0))
+    goal, win = (0, Fraction(1)) if who == 0 else ((1 << var.tiles) - 1, Fraction(0))
     best = max if who == 0 else min
 
     @cache
     def value(m, k):
         if m == goal:
             return win
-        free = m if who == 0 else full ^ m
-        allowed = ref.one_die_allowed(free if who == 1 else m, var.one_die)
-        options = [True] if allowed and var.one_die_mode == V.MODE_FORCED else (
-            [False, True] if allowed else [False])
-        outcomes = []
-        for one in options:
-            throws = [(a, 0) for a in range(1, 7)] if one else [
-                (a, b) for a in range(1, 7) for b in range(1, 7)]
-            acc, again = Fraction(0), 0
-            for a, b in throws:
-                moves = [mv for mv in ref.legal(free, var.moves, a, b)]
-                if moves:
-                    acc += best(value(m ^ mv, k + (a == b)) for mv in moves)
-                elif a == b:
-                    again += 1
-                else:
-                    acc += value(m, k - 1) if k else handover[m]
-            outcomes.append(acc / (len(throws) - again))
-        return best(outcomes)
+        return best(_option_values(var, value, who, m, k, handover).values())
 
     return value
 
 
-@pytest.mark.parametrize("var", [Variant(4), Variant(4, V.ONE_DIE_NEVER, moves=V.MOVES_KIDS),
-                                 Variant(5, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED)])
+# the variants solved exactly (in Fractions) and checked against the rules written out here
+VARIANTS = [Variant(4), Variant(4, V.ONE_DIE_NEVER, moves=V.MOVES_KIDS),
+            Variant(5, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED)]
+
+
+@pytest.mark.parametrize("var", VARIANTS)
 def test_the_exact_values_solve_the_games_equations(var):
     game = longgame.LongGame(var)
     got = game.solve(exact=True)
@@ -73,8 +83,7 @@ def test_the_exact_values_solve_the_games_equations(var):
     assert abs(got["p_first"] - float(x[full])) < 1e-13
 
 
-@pytest.mark.parametrize("var", [Variant(4), Variant(4, V.ONE_DIE_NEVER, moves=V.MOVES_KIDS),
-                                 Variant(5, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED)])
+@pytest.mark.parametrize("var", VARIANTS)
 def test_the_bounds_hold_the_exact_chance(var):
     """bounds(): integer value iteration rounded down from 0 and up from 1 brackets the
     exact chance (solved in Fractions), a few units of 2**-64 apart; with 8 bits the
@@ -108,30 +117,6 @@ def test_the_long_game_on_the_command_line(capsys):
         assert words in err and err.count("\n") == 1
 
 
-def _option_values(var, value, who, m, k, handover):
-    """{one die?: A's chance} of *who*'s dice options at (m, k) (as turn_values counts)."""
-    full = (1 << var.tiles) - 1
-    best = max if who == 0 else min
-    free = m if who == 0 else full ^ m
-    allowed = ref.one_die_allowed(free if who == 1 else m, var.one_die)
-    out = {}
-    for one in ([True] if allowed and var.one_die_mode == V.MODE_FORCED else
-                [False, True] if allowed else [False]):
-        throws = [(a, 0) for a in range(1, 7)] if one else [
-            (a, b) for a in range(1, 7) for b in range(1, 7)]
-        acc, again = Fraction(0), 0
-        for a, b in throws:
-            moves = ref.legal(free, var.moves, a, b)
-            if moves:
-                acc += best(value(m ^ mv, k + (a == b)) for mv in moves)
-            elif a == b:
-                again += 1
-            else:
-                acc += value(m, k - 1) if k else handover[m]
-        out[one] = acc / (len(throws) - again)
-    return out
-
-
 def test_the_box_s_long_game_is_the_solver_s(tmp_path):
     """The firmware's long game (shutbox.long, on a 4-tile box: one die optional where the
     high-shut rule allows it) played by both seats with the solver's exact optimal play:
@@ -152,6 +137,11 @@ def test_the_box_s_long_game_is_the_solver_s(tmp_path):
     x, y = game.exact_x, game.exact_y
     values = [turn_values(var, 0, y), turn_values(var, 1, x)]
     handovers = [y, x]
+
+    @cache  # the same few states recur in every game: their options worked out once
+    def options(who, m, k):
+        return _option_values(var, values[who], who, m, k, handovers[who])
+
     full = (1 << var.tiles) - 1
     rng = random.Random(27)
     settings = Settings(players=2, long=1)
@@ -169,7 +159,7 @@ def test_the_box_s_long_game_is_the_solver_s(tmp_path):
                 g.roll(False, now)
                 continue
             assert g.state <= READY and (g.player, g.open_ ^ g.inv, g.score) == (who, m, k)
-            opts = _option_values(var, values[who], who, m, k, handovers[who])
+            opts = options(who, m, k)
             pick = max if who == 0 else min
             one = pick(opts, key=lambda o: opts[o])
             g.roll(one, now)
