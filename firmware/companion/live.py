@@ -83,8 +83,10 @@ class Live:
         self.key = -1  # the records' variant key (shutbox.setfile.variant_key), or -1
         self.print = out
         self.urandom = urandom
-        self.lines = []  # the game log's latest lines (JSON text), at most _LOG_CAP bytes
-        self.size = 0
+        # the game log's latest lines (JSON lines), at most _LOG_CAP bytes: one object, not
+        # a list of a hundred strings (more than the 64 a collection's mark stack holds:
+        # each overflow rescans the whole heap, 8 ms on the Pico W)
+        self.log = bytearray()
         self.version = 0  # bumped whenever what the page shows changed
         self.changed = asyncio.Event()
         self.late = 0  # the loop's worst lateness (ms past a wake-up it asked for)
@@ -113,11 +115,15 @@ class Live:
         self.keep(line)
 
     def keep(self, line):
-        """Keep a log line for the page (printed already)."""
-        self.lines.append(line)
-        self.size += len(line) + 1
-        while self.size > _LOG_CAP and len(self.lines) > 1:
-            self.size -= len(self.lines.pop(0)) + 1
+        """Keep a log line for the page (printed already); the oldest whole lines go."""
+        log = self.log
+        log.extend(line.encode())
+        log.append(10)
+        n = len(log) - _LOG_CAP
+        if n > 0:
+            while log[n - 1] != 10:  # to the start of a line
+                n += 1
+            log[0:n] = b""
 
     def state(self):
         """Return the game as the page shows it (a dict for JSON)."""
@@ -150,7 +156,7 @@ class Live:
 
     def log_text(self):
         """Return the kept game log: JSON lines, as ``shutbox log`` records them."""
-        return "".join(x + "\n" for x in self.lines)
+        return bytes(self.log)
 
     def _after(self, now):
         """After a step: bump the version when anything the page shows changed (a few

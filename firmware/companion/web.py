@@ -17,13 +17,15 @@ token (``X-Pair-Token``), else 403:
 ``GET /api/wifi`` says the networking's state, no password). On the box's own access point
 any other page redirects to ``/`` (the captive portal: companion.wifi).
 
-Bounded, because the box must play on whatever arrives: at most _CLIENTS connections at once
-(one more gets 503 and is closed), a request's line and headers within _HEAD_MS (else it is
-dropped), lines of _LINE bytes and _HEADERS of them (else 400), bodies of _BODY bytes (413),
-a write that a client does not take within _WRITE_MS drops it, an event stream ends after
-_STREAM_MS (the page's EventSource reconnects): a stalled phone frees its slot. Malformed
-requests get 400, unknown paths 404, wrong methods 405; none is printed on the box's console,
-which carries the game log.
+Bounded, because the box must play on whatever arrives: an address may ask once every _EVERY_MS
+on average, _BURST at once (more get 429 and are closed: a phone polling nonstop is held to 5
+requests a second; the page asks for 7 as it opens, then holds its event stream), at most
+_CLIENTS connections at once (one more gets 503 and is closed), a request's line and headers
+within _HEAD_MS (else it is dropped), lines of _LINE bytes and _HEADERS of them (else 400),
+bodies of _BODY bytes (413), a write that a client does not take within _WRITE_MS drops it, an
+event stream ends after _STREAM_MS (the page's EventSource reconnects): a stalled phone frees
+its slot. Malformed requests get 400, unknown paths 404, wrong methods 405; none is printed on
+the box's console, which carries the game log.
 
 The box's inputs first: a request gives the box's loop its turn (``asyncio.sleep_ms(0)``:
 the loop runs then if its next reading is due) before each line it reads, after its parse
@@ -31,9 +33,17 @@ and route (a before-request handler), after its answer is made (an after-request
 and before each write, so no piece of it holds the core for long even when its bytes never
 make it wait (a socket's waits cut it more). The state is made into JSON once per change of
 the game (``Live.state_body``), not at each request or event.
+
+The heap: every _SWEEP requests served, the server collects the heap itself once no other
+request is under way. A collection holds the core whatever the box is doing (8-18 ms on the
+Pico W: docs/companion.md); one made while a request is under way nearly always overflows
+the mark's stack and rescans the whole heap (about twice as long), one made between two
+requests did not in any run. In the bench's games they came about as often as MicroPython's
+own had (when the heap fills first, it still collects wherever it is).
 """
 
 import asyncio
+import gc
 import json
 import time
 
@@ -55,9 +65,16 @@ _HEADERS = const(24)  # header lines in a request
 _BODY = const(256)  # bytes in a request's body
 _CHUNK = const(128)  # bytes read from a client at a time
 _EPIPE = const(32)  # an errno microdot takes as a client gone (its MUTED_SOCKET_ERRORS)
+_SWEEP = const(8)  # requests served, then a collection once none is under way (Server)
 _BUSY_MS = const(100)  # a client turned away: the time to take its 503 and send its request
 _JSON = "application/json; charset=UTF-8"  # as microdot's own for a dict
 _BUSY = b"HTTP/1.0 503 Busy\r\nContent-Length: 0\r\nRetry-After: 2\r\n\r\n"
+_EVERY_MS = const(200)  # an address's requests: one this often on average ...
+_BURST = const(10)  # ... and this many at once (the page asks for 7 as it opens)
+_KNOWN = const(8)  # addresses whose rate is kept at once (past ones are forgotten)
+_SLOW = (b"HTTP/1.0 429 Too Many Requests\r\nContent-Type: application/json; charset=UTF-8\r\n"
+         b"Content-Length: 85\r\nRetry-After: 1\r\n\r\n{\"error\": \"over 5 requests a "
+         b"second from this address: wait a second\", \"status\": 429}")
 
 Request.max_readline = _LINE
 Request.max_content_length = _BODY
@@ -160,12 +177,46 @@ class Server(Microdot):
         self.served = 0
         self.refused = 0
         self.dropped = 0
+        self.limited = 0  # requests refused for their address's rate (429)
+        self.since = 0  # requests served since the last collection made here
+        self.every = _EVERY_MS  # the rate: one request an address this often (0: none)
+        self.due = {}  # address -> when its requests so far are paid for (ticks_ms)
+
+    def over(self, writer):
+        """Whether the client's address asks more often than its rate (a generic cell rate:
+        each request is paid for _EVERY_MS after the last one's due time, and a request
+        whose address is due more than _BURST - 1 of them ahead is refused); addresses paid
+        up are forgotten, so the table holds the ones that asked within _BURST * _EVERY_MS
+        (_KNOWN at most: beyond, one goes)."""
+        if not self.every:
+            return False
+        try:
+            addr = writer.get_extra_info("peername")
+            # lwIP's (address, port); the unix port's sockaddr: family, port, IPv4 address
+            addr = addr[0] if isinstance(addr, tuple) else bytes(addr[4:8])
+        except Exception:  # noqa: BLE001 - no address known: no rate kept
+            return False
+        now = time.ticks_ms()
+        due = self.due
+        for a in [a for a in due if time.ticks_diff(due[a], now) <= 0]:
+            del due[a]
+        t = due.get(addr, now)
+        if time.ticks_diff(t, now) > (_BURST - 1) * self.every:
+            return True
+        if addr not in due and len(due) >= _KNOWN:
+            del due[next(iter(due))]
+        due[addr] = time.ticks_add(t, self.every)
+        return False
 
     async def handle_request(self, reader, writer):
-        if self.clients >= _CLIENTS:
-            self.refused += 1
+        slow = self.over(writer)
+        if slow or self.clients >= _CLIENTS:
+            if slow:
+                self.limited += 1
+            else:
+                self.refused += 1
             try:
-                await asyncio.wait_for_ms(writer.awrite(_BUSY), _BUSY_MS)
+                await asyncio.wait_for_ms(writer.awrite(_SLOW if slow else _BUSY), _BUSY_MS)
                 # what the client sent, read before the close: a socket closed on unread
                 # data resets the connection, and the client would never see the 503
                 await asyncio.wait_for_ms(reader.read(_LINE), _BUSY_MS)
@@ -182,6 +233,12 @@ class Server(Microdot):
         finally:
             self.clients -= 1
             await _close(writer)
+            self.since += 1
+            if self.since >= _SWEEP and not self.clients:
+                # the garbage of a few requests collected between them: one made while a
+                # request is under way overflows the mark's stack and rescans the heap
+                self.since = 0
+                gc.collect()
 
 
 async def _close(writer):

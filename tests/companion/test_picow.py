@@ -24,9 +24,10 @@ _LOOK = """\
 import sys, json
 from companion import picow
 lv = picow.live
+lines = bytes(lv.log).decode().splitlines()
 print("LOOK " + json.dumps({"mods": sorted(sys.modules), "state": lv.state(),
       "listening": lv.server is not None and lv.server.server is not None,
-      "lines": len(lv.lines), "first": lv.lines[0], "last": lv.lines[-1]}))
+      "lines": len(lines), "first": lines[0], "last": lines[-1]}))
 """
 
 

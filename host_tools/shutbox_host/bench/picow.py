@@ -26,19 +26,29 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   asks for the throw's moves ranked (companion.moves, as a phone's page does at each throw)
   before each reading: picow_moves_ranked probes had a ranking; picow_moves_held_bytes is
   what the ranking keeps between requests (its chance-to-shut buffer), freed at the end.
-- picow_inputs_{alone,page,polled}_*: the box's input latency on the emulated clock in a
-  2-player game played by autoplay (shutbox_host.pico.autoplay), each tile shut to the start
-  of the first frame showing it (or the shut-the-box show, for the last tile) and each Roll
-  press of a turn to the first frame of rolling dice (p50, worst, how many over the box's
-  10 ms, samples, lost: never shown); the box's loop over the whole run (companion.live:
-  late_ms_max, its worst lateness past a wake-up, the longest the core was held from it;
-  late_over_2_ms, its passes late by 3 ms or more, of its passes; gc_ms, one gc.collect()
-  after the game, timed: what a collection holds the core for): alone; with
-  a phone's page open (its event stream, ``page``); with a phone asking ``/api/state`` again
-  as soon as it is answered (``polled``). No radio: the phone is a task in the chip handing
-  the server requests on streams that never wait (_PHONE), so a whole request runs in one
-  slice of the box's loop, where a socket's waits would cut it in a few: a bound on what
-  the requests cost the box's inputs, not the radio's own cost.
+- picow_inputs_{alone,page,polled,paced}_*: the box's input latency on the emulated clock
+  in a 2-player game played by autoplay (shutbox_host.pico.autoplay), each tile shut to the
+  start of the first frame showing it (or the shut-the-box show, for the last tile) and each
+  Roll press of a turn to the first frame of rolling dice (p50, worst, how many over the
+  box's 10 ms, samples, lost: never shown; over_10_in_gc: of those over 10 ms, the ones
+  during which a collection of the heap held the core); the box's loop over the whole run
+  (companion.live: late_ms_max, its worst lateness past a wake-up, the longest the core was
+  held from it; late_over_2_ms, its passes late by 3 ms or more, of its passes); the
+  collections of the heap during the game (a hook on MicroPython's gc_collect, found by
+  find_gc_collect: collections, gc_ms_p50 and gc_ms_max, what each held the core for, and
+  gc_share_pct, the share of the game's time the core spent in them: the chance that a
+  press lands in one; gc_mark_ms_p50, the mark's part, up to gc_collect_end; gc_end_ms_min
+  and _max, the rest: the sweep, after a rescan of the whole heap when the mark's stack
+  overflowed): alone; with a phone's page open (its event stream, ``page``); with
+  four phones asking ``/api/state`` again as soon as they are answered (``polled``: each
+  address held to the server's rate, limited counts the 429s) or at the rate (``paced``:
+  one request every 50 ms from the four in turn, each answered). No radio: the phones are a
+  task in the chip handing the server requests on streams that never wait (_PHONE), so a
+  whole request runs in one slice of the box's loop, where a socket's waits would cut it in
+  a few: a bound on what the requests cost the box's inputs, not the radio's own cost.
+  And the worst instant (polled and paced: in_gc_flip_ms_min/max of in_gc_flip_samples):
+  tile 1 flipped exactly as a collection starts (the pin driven from the hook), to the
+  first frame showing it.
 - picow_flash_blocks_used: 4 KB littlefs blocks in use on the Pico W's filesystem after the
   boot (os.statvfs on the chip) of picow_fs_blocks; picow_companion_blocks: the blocks the
   companion's files take (the release with it less the release without, as `shutbox flash`
@@ -73,6 +83,49 @@ import %s
 gc.collect()
 print("COST", a - gc.mem_free(), gc.mem_free() + gc.mem_alloc(), a)
 """
+
+
+_CODE = """\
+import gc, machine
+def _hw(f):
+    print('HW', f, ' '.join('%04x' % machine.mem16[f + 2 * i] for i in range(24)))
+_hw(machine.mem32[id(gc.collect) + 4] & ~1)
+"""
+
+
+def _bl(at: int, h1: int, h2: int) -> int:
+    """The target of the Thumb BL whose halfwords *h1*, *h2* are at *at* (ARMv6-M: T1)."""
+    s = h1 >> 10 & 1
+    i1 = 1 - (h2 >> 13 & 1 ^ s)
+    i2 = 1 - (h2 >> 11 & 1 ^ s)
+    off = s << 24 | i1 << 23 | i2 << 22 | (h1 & 0x3FF) << 12 | (h2 & 0x7FF) << 1
+    return at + 4 + off - (s << 25)
+
+
+def _bls(line: str) -> list[int]:
+    """The BL targets in an ``HW addr halfwords...`` line, in order."""
+    f, *hw = line.split()[1:]
+    at, words = int(f), [int(x, 16) for x in hw]
+    return [_bl(at + 2 * k, words[k], words[k + 1]) for k in range(len(words) - 1)
+            if words[k] >> 11 == 0x1E and words[k + 1] >> 14 == 3 and words[k + 1] >> 12 & 1]
+
+
+def find_gc_collect(emu) -> tuple[int, int]:
+    """Return the addresses of MicroPython's gc_collect and of gc_collect_end (its sweep) in
+    the running build (at its REPL prompt): gc.collect's C function (a builtin object's
+    second word) calls gc_collect first, and the rp2 port's gc_collect calls
+    gc_collect_start, the stack's scan and gc_collect_end, in that order (ports/rp2/main.c)."""
+    from shutbox_host.pico.emulator import EmulatorError
+
+    out = emu.exec(_CODE)
+    first = _bls(next(x for x in out.splitlines() if x.startswith("HW")))
+    if not first:
+        raise EmulatorError("gc_collect not found: gc.collect calls nothing")
+    out = emu.exec("_hw(%d)\n" % first[0])
+    inner = _bls(next(x for x in out.splitlines() if x.startswith("HW")))
+    if len(inner) < 3:
+        raise EmulatorError("gc_collect_end not found: gc_collect calls %s" % inner)
+    return first[0], inner[2]
 
 
 def _import_cost(uf2, tree: dict, version: str, modules: str) -> tuple[int, int, int]:
@@ -135,16 +188,18 @@ def _game(uf2) -> dict:
             "picow_moves_held_bytes": held}
 
 
-# A phone inside the chip (the emulator has no radio): boot.py wraps companion.web.run so
-# that the box's loop also runs a task that hands the server one request after another, on
-# streams that never wait (the whole request in one slice: a real socket's waits cut it up)
+# Four phones inside the chip (the emulator has no radio): boot.py wraps companion.web.run
+# so that the box's loop also runs a task that hands the server one request after another,
+# from four addresses in turn (each held to the server's rate: the rest get 429), on streams
+# that never wait (the whole request in one slice: a real socket's waits cut it up), with a
+# pause of the second % between two (0: none; 50: each address asks at the rate, 5 a second)
 _PHONE = r"""
 import sys
 with open('/.shutbox/current') as _f:
     sys.path.insert(0, '/.shutbox/' + _f.read().strip())
 import asyncio
 from companion import web as _web
-_served = [0, 0]
+_served = [0, 0, 0]
 class _R:
     def __init__(self, d):
         self.d = d
@@ -153,24 +208,79 @@ class _R:
         self.d = self.d[len(d):]
         return d
 class _W:
+    def __init__(self, k):
+        self.k = k
     async def awrite(self, b):
         _served[1] += len(b)
+        if b.startswith(b'HTTP/1.0 429'):
+            _served[2] += 1
     async def aclose(self):
         pass
     def get_extra_info(self, what):
-        return ('127.0.0.1', 1234)
+        return ('192.168.4.%%d' %% (2 + self.k %% 4), 1234)
 async def _phone(live):
     while live.server is None:
         await asyncio.sleep_ms(10)
     while True:
-        await live.server.handle_request(_R(b'GET %s HTTP/1.0\r\nHost: box\r\n\r\n'), _W())
+        await live.server.handle_request(_R(b'GET %s HTTP/1.0\r\nHost: box\r\n\r\n'),
+                                         _W(_served[0]))
         _served[0] += 1
-        await asyncio.sleep_ms(0)
+        await asyncio.sleep_ms(%d)
 _run = _web.run
 def _run_with_phone(live, guard, host='0.0.0.0', port=80, tasks=()):
     return _run(live, guard, host, port, list(tasks) + [_phone(live)])
 _web.run = _run_with_phone
 """
+_IN_GC = 6  # flips landed at the start of a collection (polled)
+
+
+def gc_addrs(uf2) -> tuple[int, int]:
+    """gc_collect's and gc_collect_end's addresses in *uf2*'s MicroPython (find_gc_collect
+    at the REPL of a Pico W with an empty flash); kept per uf2."""
+    from shutbox_host.pico.emulator import Emulator
+
+    key = str(uf2)
+    if key not in _GC_AT:
+        with Emulator(uf2=uf2, board="RPI_PICO_W") as emu:
+            emu.run(ms=300)
+            emu.write(b"\r\n")
+            emu.prompt(since=0)
+            _GC_AT[key] = find_gc_collect(emu)
+    return _GC_AT[key]
+
+
+_GC_AT: dict = {}
+
+
+def in_collection(emu, gc_at, n: int) -> list[tuple[float | None, float]]:
+    """Before a turn's first throw, tile 1 flipped *n* times (down, up ...: the box shows
+    it at once), each flip landing exactly as a collection of the heap starts (the emulator
+    drives the pin at gc_collect's entry, *gc_at*: find_gc_collect); for each, the ms from
+    it to the first frame showing it (None: none within 80 ms) and the ms that collection
+    held the core."""
+    from shutbox import pins
+
+    t1 = pins.TILE_PINS[0]
+    out = []
+    emu.gc_watch(True, *gc_at)
+    for i in range(n):
+        down = i % 2 == 0
+        emu.gc_arm({t1: pins.SWITCH_ACTIVE if down else 1 - pins.SWITCH_ACTIVE})
+        end = emu.now_ms + 5000
+        while (at := emu.gc_armed()) is None:
+            if emu.now_ms > end:
+                raise AssertionError("no collection of the heap in 5 s of polling")
+            emu.run(ms=5)
+        emu.run(ms=80)
+        t = at / 1e6
+        was = emu.frame_at(t)
+        f = next((f for f in emu.frames_since(t) if f.tiles[0] != was.tiles[0]), None)
+        held = next(((b - a) / 1e6 for a, b, _m in emu.gc_watch(False) if a == at), -1.0)
+        emu.gc_watch(True, *gc_at)
+        out.append((None if f is None else f.ms - t, held))
+        emu.run(ms=40)
+    emu.gc_watch(False)
+    return out
 
 
 def _apart(f, was) -> int:
@@ -180,7 +290,7 @@ def _apart(f, was) -> int:
     return sum(a != b for a, b in zip(f.tiles, was.tiles, strict=True))
 
 
-def _inputs(uf2, path: str | None) -> dict:
+def _inputs(uf2, path: str | None, pause: int = 0) -> dict:
     """A 2-player game played by autoplay on the emulated Pico W (its default settings), a
     phone asking for *path* without a pause (None: no phone): each tile shut to the start of
     the first frame showing it, each Roll press of a turn to the first frame of rolling
@@ -192,28 +302,42 @@ def _inputs(uf2, path: str | None) -> dict:
     from shutbox_host.pico import fsimage
     from shutbox_host.pico.emulator import Emulator
 
-    extra = {"/boot.py": (_PHONE % path).encode()} if path else {}
+    gc_at = gc_addrs(uf2)
+    extra = {"/boot.py": (_PHONE % (path, pause)).encode()} if path else {}
     fs = fsimage.build(board="RPI_PICO_W", extra=extra)
+    in_gc: list = []
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
         emu.wait_for(_TURN, timeout_ms=8000)
         emu.run(ms=300)
+        if path == "/api/state":
+            in_gc = [ms for ms, _held in in_collection(emu, gc_at, _IN_GC)]
+            emu.run(ms=300)
         t0 = emu.now_ms
+        emu.gc_watch(True, *gc_at)
         spans = rp2.play_turns(emu)
+        watched = emu.gc_watch(False)
+        collections = [(b - a) / 1e6 for a, b, _m in watched]
+        # the mark (to gc_collect_end) and the rest (a rescan when the mark stack
+        # overflowed, then the sweep)
+        marks = sorted((m - a) / 1e6 for a, _b, m in watched if m >= 0)
+        ends = sorted((b - m) / 1e6 for _a, b, m in watched if m >= 0)
         span_ms = emu.now_ms - t0
-        # what the phone got, and the box's loop: its worst lateness, its passes late by
+        # what the phones got, and the box's loop: its worst lateness, its passes late by
         # more than 2 ms (over its own 1-2 ms sleep: the core held by something else)
-        # and one collection of the heap at the end, timed (the second: the first also
-        # frees what the REPL's interrupt left)
-        out = emu.repl("import sys, gc, time\nc = sys.modules['companion.picow'].live\n"
-                       "gc.collect()\nt = time.ticks_us()\ngc.collect()\n"
-                       "t = time.ticks_diff(time.ticks_us(), t)\n"
-                       "print('SV', %s, c.late, sum(c.hist[3:]), c.passes, t)\n"
-                       % ("_served[0], _served[1]" if path else "0, 0"))
+        out = emu.repl("import sys\nc = sys.modules['companion.picow'].live\n"
+                       "print('SV', %s, c.late, sum(c.hist[3:]), c.passes)\n"
+                       % ("_served[0], _served[1], _served[2]" if path else "0, 0, 0"))
         served = [int(v) for v in next(
             x for x in out.splitlines() if x.startswith("SV")).split()[1:]]
         if emu.events("fault"):
             raise AssertionError("the box faulted: %s" % emu.events("fault"))
         flips, rolls, lost = [], [], 0
+        holds = [(a / 1e6, b / 1e6) for a, b, _m in watched]
+        held = {"flip": 0, "roll": 0}  # of those over 10 ms, the ones a collection held
+
+        def during_gc(t0, t1):
+            return any(a < t1 and b > t0 for a, b in holds)
+
         tile_of = {pins.TILE_PINS[k]: k for k in range(pins.TILES)}
         for t_ns, levels in [x for a, b in spans for x in emu.inputs[a:b]]:
             for g, level in levels.items():
@@ -225,23 +349,41 @@ def _inputs(uf2, path: str | None) -> dict:
                     if g in tile_of and (was is None or f.tiles[tile_of[g]]
                                          != was.tiles[tile_of[g]] or _apart(f, was) > 1):
                         flips.append(f.ms - t)
+                        held["flip"] += f.ms - t > 10 and during_gc(t, f.ms)
                         break
                     if g == pins.ROLL_PIN and (was is None or (f.die_a, f.die_b)
                                                != (was.die_a, was.die_b)):
                         rolls.append(f.ms - t)
+                        held["roll"] += f.ms - t > 10 and during_gc(t, f.ms)
                         break
                 else:
                     lost += 1
-    name = "picow_inputs_" + {None: "alone", "/api/state": "polled",
+    name = "picow_inputs_" + {None: "alone", "/api/state": "paced" if pause else "polled",
                               "/api/events": "page"}[path]
+    collections.sort()
     out = {name + "_lost": lost, name + "_requests": served[0],
            name + "_bytes_sent": served[1], name + "_span_ms": round(span_ms),
-           name + "_late_ms_max": served[2], name + "_late_over_2_ms": served[3],
-           name + "_passes": served[4], name + "_gc_ms": round(served[5] / 1000, 1)}
+           name + "_limited": served[2],
+           name + "_late_ms_max": served[3], name + "_late_over_2_ms": served[4],
+           name + "_passes": served[5], name + "_collections": len(collections),
+           name + "_gc_ms_p50": round(statistics.median(collections), 2) if collections else 0,
+           name + "_gc_ms_max": round(collections[-1], 2) if collections else 0,
+           name + "_gc_share_pct": round(100 * sum(collections) / span_ms, 2)}
+    if marks:
+        out.update({name + "_gc_mark_ms_p50": round(statistics.median(marks), 2),
+                    name + "_gc_end_ms_min": round(ends[0], 2),
+                    name + "_gc_end_ms_max": round(ends[-1], 2)})
+    if in_gc:
+        if None in in_gc:
+            raise AssertionError("a flip landed in a collection was never shown: %s" % in_gc)
+        out.update({name + "_in_gc_flip_ms_max": round(max(in_gc), 2),
+                    name + "_in_gc_flip_ms_min": round(min(in_gc), 2),
+                    name + "_in_gc_flip_samples": len(in_gc)})
     for kind, ms in (("flip", flips), ("roll", rolls)):
         out.update({"%s_%s_ms_p50" % (name, kind): round(statistics.median(ms), 2),
                     "%s_%s_ms_max" % (name, kind): round(max(ms), 2),
                     "%s_%s_over_10_ms" % (name, kind): sum(x > 10 for x in ms),
+                    "%s_%s_over_10_in_gc" % (name, kind): held[kind],
                     "%s_%s_samples" % (name, kind): len(ms)})
     return out
 
@@ -270,6 +412,6 @@ def figures(soak=False, uf2=None):
     out["picow_names_import_bytes"] = _import_cost(uf2, tree, with_c.version,
                                                    "companion.names")[0]
     out.update(_game(uf2))
-    for path in (None, "/api/events", "/api/state"):
-        out.update(_inputs(uf2, path))
+    for path, pause in ((None, 0), ("/api/events", 0), ("/api/state", 0), ("/api/state", 50)):
+        out.update(_inputs(uf2, path, pause))
     return out

@@ -43,11 +43,14 @@ class WebBox(Driver):
     name = "web box"
 
     def __init__(self, flash: Path | None = None, players: int = 2, port: int | None = None,
-                 wifi: bool = False):
+                 wifi: bool = False, rate: bool = False):
         """Start the box with its flash in the folder *flash* (None: a new one of its own,
         removed when it closes); its server on *port* (None: a free one, another if it was
         taken meanwhile). ``serving``: the server listens. *wifi*: its networking on the
-        simulated radio, its DNS on ``dns_port`` (UDP)."""
+        simulated radio, its DNS on ``dns_port`` (UDP). *rate*: the server keeps its rate
+        per address (companion.web: 429 beyond 5 requests a second); else none, as the
+        tests' own polls (``wait_state``: 20 a second) and the benches' phones ask far more
+        often from the one address 127.0.0.1."""
         self._own = tempfile.TemporaryDirectory(prefix="shutbox-webbox-") if flash is None \
             else None
         self.flash = Path(self._own.name if self._own is not None else flash)
@@ -67,6 +70,8 @@ class WebBox(Driver):
             threading.Thread(target=self._read, daemon=True).start()
             self.serving = self.wait_line(("READY", "UNSERVED"), 20).startswith("READY")
             self._t0 = time.monotonic()
+            if not rate:
+                self.rate(0)
             if self.serving or port:
                 return
             self.close()  # the free port was taken before the box bound it: another
@@ -129,10 +134,16 @@ class WebBox(Driver):
 
     def figures(self) -> dict:
         """The loop's figures: passes, worst lateness (ms), requests served, refused, dropped,
-        clients now, free heap, the 99th percentile of the lateness (ms)."""
+        clients now, free heap, the 99th percentile of the lateness (ms), requests refused
+        for their address's rate (429)."""
         keys = ("passes", "late_ms", "served", "refused", "dropped", "clients", "free",
-                "p99_ms")
+                "p99_ms", "limited")
         return dict(zip(keys, map(int, self.ask("n", "N ").split()[1:]), strict=True))
+
+    def rate(self, every_ms: int) -> None:
+        """An address's requests: one every *every_ms* on average (companion.web's rate, 0:
+        none; the harnesses that load the box harder than the rate would let through)."""
+        self.send("l %d" % every_ms)
 
     def alive(self) -> bool:
         return self.proc.poll() is None

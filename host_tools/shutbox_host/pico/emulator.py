@@ -736,6 +736,32 @@ class Emulator:
             kw["pcs"] = list(pcs)
         return self._call("bltrace", **kw).get("targets", {})
 
+    def gc_watch(self, on: bool, entry: int = 0, mid: int = 0) -> list[tuple[int, int, int]]:
+        """Record from now on each call of the function at *entry* (MicroPython's gc_collect:
+        bench.picow.find_gc_collect) as (entry ns, return ns, ns of the first entry into
+        *mid* in it: a function it calls, -1 if none), or stop (off: returns them)."""
+        flat = self._call("gcwatch", on=on, entry=int(entry), mid=int(mid)).get("spans", [])
+        return list(zip(flat[0::3], flat[1::3], flat[2::3], strict=False))
+
+    def gc_arm(self, levels: dict[int, int]) -> None:
+        """Drive *levels* (GPIO -> 0/1) at the next entry of the watched function (gc_watch):
+        an input landing exactly as a collection starts; gc_armed says when."""
+        self._armed = dict(levels)
+        self._call("gcarm", levels={str(g): int(v) for g, v in levels.items()})
+
+    def gc_armed(self) -> int | None:
+        """The ns at which gc_arm's levels were driven (recorded in ``inputs`` as any other),
+        or None while the watched function has not been entered since."""
+        t = self._call("gcarm").get("armed_at", -1)
+        if t < 0:
+            return None
+        levels = getattr(self, "_armed", None)
+        if levels is not None:
+            self._armed = None
+            self.levels.update(levels)
+            self.inputs.append((t, levels))
+        return t
+
     # ---- reading what was shown ----
 
     def frames_since(self, ms: float) -> list[Frame]:

@@ -19,11 +19,13 @@ box's inputs come from stdin, one command a line:
                 from what they showed (the PC's µs clock; ``r`` prints ``R us``, -1: none yet)
   w SSID [PW]   a network in the simulated radio's range (no PW: an open one)
   k             print ``K passphrase ap-name`` (the box's own access point)
+  l MS          an address's requests: one every MS ms on average (companion.web's rate;
+                0: none, for the harnesses that load the box harder than the rate lets)
 
 Output: ``READY PORT`` once serving (``UNSERVED PORT``: the server could not start, and
 the box plays on); ``F <ms> <hex>`` when the LEDs were written (ms of the
 box's clock); the box's JSON log lines; ``S`` and ``N`` lines (the answers: ``N passes
-worst-lateness-ms served refused dropped clients free-heap p99-lateness-ms``).
+worst-lateness-ms served refused dropped clients free-heap p99-lateness-ms limited``).
 """
 
 import sys
@@ -189,14 +191,16 @@ async def commands():
             while k + 1 < len(h) and seen * 100 < live.passes * 99:  # the 99th percentile
                 k += 1
                 seen += h[k]
-            print("N %d %d %d %d %d %d %d %d" % (live.passes, live.late, app.served,
-                                                 app.refused, app.dropped, app.clients,
-                                                 gc.mem_free(), k))
+            print("N %d %d %d %d %d %d %d %d %d" % (live.passes, live.late, app.served,
+                                                    app.refused, app.dropped, app.clients,
+                                                    gc.mem_free(), k, app.limited))
         elif c == b"w":
             network.networks[w[1].decode()] = w[2].decode() if len(w) > 2 else ""
         elif c == b"k":
             uid = machine.unique_id()
             print("K %s %s" % (wifi.passphrase(uid), wifi.ap_name(uid)))
+        elif c == b"l":
+            app.every = int(w[1])
         elif c == b"z":
             live.passes = live.late = 0
             for i in range(len(live.hist)):

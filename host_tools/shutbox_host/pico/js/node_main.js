@@ -16,6 +16,12 @@
  *   count {addrs: [pc]}: count entries at these addresses (bench: gc_alloc)
  *   bltrace {on, r0 | pcs}: report BL targets (with r1) entered with r0 == the given value,
  *     or of the given addresses (finding gc_alloc)
+ *   gcwatch {on, entry}: record each call of the function at *entry* (MicroPython's
+ *     gc_collect: bench.picow) as its entry and return ns, and when *mid* (a function it
+ *     calls: gc_collect_end, the sweep) was first entered in it (-1: never), until off
+ *     (returns them: spans, three numbers a call);
+ *   gcarm {levels}: drive these inputs at the watched function's next entry (a press landing
+ *     as a collection starts); gcarm {} returns when that was (armed_at ns, -1: not yet)
  *   go {lag_ms}: run freely at about real time (the pty bridge) until pause
  *   pause   quit
  * Events: console {t, b64}, frame {t, hex}, tone {t, hz, duty}, reset {t, why},
@@ -199,6 +205,55 @@ function blTrace(cmd) {
   return {};
 }
 
+function gcWatch(cmd) {
+  if (!cmd.on) {
+    const got = { spans: pico.gcSpans || [], armed_at: pico.gcArmedAt ?? -1 };
+    pico.hooks = null;
+    pico.gcSpans = null;
+    pico.gcArm = null;
+    return got;
+  }
+  const entry = cmd.entry >>> 0;
+  const mid = cmd.mid ? cmd.mid >>> 0 : -1; // a function it calls: when the first call begins
+  const spans = [];
+  const pc = new Set([entry]);
+  if (mid >= 0) pc.add(mid);
+  let tm = -1;
+  let ret = -1;
+  let sp = 0;
+  let t0 = 0;
+  pico.gcSpans = spans;
+  pico.gcArm = null;
+  pico.gcArmedAt = -1;
+  pico.hooks = {
+    pc,
+    counts: new Map(),
+    hit: (at, core) => {
+      if (at === mid) {
+        if (ret >= 0 && tm < 0) tm = pico.now;
+      } else if (at === entry && ret < 0) {
+        // a call: its return is to LR with the caller's SP (a BL pushes nothing)
+        t0 = pico.now;
+        tm = -1;
+        ret = (core.registers[14] & ~1) >>> 0;
+        sp = core.SP >>> 0;
+        pc.add(ret);
+        if (pico.gcArm) {
+          for (const [g, level] of Object.entries(pico.gcArm)) pico.setInput(Number(g), level);
+          pico.gcArm = null;
+          pico.gcArmedAt = t0;
+        }
+      }
+      if (at === ret && core.SP >>> 0 === sp) {
+        spans.push(t0, pico.now, tm);
+        if (ret !== entry) pc.delete(ret);
+        ret = -1;
+      }
+    },
+  };
+  return {};
+}
+
 // ---- go: run freely at about the wall's pace, the lag bounded ----
 
 function goStep() {
@@ -250,6 +305,13 @@ const handlers = {
   },
   count: (c) => (setCount(c.addrs), {}),
   bltrace: blTrace,
+  gcwatch: gcWatch,
+  gcarm: (c) => {
+    if (!c.levels) return { armed_at: pico.gcArm ? -1 : pico.gcArmedAt ?? -1 };
+    pico.gcArm = c.levels;
+    pico.gcArmedAt = -1;
+    return {};
+  },
   go: (c) => {
     going = { emu0: pico.now, wall0: performance.now(), lag: (c.lag_ms ?? 500) * 1e6 };
     setTimeout(goStep, 0);
