@@ -171,7 +171,8 @@ companion: $(STAMP)
 # the board's .mpy version (shutbox flash checks it).
 MPY_FLAGS   ?= -O3
 MPY_OUT     ?= build/mpy
-HOST_ONLY   := firmware/shutbox/setnames.py firmware/shutbox/variants.py firmware/shutbox/ahead.py
+HOST_ONLY   := firmware/shutbox/setnames.py firmware/shutbox/variants.py firmware/shutbox/ahead.py \
+               firmware/shutbox/chip.py
 MPY_SOURCES := firmware/main.py $(filter-out $(HOST_ONLY),$(sort $(wildcard firmware/shutbox/*.py)))
 
 mpy: $(patsubst firmware/%.py,$(MPY_OUT)/%.mpy,$(MPY_SOURCES))

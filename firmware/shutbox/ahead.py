@@ -24,12 +24,16 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
   programs other blocks but starts no other erase: an erase littlefs asks for then (of a
   block not erased ahead) first finishes the suspended one, the one case a save waits.
 
-The raw device is the simulated board's (sim/norflash.py: ``Nor``), or on the Pico
-tests/pico/rp2_erase_ahead.py's ``Chip`` (code in RAM that drives the flash's suspend and
-resume; tested on the emulated chip only): the box does not use it yet, the Pico mounts
-littlefs on its flash as MicroPython does (docs/reliability.md says what is left). Erases
-are the ones littlefs does, earlier: the flash's wear is unchanged (``shutbox bench --only
-saves`` counts them).
+``start(raw, blocks, at)`` mounts littlefs at *at* on it and hands its idle step to the box's
+loop: ``shutbox.idle``, a list holding the step while the device has work (after an erase
+littlefs asked for, until the walk and its erases ahead are done), None otherwise;
+Guard.forever calls ``shutbox.idle[0](ms)`` in every sleep while it is there (and sleeps
+itself when it returns False), so a waiting screen's passes call nothing. The raw device is
+the simulated board's (sim/norflash.py: ``Nor``, its profiles ``typ-ahead`` and ``max-ahead``),
+or on the Pico firmware/shutbox/chip.py's ``Chip`` (code in RAM that drives the flash's
+suspend and resume; shutbox.boot.start mounts / on it at power-up where it is flashed,
+which ``shutbox flash`` does not do by default: docs/reliability.md). Erases are the ones littlefs
+does, earlier: the flash's wear is unchanged (``shutbox bench --only saves`` counts them).
 """
 
 import binascii
@@ -39,6 +43,8 @@ from micropython import const
 _BLOCK = const(4096)
 _CHUNK = const(256)
 _NULL = const(0xFFFFFFFF)
+
+mounted = None  # the Ahead that start() mounted last (its counters: the tests', the bench's)
 
 
 def _u32(b, big):
@@ -72,9 +78,11 @@ class Ahead:
         self.ff = b"\xff" * _CHUNK  # an erased chunk, to compare with
         self.skipped = 0  # littlefs's erases skipped: the block was erased
         self.waited = 0  # littlefs's erases done at once (a save waited for the flash)
-
-    def readblocks(self, block, buf, offset=0):
-        self.raw.readblocks(block, buf, offset)
+        # littlefs reads the raw device's own readblocks: no call of Python's between (on the
+        # Pico a read is rp2.Flash's, in C: the box's start-up loads its modules through it)
+        self.readblocks = raw.readblocks
+        self.step = None  # start(): the box loop's [idle step], this device's while it has work
+        self.hook = None  # this device's idle, bound once (a bound method is a heap object)
 
     def writeblocks(self, block, buf, offset=None):
         if offset is None:  # the basic interface: erase then program whole blocks
@@ -90,6 +98,8 @@ class Ahead:
         if op != 6:
             return self.raw.ioctl(op, arg)
         self.walk = True
+        if self.step is not None:  # work for the loop's sleeps again
+            self.step[0] = self.hook
         if self.todo >= 0:  # no erase starts while one is suspended: that one ends first
             self._finish()
         if self.clean[arg] or self._blank(arg):
@@ -102,7 +112,8 @@ class Ahead:
         return 0
 
     def idle(self, ms):
-        """The main loop sleeps *ms* ms: walk a pair, or erase ahead (suspended at its end)."""
+        """The main loop sleeps *ms* ms: walk a pair, or erase ahead (suspended at its end);
+        return True if the erase took the sleep (the loop then does not sleep again)."""
         if self.todo < 0:
             if self.walk:  # littlefs erased: (again) from the root's pair
                 self.walk = False
@@ -112,7 +123,7 @@ class Ahead:
             if self.next is not None:
                 self._walk()
                 if self.next is not None:
-                    return
+                    return False
                 self.stale = self.found
                 self.found = []
             st = self.stale
@@ -123,10 +134,13 @@ class Ahead:
                 else:
                     self.clean[b] = 1
             if self.todo < 0:
-                return
+                if self.step is not None:  # nothing left: the loop sleeps without calling
+                    self.step[0] = None  # this (a call costs a waiting screen's pass 20 µs)
+                return False
         if self.raw.erase_ahead(self.todo, ms * 1000):
             self.clean[self.todo] = 1
             self.todo = -1
+        return True
 
     def _finish(self):
         """End the erase under way now (the core waits for what it has left)."""
@@ -204,3 +218,38 @@ class Ahead:
                 self.found.append(a)
             else:
                 self.next = None  # a pair with no valid half: erase nothing more
+
+
+def start(raw, blocks, at):
+    """Mount littlefs (4 KB blocks, 256-byte programs, as the rp2 port does) at *at* on an
+    Ahead over *raw*, and hand its idle step to the box's loop (``shutbox.idle``). Whatever
+    was mounted at *at* is put back if littlefs does not mount (the box's files untouched).
+    Return the filesystem mounted."""
+    import vfs
+
+    import shutbox
+
+    old = None
+    for f, point in vfs.mount():
+        if point == at:
+            old = f
+    dev = Ahead(raw, blocks)
+    if old is not None:
+        vfs.umount(at)
+    fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore[abstract,arg-type]  # a device by its methods
+    try:
+        vfs.mount(fs, at)
+    except OSError:
+        if old is not None:
+            vfs.mount(old, at)
+        raise
+    if at == "/":
+        import os
+
+        os.chdir("/")
+    dev.hook = dev.idle
+    dev.step = [dev.hook]
+    shutbox.idle = dev.step  # type: ignore[assignment]  # the package's None until now
+    global mounted
+    mounted = dev
+    return fs

@@ -9,7 +9,9 @@ looks up four paths (a package folder, X.py, X.mpy, then it opens X.mpy). ``star
 1. imports once the built-in modules whose names a file may extend (MicroPython's
    "extensible" ones: time, os, json, machine, array ...), with only the frozen modules'
    path, and keeps them in sys.modules: each ``import`` of one otherwise searches every
-   folder of sys.path first (6 ms), as built-ins are not kept there;
+   folder of sys.path first (6 ms), as built-ins are not kept there; then remounts / (the
+   Pico's littlefs) on the flash's erase ahead where firmware/shutbox/chip.py is flashed
+   (its ``mount``: before anything writes);
 2. mounts shutbox.bootfs over the shutbox package's folder: one lookup per module (where
    the package is on the root filesystem, as on the Pico; loaded only then).
 
@@ -53,6 +55,17 @@ def start(main, out):
             except ImportError:
                 pass  # a port without it: the firmware never imports it there
     sys.path[:] = path
+    if type(fs) is vfs.VfsLfs2:  # the Pico's littlefs, before anything writes: on the flash's
+        # erase ahead where firmware/shutbox/chip.py is flashed (not by default: one lookup
+        # of the flash, where an import tries four), its built-ins kept above. Names this
+        # long are no interned strings: the qstr pool gets nothing on a box without it
+        try:
+            import os
+
+            os.stat(main[:main.rfind("/")] + "/shutbox/chip.mpy")
+            fs = __import__("shutbox.chip", None, None, ("mount",)).mount() or fs
+        except (ImportError, OSError):  # (OSError: not there, or / left as it was)
+            pass
     try:
         from shutbox.bootfs import Modules
 

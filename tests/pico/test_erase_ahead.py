@@ -1,12 +1,12 @@
 # The erase ahead on the real rp2 build: code in RAM suspends a sector erase for the pins.
 """On the emulated RP2040 with its flash chip's commands modelled (``Emulator(flash_chip=True)``:
 pico.js W25Q, a W25Q16JV, its sector erase 45 ms as typical: the mechanism does not depend on
-it; the simulated board's bench covers the datasheet's 400 ms), the stock
-MicroPython runs tests/pico/rp2_erase_ahead.py (``Chip``: the asm_thumb code in RAM that
-erases with XIP off and suspends) and firmware/shutbox/ahead.py, pasted at the REPL (neither
-is on the box yet: docs/reliability.md). The model fails loudly on an instruction fetch or
-any XIP read while the flash erases, and on an erase or program the chip would ignore during
-a suspend; the tests read the emulator's clock. The spike's figures (45 ms erases, 2 ms
+it; the simulated board's bench covers the datasheet's 400 ms), the stock MicroPython runs
+firmware/shutbox/chip.py (``Chip``: the asm_thumb code in RAM that erases with XIP off and
+suspends) and firmware/shutbox/ahead.py, pasted at the REPL (the box flashed with both:
+tests/pico/test_save_latency.py). The model fails loudly on an instruction fetch or any XIP
+read while the flash erases, and on an erase or program the chip would ignore during a
+suspend; the tests read the emulator's clock. The spike's figures (45 ms erases, 2 ms
 slices): a sector erased in 2 ms slices with Python between them; a pin edge 20 ms into a
 40 ms slice has Python running again within 2 ms, the erase suspended."""
 
@@ -28,8 +28,8 @@ from shutbox_host.pico.emulator import Emulator, EmulatorError  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 ERASE_NS, PROGRAM_NS = 45_000_000, 400_000
 TILE = 2  # GPIO 2 (tile 1): the pin the slices watch
-SOURCES = ((ROOT / "firmware" / "shutbox" / "ahead.py").read_text()
-           + (Path(__file__).parent / "rp2_erase_ahead.py").read_text())
+CHIP = ROOT / "firmware" / "shutbox" / "chip.py"
+SOURCES = (ROOT / "firmware" / "shutbox" / "ahead.py").read_text() + CHIP.read_text()
 SETUP = SOURCES + """
 import os, rp2, time
 from machine import Pin
@@ -128,7 +128,7 @@ print("FS", ok, dev.skipped, dev.waited, chip.slices)
 def test_an_xip_read_while_the_flash_erases_fails_loudly():
     """The model can fail: _slice changed to return once the erase has started (no poll, no
     suspend), so Python runs from flash while the chip erases."""
-    src = (Path(__file__).parent / "rp2_erase_ahead.py").read_text()
+    src = CHIP.read_text()
     a = src.index("\n@micropython.asm_thumb\n")
     b = src.index("    label(END)") + len("    label(END)")
     start = "    bl(CS)\n    b(POLL)\n    label(RESUME)"

@@ -24,9 +24,12 @@ TABLE_SOURCES = "shutbox/tables/"  # where the tables are in firmware/
 # Modules of the shutbox package that only the host tools import (the words of the settings
 # and of the variants: the CLI, the card, the docs, the log's reader); no firmware module does
 # (tests/pico/test_lean.py checks it), so they are not flashed: no room taken on the board.
-# shutbox.ahead (littlefs's erases done ahead) too: only the simulated board's flash mounts
-# littlefs on it, until the Pico has the code in RAM that suspends an erase
-HOST_ONLY = ("shutbox/setnames.py", "shutbox/variants.py", "shutbox/ahead.py")
+# shutbox.ahead (littlefs's erases done ahead) and firmware/shutbox/chip.py (the Pico's
+# suspendable erase, which shutbox.boot.start mounts / on where it is flashed) too: off on
+# the Pico by default until the box with them is measured on the emulated chip
+# (docs/reliability.md); the simulated board's flash mounts littlefs on shutbox.ahead itself
+HOST_ONLY = ("shutbox/setnames.py", "shutbox/variants.py", "shutbox/ahead.py",
+             "shutbox/chip.py")
 
 LAUNCHER = LAUNCHER_MARK + """: starts the last complete firmware (written by `shutbox flash`).
 import sys

@@ -70,11 +70,13 @@ import simtime
 import micropython
 
 simbus.rp2040()  # the firmware's sys names the board as a Pico's does
-sys.modules["time"] = simtime  # rp2's ticks (their 2**30 wrap), on the board's clock
 # A firmware already loaded here (the virtual Pico's, whose main loop a Ctrl-C stopped) took
-# the port's own time (its ticks wrap at 2**62): it loads again, on simtime.
-for _m in [m for m in sys.modules if m == "shutbox" or m.startswith("shutbox.")]:
-    del sys.modules[_m]
+# the port's own time (its ticks wrap at 2**62): it loads again, on simtime. (sim/norflash.py
+# mounts the flash with the firmware's shutbox.ahead on simtime: kept, with its idle step.)
+if sys.modules.get("time") is not simtime:
+    sys.modules["time"] = simtime  # rp2's ticks (their 2**30 wrap), on the board's clock
+    for _m in [m for m in sys.modules if m == "shutbox" or m.startswith("shutbox.")]:
+        del sys.modules[_m]
 
 ticks_add = simtime.ticks_add
 ticks_diff = simtime.ticks_diff
@@ -398,8 +400,9 @@ def wait(ms):
             dt = loop[3] = 1
         dt = dt if dt < left else left
         now[0] = ticks_add(now[0], dt)
-        if simbus.idle is not None:
-            simbus.idle(dt)
+        idle = getattr(sys.modules.get("shutbox"), "idle", None)  # as Guard.forever's sleep
+        if idle is not None and idle[0] is not None:
+            idle[0](dt)
         loop[3] -= dt
         if loop[3] <= 0:
             loop[3] = step()

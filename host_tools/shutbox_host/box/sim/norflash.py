@@ -16,10 +16,12 @@ XIP).
 
 ``typ-ahead`` and ``max-ahead``: the same chip with littlefs mounted on the firmware's
 shutbox.ahead, whose erases ahead use ``Nor.erase_ahead``: a sector erase that runs while the
-core sleeps in the loop (boxrun calls ``simbus.idle`` with each sleep) and is suspended at the
-sleep's end (Erase Suspend 0x75, resumed with 0x7A; the core waits tSUS, 20 µs at most, cited
-from the datasheet, for the suspend). As the datasheet says, a suspended sector's content is
-undefined (here: its old bits OR random ones, as after a power cut mid erase), the chip starts
+core sleeps in the loop (mounted by the firmware's shutbox.ahead.start, whose idle step,
+``shutbox.idle``, the loop calls in each sleep: Guard.forever, and boxrun's pass of it) and
+is suspended at the sleep's end (Erase Suspend 0x75, resumed with 0x7A; the core waits tSUS,
+20 µs at most, cited from the datasheet, for the suspend). As the datasheet says, a suspended
+sector's content is undefined (here: its old bits OR random ones, as after a power cut mid
+erase), the chip starts
 no other erase and programs none of that sector's pages while one is suspended (both raise
 here: the wrapper must never ask), and it reads and programs other sectors. Not modelled: a
 minimum time between a resume and the next suspend, and a slower erase when suspended often
@@ -190,13 +192,15 @@ def main():
     path = argv[argv.index("--flash") + 1]
     dev = Nor(BLOCKS, profile)
     os.VfsLfs2.mkfs(dev, progsize=PAGE)
-    bdev = dev
-    if ahead:  # the firmware's erase ahead (shutbox.ahead), in the loop's sleeps
-        from shutbox.ahead import Ahead
+    if ahead:  # the firmware's erase ahead: its mount, which names the loop's idle step
+        import simtime
 
-        bdev = Ahead(dev, BLOCKS)
-        simbus.idle = bdev.idle
-    os.mount(os.VfsLfs2(bdev, progsize=PAGE), path)
+        sys.modules["time"] = simtime  # as boxrun: the firmware loads on the board's clock
+        from shutbox.ahead import start
+
+        start(dev, BLOCKS, path)
+    else:
+        os.mount(os.VfsLfs2(dev, progsize=PAGE), path)
     dev.log = True
     simbus.schedule = _Edges()
     _frames()

@@ -62,7 +62,6 @@ clock = time.ticks_ms
 advance = None  # advance(ms): move a harness's virtual clock (None: real time passes anyway)
 us = 0  # µs past clock()'s ms that the core spent busy (busy_us): simtime.ticks_us adds it
 sleep = time.sleep_ms  # simtime.sleep_ms: a harness with a virtual clock replaces it
-idle = None  # idle(ms): the core slept ms ms in the loop (sim/norflash.py: erase ahead)
 BIT_NS = 1270  # a WS2812 bit as the Pico's bitstream sends it (1,232-1,312 ns, emulated)
 WRITE_US = 30  # and the driver's own time a write (0.73 ms for 23 LEDs on the emulated chip)
 

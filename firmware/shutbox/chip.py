@@ -1,7 +1,6 @@
 # The Pico's suspendable sector erase: code in RAM that drives the W25Q16JV with XIP off.
-"""Run on the rp2 port (pasted at the REPL by tests/pico/test_erase_ahead.py, after
-firmware/shutbox/ahead.py): ``Chip``, littlefs's raw block device for shutbox.ahead.Ahead on
-the Pico, rp2.Flash's blocks with ``erase_ahead``.
+"""littlefs's raw block device on the Pico for shutbox.ahead.Ahead: rp2.Flash's blocks with
+``erase_ahead``, and ``mount``, which remounts / on it at power-up (firmware/main.py).
 
 ``_slice`` is ``@micropython.asm_thumb`` code, which MicroPython compiles into RAM. With
 interrupts off it stops execution from flash as pico-sdk's flash functions do (the ROM's
@@ -12,9 +11,15 @@ register (05h, BUSY) until the erase is done, or until a watched pin changes (SI
 or the slice's time is up (the timer's TIMERAWL), when it suspends the erase (75h) and waits
 for BUSY to clear (tSUS); then re-enters XIP as pico-sdk's flash_enable_xip_via_boot2 does
 (the ROM's flash_flush_cache 'FC', then a RAM copy of boot2) and returns 1 (erased) or 0.
-Not on the box: the Pico mounts littlefs as MicroPython does (docs/reliability.md).
+
+RP2040 only (the RP2350's ROM and flash interface differ: ``mount`` leaves them alone).
+mpy-cross compiles it only for the chip's arch (``-march=armv6m``), and the unix port not at
+all: it loads on the Pico alone. Not flashed by default (host_tools' layout.HOST_ONLY): a
+Pico flashed without it mounts littlefs as MicroPython does.
 """
 # ruff: noqa: F821 - the assembler's names (registers, instructions, labels)
+# mypy: disable-error-code="name-defined,misc,call-overload"
+# (the assembler's names, its str instruction and asm_thumb's untyped decorator: not Python)
 
 import array
 
@@ -22,11 +27,12 @@ import machine
 import uctypes
 
 import micropython
+from micropython import const
 
-_SSI = 0x18000000  # SSI's registers: DR0 at 0x60, SR at 0x28 (bit 3: RX FIFO not empty)
-_SS_CTRL = 0x4001800C  # IO_QSPI GPIO_QSPI_SS_CTRL: OUTOVER (bits 9:8) 2 low, 3 high
-_TIMERAWL = 0x40054028
-_GPIO_IN = 0xD0000004
+_SSI = const(0x18000000)  # SSI's registers: DR0 at 0x60, SR at 0x28 (bit 3: RX FIFO not empty)
+_SS_CTRL = const(0x4001800C)  # IO_QSPI GPIO_QSPI_SS_CTRL: OUTOVER (bits 9:8) 2 low, 3 high
+_TIMERAWL = const(0x40054028)
+_GPIO_IN = const(0xD0000004)
 
 
 @micropython.asm_thumb
@@ -166,6 +172,26 @@ def _rom(name):
         t += 4
 
 
+def mount():
+    """Remount / on shutbox.ahead.Ahead over this chip's flash, its erases ahead watching
+    the tiles' and Roll's pins (an RP2040 only; shutbox.boot.start, at power-up): return the
+    filesystem now at /, or None. The box's loop runs the erases in its sleeps."""
+    import sys
+
+    if "RP2040" not in getattr(sys.implementation, "_machine", ""):
+        return None
+    import rp2
+
+    from shutbox import pins
+    from shutbox.ahead import start
+
+    flash = rp2.Flash()
+    mask = 1 << pins.ROLL_PIN
+    for i in range(pins.TILES):
+        mask |= 1 << pins.TILE_PINS[i]
+    return start(Chip(flash, mask), flash.ioctl(4, 0), "/")
+
+
 class Chip:
     """rp2.Flash's blocks, with erase_ahead(block, us) watching the pins in *mask*."""
 
@@ -181,19 +207,15 @@ class Chip:
                                    _SSI, _SS_CTRL, _TIMERAWL, _GPIO_IN])
         self.pending = -1
         self.slices = 0
+        # littlefs's reads, programs and requests go to rp2.Flash's own (C, no Python between)
+        self.readblocks = flash.readblocks
+        self.writeblocks = flash.writeblocks
+        self.ioctl = flash.ioctl
 
     def view(self, block):
         """The block's bytes where XIP maps them (read only; not while it is erased)."""
         return memoryview(uctypes.bytearray_at(0x10000000 + self.base + block * 4096, 4096))
 
-    def readblocks(self, block, buf, offset=0):
-        self.flash.readblocks(block, buf, offset)
-
-    def writeblocks(self, block, buf, offset=0):
-        return self.flash.writeblocks(block, buf, offset)
-
-    def ioctl(self, op, arg):
-        return self.flash.ioctl(op, arg)
 
     def erase_ahead(self, block, us):
         """Erase *block* for at most *us* µs (-1: to its end, no pin watched), suspended if a
