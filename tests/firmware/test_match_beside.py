@@ -13,12 +13,11 @@ import random
 import pytest
 from backends import flip, throw
 from test_computer import Box, play, set_tiles
-from test_match_play import expected_move
+from test_match_play import computer_rounds, expected_move
 
 from shutbox.engine import LEVEL_HARD
-from shutbox.game import GAME_END, MOVE, TURN_END
+from shutbox.game import MOVE, TURN_END
 from shutbox.settings import _HINT_BEST as HINT_BEST
-from shutbox.ticks import ticks_add, ticks_diff
 
 TURN = {"real_dice": 1, "timeout": 2, "resign": 1}  # shutbox.turn's game, every setting on
 
@@ -33,31 +32,7 @@ def test_the_hard_computer_plays_the_match_beside_them(tie, more):
     rng = random.Random(tie + len(more))
     box = Box(players=1, computer=LEVEL_HARD, tie=tie, **more)
     box.faces = [rng.randint(1, 6) for _ in range(20000)]
-    g = box.game
-    g.cpu.seats, g.cpu.players = 3, 2
-    now = box.now  # the game stepped alone, below the pins, on a clock of its own
-    g.new_game(now)
-    checked = rounds = 0
-    seen = -1
-    scores: list[int] = []
-    while rounds < 20:
-        for r in g.log:
-            if r["ev"] == "score":
-                scores.append(r["score"])
-            elif r["ev"] in ("game", "round"):
-                scores = []
-        del g.log[:]
-        st = g.state
-        if st == MOVE and g.transitions != seen and g.cpu._seen == g.transitions:
-            seen = g.transitions
-            assert g.cpu.plan == expected_move(g, 2, tie, 0, tuple(scores)), scores
-            checked += 1
-        if st > MOVE and ticks_diff(now, g.t_state) >= 800:  # a score, a roll-off, the end
-            rounds += st == GAME_END
-            g.roll(st == GAME_END, now)
-        now = ticks_add(now, 50)
-        g.tick(now)
-    assert checked > 100
+    assert computer_rounds(box, 3, 2, tie, 0, 20) > 100
 
 
 def enter(box, a, b):
