@@ -129,22 +129,7 @@ def test_a_later_player_gets_the_beat_target_hint():
     """Two players: player 1 scores 31; for player 2, 6 + 6 on a full box is best played 4 8
     to beat 31 (player 1 was shown 3 9, the match's play for seat 1, here also the lowest
     expected score's)."""
-    s = new_box(players=2, hints=HINT_BEST)
-    roll(s, 6, 6)
-    p1_hint = s.ms
-    shut(s, 9, 3)
-    roll(s, 1, 1)
-    shut(s, 2)
-    roll(s, 1, 1)  # nothing fits: 31
-    s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(200)
-    roll(s, 6, 6)
-    p2_hint = s.ms
-    shut(s, 9, 3)  # not the hint: short of the best chance
-    roll(s, 1, 1)
-    shut(s, 2)
-    roll(s, 1, 1)
-    s.wait(500)
-    r = boxrun(s)
+    r, p1_hint, p2_hint = _two_turns_of_31(2)  # player 2 plays 3 9: short of the best
     assert tiles_lit(r.frame_at(p1_hint)[1], "C") == [3, 9]
     assert tiles_lit(r.frame_at(p2_hint)[1], "C") == [4, 8]
     eng = Engine(Rules())

@@ -23,13 +23,12 @@ WAITED its erases done at once (a save waited), ERASES every erase the flash did
 import os
 import sys
 
+from lfs_mount import mount, umount
 from store_flashdev import MODE_DROP, MODE_TORN, PROGSIZE, FlashDev
 
 from shutbox.ahead import Ahead
-from shutbox.store import OK, Store
+from shutbox.store import OK
 
-MOUNT = "/lfs"
-ROOT = MOUNT + "/data"
 NAMES = ("settings", "records", "game")
 SIZES = (24, 200, 90)
 BLOCKS = 16
@@ -88,18 +87,6 @@ class Nor(FlashDev):
 def payload(i, r):
     n = SIZES[i] - (r * 7) % 9
     return bytes([r & 0xFF, i] + [(j * 5 + r * 11 + i) & 0xFF for j in range(n - 2)])
-
-
-def mount(bdev):
-    os.mount(os.VfsLfs2(bdev, progsize=PROGSIZE), MOUNT)
-    return Store(ROOT)
-
-
-def umount():
-    try:
-        os.umount(MOUNT)
-    except OSError:
-        pass
 
 
 def clone(dev, nor):

@@ -18,12 +18,11 @@ import os
 import sys
 import time
 
+from lfs_mount import MOUNT, ROOT, mount, umount
 from store_flashdev import MODE_DROP, MODE_RAISE, MODE_TORN, MODES, PROGSIZE, FlashDev
 
-from shutbox.store import OK, Store
+from shutbox.store import OK
 
-MOUNT = "/lfs"
-ROOT = MOUNT + "/data"
 NAMES = ("settings", "records", "game")
 SIZES = (24, 700, 40)  # records are larger than littlefs inlines (a CTZ file in its own block)
 
@@ -32,20 +31,6 @@ def payload(i, r):
     """Return version *r* of file *i*: distinct every round, lengths vary a little."""
     n = SIZES[i] + (r * 37) % (SIZES[i] // 2 + 1)
     return bytes([r & 0xFF, i] + [(j * 7 + r * 13 + i) & 0xFF for j in range(n - 2)])
-
-
-def mount(dev):
-    """Mount a littlefs on *dev* at MOUNT with the Pico's settings; return a Store on it."""
-    os.mount(os.VfsLfs2(dev, progsize=PROGSIZE), MOUNT)
-    return Store(ROOT)
-
-
-def umount():
-    """Unmount MOUNT, whatever state the cut left it in."""
-    try:
-        os.umount(MOUNT)
-    except OSError:
-        pass
 
 
 def main():
