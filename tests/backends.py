@@ -76,7 +76,9 @@ def check_throw(r: Shown, s: Script) -> None:
     the end, the roll's sound (1000 Hz) while the dice rolled."""
     throws = r.events("throw")
     assert len(throws) == 1, r.log
-    last = r.frame_at(s.ms)
+    # at the script's end, or once the throw is shown where it came later: the page's box
+    # keeps the wall's time and its chip falls behind it on a loaded machine
+    last = r.frame_at(max(s.ms, throws[0].get("_ms", 0) + TAKE_MS))
     assert last is not None and last[0] > 100, r.frames[-3:]  # drawn after the press
     assert [face(last[2]), face(last[3])] == throws[0]["dice"], (last, throws)
     assert any(hz == 1000 and 100 <= ms < 100 + ROLL_MS for ms, hz in r.tones), r.tones
