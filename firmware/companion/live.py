@@ -231,19 +231,20 @@ class Live:
                 lv = -1
             dt = time.ticks_diff(due, now)
             stepped = lv != seen or dt <= 0 or self.kick
+            was, last = last, now  # this reading's time, and the one before's
             if stepped:
                 moved = lv != seen
                 held = False
                 if moved:
                     t = ticks_us()
                     # the level read has held since the switches' last edge, a settle or
-                    # more ago, and the last reading is 2 ms old or more (the core was held:
-                    # a collection): the reading a ms ago would have read it, so it is
-                    # handed to the debouncer first, which takes the level at this one
-                    held = (timed and guard.app is not None and time.ticks_diff(now, last) >= 2
+                    # more ago, and the last reading is 2 ms old or more (a poll's sleep, or
+                    # the core held: a collection): a reading a ms ago, after that one, would
+                    # have read it, so it is handed to the debouncer first, which then takes
+                    # the level at this one (as at its second reading, a ms on)
+                    held = (timed and guard.app is not None and time.ticks_diff(now, was) >= 2
                             and time.ticks_diff(t, self.edge) >= _READ_US)
                 seen = lv
-                last = now
                 self.kick = False
                 try:  # as Guard.forever: the step's try in this frame
                     if held:  # (a frame due is drawn by the step that takes it: one draw)
