@@ -44,6 +44,14 @@ def ahead():
     return saves.measure("max-ahead", games=GAMES)
 
 
+@pytest.fixture(scope="module")
+def aged():
+    """The same on an aged flash (sim/norflash.py's age(): stale data in every free block,
+    littlefs's allocator round the flash several times, the box's folder's pair three
+    erases from being moved: a save in these games allocates a block)."""
+    return saves.measure("max-ahead-aged", games=GAMES)
+
+
 def test_every_input_during_a_save_is_answered_once_the_flash_lets_it(measured):
     profile, m = measured
     during = [x for x in m["samples"] if x[1] != "after"]
@@ -91,6 +99,41 @@ def test_with_erases_ahead_no_save_erases_and_the_wear_is_littlefs_own(ahead):
     # no step holds the core for an erase: the longest is a tenth of one at most
     assert m["longest_burst_ms"] < saves.PROFILES_US["max"][0] / 10_000, m["longest_burst_ms"]
     assert m["erases"] / m["bursts"] <= 0.1, (m["erases"], m["bursts"])
+
+
+def test_on_an_aged_flash_no_save_waits_for_an_erase(aged):
+    """littlefs allocates blocks that hold stale data (its pair moved, at its 101st erase):
+    each was erased ahead, found free by the walk of every pair and file. Every input
+    during a save or an erase ahead is on the LEDs within the target."""
+    m = aged
+    assert m["aged"]["allocations"] >= 3 * m["aged"]["blocks"], m["aged"]
+    assert m["held_erases"] == 0 and m["ahead_erases"] > 0, m
+    assert m["longest_burst_ms"] < saves.PROFILES_US["max"][0] / 10_000, m["longest_burst_ms"]
+    by = {c: [x for x in m["samples"] if x[1] == c] for c in saves.CLASSES}
+    assert len(by["program"]) >= 60 and len(by["background"]) >= 5, \
+        {c: len(v) for c, v in by.items()}
+    late = [x for x in m["samples"] if x[2] is None or x[2] > TARGET_MS]
+    assert not late, late[:5]
+
+
+def _aged(*args, extra=()):
+    """Run tests/mp/ahead_aged.py; return its summary's counts."""
+    r = mp.run(MP_DIR / "ahead_aged.py", *args, heapsize="4m", extra_path=[*extra, MP_DIR])
+    assert r.returncode == 0 and not r.stderr, r.stdout[-2000:] + r.stderr[-2000:]
+    m = re.search(r"^BLOCKS .*$", r.stdout, re.M)
+    assert m, r.stdout[-2000:]
+    w = m.group(0).split()
+    return {w[i]: int(w[i + 1]) for i in range(0, len(w), 2)}
+
+
+def test_every_file_the_box_writes_on_an_aged_flash_never_waits_for_an_erase():
+    """The box's files at their largest (settings, records, the game, the Pico W's names)
+    and the error log's appends (a file past littlefs's inline limit: a block each), 400
+    saves at a player's pace on an aged flash: littlefs allocates blocks holding stale data,
+    and each was erased ahead."""
+    f = _aged("400", "1")
+    assert f["ALLOCS"] >= 3 * f["BLOCKS"] and f["MOVES"] >= 10, f
+    assert f["WAITED"] == 0 and f["AHEAD"] > f["MOVES"], f
 
 
 def _powercut(*args, extra=()):
