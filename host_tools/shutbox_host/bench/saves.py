@@ -193,15 +193,19 @@ def _run(s: Script, profile: str):
 
 
 def _aged(lines: list[str]) -> dict | None:
-    """The aged flash's N line (sim/norflash.py): its blocks, the blocks littlefs allocated
-    while it aged (at least), those free at its end, its box's folder's pair's erases left
-    before littlefs moves it."""
+    """The aged flash's N and M lines (sim/norflash.py): its blocks, the blocks littlefs
+    allocated while it aged (at least), those free at its end, its box's folder's pair's
+    erases left before littlefs moves it; the pairs' halves it allocated while the box
+    played (``moved``)."""
+    out = None
     for line in lines:
         w = line.split()
         if w[0] == "N":
             keys = ("blocks", "allocations", "free", "before")
-            return dict(zip(keys, map(int, w[1:5]), strict=True))
-    return None
+            out = dict(zip(keys, map(int, w[1:5]), strict=True))
+        elif w[0] == "M" and out is not None:
+            out["moved"] = int(w[1])
+    return out
 
 
 def measure(profile: str, seed: int = 1, games: int = 12) -> dict:
@@ -313,6 +317,7 @@ def summary(profile: str, m: dict) -> dict:
         out[p + "blocks"] = a["blocks"]
         out[p + "allocations"] = a["allocations"]
         out[p + "wraps"] = round(a["allocations"] / a["blocks"], 1)
+        out[p + "moved"] = a.get("moved", 0)
     for cls in CLASSES:
         got = [ms for _, c, ms, _ in m["samples"] if c == cls]
         shown = [ms for ms in got if ms is not None]

@@ -28,6 +28,11 @@ minimum time between a resume and the next suspend, and a slower erase when susp
 (the erase here progresses at full speed in every sleep); the pins watched during the sleep
 (the loop's next pass, at most 2 ms later, sees them instead).
 
+``-aged`` (``max-aged``, ``max-ahead-aged``): the flash aged first (``age``); it prints
+``N blocks allocations free before`` then (its figures: ``age``'s) and at the end ``M n``,
+the halves of the pairs littlefs allocated while the box played (a move, a new pair: blocks
+that held stale data).
+
 For the save-latency bench (shutbox_host.bench.saves) it prints, besides boxrun's lines:
 ``W ms us dur_us erase`` a flash operation starting (µs within the ms: simbus.us),
 ``L ms us hex`` an LED frame starting down the chain, with its bytes, and
@@ -287,12 +292,17 @@ def main():
     os.VfsLfs2.mkfs(dev, progsize=PAGE)
     import simtime
 
+    held = None
     if "aged" in words:
         sys.modules["time"] = simtime  # the firmware's modules age it: on the board's clock
         os.mount(os.VfsLfs2(dev, progsize=PAGE), path)
         got, free = age(dev, path, before=AGE_BEFORE)
         os.umount(path)
         print("N %d %d %d %d" % (BLOCKS, got, free, AGE_BEFORE))
+        held = set()
+        for p in _pairs(dev):
+            held.add(p[0])
+            held.add(p[1])
         for m in [m for m in sys.modules if m == "shutbox" or m.startswith("shutbox.")]:
             del sys.modules[m]  # the box loads its own as it does on a new flash
     if ahead:  # the firmware's erase ahead: its mount, which names the loop's idle step
@@ -305,7 +315,14 @@ def main():
     dev.log = True
     simbus.schedule = _Edges()
     _frames()
-    import boxrun  # noqa: F401 - runs the box until its script ends
+    try:
+        import boxrun  # noqa: F401 - runs the box until its script ends
+    finally:
+        if held is not None:  # the pairs' halves littlefs allocated while the box played
+            n = 0
+            for p in _pairs(dev):
+                n += (p[0] not in held) + (p[1] not in held)
+            print("M %d" % n)
 
 
 if __name__ == "__main__":
