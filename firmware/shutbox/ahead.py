@@ -3,9 +3,9 @@
 
 littlefs erases a block just before it writes it afresh: the stale half of a metadata pair
 when it compacts the pair's log (about 0.84 times a turn), and a block it allocates: a new
-half when it moves a pair (every 100 compactions) or makes one, a file's block when a file
-outgrows its inline limit (512 bytes: the error log), each of an append. A free block holds
-what was last written there (a file written over, a pair moved away) until then.
+half when it moves a pair (at its 101st compaction) or makes one, a file's blocks once the
+file outgrows its inline limit (512 bytes: the error log), one more at each append. A free
+block holds what was last written there (a file written over, a pair moved away) until then.
 On the Pico an erase stops the core (execution runs from that flash) for 45 ms typically,
 400 ms at the W25Q16JV's worst, and an input that comes then waits for it. Here:
 
