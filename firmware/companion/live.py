@@ -97,7 +97,7 @@ class Live:
         self.late = 0  # the loop's worst lateness (ms past a wake-up it asked for)
         self.hist = array("I", [0] * (_HIST + 1))  # the passes by their lateness in ms
         self.passes = 0
-        self.edge = time.ticks_us()  # when a switch last changed (time_edges)
+        self.edge = 0  # when a switch last changed (ticks_us: time_edges)
         self.spent = 0  # the server's garbage since the last collection (about a KB a unit)
         self._sig = [-1] * _SIG
         self._body = b""  # the state as JSON (state_body), made for _body_at
@@ -297,7 +297,7 @@ class Live:
         return True
 
     def _edge(self, pin):
-        self.edge = time.ticks_us()
+        self.edge = time.ticks_us()  # type: ignore[assignment]  # (stubs: _TicksUs)
 
     # ----- pairing -----
 
