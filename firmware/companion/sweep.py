@@ -11,12 +11,12 @@ From the globals of companion.live, microdot or asyncio (a collection MicroPytho
 itself in an allocation, in a request or an event stream) the first path runs through
 asyncio's task queue into the box's loop and the server, and the wide tables along it
 (the Live's attributes, module globals and constants, the routes, a coroutine's state)
-leave 78-108 blocks on the stack at its deepest: an overflow. Started from this module's,
-whose only heap value besides the function is the firmware's package (its submodules
-first), the stack went 39-41 deep at most (the mark replayed on copies of the emulated Pico
-W's RAM taken as collections began, between and during requests: 57-61 from companion.web's
-globals, where the server collected before), and no collection made here has rescanned
-(shutbox bench: picow_inputs_*_gc_rescans).
+leave 78-108 blocks on the stack at its deepest: an overflow (57-61 from companion.web's,
+where the server collected between requests before: near the limit). From the firmware
+package's own globals (its submodules first) it went 39 deep at most (the mark replayed on
+copies of the emulated Pico W's RAM taken as collections began, between and during
+requests); this module's globals hold that package and this function only, and no
+collection made here has rescanned (shutbox bench: picow_inputs_*_gc_rescans).
 """
 
 import gc
