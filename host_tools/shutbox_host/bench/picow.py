@@ -231,7 +231,7 @@ def _run_with_phone(live, guard, host='0.0.0.0', port=80, tasks=()):
     return _run(live, guard, host, port, list(tasks) + [_phone(live)])
 _web.run = _run_with_phone
 """
-_IN_GC = 6  # flips landed at the start of a collection (polled)
+_IN_GC = 12  # flips landed at the start of a collection (polled and paced)
 
 
 def gc_addrs(uf2) -> tuple[int, int]:
