@@ -65,9 +65,9 @@ _HIST = const(32)  # the loop's lateness counted by the ms up to this (the last:
 # less than a request's (companion.web's _SERVED), so the loop collects after each answer and
 # the heap's sweep stays short (it runs to the highest block used: on the emulated Pico W,
 # polled nonstop, a collection takes 7.9 ms so, 8.0 at 12, 8.2 at 24, 8.6 at 48: a press
-# landing as one starts is shown 9.8, 10.0 and 10.3 ms after its edge), at the cost of more
-# of them (the core's share in them: bench picow_inputs_*_gc_share_pct); and MicroPython
-# never collects first (in a request: a rescan)
+# landing as one starts is shown 9.8, 10.0 and 10.2 ms after its edge at the first three), at
+# the cost of more of them (the core's share in them: bench picow_inputs_*_gc_share_pct);
+# and MicroPython never collects first (in a request: a rescan)
 _SPEND = const(8)
 _OWN = ("sound", "brightness")  # the settings the page may change (the box's own)
 STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end", "roll-off")
