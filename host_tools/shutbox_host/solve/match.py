@@ -119,22 +119,24 @@ class Match:
     """
 
     def __init__(self, var: solver.Variant, rules: MatchRules, tie_value=None,
-                 subs: dict | None = None):
+                 subs: dict | None = None, plays: dict | None = None):
         self.var = var
         self.rules = rules
         self.n = rules.players
         self.finals = sorted(set(solver._scores(var.tiles, var.scoring)))
         self.start_score = solver.score(var.start_mask(), var.scoring)
         self._values: dict = {}
-        self._plays: dict = {}
+        # a seat's play per payout table: *plays* shares them between the Matches of one
+        # variant (replay's steps and its smaller matches meet many of the same tables)
+        self._plays: dict = {} if plays is None else plays
         self._interned: dict = {}
         self.solves = 0
         self.p_all_tie = Fraction(0)  # the chance the round ends in a tie of every seat
         if rules.tie == "replay" and subs is None:
-            subs = _replay_subs(var, rules)
+            subs = _replay_subs(var, rules, self._plays)
         self._subs = subs or {}  # replay: m < N tied seats' values, the m-player match's
         if rules.tie == "replay" and tie_value is None:
-            tie_value, self.replay_steps = _replay(var, rules, self._subs)
+            tie_value, self.replay_steps = _replay(var, rules, self._subs, self._plays)
         # replay: the value of a tie of every seat (2 players: seat 1's, a Fraction; more:
         # a tuple, each seat's)
         self.tie_value = tie_value
@@ -380,18 +382,18 @@ def seat_play(var: solver.Variant, payout: dict) -> tuple[dict, int]:
     return dict(sorted(solver._forward(var, sol.flags, sol.chosen).items())), 36 ** var.tiles
 
 
-def _replay_subs(var: solver.Variant, rules: MatchRules) -> dict:
+def _replay_subs(var: solver.Variant, rules: MatchRules, plays: dict) -> dict:
     """{m: the m-player replay match's seat values} for 2 <= m < the round's players (a tie
     of m seats is replayed by them alone: that match, seat order kept)."""
     out = {}
     for m in range(2, rules.players):
-        sub = Match(var, MatchRules(m, "replay", rules.shut_wins), subs=out)
+        sub = Match(var, MatchRules(m, "replay", rules.shut_wins), subs=out, plays=plays)
         out[m] = sub.values(())
     return out
 
 
-def _replay(var: solver.Variant, rules: MatchRules,
-            subs: dict) -> tuple[Fraction | tuple, int]:
+def _replay(var: solver.Variant, rules: MatchRules, subs: dict,
+            plays: dict | None = None) -> tuple[Fraction | tuple, int]:
     """(v, steps): the value of a tie of every seat under the replay rule (2 players: seat
     1's, a Fraction; more: each seat's, a tuple), and the policy iteration steps it took.
 
@@ -408,7 +410,7 @@ def _replay(var: solver.Variant, rules: MatchRules,
     if n > 2:
         v = tuple(rules.total() / n for _ in range(n))
     for step in range(1, MAX_REPLAY_STEPS + 1):
-        m = Match(var, rules, tie_value=v, subs=subs)
+        m = Match(var, rules, tie_value=v, subs=subs, plays=plays)
         t = m.p_all_tie
         if n == 2:  # seat 1's decided outcomes' part of its value
             nv: Fraction | tuple = (m.seats[0].value - t * v) / (1 - t)
