@@ -100,7 +100,7 @@ _NO_RANK = const(0x4000)  # above every rank
 _HIGH_TILES = const(0xFC0)  # tiles 7..12: shut for the high-shut one-die rule
 _GREEDY_ONE_DIE_SUM = const(6)  # without a table: one die when the open tiles add up to <= 6
 _HINT_ENTRY = const(12)  # one_die, mode, moves, scoring, layers, targets, situations, 0, index
-_HINT_INDEX = const(4)  # block offset / 4 u16, cut << 10 | state count u16 (0xFFFF: none)
+_HINT_INDEX = const(4)  # block offset / 2 u16, cut << 10 | state count u16 (0xFFFF: none)
 _HINT_COUNT = const(0x3FF)
 _P_MASK = const(0x3FF)  # hint entry: P x 1000 (bits 0-9) ...
 _HRANK = const(0x7C00)  # ... rank within the tile sum (bits 10-14), one-die flag (bit 15)
@@ -345,7 +345,7 @@ class Engine:
                 j = base + size - n
                 if n:
                     # the block goes to the buffer's tail, then spreads out to mask order
-                    f.seek((idx[k] | idx[k + 1] << 8) << 2)  # the blocks: 4-byte aligned
+                    f.seek((idx[k] | idx[k + 1] << 8) << 1)
                     if f.readinto(memoryview(hp)[j:base + size]) != 2 * n:
                         raise ValueError("short hint pack")
                 for s in range(size):

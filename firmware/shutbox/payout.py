@@ -18,6 +18,12 @@ from the host's match solver on the payouts the box reads (none).
 Only the `any` moves rule has hint blocks (one tile sum per throw's results): the variants
 of the hint pack. Allocates two int arrays of a value a state and layer (4 KB a layer on
 nine tiles) and the tile-sum order, all freed when it returns: call it once a turn.
+
+aim(g) is what shutbox.target would call where the pack has no block or patch (every variant
+but the default, replay), from a pack with the vectors (tablegen.hint_pack_bytes(vectors=
+True)): not yet, since the games beside a tie rule's rounds have no heap for it
+(docs/solver.md: the replay game's peak with it, against the 64 KB cap), so tables/t9.bin
+is without them.
 """
 
 from array import array
@@ -159,15 +165,15 @@ def aim(g):
     if f is None:
         return None
     try:
+        if not d[7] & 2:  # no vectors (flag bit 1)
+            return None
         k = int.from_bytes(d[8:12], "little") + (d[5] + d[6]) * d[4] * 4
-        if d[7]:  # the later rows first (shutbox.scores)
+        if d[7] & 1:  # the later rows first (shutbox.scores)
             k += 4 + (d[5] + 1) * _LATER_ROWS
         f.seek(k)
         b = bytearray(4)
         f.readinto(b)
         k = int.from_bytes(b, "little")
-        if not k:
-            return None
         r = n - j - 1  # the seats after this one
         m = d[5] + 1  # the final scores
         k += ((s.tie == _TIE_REPLAY) * 2 + s.shut_wins) * (4 + _VEC_ROWS * m) * 3

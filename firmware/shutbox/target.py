@@ -48,12 +48,6 @@ def target(g):
     if t < 0 and n > 1 and e.start_open == e.full and \
             e.set_target(-2 - (s.tie == _TIE_REPLAY) * 2 - s.shut_wins):
         return -2
-    # no block (another variant), or seat 2 under replay (a tie is worth the replay, not
-    # half a win): the seat's play computed from the pack's vectors (shutbox.payout)
-    if n > 1 and e.start_open == e.full and (t < 0 or t > 0 and s.tie == _TIE_REPLAY):
-        p = __import__("shutbox." + "payout").payout.aim(g)
-        if p is not None:
-            return p
     if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
         return 0
     e.set_target(t if t > 0 else 0)  # a shut box to tie without MATCH_SHUT: no hints either

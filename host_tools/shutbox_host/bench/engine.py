@@ -309,8 +309,9 @@ def hint_parts(tiles: int = 9) -> dict:
     lists = {off: n for _r, ls, _s in later.values() for off, n in ls.items()}
     sums = {off: n for _r, _l, ss in later.values() for off, n in ss.items()}
     records = {**lists, **sums}
-    vectors = dict(tablegen.read_vectors(data).values())  # offset -> bytes, distinct
-    index = sum(rows.values()) + later_rows + tablegen.VEC_AT.size * len(pack)
+    at = tablegen.read_vectors(data)
+    vectors = dict(at.values())  # offset -> bytes, distinct
+    index = sum(rows.values()) + later_rows + tablegen.VEC_AT.size * len(at)
     only = {p: sum(n for n, parts in blocks.values() if parts == {p}) for p in rows}
     # the blocks start, and each distinct one ends, at a multiple of 1 << HINT_ALIGN
     unit = 1 << tablegen.HINT_ALIGN

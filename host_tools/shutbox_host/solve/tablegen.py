@@ -30,11 +30,11 @@ count scoring, every one-die rule and mode), little-endian:
   header     b"STH1", tiles u8, variant count u8, 2 reserved bytes
   directory  per variant 12 bytes: one_die u8, one_die_mode u8, moves u8, scoring u8,
              layers u8, targets u8 (the highest score: targets T = 1..targets are stored),
-             situations u8 (the match situations' rows after the targets'), later u8 (1:
-             the later-seat rows follow them), offset (u32) of the variant's index
+             situations u8 (the match situations' rows after the targets'), flags u8 (bit 0:
+             the later-seat rows follow them; bit 1: then the vectors' offset), offset (u32)
+             of the variant's index
   index      per target T = 1..targets, then per match situation, per layer 4 bytes: the
-             block's offset / 4 (u16: blocks start at offsets a multiple of 4, below 256 KB;
-             a block's last 2 bytes may be padding), then u16
+             block's offset / 2 (u16: blocks start at even offsets below 128 KB), then u16
              cut << 10 | count (the block holds the `count` states whose tile sum is at
              least `cut`; 0xFFFF: no block, the box keeps its other play); padded to an
              even length
@@ -72,10 +72,11 @@ count scoring, every one-die rule and mode), little-endian:
              0 unused: MATCH_SHUT), slot (seat - 1) * (seat - 2) / 2 + holders - 1 (seat
              2..4; holders: the seats sharing S): the offset of its list in the area, 0 for
              none (beat-target S, a tie half, is already the match's play there).
-  vectors at every variant, after its index rows (and later rows): the offset (u32) of its
-             match vectors (see VEC_SLOTS below; identical ones stored once), from which the
-             box computes the match's play of every seat where the pack has no block or
-             patch for it (shutbox.payout): the other variants, and replay.
+  vectors at (flag bit 1; not in tables/t9.bin yet: shutbox.target does not read them) a
+             variant's index rows (and later rows) are followed by the offset (u32) of its
+             match vectors (see VEC_SLOTS below; identical ones stored once, after the area),
+             from which shutbox.payout computes the match's play of every seat (every
+             variant, every tie rule) where the pack has no block or patch for it.
   area       (after the blocks) each distinct tile sum's patch once: the sum d (u8), then for
              each state of tile sum d in mask order a byte, bits 0-4 the dense rank of the
              match solver's key among those states, bit 5 one die (the seat's match play);
@@ -262,7 +263,7 @@ def pack_bytes(tiles: int, timings: dict | None = None, sizes: dict | None = Non
 HINT_MAGIC = b"STH1"
 HINT_ENTRY = struct.Struct("<BBBBBBBBI")  # key, layers, targets, situations, 0, index offset
 HINT_INDEX = struct.Struct("<HH")  # block offset >> HINT_ALIGN, cut << 10 | state count
-HINT_ALIGN = 2  # the blocks start at offsets a multiple of 4: the index reaches 256 KB
+HINT_ALIGN = 1  # the blocks start at even offsets: the index reaches 128 KB
 HINT_CUT_SHIFT = 10
 HINT_NO_BLOCK = 0xFFFF  # an index row's second word: no block
 HINT_TILES = (9,)
@@ -270,6 +271,8 @@ HINT_SCALE = 1000  # P(final score < T) is stored x 1000
 HINT_P_MASK = 0x3FF
 HINT_RANK_SHIFT = 10
 HINT_RANK_MAX = 31
+HINT_LATER = 1  # a directory entry's flags (byte 7): the later-seat rows follow its index
+HINT_VECTORS = 2  # ... then the offset of its match vectors (shutbox.payout)
 
 
 def offered_hints(tiles: int):
@@ -564,12 +567,14 @@ def match_vectors(var: solver.Variant, matches: dict | None = None) -> list[tupl
     plays: dict = {}  # the seats' plays, shared by the variant's matches
 
     def value(tie, wins, r, h, y):
+        # a round of 4 holds every slot: the seat 3 - r, the last of h holders of y
         if r + h < 2:  # the last seat alone below the best score: it wins
             return Fraction(1)
-        key = (r + h, tie, int(wins))
+        key = (match.MAX_PLAYERS, tie, int(wins))
         if key not in matches:
-            matches[key] = match.Match(var, match.MatchRules(r + h, tie, wins), plays=plays)
-        return matches[key]._value((h, y, tuple(range(h))))[h - 1]
+            matches[key] = match.Match(var, match.MatchRules(key[0], tie, wins), plays=plays)
+        j = key[0] - r  # the seats played, this one the last of them
+        return matches[key]._value((j, y, tuple(range(j - h, j))))[j - 1]
 
     out = []
     for tie, wins in VEC_SETS:
@@ -593,13 +598,16 @@ def match_vector_bytes(var: solver.Variant, matches: dict | None = None) -> byte
     return bytes(out)
 
 
-def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
-    """The beat-target hint pack for *tiles*; *sizes* receives each variant's flash bytes
-    (its index, blocks and later-seat patches, counting shared ones in full)."""
-    keys = offered_hints(tiles)
+def hint_pack_bytes(tiles: int, sizes: dict | None = None, keys: list | None = None,
+                    vectors: bool = False) -> bytes:
+    """The beat-target hint pack for *tiles* (*keys*: these variants only, default every one
+    offered_hints gives); *sizes* receives each variant's flash bytes (its index, blocks and
+    later-seat patches, counting shared ones in full); *vectors*: with every variant's match
+    vectors (the box does not read them yet: tables/t9.bin is without)."""
+    keys = offered_hints(tiles) if keys is None else keys
     full = (1 << tiles) - 1
     per_variant = []  # (key, layers, targets, [[block per layer] per target], later records)
-    vectors = []  # each variant's match vectors (match_vector_bytes)
+    vecs = []  # each variant's match vectors (match_vector_bytes), with *vectors*
     for key in keys:
         var = solver.Variant(tiles, *key)
         minexp = solver.solve_values(var)
@@ -614,16 +622,18 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
                      for pay in match_payouts(var, solved)]
             later = later_records(var, minexp, {(p, w): solved[p, "share", w]
                                                 for p in LATER_PLAYERS for w in (0, 1)})
-        vectors.append(match_vector_bytes(var, solved))
+        if vectors:
+            vecs.append(match_vector_bytes(var, solved))
         per_variant.append((key, var.locked_layers, targets, rows, later))
     offset = HEADER.size + HINT_ENTRY.size * len(keys)
     head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
     for key, layers, targets, blocks_t, later in per_variant:
         head.append(HINT_ENTRY.pack(*key, layers, targets, len(blocks_t) - targets,
-                                    1 if later else 0, offset))
+                                    (HINT_LATER if later else 0)
+                                    | (HINT_VECTORS if vectors else 0), offset))
         offset += HINT_INDEX.size * layers * len(blocks_t)
         offset += LATER_AREA.size + LATER_ROW.size * len(later) if later else 0
-        offset += VEC_AT.size
+        offset += VEC_AT.size if vectors else 0
     offset += -offset % (1 << HINT_ALIGN)  # the index gives offset >> HINT_ALIGN
     blocks: dict[bytes, int] = {}
     index_bytes = []
@@ -655,7 +665,7 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
             if sizes is not None:
                 sizes[solver.Variant(tiles, *key).label()] += len(index_bytes[at] + area[-1])
     placed: dict[bytes, int] = {}  # the vectors, each distinct set once
-    for at, (key, *_rest), vec in zip(slots, per_variant, vectors, strict=True):
+    for at, (key, *_rest), vec in zip(slots, per_variant, vecs, strict=vectors):
         if vec not in placed:
             placed[vec] = offset
             offset += len(vec)
@@ -734,7 +744,7 @@ def read_later(data: bytes) -> dict:
     for st in range(1 << tiles):
         count[solver.tile_sum(st)] = count.get(solver.tile_sum(st), 0) + 1
     for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
-        if not f[7]:
+        if not f[7] & HINT_LATER:
             continue
         targets = f[5]
         at = f[8] + (targets + f[6]) * f[4] * HINT_INDEX.size
@@ -757,9 +767,11 @@ def read_vectors(data: bytes) -> dict:
     """The match vectors of a hint pack: {key: (their offset, their bytes)}."""
     out = {}
     for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
+        if not f[7] & HINT_VECTORS:
+            continue
         targets = f[5]
         at = f[8] + (targets + f[6]) * f[4] * HINT_INDEX.size
-        if f[7]:
+        if f[7] & HINT_LATER:
             at += LATER_AREA.size + LATER_ROW.size * later_row(LATER_PLAYERS[-1] + 1, 0, 2, 1,
                                                                0, targets)
         size = len(VEC_SETS) * 3 * (VEC_LAST + len(VEC_SLOTS) * (targets + 1))
