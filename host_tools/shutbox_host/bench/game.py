@@ -21,6 +21,9 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
   the interned names (qstrs) at its end, the harness's included;
 - match_beside_*: the firmware's peak and the interned names of the games where the match's
   play runs beside a tie rule's rounds or shutbox.turn's game (MATCH_BESIDE: match_beside()).
+- turn_beside_rounds_firmware_peak_heap_bytes: the firmware's peak of the one game where the
+  hard computer and best hints still play the lowest expected score for the heap: shutbox.turn's
+  beside a tie rule's rounds (TURN_BESIDE_ROUNDS: turn_beside_rounds()).
 - later_seats_firmware_peak_heap_bytes: the firmware's peak of one round for the win of 3
   and 4 players with the hard computer (the last seat) and best-move hints, where every
   later seat reads its match play's patch (later_seats()).
@@ -328,6 +331,29 @@ def match_beside() -> dict:
     return {"match_beside_firmware_peak_heap_bytes": peak, "match_beside_names": names}
 
 
+# shutbox.turn's game (real dice, the time limit, resigning) beside a tie rule's rounds
+# (roll-off) with the hard computer and best hints: the one game where they still play the
+# lowest expected score, not the match's move, for the heap (app.prelude leaves
+# shutbox.target out); its peak says how far it is from the cap.
+TURN_BESIDE_ROUNDS = {"players": 1, "computer": 3, "hints": 2, "tie": 1, "real_dice": 1,
+                      "timeout": 2, "resign": 1}
+
+
+def turn_beside_rounds() -> dict:
+    """turn_beside_rounds_firmware_peak_heap_bytes: the firmware's peak of TURN_BESIDE_ROUNDS's
+    game (person_then_computer, the throws entered), booted as the Pico does on a heap with
+    room to spare (it does not complete on the cap: boot_cap)."""
+    import tempfile
+
+    s = person_then_computer(True)
+    with tempfile.TemporaryDirectory(prefix="shutbox-beside-") as d:
+        r = boot_run(d, TURN_BESIDE_ROUNDS, s, "1m", "--peak")
+    if trouble(r) or len(r.events("score")) != 2:
+        raise RuntimeError("the turn game beside the rounds failed: %s" % (trouble(r),))
+    return {"turn_beside_rounds_firmware_peak_heap_bytes":
+            r.answer("PEAK")[0] - r.answer("BASE")[0]}
+
+
 def all_features(min_heap: bool = True) -> dict:
     """Heap figures of the all-features game (see ALL_FEATURES), measured as the game's:
 
@@ -470,6 +496,7 @@ def figures(soak: bool = False) -> dict:
         "game_throws": len(r.events("throw")),
         **all_features(),
         **match_beside(),
+        **turn_beside_rounds(),
         **later_seats(),
         **long_game(),
         **scenarios(),
