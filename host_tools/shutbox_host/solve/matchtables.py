@@ -331,12 +331,13 @@ def _half_up(v) -> int:
 
 def _box_choices(var, eng) -> list:
     """Every choice of the engine's target play (after shutbox.payout.play), in _choices'
-    order: its one-die choice where the rules give one, then its move for each throw."""
+    order: its one-die choice where the rules give one, then its move for each throw (a
+    shut box throws nothing: no dice, as the solver's flags say)."""
     throws = [(a, b) for a in range(1, 7) for b in range(7) if b == 0 or b >= a]
     out = []
     for lk in range(var.locked_layers):
         for s in range(1 << var.tiles):
             if solver.one_die_allowed(s, var.tiles, var.one_die):
-                out.append(int(eng.choose_one_die_target(s, lk == 1)))
+                out.append(int(eng.choose_one_die_target(s, lk == 1)) if s else 0)
             out += [eng.best_move_target(s, a, b, lk == 1) for a, b in throws]
     return out
