@@ -44,37 +44,6 @@ _H_TABLE = const(3)  # shutbox.engine: a block is loaded
 _E_SHIFT = const(19)  # an expected score's fixed point
 
 
-def _mean(e, s, one, base, v, x, tv, te):
-    """(value, expected) of throwing one die (*one*) or two at *s*, the results in the layer
-    at *base*: each throw's best legal result (the first in greedy order on a tie), the
-    score's (*tv*, *te*) when none is legal, the weighted mean rounded."""
-    mv = e._mv
-    av = ax = 0
-    for a in range(1, 7):
-        for b in range(0, 1) if one else range(a, 7):
-            code = a * 7 + b
-            i = mv[code]
-            end = mv[_CODES + code]
-            bv = -1
-            bx = 0
-            while i < end:
-                m = mv[i]
-                if m & s == m:
-                    k = base + (s ^ m)
-                    cv = v[k]
-                    if cv > bv or (cv == bv and x[k] < bx):
-                        bv = cv
-                        bx = x[k]
-                i += 1
-            if bv < 0:
-                bv = tv
-                bx = te
-            w = 6 if one else (1 if a == b else 2)
-            av += w * bv
-            ax += w * bx
-    return (av + 18) // 36, (ax + 18) // 36
-
-
 def play(e, pay):
     """Fill *e*'s hint buffer with the play maximising the expected *pay* (see the module
     docstring); False (nothing changed) without a hint buffer."""
@@ -85,6 +54,7 @@ def play(e, pay):
         return False
     v = array("i", range(layers * size))
     x = array("i", range(layers * size))
+    mv = e._mv
     # the locked mode's second layer first: the first layer's one-die results are there
     for lk in range(layers - 1, -1, -1):
         base = lk * size
@@ -95,18 +65,46 @@ def play(e, pay):
             f = 0
             if s:
                 dice = e._dice(s, lk)  # 0: two dice; 1: one die; 2: the seat's choice
-                if dice == 1:
-                    tv, te = _mean(e, s, True, base, v, x, tv, te)
-                    f = _ONE_BIT
-                else:
-                    cv, cx = _mean(e, s, False, 0 if dice == 2 else base, v, x, tv, te)
-                    if dice == 2:
-                        tv, te = _mean(e, s, True, (layers - 1) * size, v, x, tv, te)
-                        if tv > cv or (tv == cv and te < cx):
-                            f = _ONE_BIT
-                    if not f:
-                        tv = cv
-                        te = cx
+                cv = -1  # the dice option taken so far: (cv, cx), one die (f)
+                cx = 0
+                for one in range(2):
+                    if dice == 1 - one:
+                        continue  # an option the rules do not give
+                    # its results' layer: the locked mode's second after a chosen one die
+                    k = base if dice != 2 else ((layers - 1) * size if one else 0)
+                    av = ax = 0
+                    for a in range(1, 7):
+                        b = 0 if one else a
+                        while b < (1 if one else 7):
+                            code = a * 7 + b
+                            i = mv[code]
+                            end = mv[_CODES + code]
+                            bv = -1  # the best legal result, the first on a tie
+                            bx = 0
+                            while i < end:
+                                m = mv[i]
+                                if m & s == m:
+                                    t = k + (s ^ m)
+                                    if v[t] > bv or (v[t] == bv and x[t] < bx):
+                                        bv = v[t]
+                                        bx = x[t]
+                                i += 1
+                            if bv < 0:  # no legal move: the turn ends on this score
+                                bv = tv
+                                bx = te
+                            w = 6 if one else (1 if a == b else 2)
+                            av += w * bv
+                            ax += w * bx
+                            b += 1
+                    av = (av + 18) // 36
+                    ax = (ax + 18) // 36
+                    # one die (the second option) only when strictly better than two
+                    if cv < 0 or av > cv or (av == cv and ax < cx):
+                        cv = av
+                        cx = ax
+                        f = _ONE_BIT if one else 0
+                tv = cv
+                te = cx
             v[base + s] = tv
             x[base + s] = te
             # the value x 1000, rounded: x 125 / 2**20 (a small int)
