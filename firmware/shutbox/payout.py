@@ -1,6 +1,6 @@
 # A seat's match play computed on the box: the payout objective's backward pass, in small ints.
-"""play(e, pay) fills engine *e*'s hint buffer with the play that maximises the expected
-payout *pay* of the final score (pay[score]: the seat's value of ending its turn on that
+"""best(e, g) fills engine *e*'s hint buffer with the play that maximises the expected
+payout *g* of the final score (g[score]: the seat's value of ending its turn on that
 score x 2**23, an int 0..2**23), as a loaded block would (shutbox.engine.set_target): per
 open mask and layer the value x 1000, the rank of its key among the states of its tile sum
 and layer (lower is better) and the one-die choice; then best_move_target, p_beat and
@@ -19,11 +19,12 @@ Only the `any` moves rule has hint blocks (one tile sum per throw's results): th
 of the hint pack. Allocates two int arrays of a value a state and layer (4 KB a layer on
 nine tiles) and the tile-sum order, all freed when it returns: call it once a turn.
 
-aim(g) is what shutbox.target would call where the pack has no block or patch (every variant
+target(g) is what shutbox.target would call where the pack has no block or patch (every variant
 but the default, replay), from a pack with the vectors (tablegen.hint_pack_bytes(vectors=
 True)): not yet, since the games beside a tie rule's rounds have no heap for it
 (docs/solver.md: the replay game's peak with it, against the 64 KB cap), so tables/t9.bin
-is without them.
+is without them. Its names are ones the box already holds (target, best; locals aside), so
+that loading it adds the module's name alone to MicroPython's full qstr pool.
 """
 
 from array import array
@@ -44,9 +45,9 @@ _H_TABLE = const(3)  # shutbox.engine: a block is loaded
 _E_SHIFT = const(19)  # an expected score's fixed point
 
 
-def play(e, pay):
-    """Fill *e*'s hint buffer with the play maximising the expected *pay* (see the module
-    docstring); False (nothing changed) without a hint buffer."""
+def best(e, g):
+    """Fill *e*'s hint buffer with the play maximising the expected payout *g* (see the
+    module docstring); False (nothing changed) without a hint buffer."""
     hp = e._hp
     size = e.full + 1
     layers = len(hp) // size
@@ -60,7 +61,7 @@ def play(e, pay):
         base = lk * size
         for s in range(size):
             sc = e.score(s)
-            tv = pay[sc]
+            tv = g[sc]
             te = sc << _E_SHIFT
             f = 0
             if s:
@@ -137,8 +138,8 @@ def play(e, pay):
     return True
 
 
-def aim(g):
-    """Aim game *g*'s engine for the seat to play by play() (see the module docstring): the
+def target(g):
+    """Aim game *g*'s engine for the seat to play by best() (see the module docstring): the
     round's situation (its seats, those played, the best score so far and its holders) gives
     the payout of each final score from the hint pack's vectors of the rule set (tablegen:
     match_vectors). Return what shutbox.target returns (-2: seat 1's match play; else the
@@ -196,5 +197,5 @@ def aim(g):
                 b[0] | b[1] << 8 | b[2] << 16))
     finally:
         f.close()
-    play(e, pay)
+    best(e, pay)
     return -2 if t < 0 else t

@@ -20,7 +20,7 @@ from types import SimpleNamespace
 import pytest
 
 from shutbox.engine import Engine, Rules
-from shutbox.payout import aim
+from shutbox.payout import target as aim
 from shutbox.settings import Settings
 from shutbox_host.solve import match as M
 from shutbox_host.solve import solver, tablegen
@@ -79,7 +79,7 @@ def game(key, players: int, tie: int, wins: int, scores: tuple, seats: int = 0):
 
 def check(key, players: int, tie: int, wins: int, scores: tuple, seats: int = 0,
           stride: int = 1) -> int:
-    """The engine's play after shutbox.payout.aim against the solver's match play for the seat
+    """The engine's play after shutbox.payout.target against the solver's match play for the seat
     after *scores* (a round of *players*, or of the seats in *seats*), every *stride*-th
     state: the same moves and one-die choices, p_beat its value x 1000. Returns how many of
     those moves min-expected play makes otherwise."""

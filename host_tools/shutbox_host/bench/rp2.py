@@ -37,7 +37,7 @@ slower: read them as lower bounds.
   the emulated clock, the heap it keeps (the values, gc.collect() before and after) and the
   heap it allocates on its way (gc.mem_alloc() before and after, no collection between).
 - rp2_payout_play_ms, rp2_payout_play_locked_ms, rp2_payout_play_alloc_bytes,
-  rp2_payout_play_heap_bytes, rp2_payout_play_p_beat: shutbox.payout.play for seat 1 of 2
+  rp2_payout_play_heap_bytes, rp2_payout_play_p_beat: shutbox.payout.best for seat 1 of 2
   players (the match's play computed from its vector, which 0 choices of the host solver's
   differ from: tests/firmware/test_payout.py) on a one-layer variant (never/optional/sum)
   and the locked mode's two layers (high-shut/locked/sum), on the emulated clock; what it
@@ -259,14 +259,14 @@ def _payout_dp(emu: Emulator) -> dict:
 _PAYOUT_PLAY = """\
 import time, gc
 from shutbox.engine import Engine, Rules
-from shutbox.payout import play
+from shutbox.payout import best
 for _k, _pay in %r:
     _e = Engine(Rules(9, *_k))
     gc.collect()
     _free = gc.mem_free()
     _used = gc.mem_alloc()
     _t = time.ticks_us()
-    _r = play(_e, _pay)
+    _r = best(_e, _pay)
     _b = time.ticks_diff(time.ticks_us(), _t)
     _got = gc.mem_alloc() - _used
     gc.collect()
@@ -277,7 +277,7 @@ for _k, _pay in %r:
 
 
 def _payout_play(emu: Emulator) -> dict:
-    """shutbox.payout.play for seat 1 of 2 players (ties shared, shut-wins off: its vector
+    """shutbox.payout.best for seat 1 of 2 players (ties shared, shut-wins off: its vector
     from tablegen.match_vectors) on a one-layer variant (never/optional/sum) and the locked
     mode's two layers (high-shut/locked/sum), on the emulated clock (the box's t9.bin holds
     no vectors yet: the bench hands the payout over)."""

@@ -295,7 +295,7 @@ def payout_play(tiles: int = 9, keys: list | None = None) -> dict:
     rounded half up (p_differ), and the flash the vectors take (each variant's, identical
     ones once, with the 4 bytes of a directory's pointer to them)."""
     from shutbox.engine import Engine, Rules
-    from shutbox.payout import play
+    from shutbox.payout import best
     from shutbox_host.solve import tablegen
 
     keys = tablegen.offered_hints(tiles) if keys is None else keys
@@ -311,7 +311,7 @@ def payout_play(tiles: int = 9, keys: list | None = None) -> dict:
             for n in range(2, M.MAX_PLAYERS + 1):
                 m = matches.get((n, tie, int(wins))) or M.Match(var, M.MatchRules(n, tie, wins))
                 sol = solver._Solved(var, "payout", payout=m.payout(()))
-                assert play(eng, rows[tablegen.vec_row(n - 1, 1)])
+                assert best(eng, rows[tablegen.vec_row(n - 1, 1)])
                 got = _box_choices(var, eng)
                 want = _choices(var, sol)
                 out["situations"] += 1
@@ -330,7 +330,7 @@ def _half_up(v) -> int:
 
 
 def _box_choices(var, eng) -> list:
-    """Every choice of the engine's target play (after shutbox.payout.play), in _choices'
+    """Every choice of the engine's target play (after shutbox.payout.best), in _choices'
     order: its one-die choice where the rules give one, then its move for each throw (a
     shut box throws nothing: no dice, as the solver's flags say)."""
     throws = [(a, b) for a in range(1, 7) for b in range(7) if b == 0 or b >= a]
