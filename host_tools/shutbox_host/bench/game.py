@@ -23,7 +23,9 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
   play runs beside a tie rule's rounds or shutbox.turn's game (MATCH_BESIDE: match_beside()).
 - turn_beside_rounds_firmware_peak_heap_bytes: the firmware's peak of the one game where the
   hard computer and best hints still play the lowest expected score for the heap: shutbox.turn's
-  beside a tie rule's rounds (TURN_BESIDE_ROUNDS: turn_beside_rounds()).
+  beside a tie rule's rounds (TURN_BESIDE_ROUNDS: turn_beside_rounds());
+  turn_beside_rounds_min_heapsize_bytes: the smallest -X heapsize (to 256 bytes) on which it
+  boots as the Pico does and plays both turns, against the cap (boot_cap_heapsize_bytes).
 - later_seats_firmware_peak_heap_bytes: the firmware's peak of one round for the win of 3
   and 4 players with the hard computer (the last seat) and best-move hints, where every
   later seat reads its match play's patch (later_seats()).
@@ -342,16 +344,26 @@ TURN_BESIDE_ROUNDS = {"players": 1, "computer": 3, "hints": 2, "tie": 1, "real_d
 def turn_beside_rounds() -> dict:
     """turn_beside_rounds_firmware_peak_heap_bytes: the firmware's peak of TURN_BESIDE_ROUNDS's
     game (person_then_computer, the throws entered), booted as the Pico does on a heap with
-    room to spare (it does not complete on the cap: boot_cap)."""
+    room to spare (it does not complete on the cap: boot_cap); and
+    turn_beside_rounds_min_heapsize_bytes, the smallest heap on which it plays both turns
+    (booting makes the game's largest block, its instance dict, after the modules' code and
+    the engine's tables: it needs kilobytes above the peak, which is sampled later)."""
     import tempfile
 
     s = person_then_computer(True)
+
+    def plays(r: boxsim.Run) -> bool:
+        return not trouble(r) and len(r.events("score")) == 2
+
     with tempfile.TemporaryDirectory(prefix="shutbox-beside-") as d:
         r = boot_run(d, TURN_BESIDE_ROUNDS, s, "1m", "--peak")
-    if trouble(r) or len(r.events("score")) != 2:
-        raise RuntimeError("the turn game beside the rounds failed: %s" % (trouble(r),))
+        if not plays(r):
+            raise RuntimeError("the turn game beside the rounds failed: %s" % (trouble(r),))
+        least = mp.smallest_heap(lambda h: plays(boot_run(d, TURN_BESIDE_ROUNDS, s, h)),
+                                 32 * 1024, 512 * 1024, what="the turn game beside the rounds")
     return {"turn_beside_rounds_firmware_peak_heap_bytes":
-            r.answer("PEAK")[0] - r.answer("BASE")[0]}
+            r.answer("PEAK")[0] - r.answer("BASE")[0],
+            "turn_beside_rounds_min_heapsize_bytes": least}
 
 
 def all_features(min_heap: bool = True) -> dict:
