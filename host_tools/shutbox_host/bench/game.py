@@ -160,9 +160,11 @@ def boot_base() -> int:
 # The firmware's room on the unix port, on top of the harness's base. Its live heap must stay
 # within the Pico's 64 KB (tests/firmware/test_memory.py: FIRMWARE_CAP); the room is 2 KB more,
 # for the heap's fragmentation on this 64-bit port, where the harness's blocks and names share
-# the firmware's heap and qstr pool: Roll's recovery at all ten points needs about 66.5 KB
-# here. A fixed room: taken to the next KB of the harness's size, as it was (66,528 bytes at
-# the last such count), the room moved by up to 1 KB with a few bytes of harness.
+# the firmware's heap and qstr pool: Roll's recovery at all ten points needed about 66.5 KB
+# here (about 64.2 KB since the box's once-made objects drop their constructors: app.prelude;
+# recovery_min_heapsize_bytes minus boot_harness_heap_bytes). A fixed room: taken to the next
+# KB of the harness's size, as it was (66,528 bytes at the last such count), the room moved by
+# up to 1 KB with a few bytes of harness.
 FIRMWARE_ROOM = 66 * 1024
 
 
