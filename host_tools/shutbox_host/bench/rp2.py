@@ -29,13 +29,6 @@ slower: read them as lower bounds.
   the positions of a game: ``legal_best`` = legal_into + best_move, ``hard`` = the hard
   computer's move (computer_one_die + best_move), ``beat_target`` = a beat-target hint
   (best_move_target + p_beat, target 12).
-- rp2_payout_dp_ms, rp2_payout_dp_heap_bytes, rp2_payout_dp_alloc_bytes: what one seat's
-  match block computed on the box would cost (docs/solver.md: later seats of 3 and 4
-  players): a payout objective's backward pass over the default variant's 512 open masks
-  on the board (every throw's legal moves from the engine, a value a state in an
-  array('i') of ints x 2**16, so not the solver's exact play: the cost only), its time on
-  the emulated clock, the heap it keeps (the values, gc.collect() before and after) and the
-  heap it allocates on its way (gc.mem_alloc() before and after, no collection between).
 - rp2_payout_play_ms, rp2_payout_play_locked_ms, rp2_payout_play_alloc_bytes,
   rp2_payout_play_heap_bytes, rp2_payout_play_p_beat: shutbox.payout.best for seat 1 of 2
   players (the match's play computed from its vector, which 0 choices of the host solver's
@@ -200,60 +193,6 @@ def _decision(emu: Emulator) -> dict:
     lb, hard, hint = (int(v) / 10 for v in line.split()[1:])
     return {"rp2_decision_us_legal_best": lb, "rp2_decision_us_hard": hard,
             "rp2_decision_us_beat_target": hint}
-
-
-_PAYOUT_DP = """\
-import time, gc, array
-from shutbox.engine import Engine, Rules, MAX_MOVES, tile_sum
-_e = Engine(Rules(), hints=False)
-_pay = [65536 if y < 20 else (32768 if y == 20 else 0) for y in range(46)]
-def _dp(e, pay):
-    buf = array.array('H', range(MAX_MOVES))
-    v = array.array('i', range(512))
-    for s in range(512):
-        end = pay[tile_sum(s)]
-        tot = 0
-        for a in range(1, 7):
-            for b in range(a, 7):
-                n = e.legal_into(s, a, b, buf)
-                best = end if n == 0 else -1
-                for i in range(n):
-                    x = v[s ^ buf[i]]
-                    if x > best:
-                        best = x
-                tot += best if a == b else 2 * best
-        if e.one_die_allowed(s):
-            one = 0
-            for a in range(1, 7):
-                n = e.legal_into(s, a, 0, buf)
-                best = end if n == 0 else -1
-                for i in range(n):
-                    x = v[s ^ buf[i]]
-                    if x > best:
-                        best = x
-                one += 6 * best
-            if one > tot:
-                tot = one
-        v[s] = tot // 36
-    return v
-gc.collect()
-_free = gc.mem_free()
-_used = gc.mem_alloc()
-_t = time.ticks_ms()
-_v = _dp(_e, _pay)
-_t = time.ticks_diff(time.ticks_ms(), _t)
-_got = gc.mem_alloc() - _used
-gc.collect()
-print('PAYOUTDP', _t, _free - gc.mem_free(), _got, _v[511])
-"""
-
-
-def _payout_dp(emu: Emulator) -> dict:
-    out = emu.repl(_PAYOUT_DP, timeout_ms=120000)
-    line = next(x for x in out.splitlines() if x.startswith("PAYOUTDP"))
-    ms, kept, alloc, _value = (int(v) for v in line.split()[1:])
-    return {"rp2_payout_dp_ms": ms, "rp2_payout_dp_heap_bytes": kept,
-            "rp2_payout_dp_alloc_bytes": alloc}
 
 
 _PAYOUT_PLAY = """\
@@ -441,7 +380,6 @@ def figures(soak=False, uf2=None, bootrom=None):
         out.update(_idle(emu, gc_alloc))
         out.update(_flip_to_led(emu))
         out.update(_decision(emu))
-        out.update(_payout_dp(emu))
         out.update(_payout_play(emu))
         out.update(_later(emu))
     out.update(_bounced(uf2, bootrom, soak))
