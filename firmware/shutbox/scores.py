@@ -53,7 +53,7 @@ def target(g):
     if f is None:
         return t
     try:
-        if not d[7]:  # no later rows (after the other index rows)
+        if not d[7] & 1:  # no later rows (flag bit 0: after the other index rows)
             return t
         # the situation's row, after the patches' area's offset
         j = ((((n - 3) * 2 + s.shut_wins) * _LATER_SLOTS + j * (j - 1) // 2 + c - 1)

@@ -36,8 +36,8 @@ def test_the_hard_computer_plays_the_match_beside_them(tie, more):
 
 
 @pytest.mark.xfail(strict=True, reason="the heap: shutbox.turn's game beside a tie rule's "
-                   "rounds peaks over the cap without the match (bench game: "
-                   "turn_beside_rounds_firmware_peak_heap_bytes), so the box leaves "
+                   "rounds does not boot on the cap even without the match (bench game: "
+                   "turn_beside_rounds_min_heapsize_bytes), so the box leaves "
                    "shutbox.target out there and the computer plays the lowest expected score")
 @pytest.mark.parametrize("tie", [1, 2])
 def test_the_hard_computer_beside_a_tie_rules_rounds_and_the_turn_game(tie):
