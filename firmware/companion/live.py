@@ -62,10 +62,13 @@ _SIG = const(8)  # the numbers compared after each step
 _COUNT_MAX = const(0x3FFFFFFF)  # the largest small int on the chip: the counts stop there
 _HIST = const(32)  # the loop's lateness counted by the ms up to this (the last: this or more)
 # the server's garbage (Live.spent, about a KB a unit) at which the loop collects the heap:
-# well short of the Pico W's ~105 KB free after one, so MicroPython never collects first (in
-# a request: a rescan), and little enough that the heap's sweep stays short (it runs to the
-# highest block used: on the emulated Pico W a collection takes 8.2 ms at 24, 8.6 at 48)
-_SPEND = const(24)
+# less than a request's (companion.web's _SERVED), so the loop collects after each answer and
+# the heap's sweep stays short (it runs to the highest block used: on the emulated Pico W,
+# polled nonstop, a collection takes 7.9 ms so, 8.0 at 12, 8.2 at 24, 8.6 at 48: a press
+# landing as one starts is shown 9.8, 10.0 and 10.2 ms after its edge at the first three), at
+# the cost of more of them (the core's share in them: bench picow_inputs_*_gc_share_pct);
+# and MicroPython never collects first (in a request: a rescan)
+_SPEND = const(8)
 _OWN = ("sound", "brightness")  # the settings the page may change (the box's own)
 STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end", "roll-off")
 # shutbox.game's _ERR_* in words: what the tiles' red LEDs say is wrong
@@ -208,11 +211,6 @@ class Live:
         seen = -1
         due = wake = last = ticks_ms()
         while True:
-            if self.spent >= _SPEND:
-                # here, just before a reading: a press the collection held up is read
-                # as soon as it ends (and companion.sweep: no rescan of the heap)
-                self.spent = 0
-                collect()
             now = ticks_ms()
             late = time.ticks_diff(now, wake)
             if late > self.late:
@@ -242,14 +240,17 @@ class Live:
                     # the core held: a collection): a reading a ms ago, after that one, would
                     # have read it, so it is handed to the debouncer first, which then takes
                     # the level at this one (as at its second reading, a ms on)
+                    # (when nothing else can come of that reading: nothing about to settle, no
+                    # long press due: Debouncer.wait, so no event is lost without a step)
                     held = (timed and guard.app is not None and time.ticks_diff(now, was) >= 2
-                            and time.ticks_diff(t, self.edge) >= _READ_US)
+                            and time.ticks_diff(t, self.edge) >= _READ_US
+                            and guard.app.deb.wait(time.ticks_add(now, -1), 2) >= 2)
                 seen = lv
                 self.kick = False
                 try:  # as Guard.forever: the step's try in this frame
-                    if held:  # (a frame due is drawn by the step that takes it: one draw)
-                        guard.app._next_frame = now
-                        guard.poll(time.ticks_add(now, -1), lv)
+                    if held:  # (the debouncer alone: a step there costs 0.2 ms more)
+                        guard.app.deb.update(guard.board.switches(lv), guard.board.roll(lv),
+                                             time.ticks_add(now, -1))
                     guard.poll(now, lv)
                 except Exception as e:  # noqa: BLE001 - as Guard.forever
                     guard.fault(e, now)
@@ -278,6 +279,15 @@ class Live:
                     self._show_code(now, stepped)
                 except Exception:  # noqa: BLE001 - as above
                     self.code = b""
+            if self.spent >= _SPEND and dt >= 2:
+                # here, after a reading that showed the switches as the box has them, with no
+                # level settling and nothing due for 2 ms, and just before the next reading:
+                # a press the collection holds up is read as soon as it ends, and none is
+                # held up that was read already (companion.sweep: no rescan of the heap)
+                self.spent = 0
+                wake = ticks_ms()
+                collect()
+                continue
             ms = 1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS
             wake = time.ticks_add(ticks_ms(), ms)
             await asyncio.sleep_ms(ms)
@@ -290,7 +300,7 @@ class Live:
         try:
             from machine import Pin  # type: ignore[import-not-found]
 
-            for p in list(board._tile_pins) + [board._roll_pin]:
+            for p in board.pins():
                 p.irq(self._edge, Pin.IRQ_RISING | Pin.IRQ_FALLING, hard=True)
         except Exception:  # noqa: BLE001 - no interrupts here: the debouncer's settle then
             return False

@@ -84,10 +84,8 @@ def prepare(board, make, settings, supply, wdt=None):
         _say(print, type(e).__name__, str(e))
         return make, None
     from shutbox import setfile
-    from shutbox.store import Store
 
     live.settings = settings
-    live.store = Store("/data")  # the box's folder (shutbox.app.prelude's store)
     live.key = setfile.variant_key(settings, board.tiles)  # the records' (shutbox.powerup)
     tasks = []
     try:
@@ -113,6 +111,8 @@ def prepare(board, make, settings, supply, wdt=None):
     def made(now, safe):
         app = make(now, safe)
         app.out = live.out
+        if app.resume is not None:  # the box's store (shutbox.app.prelude's, whose class
+            live.store = app.resume.store  # has no constructor left on the chip to make one)
         return app
 
     def run(guard):

@@ -36,9 +36,10 @@ the game (``Live.state_body``), not at each request or event.
 
 The heap: each request adds its garbage to ``Live.spent`` (_SERVED, _TURNED, _EVENT: about a
 KB a unit, measured on the Pico W), and the box's loop collects the heap once it reaches
-half of what a collection leaves free, just before a reading of the switches, from
-companion.sweep (a collection started anywhere else, MicroPython's own in a request
-included, overflows the mark's stack and rescans the whole heap: twice as long).
+a request's (companion.live's _SPEND), between two readings of the switches that it made
+with nothing to take, from companion.sweep (a collection started anywhere else,
+MicroPython's own in a request included, overflows the mark's stack and rescans the whole
+heap: twice as long).
 """
 
 import asyncio

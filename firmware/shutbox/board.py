@@ -150,6 +150,10 @@ class Board:
 
         return read
 
+    def pins(self):
+        """Return the switches' pins (machine.Pin): the tiles' in order, then Roll's."""
+        return self._tile_pins + [self._roll_pin]
+
     def switches(self, levels=-1):
         """Return the tile levels of a reading (``reader``; -1: read the pins now): bit k set
         = tile k+1 open (up)."""

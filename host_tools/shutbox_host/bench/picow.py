@@ -48,7 +48,9 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   a few: a bound on what the requests cost the box's inputs, not the radio's own cost.
   And the worst instant (polled and paced: in_gc_flip_ms_min/max of in_gc_flip_samples):
   tile 1 flipped exactly as a collection starts (the pin driven from the hook), to the
-  first frame showing it; in_gc_gc_ms_max, the longest of those collections.
+  first frame showing it; in_gc_gc_ms_max, the longest of those collections; and the same
+  polled with the page's log full (picow_inputs_polled_full_log_in_gc_*: its 8 KB, as after
+  a long game, marked and swept too; the others measure at the first turn).
 - picow_flash_blocks_used: 4 KB littlefs blocks in use on the Pico W's filesystem after the
   boot (os.statvfs on the chip) of picow_fs_blocks; picow_companion_blocks: the blocks the
   companion's files take (the release with it less the release without, as `shutbox flash`
@@ -231,7 +233,7 @@ def _run_with_phone(live, guard, host='0.0.0.0', port=80, tasks=()):
     return _run(live, guard, host, port, list(tasks) + [_phone(live)])
 _web.run = _run_with_phone
 """
-_IN_GC = 6  # flips landed at the start of a collection (polled)
+_IN_GC = 12  # flips landed at the start of a collection (polled and paced)
 
 
 def gc_addrs(uf2) -> tuple[int, int]:
@@ -394,6 +396,44 @@ def _inputs(uf2, path: str | None, pause: int = 0) -> dict:
     return out
 
 
+# the page's log full (companion.live's _LOG_CAP of JSON lines, as after a long game): the
+# phones' task fills it before its first request
+_FULL_LOG = ("""    for i in range(200):
+        live.keep('{"ev": "score", "player": 1, "score": 12, "ms": %d}' % (1000000 + i))
+    print('LOG', len(live.log))
+""")
+
+
+def _in_gc_full_log(uf2) -> dict:
+    """The worst instant (in_collection, polled) with the page's log full: the collection
+    marks and sweeps its 8 KB too."""
+    from shutbox_host.pico import fsimage
+    from shutbox_host.pico.emulator import Emulator
+
+    phone = PHONE % ("/api/state", 0)
+    at = "    while True:\n        await live.server"
+    if at not in phone:
+        raise AssertionError("the phones' task changed: no place for the log's filling")
+    phone = phone.replace(at, _FULL_LOG + at)
+    fs = fsimage.build(board="RPI_PICO_W", extra={"/boot.py": phone.encode()})
+    with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
+        emu.wait_for(TURN, timeout_ms=8000)
+        emu.run(ms=300)
+        kept = int(emu.wait_for(r"^LOG \d+$", timeout_ms=1000, since=0).split()[1])
+        if kept < 8000:
+            raise AssertionError("the page's log holds %d bytes, not its 8 KB" % kept)
+        got = in_collection(emu, gc_addrs(uf2), _IN_GC)
+        if emu.events("fault"):
+            raise AssertionError("the box faulted: %s" % emu.events("fault"))
+    if any(ms is None for ms, _held in got):
+        raise AssertionError("a flip landed in a collection was never shown: %s" % got)
+    name = "picow_inputs_polled_full_log_in_gc_"
+    return {name + "flip_ms_min": round(min(ms for ms, _h in got), 2),
+            name + "flip_ms_max": round(max(ms for ms, _h in got), 2),
+            name + "gc_ms_max": round(max(h for _ms, h in got), 2),
+            name + "flip_samples": len(got)}
+
+
 def figures(soak=False, uf2=None):
     """Measure the picow_* figures; {} with a note when the emulator cannot run here."""
     from shutbox_host.pico import emulator, flash, fsimage
@@ -420,4 +460,5 @@ def figures(soak=False, uf2=None):
     out.update(_game(uf2))
     for path, pause in ((None, 0), ("/api/events", 0), ("/api/state", 0), ("/api/state", 50)):
         out.update(_inputs(uf2, path, pause))
+    out.update(_in_gc_full_log(uf2))
     return out
