@@ -42,6 +42,20 @@ _SHUT = const(-1)  # set_target's MATCH_SHUT block: -1 - situation 0 (shutbox.ta
 _kept: list = [None, None]  # the engine the chance to shut was read for, and its reader
 
 
+class _Sum(Rules):
+    """The box's rules with sum scoring, made with a constructor of its own: the box drops
+    Rules' once its own rules are made (shutbox.app.prelude), so Rules(...) would make an
+    object without attributes there."""
+
+    def __init__(self, r):
+        self.tiles = r.tiles
+        self.one_die = r.one_die
+        self.one_die_mode = r.one_die_mode
+        self.moves = r.moves
+        self.scoring = _SCORING_SUM
+        self.start = r.start
+
+
 class Shut(Engine):
     """The box's engine's tables, shared, with a hint buffer of its own holding the MATCH_SHUT
     block: the best chance to shut from each state (``p_beat``)."""
@@ -50,7 +64,7 @@ class Shut(Engine):
         r = e.rules
         if r.scoring == _SCORING_DIGITAL:  # no block of its own: the chance to shut of
             # max-shut play does not depend on the scoring, so sum scoring's block is it
-            r = Rules(r.tiles, r.one_die, r.one_die_mode, r.moves, _SCORING_SUM, r.start)
+            r = _Sum(r)
         self.rules = r
         self.tiles = e.tiles
         self.full = e.full

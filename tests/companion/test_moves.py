@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from shutbox import variants as V
-from shutbox.engine import Engine
+from shutbox.engine import Engine, Rules
 from shutbox.settings import Settings
 from shutbox_host import mp
 from shutbox_host.box.webbox import WebBox
@@ -129,6 +129,18 @@ def test_digital_scoring_reads_sum_scorings_chance_to_shut():
     seen = sum(_check(var, engine, minexp, maxshut, s, a, b, False)
                for s in range(1, 1 << 9, 5) for a, b in _throws(var, s, False))
     assert seen > 2000, seen
+
+
+def test_digital_scoring_reads_sum_scorings_chance_to_shut_once_the_box_started(monkeypatch):
+    """On the chip the box's start drops Rules' constructor (shutbox.app.prelude: its rules
+    are made once): the page's ranking still finds sum scoring's block for digital scoring."""
+    var = solver.Variant(scoring=V.SCORING_DIGITAL)
+    engine = Engine(var)
+    minexp, maxshut = _solved(var)
+    monkeypatch.delattr(Rules, "__init__")
+    seen = sum(_check(var, engine, minexp, maxshut, s, a, b, False)
+               for s in range(1, 1 << 9, 37) for a, b in _throws(var, s, False))
+    assert seen > 100, seen
 
 
 def test_without_a_block_the_chance_to_shut_is_none_and_the_rest_holds():
