@@ -30,6 +30,10 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
   does not count it either. Any erase littlefs asks for starts the walk again (every block
   it takes, it erases first), so a block is erased ahead only while no struct holds it, and
   a walk that meets a pair with no valid half, or more pairs than blocks, erases nothing.
+  What this asks of the firmware: a file is written within one step (opened, written
+  and closed between two of the loop's sleeps, as every save of the box and the Pico W's
+  companion is): the blocks of a file still open for writing are in no struct yet, so a
+  walk in a sleep between its writes would take them for free.
 - The erase ahead is suspendable: ``raw.erase_ahead(block, us)`` runs it for at most *us*
   µs of the loop's sleep and suspends it (W25Q16JV 75h, resumed with 7Ah; tSUS 20 µs), so it
   holds no input beyond the loop's own poll. While it is suspended the chip reads and
