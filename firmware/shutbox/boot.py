@@ -56,7 +56,7 @@ def start(main, out):
                 pass  # a port without it: the firmware never imports it there
     sys.path[:] = path
     if type(fs) is vfs.VfsLfs2:  # the Pico's littlefs, before anything writes: on the flash's
-        # erase ahead where firmware/shutbox/chip.py is flashed (not by default: one lookup
+        # erase ahead where firmware/shutbox/chip.py is flashed (an RP2040 board's: one lookup
         # of the flash, where an import tries four), its built-ins kept above. Names this
         # long are no interned strings: the qstr pool gets nothing on a box without it
         try:
@@ -64,8 +64,8 @@ def start(main, out):
 
             os.stat(main[:main.rfind("/")] + "/shutbox/chip.mpy")
             fs = __import__("shutbox.chip", None, None, ("mount",)).mount() or fs
-        except (ImportError, OSError):  # (OSError: not there, or / left as it was)
-            pass
+        except Exception:  # not there (OSError), / left as it was, or a port whose code
+            pass  # it is not (ValueError: the .mpy's arch): littlefs as MicroPython mounts it
     try:
         from shutbox.bootfs import Modules
 

@@ -57,11 +57,11 @@ def _write(fs, path: str, data: bytes) -> None:
 
 def firmware_tree(firmware: Path = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
                   overrides: dict[str, bytes] | None = None,
-                  companion: bool = False) -> dict[str, bytes]:
+                  companion: bool = False, chip: str = "RP2040") -> dict[str, bytes]:
     """Return {absolute board path: content} of everything `shutbox flash` writes for a board
-    reporting ``sys.implementation._mpy == mpy`` (*overrides*: sources replaced; *companion*:
-    a Pico W's, with the companion)."""
-    return flash.prepare(Path(firmware), mpy, overrides, companion=companion).tree()
+    of *chip* reporting ``sys.implementation._mpy == mpy`` (*overrides*: sources replaced;
+    *companion*: a Pico W's, with the companion)."""
+    return flash.prepare(Path(firmware), mpy, overrides, companion=companion, chip=chip).tree()
 
 
 def build(firmware: Path | None = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
@@ -71,7 +71,8 @@ def build(firmware: Path | None = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
     of a *board* flashed with *firmware* (None: an empty filesystem) as `shutbox flash` leaves
     it (a Pico W's with the companion), plus *extra* files {absolute path: content}."""
     b = boards.BY_NAME[board]
-    tree = (firmware_tree(firmware, mpy, overrides, companion=flash.wants_companion(b))
+    tree = (firmware_tree(firmware, mpy, overrides, companion=flash.wants_companion(b),
+                          chip=b.chip)
             if firmware is not None else {})
     tree.update(extra or {})
     return image_of(tree, b.fs_blocks if blocks is None else blocks,

@@ -106,7 +106,7 @@ function make(cmd) {
     vsysMv: cmd.vsys_mv,
     eraseNs: cmd.erase_ns,
     programNs: cmd.program_ns,
-    flashChip: !!cmd.flash_chip,
+    flashChip: cmd.flash_chip, // undefined: the W25Q16JV; false: none; a number: its JEDEC id
     watchPins: cmd.watch || [],
     onDormant: (t, on) => emit({ ev: 'dormant', t, on: on ? 1 : 0 }),
     onPin: (t, gpio, level) => emit({ ev: 'pin', t, gpio, level }),
