@@ -26,7 +26,7 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
 
 ``start(raw, blocks, at)`` mounts littlefs at *at* on it and hands its idle step to the box's
 loop: ``shutbox.idle``, a list holding the step while the device has work (after an erase
-littlefs asked for, until the walk and its erases ahead are done), None otherwise;
+littlefs asked for, until the walk and its erases ahead are done), empty otherwise;
 Guard.forever calls ``shutbox.idle[0](ms)`` in every sleep while it is there (and sleeps
 itself when it returns False), so a waiting screen's passes call nothing. The raw device is
 the simulated board's (sim/norflash.py: ``Nor``, its profiles ``typ-ahead`` and ``max-ahead``),
@@ -98,8 +98,8 @@ class Ahead:
         if op != 6:
             return self.raw.ioctl(op, arg)
         self.walk = True
-        if self.step is not None:  # work for the loop's sleeps again
-            self.step[0] = self.hook
+        if self.step is not None and not self.step:  # work for the loop's sleeps again
+            self.step.append(self.hook)
         if self.todo >= 0:  # no erase starts while one is suspended: that one ends first
             self._finish()
         if self.clean[arg] or self._blank(arg):
@@ -134,8 +134,8 @@ class Ahead:
                 else:
                     self.clean[b] = 1
             if self.todo < 0:
-                if self.step is not None:  # nothing left: the loop sleeps without calling
-                    self.step[0] = None  # this (a call costs a waiting screen's pass 20 µs)
+                if self.step:  # nothing left: the loop sleeps without calling this (a call,
+                    self.step.pop()  # or a test of the step, costs a waiting screen's pass)
                 return False
         if self.raw.erase_ahead(self.todo, ms * 1000):
             self.clean[self.todo] = 1

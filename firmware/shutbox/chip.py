@@ -192,8 +192,17 @@ def _rom(name):
 
 def mount():
     """Remount / on shutbox.ahead.Ahead over this chip's flash, its erases ahead watching
-    the tiles' and Roll's pins (an RP2040 only; shutbox.boot.start, at power-up): return the
-    filesystem now at /, or None. The box's loop runs the erases in its sleeps."""
+    the tiles' and Roll's pins (an RP2040 only, its flash chip one ``known``; shutbox.boot
+    .start, at power-up): return (the filesystem now at /, a function that finishes the erase
+    ahead under way: main.py calls it when the box's loop stops, a Ctrl-C), or None. The
+    box's loop runs the erases in its sleeps.
+
+    An erase left suspended must be finished before anything else erases: the chip ignores
+    a sector erase while one is suspended, and MicroPython's erase (after a soft reset, as
+    `shutbox flash` makes) or a new Chip would take a block it never erased for erased. The
+    flash chip keeps a suspended erase through the RP2040's resets (a watchdog's, a soft
+    reset, the REPL's ``import main``): the mount first resumes it to its end (7Ah: the chip
+    ignores it with none suspended), and the finisher ends one when the loop stops."""
     import sys
 
     if "RP2040" not in getattr(sys.implementation, "_machine", ""):
@@ -210,7 +219,15 @@ def mount():
     chip = Chip(flash, mask)
     if not known(chip.jedec()):
         return None
-    return start(chip, flash.ioctl(4, 0), "/")
+    chip.erase_ahead(-1, -1)  # (a resume with no erase of its own: pending is -1)
+    fs = start(chip, flash.ioctl(4, 0), "/")
+    dev = sys.modules["shutbox.ahead"].mounted
+
+    def end():
+        if dev.todo >= 0:
+            dev._finish()
+
+    return fs, end
 
 
 def known(jedec):

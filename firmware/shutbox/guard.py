@@ -126,8 +126,8 @@ class Guard:
 
         import shutbox
 
-        idle = shutbox.idle  # the flash's erase ahead (shutbox.ahead): [its step while it has
-        # work, else None], or None without one (a pass then only tests this local)
+        idle = shutbox.idle  # the flash's erase ahead (shutbox.ahead): [its step] while it has
+        # work, else [], or None without one (a pass then only tests this local)
         read = self.board.reader()
         ticks_ms = time.ticks_ms
         ticks_us = time.ticks_us
@@ -169,12 +169,13 @@ class Guard:
                 wdt.feed()
             # at least 1 ms between two readings: the debouncer's settle (a glitch under 1 ms
             # is never read twice) and a loop that never spins; the flash erases ahead in it
-            # (a box without the erase ahead tests one local's truth: two bytecodes a pass)
+            # (a box without the erase ahead, or whose erase ahead has no work, tests one
+            # local's truth: two bytecodes a pass)
             if not idle:
                 sleep_ms(1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS)
                 continue
             dt = 1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS
-            if idle[0] is None or not idle[0](dt):
+            if not idle[0](dt):
                 sleep_ms(dt)
 
     def wait(self, now):

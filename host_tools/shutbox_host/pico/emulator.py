@@ -727,6 +727,13 @@ class Emulator:
         flat = self._call("spans", on=on).get("spans", [])
         return list(zip(flat[0::2], flat[1::2], strict=False))
 
+    def irq_off(self, on: bool) -> list[tuple[int, int, bool]]:
+        """Start recording the spans with interrupts off (PRIMASK set), or stop; returns those
+        recorded so far as (start ns, end ns, the flash chip took an erase or resume in it:
+        a slice of the box's erase ahead)."""
+        flat = self._call("irqoff", on=on).get("spans", [])
+        return [(flat[i], flat[i + 1], bool(flat[i + 2])) for i in range(0, len(flat) - 2, 3)]
+
     def count_entries(self, addrs: list[int]) -> None:
         """Count from now on how often the core starts executing at each address."""
         self._call("count", addrs=[int(a) for a in addrs])

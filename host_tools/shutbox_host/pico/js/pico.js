@@ -402,6 +402,7 @@ class W25Q {
       }
       this.erase = { addr, t0: now, left: this.pico.opts.eraseNs ?? ERASE_NS_PER_4K,
         runFrom: now };
+      this.pico.irqSlice = true;
       const rnd = prng(now ^ addr);
       const fl = this.pico.flash;
       for (let i = addr; i < addr + 4096; i++) fl[i] |= Math.floor(rnd() * 256);
@@ -410,6 +411,7 @@ class W25Q {
       if (e && e.runFrom >= 0 && this.suspendAt < 0) this.suspendAt = now + SUSPEND_NS;
     } else if (op === 0x7a) {
       if (e && e.runFrom < 0) e.runFrom = now;
+      this.pico.irqSlice = true;
       this.guard();
     } else {
       this.pico.error(`w25q: command 0x${op.toString(16)} (${f.length} bytes: ` +
@@ -669,6 +671,44 @@ export class Pico {
 
   /** A sector the flash chip erased on its own commands (W25Q): the web page mirrors it. */
   erasedAhead(addr) {}
+
+  /**
+   * Record from now on the spans with interrupts off (PRIMASK set, cpsid i), each marked 1
+   * where the flash chip took a sector erase or a resume in it (the box's erase ahead), else
+   * 0 (MicroPython's own: its flash erases and programs, its atomic sections); off: stop.
+   * Returns those recorded so far as [t0 ns, t1 ns, mark, ...]. The core's PRIMASK is then a
+   * property (slower): the bench's alone.
+   */
+  irqOff(on) {
+    const core = this.chip.core;
+    const got = this.irqSpans || [];
+    if (this.irqSpans) {
+      const pm = core.PM;
+      delete core.PM;
+      core.PM = pm;
+      this.irqSpans = null;
+    }
+    if (on) {
+      const spans = [];
+      this.irqSpans = spans;
+      let pm = core.PM;
+      let t0 = -1;
+      Object.defineProperty(core, 'PM', {
+        configurable: true,
+        get: () => pm,
+        set: (v) => {
+          if (v && !pm) {
+            t0 = this.now;
+            this.irqSlice = false;
+          } else if (!v && pm && t0 >= 0) {
+            spans.push(t0, this.now, this.irqSlice ? 1 : 0);
+          }
+          pm = v;
+        },
+      });
+    }
+    return got;
+  }
 
   checkTone() {
     const bz = this.opts.buzzerPin;
