@@ -9,7 +9,9 @@ other defaults (read size 32, lookahead 32, block_cycles 100). The file set is
 shutbox_host.pico.flash's own (``prepare``: the launcher, ``/.shutbox/current``, the version
 folder with the modules as .mpy (``mp.MPY_FLAGS``), its table index and manifest, the tables
 the box's tile count reads in ``/.shutbox/tables``), so an image holds exactly what a flash
-writes, and an empty ``/data``.
+writes, and an empty ``/data``. The stale half of every metadata pair is left erased, as the
+box's erase ahead (shutbox.ahead, on an RP2040's flash chip) would erase it in its first
+sleeps: a box flashed with the image starts with nothing to erase ahead.
 """
 
 from __future__ import annotations
@@ -93,7 +95,36 @@ def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool =
     for path, data in sorted(tree.items()):
         _write(fs, path, data)
     fs.unmount()
-    return bytes(fs.context.buffer)
+    return erased_ahead(bytearray(fs.context.buffer), blocks)
+
+
+class _Blocks:
+    """A littlefs image in RAM as shutbox.ahead's raw device (its walk reads views alone)."""
+
+    def __init__(self, image: bytearray):
+        self.image = image
+
+    def view(self, block: int) -> memoryview:
+        return memoryview(self.image)[block * BLOCK_SIZE:(block + 1) * BLOCK_SIZE]
+
+    def readblocks(self, block: int, buf, offset: int = 0) -> None:
+        at = block * BLOCK_SIZE + offset
+        buf[:] = self.image[at:at + len(buf)]
+
+
+def erased_ahead(image: bytearray, blocks: int) -> bytes:
+    """*image* with the stale half of each metadata pair erased (0xFF), found by the box's
+    own walk (shutbox.ahead: the half littlefs's fetch would not pick); littlefs never reads
+    a stale half's content, so the files are the same."""
+    from shutbox import ahead
+
+    dev = ahead.Ahead(_Blocks(image), blocks)
+    dev.next = (0, 1)
+    while dev.next is not None:
+        dev._walk()
+    for b in dev.found:
+        image[b * BLOCK_SIZE:(b + 1) * BLOCK_SIZE] = b"\xff" * BLOCK_SIZE
+    return bytes(image)
 
 
 def flash_image(fs_image: bytes, base: bytes | None = None) -> bytes:
