@@ -46,7 +46,8 @@ slower: read them as lower bounds.
   the hard computer, best-move hints, Canoga stakes, ties by roll-off.
 - rp2_ahead_*: the flash's erase ahead (shutbox.ahead on firmware/shutbox/chip.py, the
   emulated W25Q16JV) over a game of two seats at the chip's datasheet worst case (sector erase
-  400 ms, page program 3 ms), then 3 s of its winner's screen: ``erases_waited`` (littlefs's
+  400 ms, page program 3 ms), flashed as `shutbox flash` leaves a board (its metadata pairs'
+  stale halves still to erase), then 3 s of its winner's screen: ``erases_waited`` (littlefs's
   erases done in a save: MicroPython's own erase, the core stopped), ``erases_skipped``
   (littlefs's erases of blocks already erased), ``erases`` (sectors erased ahead, in the
   loop's sleeps); ``slices`` and ``irq_off_ms_{p50,max}``: the erase ahead's slices (code in
@@ -403,7 +404,8 @@ def flip_at(emu: Emulator, inputs, at_ns: int) -> float:
 
 
 def _ahead(uf2, bootrom) -> dict:
-    fs = fsimage.build()
+    fs = fsimage.build(erased=False)  # as a flash through the board leaves it: erases ahead
+    # from power-up, during play
     with Emulator(uf2, bootrom, fs=fs, flash_ns=AHEAD_NS) as emu:
         emu.wait_for(_TURN, timeout_ms=10000)
         emu.run(ms=300)

@@ -68,22 +68,27 @@ def firmware_tree(firmware: Path = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
 
 def build(firmware: Path | None = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
           extra: dict[str, bytes] | None = None, blocks: int | None = None,
-          overrides: dict[str, bytes] | None = None, board: str = "RPI_PICO") -> bytes:
+          overrides: dict[str, bytes] | None = None, board: str = "RPI_PICO",
+          erased: bool = True) -> bytes:
     """Return the filesystem image (*blocks* x 4 KB, None: the whole filesystem of *board*)
     of a *board* flashed with *firmware* (None: an empty filesystem) as `shutbox flash` leaves
-    it (a Pico W's with the companion), plus *extra* files {absolute path: content}."""
+    it (a Pico W's with the companion), plus *extra* files {absolute path: content}; with
+    *erased* False the stale halves are left as littlefs left them (as a flash through the
+    board leaves them: the box erases them ahead in its first sleeps)."""
     b = boards.BY_NAME[board]
     tree = (firmware_tree(firmware, mpy, overrides, companion=flash.wants_companion(b),
                           chip=b.chip)
             if firmware is not None else {})
     tree.update(extra or {})
     return image_of(tree, b.fs_blocks if blocks is None else blocks,
-                    data_dir=firmware is not None)
+                    data_dir=firmware is not None, erased=erased)
 
 
-def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool = True) -> bytes:
+def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool = True,
+             erased: bool = True) -> bytes:
     """Return the filesystem image (*blocks* x 4 KB) holding *tree* ({absolute path:
-    content}), and an empty /data (where the box keeps its settings) with *data_dir*."""
+    content}), and an empty /data (where the box keeps its settings) with *data_dir*; its
+    metadata pairs' stale halves erased (``erased_ahead``) unless *erased* is False."""
     fs = new_fs(blocks=blocks)
     dirs = {"/data"} if data_dir else set()
     for path in tree:
@@ -95,6 +100,8 @@ def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool =
     for path, data in sorted(tree.items()):
         _write(fs, path, data)
     fs.unmount()
+    if not erased:
+        return bytes(fs.context.buffer)
     return erased_ahead(bytearray(fs.context.buffer), blocks)
 
 
