@@ -76,7 +76,9 @@ class Round:
     """One round of *players* seats on *var*, every seat replying best to the scores before
     it. *tie*: "share" / "roll-off" (a tie of m players is worth 1/m to each) or "replay"
     (2 players: a tie is worth *tie_value* to seat 1, 1 - it to seat 2); *stakes*: "win" (the
-    values are chances to win) or, 2 players, "stake" (a win pays 1, a shut box
+    values are chances to win; replay with more players: *tie_value* maps the count m of tied
+    seats to their values in seat order, the m-player replay match's, m = *players* the
+    round's own) or, 2 players, "stake" (a win pays 1, a shut box
     *shut_pays*) or "canoga" (the loser pays the difference, twice when the winner shut;
     seat 2 kept from playing by a shut box counts as having shut nothing); a tie pays
     nothing, or *tie_value* with replay."""
@@ -99,8 +101,12 @@ class Round:
             winners = [i for i in range(n) if scores[i] == low]
         if self.stakes == "win":
             if len(winners) > 1:
-                if self.tie == "replay":
+                if self.tie == "replay" and n == 2:
                     return (self.tie_value, 1 - self.tie_value)
+                if self.tie == "replay":
+                    tied = self.tie_value[len(winners)]
+                    return tuple(tied[winners.index(i)] if i in winners else Fraction(0)
+                                 for i in range(n))
                 return tuple(Fraction(1, len(winners)) if i in winners else Fraction(0)
                              for i in range(n))
             return tuple(Fraction(i == winners[0]) for i in range(n))

@@ -61,6 +61,11 @@ _TOKENS = const(4)  # paired phones remembered at once
 _SIG = const(8)  # the numbers compared after each step
 _COUNT_MAX = const(0x3FFFFFFF)  # the largest small int on the chip: the counts stop there
 _HIST = const(32)  # the loop's lateness counted by the ms up to this (the last: this or more)
+# the server's garbage (Live.spent, about a KB a unit) at which the loop collects the heap:
+# well short of the Pico W's ~105 KB free after one, so MicroPython never collects first (in
+# a request: a rescan), and little enough that the heap's sweep stays short (it runs to the
+# highest block used: on the emulated Pico W a collection takes 8.2 ms at 24, 8.6 at 48)
+_SPEND = const(24)
 _OWN = ("sound", "brightness")  # the settings the page may change (the box's own)
 STATES = ("setup", "ready", "rolling", "move", "turn-end", "game-end", "roll-off")
 # shutbox.game's _ERR_* in words: what the tiles' red LEDs say is wrong
@@ -92,6 +97,8 @@ class Live:
         self.late = 0  # the loop's worst lateness (ms past a wake-up it asked for)
         self.hist = array("I", [0] * (_HIST + 1))  # the passes by their lateness in ms
         self.passes = 0
+        self.edge = 0  # when a switch last changed (ticks_us: time_edges)
+        self.spent = 0  # the server's garbage since the last collection (about a KB a unit)
         self._sig = [-1] * _SIG
         self._body = b""  # the state as JSON (state_body), made for _body_at
         self._body_at = None  # (version, pairing) it was made at
@@ -191,13 +198,21 @@ class Live:
             self.names_file()
         except Exception:  # noqa: BLE001 - the page without names then
             pass
+        from companion.sweep import collect
+
+        timed = self.time_edges(guard.board)
         read = guard.board.reader()
         ticks_ms = time.ticks_ms
         ticks_us = time.ticks_us
         wdt = guard.wdt
         seen = -1
-        due = wake = ticks_ms()
+        due = wake = last = ticks_ms()
         while True:
+            if self.spent >= _SPEND:
+                # here, just before a reading: a press the collection held up is read
+                # as soon as it ends (and companion.sweep: no rescan of the heap)
+                self.spent = 0
+                collect()
             now = ticks_ms()
             late = time.ticks_diff(now, wake)
             if late > self.late:
@@ -216,13 +231,25 @@ class Live:
                 lv = -1
             dt = time.ticks_diff(due, now)
             stepped = lv != seen or dt <= 0 or self.kick
+            was, last = last, now  # this reading's time, and the one before's
             if stepped:
                 moved = lv != seen
+                held = False
                 if moved:
                     t = ticks_us()
+                    # the level read has held since the switches' last edge, a settle or
+                    # more ago, and the last reading is 2 ms old or more (a poll's sleep, or
+                    # the core held: a collection): a reading a ms ago, after that one, would
+                    # have read it, so it is handed to the debouncer first, which then takes
+                    # the level at this one (as at its second reading, a ms on)
+                    held = (timed and guard.app is not None and time.ticks_diff(now, was) >= 2
+                            and time.ticks_diff(t, self.edge) >= _READ_US)
                 seen = lv
                 self.kick = False
                 try:  # as Guard.forever: the step's try in this frame
+                    if held:  # (a frame due is drawn by the step that takes it: one draw)
+                        guard.app._next_frame = now
+                        guard.poll(time.ticks_add(now, -1), lv)
                     guard.poll(now, lv)
                 except Exception as e:  # noqa: BLE001 - as Guard.forever
                     guard.fault(e, now)
@@ -254,6 +281,23 @@ class Live:
             ms = 1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS
             wake = time.ticks_add(ticks_ms(), ms)
             await asyncio.sleep_ms(ms)
+
+    def time_edges(self, board):
+        """Keep the time of the switches' last edge in ``edge`` (ticks_us), from a hard
+        interrupt on each tile's and Roll's pin: it runs even while a collection of the heap
+        holds the core, and allocates nothing. Return False where the pins have none (a
+        stand-in board, the unix port)."""
+        try:
+            from machine import Pin  # type: ignore[import-not-found]
+
+            for p in list(board._tile_pins) + [board._roll_pin]:
+                p.irq(self._edge, Pin.IRQ_RISING | Pin.IRQ_FALLING, hard=True)
+        except Exception:  # noqa: BLE001 - no interrupts here: the debouncer's settle then
+            return False
+        return True
+
+    def _edge(self, pin):
+        self.edge = time.ticks_us()  # type: ignore[assignment]  # (stubs: _TicksUs)
 
     # ----- pairing -----
 

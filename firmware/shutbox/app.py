@@ -369,6 +369,17 @@ def prelude(boot, booted):
     # engine's tables: the first app is made of objects only, in a heap without holes
     chip = sys.platform == "rp2"  # the cells' gauge and sleep (shutbox.sleep): on the chip
     s = boot[_BOOT_SETTINGS]
+    # The objects made once for the box's life (the board, the store, the settings and the
+    # rules, then the engine below: every start after a fault reuses them) are made: their
+    # constructors' code goes (about 1.7 KB of heap with the engine's), before the modules
+    # below load into the holes it leaves. A method leaves the heap only once nothing holds
+    # it: set to None first (a key removed from a dict leaves its value in the slot). On
+    # MicroPython only: main forgets their modules on a Ctrl-C, so that the REPL's next
+    # import loads them whole
+    mp = sys.implementation.name == "micropython"
+    for p in (Board, Store, Settings, Rules) if mp else ():
+        p.__init__ = None  # type: ignore[method-assign,assignment]
+        del p.__init__
     p = parts(s)
     turn = s.real_dice or s.timeout or s.resign
     # the match's play (shutbox.target: the hard computer's and the best hints' in one round
@@ -391,6 +402,9 @@ def prelude(boot, booted):
         booted()
     gc.collect()
     boot.append(make_engine(boot[_BOOT_SETTINGS], boot[_BOOT_RULES]))  # _BOOT_ENGINE
+    if mp:  # its tables are made: the engine's constructor goes too (above)
+        Engine.__init__ = None  # type: ignore[method-assign,assignment]
+        del Engine.__init__
 
     def make(now, safe):
         return start(board, os.urandom, now, store, boot, safe)
@@ -427,4 +441,6 @@ def main(boot=None, watchdog_ms=_WATCHDOG_MS, booted=None):
         Guard(board, make, time.ticks_ms(), wdt=wdt, wdt_reset=board.watchdog_reset()).forever()
     except KeyboardInterrupt:
         board.watchdog_stop()
+        for name in ("board", "store", "settings", "engine"):  # their constructors went,
+            forget(name)  # in prelude
         raise

@@ -16,7 +16,10 @@ seat 1's hint is the match's play instead where the pack has it
 (the default variant): the best chance to win the round, a tie counted as the tie rule makes
 it (shutbox.target); seat 2 of 2's target play is the match's play.
 Where the target cannot be beaten, or cannot be missed, the lowest expected score is the aim
-again (after a shut box in one round: the best chance of one, the only way to tie it).
+again (after a shut box in one round: the best chance of one, the only way to tie it); in one
+round for the win the loaded block's play is the hint even where the chance rounds to 0 or 1 in
+thousandths (its ranks are exact: a later seat of 3 or 4 that all but surely beats the score
+so far still plays against the seats after it), as the hard computer plays.
 
 Analysis: every choice a person makes (each move, each free one-die choice) is measured against
 the same aim on the dice actually thrown: engine.move_loss and one_die_loss for the lowest
@@ -76,8 +79,9 @@ class Coach:
             if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
                 t = rs[p]
         s = g.settings  # one round for the win: the match's play, or the score to beat
-        if not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
-                or s.most_tiles or s.real_dice | s.timeout | s.resign and g.match):
+        m = not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
+                 or s.most_tiles or s.real_dice | s.timeout | s.resign and g.match)
+        if m:
             # by names the box already holds ("shutbox.", "target": one more interned name can
             # make their pool grow by KBs); not with shutbox.turn's game beside a tie rule's
             # rounds: those two do not fit the heap even without it
@@ -85,7 +89,10 @@ class Coach:
         elif t < 0 or not e.set_target(t):  # allocates (reads a table block): once a turn
             return
         p = e.p_beat(g.open_)
-        if 0 < p < _P_SCALE:  # it can be beaten and it can be missed (won and lost)
+        # it can be beaten and it can be missed (won and lost); in one round for the win
+        # wherever a block is loaded, as the computer plays: its ranks are exact where the
+        # chance rounds to 1 in thousandths (a later seat's next seats still weigh in)
+        if 0 < p and (p < _P_SCALE or m):
             self.target = t
 
     def best(self):

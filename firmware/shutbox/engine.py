@@ -40,8 +40,10 @@ Shared tables: a second engine on the same tables (the Pico W companion's rankin
 throw's moves, companion.moves, which reads the target-1 block into a buffer of its own) takes
 ``_mv``, ``_ranks``, ``_exp``, ``_lk`` and ``_hpath`` from the box's engine; shutbox.scores,
 which patches the loaded block for a later seat of 3 or 4 players (code kept out of the
-engine: it costs heap only in a round for the win), takes ``_open``, ``_hpath`` and ``_hp``:
-those names are that contract (tests/firmware/test_parts.py holds other modules to it).
+engine: it costs heap only in a round for the win), takes ``_open``, ``_hpath`` and ``_hp``;
+shutbox.payout, which computes a seat's match play into the hint buffer, also ``_mv``,
+``_dice`` and ``_hmode``: those names are that contract (tests/firmware/test_parts.py holds
+other modules to it).
 
 RAM: the box holds only what it calls (every function and name costs heap on the Pico);
 the host's extras (has_move, random_move, table_bytes, key, LEVELS) are computed from

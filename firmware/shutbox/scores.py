@@ -4,11 +4,12 @@
 seat 2, 3 or 4 with a score to beat above 0 (ties shared or rolled off) it then reads the
 seat's later-seat row of the table pack (tablegen: by the rule set, the seat, how many seats
 share the score to beat and that score), its list of tile sums' patches, and overwrites the
-rank and one-die bits of those sums' states in the engine's hint buffer, so best_move_target
-and choose_one_die_target give the match's play (the seats after it weigh in) in every
-state. Nothing more where the row has no list, or the variant no later rows. A module of its
-own: its code costs heap only in these games, not in every game that reads a match block
-(the games of 2 beside a tie rule's rounds have no room for it)."""
+rank and one-die bits of those sums' states in the engine's hint buffer (one pass over the
+states), so best_move_target and choose_one_die_target give the match's play (the seats
+after it weigh in) in every state. Nothing more where the row has no list, or the variant
+no later rows. A module of its own: its code costs heap only in these games, not in every
+game that reads a match block (the games of 2 beside a tie rule's rounds have no room for
+it)."""
 
 from micropython import const
 from shutbox.engine import tile_sum
@@ -52,7 +53,7 @@ def target(g):
     if f is None:
         return t
     try:
-        if not d[7]:  # no later rows (after the other index rows)
+        if not d[7] & 1:  # no later rows (flag bit 0: after the other index rows)
             return t
         # the situation's row, after the patches' area's offset
         j = ((((n - 3) * 2 + s.shut_wins) * _LATER_SLOTS + j * (j - 1) // 2 + c - 1)
@@ -69,23 +70,37 @@ def target(g):
         f.seek(a + j)
         b = bytearray(_LATER_LIST)
         f.readinto(b)  # the list: a count, then where each sum's patch is
-        z = bytearray(e.full + 1)  # each state's tile sum
-        for x in range(e.full + 1):
-            z[x] = tile_sum(x)
-        hp = e._hp
+        # each state's tile sum (the states a tile tops: those below it, plus it) and how many
+        # states share each sum: one pass, no call a state
+        z = bytearray(e.full + 1)
+        q = bytearray(tile_sum(e.full) + 1)
+        q[0] = 1
+        for y in range(1, e.tiles + 1):
+            k = 1 << y - 1
+            for x in range(k, k << 1):
+                j = z[x - k] + y
+                z[x] = j
+                q[j] += 1
+        # the patches, one after another, each after its sum's place (w[sum]: 1 + where its
+        # next byte is, 0 for a sum it leaves as it is)
+        w = [0] * len(q)
+        v = bytearray(e.full + 1)
+        m = memoryview(v)
+        k = 0
         for i in range(b[0]):
             f.seek(a + (b[2 * i + 1] | b[2 * i + 2] << 8))
-            f.readinto(d)  # the tile sum, then a byte a state (d: a buffer)
-            y = d[0]
-            k = 1
-            for x in range(e.full + 1):
-                if z[x] == y:
-                    if k == _HINT_ENTRY:  # the sum's next bytes
-                        f.readinto(d)
-                        k = 0
-                    p = hp[x] & _P_MASK
-                    hp[x] = (_P_ONE if p == _P_MASK else p) | d[k] << 10
-                    k += 1
+            f.readinto(m[k:k + 1])  # the tile sum, then a byte a state of it, in mask order
+            y = v[k]
+            w[y] = k + 1
+            f.readinto(m[k:k + q[y]])
+            k += q[y]
+        hp = e._hp
+        for x in range(e.full + 1):  # one pass: each patched state takes its sum's next byte
+            k = w[z[x]]
+            if k:
+                w[z[x]] = k + 1
+                p = hp[x] & _P_MASK
+                hp[x] = (_P_ONE if p == _P_MASK else p) | v[k - 1] << 10
     finally:
         f.close()
     return t

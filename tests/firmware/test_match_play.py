@@ -377,3 +377,45 @@ def test_the_best_hint_is_the_match_move_for_both_seats():
         scores = []
     assert checked > 200
     assert differ > 0, differ  # seat 1's hint is not the lowest expected score's, somewhere
+
+
+def test_a_later_seats_hint_is_the_match_move_where_its_chance_rounds_to_one():
+    """Three people, best-move hints: seat 1 scores 43 (a 2 shut, then a 2 no move fits), so
+    seat 2 beats it all but surely (p_beat rounds to 1000) yet seat 3 is still to play: the
+    hint lit for every throw of seat 2's turn, 60 games, is the solver's match move (it was
+    the lowest expected score's there, which this fails on)."""
+    rng = random.Random(43)
+    box = Box(players=3, hints=HINT_BEST)
+    g = box.game
+    eng = box.app.engine
+    checked = differ = 0
+    for _ in range(60):
+        throw(box, 1, 1)
+        play(box, (2,))
+        throw(box, 1, 1)  # no move: the turn ends at 43
+        assert g.state == TURN_END and g.score == 43
+        box.advance(800)
+        press(box)
+        set_tiles(box, eng.full)
+        assert eng.p_beat(eng.full) == P_SCALE  # the chance against 43, rounded
+        while g.state != TURN_END:
+            throw(box, rng.randint(1, 6), rng.randint(1, 6))
+            if g.state != MOVE:
+                continue
+            assert g.best == expected_move(g, 3, 0, 0, (43,))
+            checked += 1
+            differ += g.best != eng.best_move(g.open_, g.a, g.b)
+            play(box, tuple(k for k in range(1, 10) if g.best >> (k - 1) & 1))
+        box.advance(800)
+        press(box)
+        set_tiles(box, eng.full)
+        throw(box, 1, 1)  # seat 3: a 2 shut, then no move
+        play(box, (2,))
+        throw(box, 1, 1)
+        box.advance(800)
+        press(box)
+        assert g.state == GAME_END
+        press(box, long=True)  # a new game
+        set_tiles(box, eng.full)
+    assert checked > 200
+    assert differ > 0  # the match's move is not the lowest expected score's, somewhere

@@ -91,11 +91,13 @@ def shared_tables(engine_py: Path) -> set[str]:
 
 
 def contract_uses(root: Path) -> list[str]:
-    """The private uses that are the engine's shared-tables contract: in companion/moves.py
-    and shutbox/scores.py, ``e.<name>`` of a name engine.py's docstring lists."""
+    """The private uses that are the engine's shared-tables contract: in companion/moves.py,
+    shutbox/scores.py and shutbox/payout.py, ``e.<name>`` of a name engine.py's docstring
+    lists."""
     names = shared_tables(root / "shutbox" / "engine.py")
     return [u for u in private_uses(root)
-            if u.startswith(("companion/moves.py:", "shutbox/scores.py:"))
+            if u.startswith(("companion/moves.py:", "shutbox/scores.py:",
+                             "shutbox/payout.py:"))
             and u.split(": ", 1)[1] in {"e." + n for n in names}]
 
 

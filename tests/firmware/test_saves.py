@@ -31,6 +31,7 @@ MP_DIR = ROOT / "tests" / "mp"
 
 TARGET_MS = 10 + 5  # the clean-flip target plus 5 ms
 GAMES = 12  # as the bench plays: enough inputs land inside saves (at least 60) whatever the dice
+AGED_GAMES = 6  # the pair moves within them (three compactions in); 80 inputs land in saves
 
 
 @pytest.fixture(scope="module", params=("typ", "max"))
@@ -42,6 +43,14 @@ def measured(request):
 def ahead():
     """The datasheet's worst case with the firmware's erase ahead (shutbox.ahead)."""
     return saves.measure("max-ahead", games=GAMES)
+
+
+@pytest.fixture(scope="module")
+def aged():
+    """The same on an aged flash (sim/norflash.py's age(): stale data in every free block,
+    littlefs's allocator round the flash several times, the box's folder's pair three
+    erases from being moved: a save in these games allocates a block)."""
+    return saves.measure("max-ahead-aged", games=AGED_GAMES)
 
 
 def test_every_input_during_a_save_is_answered_once_the_flash_lets_it(measured):
@@ -93,6 +102,49 @@ def test_with_erases_ahead_no_save_erases_and_the_wear_is_littlefs_own(ahead):
     assert m["erases"] / m["bursts"] <= 0.1, (m["erases"], m["bursts"])
 
 
+def test_on_an_aged_flash_no_save_waits_for_an_erase(aged):
+    """littlefs allocates blocks that hold stale data (its pair moved, at its 101st erase):
+    each was erased ahead, found free by the walk of every pair and file. Every input
+    during a save or an erase ahead is on the LEDs within the target."""
+    m = aged
+    assert m["aged"]["allocations"] >= 3 * m["aged"]["blocks"] and m["aged"]["moved"] > 0, \
+        m["aged"]
+    assert m["held_erases"] == 0 and m["ahead_erases"] > 0, m
+    assert m["longest_burst_ms"] < saves.PROFILES_US["max"][0] / 10_000, m["longest_burst_ms"]
+    by = {c: [x for x in m["samples"] if x[1] == c] for c in saves.CLASSES}
+    assert len(by["program"]) >= 60 and len(by["background"]) >= 5, \
+        {c: len(v) for c, v in by.items()}
+    late = [x for x in m["samples"] if x[2] is None or x[2] > TARGET_MS]
+    assert not late, late[:5]
+
+
+def _aged(*args, extra=()):
+    """Run tests/mp/ahead_aged.py; return its summary's counts."""
+    r = mp.run(MP_DIR / "ahead_aged.py", *args, heapsize="4m", extra_path=[*extra, MP_DIR])
+    assert r.returncode == 0 and not r.stderr, r.stdout[-2000:] + r.stderr[-2000:]
+    m = re.search(r"^BLOCKS .*$", r.stdout, re.M)
+    free = re.search(r"^FREE (\d+) (\d+) (\d+)$", r.stdout, re.M)
+    assert m and free, r.stdout[-2000:]
+    w = m.group(0).split()
+    out = {w[i]: int(w[i + 1]) for i in range(0, len(w), 2)}
+    out["FREE"] = tuple(int(x) for x in free.groups())
+    return out
+
+
+def test_every_file_the_box_writes_on_an_aged_flash_never_waits_for_an_erase():
+    """The box's files at their largest (settings, records, the game, the Pico W's names)
+    and the error log's appends (a file past littlefs's inline limit: a block each), 400
+    saves at a player's pace on an aged flash: littlefs allocates blocks holding stale data,
+    and each was erased ahead. Every 25 saves the walk's free blocks are those littlefs's
+    allocator takes filling a copy of the flash, exactly (with a delete in a log, or a
+    create, ignored by the walk: not)."""
+    f = _aged("400", "1")
+    assert f["ALLOCS"] >= 3 * f["BLOCKS"] and f["MOVES"] >= 10, f
+    assert f["WAITED"] == 0 and f["AHEAD"] > f["MOVES"], f
+    walk, lfs, differ = f["FREE"]
+    assert walk == lfs > 0 and differ == 0, f["FREE"]
+
+
 def _powercut(*args, extra=()):
     """Run tests/mp/ahead_powercut.py; return its summary's counts."""
     r = mp.run(MP_DIR / "ahead_powercut.py", *args, heapsize="2m", extra_path=[*extra, MP_DIR])
@@ -112,6 +164,15 @@ def test_power_cuts_mid_save_and_mid_erase_ahead_lose_nothing():
     assert f["WAITED"] == 0 and f["SKIPPED"] >= f["AHEAD"] > 0, f
 
 
+def test_power_cuts_mid_erase_ahead_of_free_blocks_lose_nothing():
+    """The same sweep on an aged flash (stale data in the free blocks, a file of the
+    firmware's in blocks of its own, a log appended every round): the erases ahead take the
+    free blocks too, and every cut mid one leaves every file whole."""
+    f, out = _powercut("30", "1", "1", "1")
+    assert f["FAIL"] == 0 and f["CUTS"] >= 350 and f["MIDERASE"] >= 50, out[-2000:]
+    assert f["AHEAD"] >= 25, f
+
+
 @pytest.mark.slow
 def test_power_cuts_mid_erase_ahead_while_littlefs_moves_its_pairs():
     """4,500 saves with their erases ahead cut: littlefs moves a pair every 100 compactions
@@ -121,16 +182,28 @@ def test_power_cuts_mid_erase_ahead_while_littlefs_moves_its_pairs():
     assert f["AHEAD"] >= 250, f  # about one compaction in 15 saves: past 100 a pair
 
 
-def test_the_power_cut_harness_catches_an_erase_of_the_live_half(tmp_path):
-    """The same harness with the walk's choice reversed (the live half erased ahead)."""
+def _broken(tmp_path, old, new):
+    """Lay out shutbox.ahead (and the store) in *tmp_path* with *old* replaced by *new*."""
     src = (ROOT / "firmware" / "shutbox" / "ahead.py").read_text()
-    old = "        if oka:\n            self.found.append(b)\n"
     assert old in src
     (tmp_path / "shutbox").mkdir()
     (tmp_path / "shutbox" / "__init__.py").write_text("")
     (tmp_path / "shutbox" / "store.py").write_text(
         (ROOT / "firmware" / "shutbox" / "store.py").read_text())
-    (tmp_path / "shutbox" / "ahead.py").write_text(
-        src.replace(old, "        if oka:\n            self.found.append(a)\n"))
-    f, _ = _powercut("5", "1", extra=[tmp_path])
+    (tmp_path / "shutbox" / "ahead.py").write_text(src.replace(old, new))
+    return [tmp_path]
+
+
+def test_the_power_cut_harness_catches_an_erase_of_the_live_half(tmp_path):
+    """The same harness with the walk's choice reversed (the live half erased ahead)."""
+    old = "        if oka:\n            self.found.append(b)\n"
+    f, _ = _powercut("5", "1", extra=_broken(tmp_path, old, old.replace("(b)", "(a)")))
+    assert f["FAIL"] > 0
+
+
+def test_the_power_cut_harness_catches_an_erase_of_a_file_in_use(tmp_path):
+    """The aged harness with the walk of the files' blocks broken (none marked in use)."""
+    old = "            while True:\n                m[b] = g\n"
+    f, _ = _powercut("10", "1", "1", "1",
+                     extra=_broken(tmp_path, old, old.replace("= g", "= 0")))
     assert f["FAIL"] > 0

@@ -5,8 +5,9 @@ A littlefs on a RAM flash (store_flashdev.py) becomes the filesystem's root, as 
 so main()'s /data and /error.log land there. A fake ``time`` module gives main() a virtual
 clock; its sleep_ms raises KeyboardInterrupt after 200 polls, as a developer's Ctrl-C would.
 Prints WDT (the timeout main() started the watchdog with), FEEDS, STOPPED (Board.watchdog_stop
-was called), INTERRUPT (the KeyboardInterrupt came back out of main()) and FILES (what main()
-wrote: /data's files, then the root's).
+was called), INTERRUPT (the KeyboardInterrupt came back out of main()), AGAIN (a board, a store,
+settings and an engine made after it, as the REPL would) and FILES (what main() wrote: /data's
+files, then the root's).
 """
 
 import os
@@ -79,6 +80,14 @@ try:
 except KeyboardInterrupt:
     interrupted = 1
 del sys.modules["time"]  # the built-in one again
+# the REPL after a Ctrl-C: the classes whose constructors app.prelude dropped load whole again
+from shutbox.board import Board  # noqa: E402
+from shutbox.engine import Engine, Rules  # noqa: E402
+from shutbox.settings import Settings  # noqa: E402
+from shutbox.store import Store  # noqa: E402
+
+print("AGAIN", Board().tiles, Store("/data").root, Settings(players=3).players,
+      Engine(Rules(tiles=9)).tiles)
 print("WDT", simbus.wdt[0])
 print("FEEDS", simbus.wdt[2])
 print("STOPPED", stopped[0])

@@ -186,6 +186,8 @@ def test_main_starts_the_watchdog_and_stops_it_on_ctrl_c():
     assert out["STOPPED"] == "1" and out["INTERRUPT"] == "1"
     assert int(out["FEEDS"]) >= 50  # fed every poll
     assert out["FILES"] == "game / data"  # the game saved in /data; no error.log
+    # the constructors app.prelude dropped are back: main forgot their modules on the Ctrl-C
+    assert out["AGAIN"] == "9 /data 3 9"
 
 
 class FakeMachine(types.SimpleNamespace):

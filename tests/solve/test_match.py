@@ -29,19 +29,30 @@ CASES = [  # (variant, players, tie, shut-wins, stakes, shut pays)
     (Variant(4), 2, "share", True, "stake", Fraction(7, 2)),
     (Variant(4, V.ONE_DIE_SUM_LE_6, V.MODE_FORCED), 2, "replay", False, "canoga", 2),
     (Variant(5, V.ONE_DIE_SUM_LE_6), 2, "share", False, "win", 2),
+    (Variant(4, V.ONE_DIE_SUM_LE_6), 3, "replay", False, "win", 2),
+    (Variant(4, V.ONE_DIE_SUM_LT_6, V.MODE_LOCKED), 3, "replay", True, "win", 2),
+    (Variant(4), 4, "replay", True, "win", 2),
 ]
 
 
 @pytest.mark.parametrize("var, players, tie, shut_wins, stakes, pays", CASES)
 def test_a_round_matches_the_brute_force(var, players, tie, shut_wins, stakes, pays):
     m = M.Match(var, M.MatchRules(players, tie, shut_wins, stakes, pays))
-    brute = Round(var, players, tie, shut_wins, stakes, pays, m.tie_value)
+    tv = m.tie_value
+    if tie == "replay" and players > 2:  # a tie of fewer seats: their own replay match's
+        tv = {**m._subs, players: m.tie_value}
+        for k, sub in m._subs.items():  # each its own fixed point in the brute force too
+            inner = {j: tv[j] for j in range(2, k + 1)}
+            assert Round(var, k, tie, shut_wins, tie_value=sub[0] if k == 2 else inner
+                         ).values() == sub
+    brute = Round(var, players, tie, shut_wins, stakes, pays, tv)
     assert tuple(s.value for s in m.seats) == brute.values()
     outcomes = brute.outcomes()
     for i, seat in enumerate(m.seats):
         assert [seat.p_win, seat.p_tie, seat.p_lose] == outcomes[i]
     if tie == "replay":  # the tie is worth the match itself: the value is its fixed point
-        assert brute.values()[0] == m.tie_value
+        assert brute.values()[0] == (m.tie_value if players == 2 else m.tie_value[0])
+        assert players == 2 or brute.values() == m.tie_value
     if stakes == "win":
         assert sum(s.value for s in m.seats) == 1
     else:
@@ -84,8 +95,6 @@ def test_share_and_roll_off_play_alike_and_more_seats_still_add_up():
     assert [s.value for s in share.seats] == [s.value for s in roll.seats]
     assert sum(s.value for s in share.seats) == 1
     assert all(s.p_win + s.p_tie + s.p_lose == 1 for s in share.seats)
-    with pytest.raises(ValueError, match="2 players only"):
-        M.MatchRules(3, "replay")
 
 
 @pytest.mark.slow
@@ -115,6 +124,13 @@ def test_solve_match_on_the_command_line(capsys):
                      "share", "--shut-wins", "on"]) == 0
     text = capsys.readouterr().out
     assert "seat 3" in text and text.count("\nshare") == 1
+    assert cli.main(["solve", "--tiles", "4", "--match", "--players", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for m in out["matches"]:  # replay too: a tie of 2, 3 or 4 seats replayed by them
+        want = M.Match(Variant(4), M.MatchRules(4, m["tie"], m["shut_wins"]))
+        assert [Fraction(s["value_exact"]) for s in m["seats"]] == [
+            s.value for s in want.seats]
+    assert {m["tie"] for m in out["matches"]} == set(M.TIE_RULES)
     assert cli.main(["solve", "--tiles", "5", "--match", "--fair", "--shut-wins", "on",
                      "--one-die", "sum-le-6"]) == 0
     assert "a shut box pays" in capsys.readouterr().out
@@ -130,7 +146,6 @@ def test_advise_match_on_the_command_line(capsys):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["solve", "--match", "--players", "3", "--tie-rule", "replay"], "2 players only"),
     (["solve", "--match", "--objective", "max-shut"], "leave out"),
     (["solve", "--match", "--players", "3", "--fair"], "--fair finds"),
     (["solve", "--match", "--stakes", "stake", "--shut-pays", "x"], "is not a number"),

@@ -87,20 +87,40 @@ def test_expected_values_are_stored_as_narrow_as_their_moves_rule_and_scoring_al
             assert (digital[V.MOVES_ANY], digital[V.MOVES.index("dice-or-total")]) == (4, 5)
 
 
+def test_the_match_vectors_read_back_as_generated():
+    """A pack with the match vectors (shutbox.payout's; tables/t9.bin is without them) holds
+    each variant's as match_vectors gives them, after its index rows (after the default
+    variant's later rows: test_payout reads them there), and their values are the match
+    solver's: the last seat's share of a tie, and a seat's value holding a score."""
+    hints = tablegen.offered_hints(9)
+    key = hints[10]  # never/optional/any/count
+    data = tablegen.hint_pack_bytes(9, keys=[key], vectors=True)
+    assert tablegen.read_vectors((tablegen.TABLES / "t9.bin").read_bytes()) == {}
+    assert len(tablegen.read_vectors(data)) == 1
+    got = tablegen.read_vector_values(data, key)
+    assert got == tablegen.match_vectors(solver.Variant(9, *key))
+    share = got[0]  # ties shared, shut-wins off
+    assert share[0] == [tablegen.VEC_SCALE, *(round(tablegen.VEC_SCALE / h) for h in (2, 3, 4))]
+    assert share[1][tablegen.vec_row(1, 1)][9] == 0  # ending on 9 of 9 open: seat 2 beats it
+
+
 def test_the_hint_pack_is_its_index_and_distinct_blocks_only():
     """tables/t9.bin holds its header and directory, four bytes an index row, each distinct
-    block once and each distinct later-seat patch once: no byte read by no row
-    (bench.engine.hint_parts)."""
+    block once (padded to a multiple of four bytes), each distinct later-seat patch once and
+    each distinct set of match vectors once: no byte read by no row (bench.engine.hint_parts)."""
     from shutbox_host.bench import engine as bench
 
     parts = bench.hint_parts()
-    assert parts["pad"] == 0 and parts["bytes"] == (parts["head"] + parts["index"]
-                                                   + parts["blocks"] + parts["later_records"])
+    assert parts["pad"] == 0 and parts["bytes"] == (
+        parts["head"] + parts["index"] + parts["align"] + parts["blocks"]
+        + parts["later_records"] + parts["vectors"])
+    assert parts["align"] < 4 * (1 + parts["distinct_blocks"])
     pack = tablegen.read_hint_pack((tablegen.TABLES / "t9.bin").read_bytes(), True)
     rows = sum(layers * len(index) for layers, _t, index in pack.values())
     # the later seats' rows: the default variant's alone, the area's offset and two bytes for
-    # each of 4 rule sets x 6 seats and holders x 46 scores to beat
-    assert parts["index"] == 4 * rows + parts["later_rows"] and parts["later_rows"] == 4 + 2 * 1104
+    # each of 4 rule sets x 6 seats and holders x 46 scores to beat (no vectors: their test)
+    assert parts["index"] == 4 * rows + parts["later_rows"] and parts["vectors"] == 0
+    assert parts["later_rows"] == 4 + 2 * 1104
     assert parts["later_records"] == parts["later_sum_bytes"] + parts["later_list_bytes"]
     assert parts["shut_distinct"] == 8 and parts["shut_rows"] == 4 * sum(
         layers for layers, _t, _i in pack.values())  # MATCH_SHUT: every variant, every layer

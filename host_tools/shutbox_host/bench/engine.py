@@ -309,11 +309,17 @@ def hint_parts(tiles: int = 9) -> dict:
     lists = {off: n for _r, ls, _s in later.values() for off, n in ls.items()}
     sums = {off: n for _r, _l, ss in later.values() for off, n in ss.items()}
     records = {**lists, **sums}
-    index = sum(rows.values()) + later_rows
+    at = tablegen.read_vectors(data)
+    vectors = dict(at.values())  # offset -> bytes, distinct
+    index = sum(rows.values()) + later_rows + tablegen.VEC_AT.size * len(at)
     only = {p: sum(n for n, parts in blocks.values() if parts == {p}) for p in rows}
-    return {"bytes": len(data), "head": head, "index": index,
+    # the blocks start, and each distinct one ends, at a multiple of 1 << HINT_ALIGN
+    unit = 1 << tablegen.HINT_ALIGN
+    align = -(head + index) % unit + sum(-n % unit for n, _ in blocks.values())
+    return {"bytes": len(data), "head": head, "index": index, "align": align,
+            "vectors": sum(vectors.values()), "distinct_vectors": len(vectors),
             "pad": len(data) - head - index - sum(n for n, _ in blocks.values())
-            - sum(records.values()) - (sum(rows.values()) & 1),
+            - sum(records.values()) - sum(vectors.values()) - align,
             "later_rows": later_rows, "later_records": sum(records.values()),
             "later_sum_patches": len(sums), "later_sum_bytes": sum(sums.values()),
             "later_lists": len(lists), "later_list_bytes": sum(lists.values()),

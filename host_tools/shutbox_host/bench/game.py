@@ -21,6 +21,11 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
   the interned names (qstrs) at its end, the harness's included;
 - match_beside_*: the firmware's peak and the interned names of the games where the match's
   play runs beside a tie rule's rounds or shutbox.turn's game (MATCH_BESIDE: match_beside()).
+- turn_beside_rounds_firmware_peak_heap_bytes: the firmware's peak of the one game where the
+  hard computer and best hints still play the lowest expected score for the heap: shutbox.turn's
+  beside a tie rule's rounds (TURN_BESIDE_ROUNDS: turn_beside_rounds());
+  turn_beside_rounds_min_heapsize_bytes: the smallest -X heapsize (to 256 bytes) on which it
+  boots as the Pico does and plays both turns, against the cap (boot_cap_heapsize_bytes).
 - later_seats_firmware_peak_heap_bytes: the firmware's peak of one round for the win of 3
   and 4 players with the hard computer (the last seat) and best-move hints, where every
   later seat reads its match play's patch (later_seats()).
@@ -155,9 +160,11 @@ def boot_base() -> int:
 # The firmware's room on the unix port, on top of the harness's base. Its live heap must stay
 # within the Pico's 64 KB (tests/firmware/test_memory.py: FIRMWARE_CAP); the room is 2 KB more,
 # for the heap's fragmentation on this 64-bit port, where the harness's blocks and names share
-# the firmware's heap and qstr pool: Roll's recovery at all ten points needs about 66.5 KB
-# here. A fixed room: taken to the next KB of the harness's size, as it was (66,528 bytes at
-# the last such count), the room moved by up to 1 KB with a few bytes of harness.
+# the firmware's heap and qstr pool: Roll's recovery at all ten points needed about 66.5 KB
+# here (about 64.2 KB since the box's once-made objects drop their constructors: app.prelude;
+# recovery_min_heapsize_bytes minus boot_harness_heap_bytes). A fixed room: taken to the next
+# KB of the harness's size, as it was (66,528 bytes at the last such count), the room moved by
+# up to 1 KB with a few bytes of harness.
 FIRMWARE_ROOM = 66 * 1024
 
 
@@ -328,6 +335,39 @@ def match_beside() -> dict:
     return {"match_beside_firmware_peak_heap_bytes": peak, "match_beside_names": names}
 
 
+# shutbox.turn's game (real dice, the time limit, resigning) beside a tie rule's rounds
+# (roll-off) with the hard computer and best hints: the one game where they still play the
+# lowest expected score, not the match's move, for the heap (app.prelude leaves
+# shutbox.target out); its peak says how far it is from the cap.
+TURN_BESIDE_ROUNDS = {"players": 1, "computer": 3, "hints": 2, "tie": 1, "real_dice": 1,
+                      "timeout": 2, "resign": 1}
+
+
+def turn_beside_rounds() -> dict:
+    """turn_beside_rounds_firmware_peak_heap_bytes: the firmware's peak of TURN_BESIDE_ROUNDS's
+    game (person_then_computer, the throws entered), booted as the Pico does on a heap with
+    room to spare (it does not complete on the cap: boot_cap); and
+    turn_beside_rounds_min_heapsize_bytes, the smallest heap on which it plays both turns
+    (booting makes the game's largest block, its instance dict, after the modules' code and
+    the engine's tables: it needs kilobytes above the peak, which is sampled later)."""
+    import tempfile
+
+    s = person_then_computer(True)
+
+    def plays(r: boxsim.Run) -> bool:
+        return not trouble(r) and len(r.events("score")) == 2
+
+    with tempfile.TemporaryDirectory(prefix="shutbox-beside-") as d:
+        r = boot_run(d, TURN_BESIDE_ROUNDS, s, "1m", "--peak")
+        if not plays(r):
+            raise RuntimeError("the turn game beside the rounds failed: %s" % (trouble(r),))
+        least = mp.smallest_heap(lambda h: plays(boot_run(d, TURN_BESIDE_ROUNDS, s, h)),
+                                 32 * 1024, 512 * 1024, what="the turn game beside the rounds")
+    return {"turn_beside_rounds_firmware_peak_heap_bytes":
+            r.answer("PEAK")[0] - r.answer("BASE")[0],
+            "turn_beside_rounds_min_heapsize_bytes": least}
+
+
 def all_features(min_heap: bool = True) -> dict:
     """Heap figures of the all-features game (see ALL_FEATURES), measured as the game's:
 
@@ -470,6 +510,7 @@ def figures(soak: bool = False) -> dict:
         "game_throws": len(r.events("throw")),
         **all_features(),
         **match_beside(),
+        **turn_beside_rounds(),
         **later_seats(),
         **long_game(),
         **scenarios(),

@@ -48,7 +48,7 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   a few: a bound on what the requests cost the box's inputs, not the radio's own cost.
   And the worst instant (polled and paced: in_gc_flip_ms_min/max of in_gc_flip_samples):
   tile 1 flipped exactly as a collection starts (the pin driven from the hook), to the
-  first frame showing it.
+  first frame showing it; in_gc_gc_ms_max, the longest of those collections.
 - picow_flash_blocks_used: 4 KB littlefs blocks in use on the Pico W's filesystem after the
   boot (os.statvfs on the chip) of picow_fs_blocks; picow_companion_blocks: the blocks the
   companion's files take (the release with it less the release without, as `shutbox flash`
@@ -306,11 +306,14 @@ def _inputs(uf2, path: str | None, pause: int = 0) -> dict:
     extra = {"/boot.py": (PHONE % (path, pause)).encode()} if path else {}
     fs = fsimage.build(board="RPI_PICO_W", extra=extra)
     in_gc: list = []
+    in_gc_held = 0.0
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
         emu.wait_for(TURN, timeout_ms=8000)
         emu.run(ms=300)
         if path == "/api/state":
-            in_gc = [ms for ms, _held in in_collection(emu, gc_at, _IN_GC)]
+            got = in_collection(emu, gc_at, _IN_GC)
+            in_gc = [ms for ms, _held in got]
+            in_gc_held = max(held for _ms, held in got)
             emu.run(ms=300)
         t0 = emu.now_ms
         emu.gc_watch(True, *gc_at)
@@ -321,6 +324,7 @@ def _inputs(uf2, path: str | None, pause: int = 0) -> dict:
         # overflowed, then the sweep)
         marks = sorted((m - a) / 1e6 for a, _b, m in watched if m >= 0)
         ends = sorted((b - m) / 1e6 for _a, b, m in watched if m >= 0)
+        rescans = sum(b - m > m - a for a, b, m in watched if m >= 0)
         span_ms = emu.now_ms - t0
         # what the phones got, and the box's loop: its worst lateness, its passes late by
         # more than 2 ms (over its own 1-2 ms sleep: the core held by something else)
@@ -370,13 +374,15 @@ def _inputs(uf2, path: str | None, pause: int = 0) -> dict:
            name + "_gc_ms_max": round(collections[-1], 2) if collections else 0,
            name + "_gc_share_pct": round(100 * sum(collections) / span_ms, 2)}
     if marks:
-        out.update({name + "_gc_mark_ms_p50": round(statistics.median(marks), 2),
+        out.update({name + "_gc_rescans": rescans,
+                    name + "_gc_mark_ms_p50": round(statistics.median(marks), 2),
                     name + "_gc_end_ms_min": round(ends[0], 2),
                     name + "_gc_end_ms_max": round(ends[-1], 2)})
     if in_gc:
         if None in in_gc:
             raise AssertionError("a flip landed in a collection was never shown: %s" % in_gc)
         out.update({name + "_in_gc_flip_ms_max": round(max(in_gc), 2),
+                    name + "_in_gc_gc_ms_max": round(in_gc_held, 2),
                     name + "_in_gc_flip_ms_min": round(min(in_gc), 2),
                     name + "_in_gc_flip_samples": len(in_gc)})
     for kind, ms in (("flip", flips), ("roll", rolls)):

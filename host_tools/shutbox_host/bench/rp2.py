@@ -29,13 +29,12 @@ slower: read them as lower bounds.
   the positions of a game: ``legal_best`` = legal_into + best_move, ``hard`` = the hard
   computer's move (computer_one_die + best_move), ``beat_target`` = a beat-target hint
   (best_move_target + p_beat, target 12).
-- rp2_payout_dp_ms, rp2_payout_dp_heap_bytes, rp2_payout_dp_alloc_bytes: what one seat's
-  match block computed on the box would cost (docs/solver.md: later seats of 3 and 4
-  players): a payout objective's backward pass over the default variant's 512 open masks
-  on the board (every throw's legal moves from the engine, a value a state in an
-  array('i') of ints x 2**16, so not the solver's exact play: the cost only), its time on
-  the emulated clock, the heap it keeps (the values, gc.collect() before and after) and the
-  heap it allocates on its way (gc.mem_alloc() before and after, no collection between).
+- rp2_payout_play_ms, rp2_payout_play_locked_ms, rp2_payout_play_alloc_bytes,
+  rp2_payout_play_heap_bytes, rp2_payout_play_p_beat: shutbox.payout.best for seat 1 of 2
+  players (the match's play computed from its vector, which 0 choices of the host solver's
+  differ from: tests/firmware/test_payout.py) on a one-layer variant (never/optional/sum)
+  and the locked mode's two layers (high-shut/locked/sum), on the emulated clock; what it
+  allocates on its way (the most of the two) and keeps; seat 1's chance to win x 1000.
 - rp2_set_target_ms, rp2_later_patch_ms: a turn's start for seat 4 of 4 players after three
   scores of 3 (the most states a later-seat patch of tables/t9.bin re-ranks: 396, in 21 tile
   sums): set_target(3) alone (open the pack, read and spread the target's block), and
@@ -209,58 +208,46 @@ def _decision(emu: Emulator) -> dict:
             "rp2_decision_us_beat_target": hint}
 
 
-_PAYOUT_DP = """\
-import time, gc, array
-from shutbox.engine import Engine, Rules, MAX_MOVES, tile_sum
-_e = Engine(Rules(), hints=False)
-_pay = [65536 if y < 20 else (32768 if y == 20 else 0) for y in range(46)]
-def _dp(e, pay):
-    buf = array.array('H', range(MAX_MOVES))
-    v = array.array('i', range(512))
-    for s in range(512):
-        end = pay[tile_sum(s)]
-        tot = 0
-        for a in range(1, 7):
-            for b in range(a, 7):
-                n = e.legal_into(s, a, b, buf)
-                best = end if n == 0 else -1
-                for i in range(n):
-                    x = v[s ^ buf[i]]
-                    if x > best:
-                        best = x
-                tot += best if a == b else 2 * best
-        if e.one_die_allowed(s):
-            one = 0
-            for a in range(1, 7):
-                n = e.legal_into(s, a, 0, buf)
-                best = end if n == 0 else -1
-                for i in range(n):
-                    x = v[s ^ buf[i]]
-                    if x > best:
-                        best = x
-                one += 6 * best
-            if one > tot:
-                tot = one
-        v[s] = tot // 36
-    return v
-gc.collect()
-_free = gc.mem_free()
-_used = gc.mem_alloc()
-_t = time.ticks_ms()
-_v = _dp(_e, _pay)
-_t = time.ticks_diff(time.ticks_ms(), _t)
-_got = gc.mem_alloc() - _used
-gc.collect()
-print('PAYOUTDP', _t, _free - gc.mem_free(), _got, _v[511])
+_PAYOUT_PLAY = """\
+import time, gc
+from shutbox.engine import Engine, Rules
+from shutbox.payout import best
+for _k, _pay in %r:
+    _e = Engine(Rules(9, *_k))
+    gc.collect()
+    _free = gc.mem_free()
+    _used = gc.mem_alloc()
+    _t = time.ticks_us()
+    _r = best(_e, _pay)
+    _b = time.ticks_diff(time.ticks_us(), _t)
+    _got = gc.mem_alloc() - _used
+    gc.collect()
+    print('PAYOUTPLAY', _b, _got, _free - gc.mem_free(), int(_r), _e.p_beat(_e.full))
+    _e = None
+    gc.collect()
 """
 
 
-def _payout_dp(emu: Emulator) -> dict:
-    out = emu.repl(_PAYOUT_DP, timeout_ms=120000)
-    line = next(x for x in out.splitlines() if x.startswith("PAYOUTDP"))
-    ms, kept, alloc, _value = (int(v) for v in line.split()[1:])
-    return {"rp2_payout_dp_ms": ms, "rp2_payout_dp_heap_bytes": kept,
-            "rp2_payout_dp_alloc_bytes": alloc}
+def _payout_play(emu: Emulator) -> dict:
+    """shutbox.payout.best for seat 1 of 2 players (ties shared, shut-wins off: its vector
+    from tablegen.match_vectors) on a one-layer variant (never/optional/sum) and the locked
+    mode's two layers (high-shut/locked/sum), on the emulated clock (the box's t9.bin holds
+    no vectors yet: the bench hands the payout over)."""
+    from shutbox_host.solve import solver, tablegen
+
+    runs = []
+    for key in ((0, 0, 0, 0), (1, 1, 0, 0)):
+        rows = tablegen.match_vectors(solver.Variant(9, *key))[0][1]
+        runs.append((key, rows[tablegen.vec_row(1, 1)]))
+    out = emu.repl(_PAYOUT_PLAY % (runs,), timeout_ms=600000)
+    got = [[int(v) for v in x.split()[1:]] for x in out.splitlines()
+           if x.startswith("PAYOUTPLAY")]
+    assert len(got) == 2 and all(r[3] == 1 for r in got), out
+    return {"rp2_payout_play_ms": round(got[0][0] / 1000),
+            "rp2_payout_play_locked_ms": round(got[1][0] / 1000),
+            "rp2_payout_play_alloc_bytes": max(r[1] for r in got),
+            "rp2_payout_play_heap_bytes": max(r[2] for r in got),
+            "rp2_payout_play_p_beat": [r[4] for r in got]}
 
 
 _LATER = """\
@@ -470,7 +457,7 @@ def figures(soak=False, uf2=None, bootrom=None):
         out.update(_idle(emu, gc_alloc))
         out.update(_flip_to_led(emu))
         out.update(_decision(emu))
-        out.update(_payout_dp(emu))
+        out.update(_payout_play(emu))
         out.update(_later(emu))
     out.update(_bounced(uf2, bootrom, soak))
     out.update(_heap(uf2, bootrom))

@@ -21,7 +21,13 @@ programs in it (``game_end_programs_max``).
 The ``typ-ahead`` and ``max-ahead`` profiles are the same chip with littlefs on the
 firmware's erase ahead (shutbox.ahead: littlefs's erases skipped on erased blocks, the blocks
 it will erase next erased in the loop's sleeps, suspended at each pass), so that no save
-erases.
+erases. ``max-ahead-aged`` is ``max-ahead`` on an aged flash (sim/norflash.py's age():
+littlefs mounted eight times, the firmware's files written over at each, files of the box's
+sizes saved and an error log appended: stale data in every free block, the allocator round
+the whole flash several times; the box's folder's pair three erases from littlefs moving
+it), where littlefs allocates blocks that hold stale data; its figures add the flash's
+``blocks``, the ``allocations`` littlefs made while it aged (at least) and ``wraps``, those
+over the blocks: how many times at least its allocator went round the whole flash.
 
 Where a save's erase falls is found by a first run with the inputs late (after every save);
 the second run puts each input at a random instant inside its save's busy span (inside the
@@ -47,7 +53,7 @@ from shutbox import pins
 from shutbox_host.box import boxsim
 from shutbox_host.model.script import Script
 
-PROFILES = ("typ", "max", "typ-ahead", "max-ahead")
+PROFILES = ("typ", "max", "typ-ahead", "max-ahead", "max-ahead-aged")
 PROFILES_US = {"typ": (45_000, 400), "max": (400_000, 3_000)}  # sim/norflash.py: erase, program
 CLASSES = ("erase", "program", "background", "after")
 _ALL = list(range(1, pins.TILES + 1))
@@ -186,6 +192,22 @@ def _run(s: Script, profile: str):
     return r, _parse(r.lines)
 
 
+def _aged(lines: list[str]) -> dict | None:
+    """The aged flash's N and M lines (sim/norflash.py): its blocks, the blocks littlefs
+    allocated while it aged (at least), those free at its end, its box's folder's pair's
+    erases left before littlefs moves it; the pairs' halves it allocated while the box
+    played (``moved``)."""
+    out = None
+    for line in lines:
+        w = line.split()
+        if w[0] == "N":
+            keys = ("blocks", "allocations", "free", "before")
+            out = dict(zip(keys, map(int, w[1:5]), strict=True))
+        elif w[0] == "M" and out is not None:
+            out["moved"] = int(w[1])
+    return out
+
+
 def measure(profile: str, seed: int = 1, games: int = 12) -> dict:
     """Run the two passes on *profile*; return the samples and the flash's counts."""
     def place_late(i, kind):
@@ -271,6 +293,7 @@ def measure(profile: str, seed: int = 1, games: int = 12) -> dict:
     turns = sum(1 for rec in r.log if rec.get("ev") == "turn")
     held = sum(1 for op in ops if op[2])  # erases the core waited for
     return {"samples": samples, "erases": held + len(ahead), "held_erases": held,
+            "aged": _aged(r.lines),
             "ahead_erases": len(ahead), "ends": ends,
             "programs": sum(1 for op in ops if not op[2]),
             "bursts": len(bursts), "turns": turns,
@@ -289,6 +312,12 @@ def summary(profile: str, m: dict) -> dict:
            p + "game_end_ms_max": round(max(ms for ms, _ in m["ends"]), 1),
            p + "game_end_programs_max": max(n for _, n in m["ends"]),
            p + "programs_per_burst": round(m["programs"] / m["bursts"], 2)}
+    if m.get("aged"):  # how aged the flash was
+        a = m["aged"]
+        out[p + "blocks"] = a["blocks"]
+        out[p + "allocations"] = a["allocations"]
+        out[p + "wraps"] = round(a["allocations"] / a["blocks"], 1)
+        out[p + "moved"] = a.get("moved", 0)
     for cls in CLASSES:
         got = [ms for _, c, ms, _ in m["samples"] if c == cls]
         shown = [ms for ms in got if ms is not None]

@@ -228,5 +228,6 @@ def figures(soak=False) -> dict:
     if soak:
         out["match_table_bytes"] = matchtables.default_variant_sizes(TILES)
         out["later_seat_blocks"] = matchtables.later_blocks(var)
+        out["payout_play"] = matchtables.payout_play(TILES)
         out.update(cananian())
     return out

@@ -244,8 +244,6 @@ def run(args):
 def match_cases(args) -> list[tuple[str, bool]]:
     """The (tie rule, shut-wins) rows asked for: the one named, or every one."""
     ties = [args.tie_rule] if args.tie_rule else list(M.TIE_RULES)
-    if args.players != 2 and not args.tie_rule:  # replay is solved for 2 players
-        ties = [t for t in ties if t != "replay"]
     wins = [args.shut_wins == "on"] if args.shut_wins else [False, True]
     return [(t, w) for t in ties for w in wins]
 

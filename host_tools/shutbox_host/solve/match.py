@@ -16,8 +16,11 @@ The rules are the box's (shutbox.rounds, the settings `tie`, `shut-wins`, `stake
 - A tie for the lowest score: *share* (a draw: each of the m tied players gets 1/m of the
   win), *roll-off* (each throws one die, the lowest wins, ties throw again: each wins with
   chance 1/m, the same value as share), *replay* (the tied players play another round in
-  the same order; solved for 2 players: the value v of the match to seat 1 is the fixed
-  point v = W1 + T v of its own round, found exactly by policy iteration: see _replay).
+  the same order, again on a new tie: a tie of m < N players is worth to each what the
+  m-player replay match is worth to its seat (seat order kept), solved first; a tie of all
+  N is worth the match itself, each seat's value v_i the fixed point v = A + T v of its own
+  round (A the decided outcomes, T the chance of a tie of all N), found exactly by policy
+  iteration: see _replay).
 - Stakes, 2 players (a zero-sum value: what seat 1 wins from seat 2, in stakes): *stake K*
   (cananian's pub game: the winner takes 1 stake from the loser, K stakes with a shut box)
   and *canoga* (the box's setting: the loser pays the difference of the scores, twice with
@@ -56,8 +59,6 @@ class MatchRules:
             raise ValueError("unknown tie rule %r: choose one of %s" % (tie, ", ".join(TIE_RULES)))
         if stakes not in STAKES:
             raise ValueError("unknown stakes %r: choose one of %s" % (stakes, ", ".join(STAKES)))
-        if tie == "replay" and players != 2:
-            raise ValueError("the replay tie rule is solved exactly for 2 players only")
         if stakes != "win" and players != 2:
             raise ValueError("stakes are solved for 2 players only")
         self.players = players
@@ -117,19 +118,28 @@ class Match:
     maximises: `shutbox advise --match` plays it). seats: SeatFigures per seat.
     """
 
-    def __init__(self, var: solver.Variant, rules: MatchRules, tie_value=None):
+    def __init__(self, var: solver.Variant, rules: MatchRules, tie_value=None,
+                 subs: dict | None = None, plays: dict | None = None):
         self.var = var
         self.rules = rules
         self.n = rules.players
         self.finals = sorted(set(solver._scores(var.tiles, var.scoring)))
         self.start_score = solver.score(var.start_mask(), var.scoring)
         self._values: dict = {}
-        self._plays: dict = {}
+        # a seat's play per payout table: *plays* shares them between the Matches of one
+        # variant (replay's steps and its smaller matches meet many of the same tables)
+        self._plays: dict = {} if plays is None else plays
         self._interned: dict = {}
         self.solves = 0
+        self.p_all_tie = Fraction(0)  # the chance the round ends in a tie of every seat
+        if rules.tie == "replay" and subs is None:
+            subs = _replay_subs(var, rules, self._plays)
+        self._subs = subs or {}  # replay: m < N tied seats' values, the m-player match's
         if rules.tie == "replay" and tie_value is None:
-            tie_value, self.replay_steps = _replay(var, rules)
-        self.tie_value = tie_value  # replay: the value of a tied round to seat 1
+            tie_value, self.replay_steps = _replay(var, rules, self._subs, self._plays)
+        # replay: the value of a tie of every seat (2 players: seat 1's, a Fraction; more:
+        # a tuple, each seat's)
+        self.tie_value = tie_value
         self.seats = [SeatFigures() for _ in range(self.n)]
         self._forward()
         want = self.values(())
@@ -190,7 +200,13 @@ class Match:
         win, shut = self._outcome(key)
         if r.stakes == "win":
             if len(win) > 1 and r.tie == "replay":
-                return (self.tie_value, 1 - self.tie_value)
+                if n == 2:
+                    return (self.tie_value, 1 - self.tie_value)
+                tied = self.tie_value if len(win) == n else self._subs[len(win)]
+                out = [Fraction(0)] * n
+                for i, w in enumerate(win):  # the tied seats in seat order
+                    out[w] = tied[i]
+                return tuple(out)
             share = Fraction(1, len(win))
             return tuple(share if i in win else Fraction(0) for i in range(n))
         if len(win) > 1:  # a tie pays nothing; replay: the match again
@@ -298,6 +314,8 @@ class Match:
         *p*, to every seat's figures."""
         ends = self._value(key)
         win, shut = self._outcome(key)
+        if len(win) == self.n:
+            self.p_all_tie += p
         for i, seat in enumerate(self.seats):
             seat.value += p * ends[i]
             if i not in win:
@@ -364,24 +382,40 @@ def seat_play(var: solver.Variant, payout: dict) -> tuple[dict, int]:
     return dict(sorted(solver._forward(var, sol.flags, sol.chosen).items())), 36 ** var.tiles
 
 
-def _replay(var: solver.Variant, rules: MatchRules) -> tuple[Fraction, int]:
-    """(v, steps): the value of a tied round to seat 1 under the replay rule, and the policy
-    iteration steps it took.
+def _replay_subs(var: solver.Variant, rules: MatchRules, plays: dict) -> dict:
+    """{m: the m-player replay match's seat values} for 2 <= m < the round's players (a tie
+    of m seats is replayed by them alone: that match, seat order kept)."""
+    out = {}
+    for m in range(2, rules.players):
+        sub = Match(var, MatchRules(m, "replay", rules.shut_wins), subs=out, plays=plays)
+        out[m] = sub.values(())
+    return out
 
-    A tied round is played again by the same players in the same order, so its value is the
-    match's own: v = A + T v, A the value of the round's decided outcomes and T its chance of
-    a tie, both under the play that is optimal when a tie is worth v. Start from v = 1/2
-    (chances) or 0 (stakes); solve the round with the tie worth v, take the v at which that
-    round's A + T v equals v, again until it no longer moves: then the play is optimal for
-    its own tie value (no seat gains from a tie worth what it is) and v is exact.
+
+def _replay(var: solver.Variant, rules: MatchRules, subs: dict,
+            plays: dict | None = None) -> tuple[Fraction | tuple, int]:
+    """(v, steps): the value of a tie of every seat under the replay rule (2 players: seat
+    1's, a Fraction; more: each seat's, a tuple), and the policy iteration steps it took.
+
+    A round tied by every seat is played again by the same players in the same order, so its
+    value is the match's own: v = A + T v, A the value of the round's decided outcomes (a tie
+    of fewer seats worth their own match's values, *subs*) and T its chance of a tie of
+    every seat, both under the play that is optimal when that tie is worth v. Start from an
+    even split (chances) or 0 (stakes); solve the round with the tie worth v, take the v at
+    which that round's A + T v equals v, again until it no longer moves: then the play is
+    optimal for its own tie value (no seat gains from a tie worth what it is) and v is exact.
     """
-    v = rules.total() / 2
+    n = rules.players
+    v: Fraction | tuple = rules.total() / 2
+    if n > 2:
+        v = tuple(rules.total() / n for _ in range(n))
     for step in range(1, MAX_REPLAY_STEPS + 1):
-        m = Match(var, rules, tie_value=v)
-        s1 = m.seats[0]
-        t = s1.p_tie
-        a = s1.value - t * v  # the decided outcomes' part of seat 1's value
-        nv = a / (1 - t)
+        m = Match(var, rules, tie_value=v, subs=subs, plays=plays)
+        t = m.p_all_tie
+        if n == 2:  # seat 1's decided outcomes' part of its value
+            nv: Fraction | tuple = (m.seats[0].value - t * v) / (1 - t)
+        else:
+            nv = tuple((seat.value - t * w) / (1 - t) for seat, w in zip(m.seats, v, strict=True))
         if nv == v:
             return v, step
         v = nv

@@ -284,3 +284,60 @@ def later_blocks(var, tiles: int = 9) -> dict:
     out["two_byte"] = sum(every.values())
     out["one_byte"] = out["two_byte"] // 2
     return out
+
+
+def payout_play(tiles: int = 9, keys: list | None = None) -> dict:
+    """What computing the match's play on the box (shutbox.payout, from tablegen's vectors)
+    gives and costs, every variant of the hint pack (*keys*: these only): seat 1 of 2, 3 and
+    4 players under every rule set of the vectors (ties shared or rolled off, or replayed;
+    shut-wins off, on), its moves and one-die choices in every state of every layer against
+    the host match solver's (choices, differ), its value x 1000 against the exact one's
+    rounded half up (p_differ), and the flash the vectors take (each variant's, identical
+    ones once, with the 4 bytes of a directory's pointer to them)."""
+    from shutbox.engine import Engine, Rules
+    from shutbox.payout import best
+    from shutbox_host.solve import tablegen
+
+    keys = tablegen.offered_hints(tiles) if keys is None else keys
+    out = {"situations": 0, "choices": 0, "differ": 0, "p_differ": 0, "variants": len(keys)}
+    stored: dict = {}
+    for key in keys:
+        var = solver.Variant(tiles, *key)
+        matches: dict = {}
+        vec = tablegen.match_vectors(var, matches)
+        stored[tablegen.match_vector_bytes(var, matches)] = 1
+        eng = Engine(Rules(tiles, *key))
+        for (tie, wins), (_last, rows) in zip(tablegen.VEC_SETS, vec, strict=True):
+            for n in range(2, M.MAX_PLAYERS + 1):
+                m = matches.get((n, tie, int(wins))) or M.Match(var, M.MatchRules(n, tie, wins))
+                sol = solver._Solved(var, "payout", payout=m.payout(()))
+                assert best(eng, rows[tablegen.vec_row(n - 1, 1)])
+                got = _box_choices(var, eng)
+                want = _choices(var, sol)
+                out["situations"] += 1
+                out["choices"] += len(want)
+                out["differ"] += sum(g != w for g, w in zip(got, want, strict=True))
+                out["p_differ"] += sum(
+                    eng.p_beat(s, lk == 1) != _half_up(sol.payout_of(sol.K[lk][s]))
+                    for lk in range(var.locked_layers) for s in range(1 << tiles))
+    out["vector_bytes"] = sum(len(b) for b in stored) + 4 * len(keys)
+    return out
+
+
+def _half_up(v) -> int:
+    v = v * 1000
+    return (2 * v.numerator + v.denominator) // (2 * v.denominator)
+
+
+def _box_choices(var, eng) -> list:
+    """Every choice of the engine's target play (after shutbox.payout.best), in _choices'
+    order: its one-die choice where the rules give one, then its move for each throw (a
+    shut box throws nothing: no dice, as the solver's flags say)."""
+    throws = [(a, b) for a in range(1, 7) for b in range(7) if b == 0 or b >= a]
+    out = []
+    for lk in range(var.locked_layers):
+        for s in range(1 << var.tiles):
+            if solver.one_die_allowed(s, var.tiles, var.one_die):
+                out.append(int(eng.choose_one_die_target(s, lk == 1)) if s else 0)
+            out += [eng.best_move_target(s, a, b, lk == 1) for a, b in throws]
+    return out

@@ -30,8 +30,9 @@ count scoring, every one-die rule and mode), little-endian:
   header     b"STH1", tiles u8, variant count u8, 2 reserved bytes
   directory  per variant 12 bytes: one_die u8, one_die_mode u8, moves u8, scoring u8,
              layers u8, targets u8 (the highest score: targets T = 1..targets are stored),
-             situations u8 (the match situations' rows after the targets'), later u8 (1:
-             the later-seat rows follow them), offset (u32) of the variant's index
+             situations u8 (the match situations' rows after the targets'), flags u8 (bit 0:
+             the later-seat rows follow them; bit 1: then the vectors' offset), offset (u32)
+             of the variant's index
   index      per target T = 1..targets, then per match situation, per layer 4 bytes: the
              block's offset / 2 (u16: blocks start at even offsets below 128 KB), then u16
              cut << 10 | count (the block holds the `count` states whose tile sum is at
@@ -71,6 +72,11 @@ count scoring, every one-die rule and mode), little-endian:
              0 unused: MATCH_SHUT), slot (seat - 1) * (seat - 2) / 2 + holders - 1 (seat
              2..4; holders: the seats sharing S): the offset of its list in the area, 0 for
              none (beat-target S, a tie half, is already the match's play there).
+  vectors at (flag bit 1; not in tables/t9.bin yet: shutbox.target does not read them) a
+             variant's index rows (and later rows) are followed by the offset (u32) of its
+             match vectors (see VEC_SLOTS below; identical ones stored once, after the area),
+             from which shutbox.payout computes the match's play of every seat (every
+             variant, every tie rule) where the pack has no block or patch for it.
   area       (after the blocks) each distinct tile sum's patch once: the sum d (u8), then for
              each state of tile sum d in mask order a byte, bits 0-4 the dense rank of the
              match solver's key among those states, bit 5 one die (the seat's match play);
@@ -97,6 +103,7 @@ from __future__ import annotations
 import struct
 import sys
 import time
+from fractions import Fraction
 from itertools import product
 from pathlib import Path
 
@@ -255,7 +262,8 @@ def pack_bytes(tiles: int, timings: dict | None = None, sizes: dict | None = Non
 
 HINT_MAGIC = b"STH1"
 HINT_ENTRY = struct.Struct("<BBBBBBBBI")  # key, layers, targets, situations, 0, index offset
-HINT_INDEX = struct.Struct("<HH")  # block offset / 2, cut << 10 | state count
+HINT_INDEX = struct.Struct("<HH")  # block offset >> HINT_ALIGN, cut << 10 | state count
+HINT_ALIGN = 1  # the blocks start at even offsets: the index reaches 128 KB
 HINT_CUT_SHIFT = 10
 HINT_NO_BLOCK = 0xFFFF  # an index row's second word: no block
 HINT_TILES = (9,)
@@ -263,6 +271,8 @@ HINT_SCALE = 1000  # P(final score < T) is stored x 1000
 HINT_P_MASK = 0x3FF
 HINT_RANK_SHIFT = 10
 HINT_RANK_MAX = 31
+HINT_LATER = 1  # a directory entry's flags (byte 7): the later-seat rows follow its index
+HINT_VECTORS = 2  # ... then the offset of its match vectors (shutbox.payout)
 
 
 def offered_hints(tiles: int):
@@ -409,12 +419,14 @@ def later_row(players: int, shut_wins: int, seat: int, holders: int, low: int,
 
 
 def _pick_shapes(var: solver.Variant) -> dict:
-    """{tile sum: the distinct lists of states a choice picks among (a throw's legal results
-    from one state, in greedy order), as indices into that sum's states in mask order}."""
+    """{(layer, tile sum): the distinct lists of states a choice picks among (a throw's legal
+    results from one state, in greedy order), as indices into that sum's states in mask
+    order}; the layer is the results' (the second in the locked mode after one die)."""
     sums = [solver.tile_sum(s) for s in range(1 << var.tiles)]
     where = {}
     for s in range(1 << var.tiles):
         where[s] = sum(1 for u in range(s) if sums[u] == sums[s])
+    one = var.locked_layers - 1  # the layer one die's results are in
     shapes: dict = {}
     for a, b, _code in throw_codes():
         if b and b < a:
@@ -423,7 +435,7 @@ def _pick_shapes(var: solver.Variant) -> dict:
         for s in range(1 << var.tiles):
             got = tuple(where[s ^ m] for m in cands if m & ~s == 0)
             if got:
-                shapes.setdefault(sums[s] - a - b, set()).add(got)
+                shapes.setdefault((0 if b else one, sums[s] - a - b), set()).add(got)
     return shapes
 
 
@@ -440,28 +452,36 @@ def _dense(keys: list) -> list:
 
 def later_patch(var: solver.Variant, payout: dict, box: dict, shapes: dict) -> tuple:
     """The patch record of a later seat whose match play maximises *payout*, over the
-    box's play without it: *box* per tile sum the (keys, one-die flags) of its states in
-    mask order (the target block's above its cut, min-expected play's below): per tile sum
-    where some choice differs a tile sum's patch, the sum then a byte a state in mask order
-    (its rank by the match's key, its one-die bit); () where no choice differs."""
+    box's play without it: *box* per tile sum, per layer, the (keys, one-die flags) of its
+    states in mask order (the target block's above its cut, min-expected play's below): per
+    tile sum where some choice differs in some layer a tile sum's patch, the sum then a byte
+    a state in mask order, layer after layer (its rank by the match's key among the sum's
+    states of that layer, its one-die bit); () where no choice differs."""
     sol = solver._Solved(var, "payout", payout=payout)
     sums = [solver.tile_sum(s) for s in range(1 << var.tiles)]
     need = []
-    for d, (states, bk, bf) in box.items():
-        mk = [sol.K[0][s] for s in states]
-        if _dense(mk) == _dense(bk) and all(bool(sol.flags[0][s]) == f or not allowed
-                                            for s, f, allowed in bf):
-            continue  # the same order and dice: every choice the same
-        if any(bool(sol.flags[0][s]) != f for s, f, allowed in bf if allowed) or any(
-                _first_best(bk, sh) != _first_best(mk, sh) for sh in shapes.get(d, ())):
-            need.append(d)
+    for d, layers in box.items():
+        for lk, (states, bk, bf) in enumerate(layers):
+            mk = [sol.K[lk][s] for s in states]
+            if lk == 0 and any(bool(sol.flags[0][s]) != f for s, f, allowed in bf
+                               if allowed):
+                need.append(d)  # a one-die choice differs (only layer 0 has one)
+                break
+            if _dense(mk) != _dense(bk) and any(
+                    _first_best(bk, sh) != _first_best(mk, sh)
+                    for sh in shapes.get((lk, d), ())):
+                need.append(d)  # a move differs
+                break
     out = []
     for d in need:
         states = [s for s in range(1 << var.tiles) if sums[s] == d]
-        dense = {k: i for i, k in enumerate(sorted({sol.K[0][s] for s in states}))}
-        assert len(dense) <= HINT_RANK_MAX + 1
-        out.append(bytes([d]) + bytes(dense[sol.K[0][s]] | (LATER_FLAG if sol.flags[0][s]
-                                                             else 0) for s in states))
+        data = bytearray([d])
+        for lk in range(var.locked_layers):
+            dense = {k: i for i, k in enumerate(sorted({sol.K[lk][s] for s in states}))}
+            assert len(dense) <= HINT_RANK_MAX + 1
+            data += bytes(dense[sol.K[lk][s]] | (LATER_FLAG if sol.flags[lk][s] else 0)
+                          for s in states)
+        out.append(bytes(data))
     return tuple(out)
 
 
@@ -469,7 +489,6 @@ def later_records(var: solver.Variant, minexp: solver.Values,
                   matches: dict) -> list[tuple]:
     """The patches of every later-seat row (later_patch; (): none; see later_row), from the
     solved *matches* {(players, shut_wins): Match}."""
-    assert var.locked_layers == 1  # a record re-ranks layer 0: the variants with blocks
     full = (1 << var.tiles) - 1
     targets = solver.score(full, var.scoring)
     rows: list[tuple] = [()] * later_row(LATER_PLAYERS[-1] + 1, 0, 2, 1, 0, targets)
@@ -478,14 +497,18 @@ def later_records(var: solver.Variant, minexp: solver.Values,
     boxes = {}
     for t in range(1, targets + 1):
         tv = solver.solve_target_values(var, t, "half")
-        cut = hint_blocks(var, t, minexp)[0][0]
+        cuts = [cut for cut, _block in hint_blocks(var, t, minexp)]
         boxes[t] = {}
         for d in sorted(set(sums)):
-            play = tv if d >= cut else minexp
             states = [s for s in range(full + 1) if sums[s] == d]
-            boxes[t][d] = (states, [play.keys[0][s] for s in states],
-                           [(s, bool(play.one_die_best[0][s]),
-                             solver.one_die_allowed(s, var.tiles, var.one_die)) for s in states])
+            layers = []
+            for lk, cut in enumerate(cuts):
+                play = tv if d >= cut else minexp
+                layers.append((states, [play.keys[lk][s] for s in states],
+                               [(s, bool(play.one_die_best[lk][s]),
+                                 solver.one_die_allowed(s, var.tiles, var.one_die))
+                                for s in states]))
+            boxes[t][d] = layers
     done: dict = {}
     seen: dict = {}
     for (players, wins), m in matches.items():
@@ -504,12 +527,87 @@ def later_records(var: solver.Variant, minexp: solver.Values,
     return rows
 
 
-def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
-    """The beat-target hint pack for *tiles*; *sizes* receives each variant's flash bytes
-    (its index, blocks and later-seat patches, counting shared ones in full)."""
-    keys = offered_hints(tiles)
+# Every other variant's match play is computed on the box (shutbox.payout: the payout
+# objective's pass in small ints) from the payout of each final score, which a seat's
+# situation gives from a few vectors: a seat that ends below the best score so far holds it
+# alone, one that ends on it joins its h - 1 holders, one above it has lost; what holding it
+# is worth depends only on the seats still to play (r) and the holders (h, the seat the last
+# of them: replay replays the tied in seat order), the same in a round of any size. So per
+# rule set (VEC_SETS: ties shared or rolled off, or replayed; shut-wins off, on) the value of
+# holding each score y for each slot (r, h), r + h <= 4, x 2**23 (VEC_SCALE), rounded half up,
+# u24 little-endian: first the last seat's (r = 0, h = 1..4), one value each (it is the same
+# for every y: a win, or the tie's share), then a row of targets + 1 values (y = 0..targets)
+# for each slot with r >= 1 in VEC_SLOTS' order. Seat 1 of n plays slot (n - 1, 1); a later
+# seat with r seats after it and h - 1 holders of the best score S: slot (r, 1) below S,
+# slot (r, h) at S, 0 above.
+VEC_SLOTS = ((1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 1))
+VEC_LAST = 4  # the last seat's values: h = 1..4
+VEC_SETS = (("share", False), ("share", True), ("replay", False), ("replay", True))
+VEC_SCALE = 1 << 23
+VEC_AT = struct.Struct("<I")  # after a variant's index and later rows: its vectors' offset
+
+
+def vec_row(r: int, h: int) -> int:
+    """The row of slot (r, h), r >= 1, among a set's (shutbox.payout computes the same)."""
+    return r * 4 - r * (r - 1) // 2 + h - 5
+
+
+def _fixed(v) -> int:
+    """*v* (a Fraction 0..1) x VEC_SCALE, rounded half up."""
+    v = v * VEC_SCALE
+    return (2 * v.numerator + v.denominator) // (2 * v.denominator)
+
+
+def match_vectors(var: solver.Variant, matches: dict | None = None) -> list[tuple]:
+    """Per rule set (VEC_SETS) the last seat's values (h = 1..4) and the rows of VEC_SLOTS
+    (each a value per final score 0..targets), as ints x VEC_SCALE; *matches* caches the
+    solved Match of (players, tie, shut_wins)."""
+    matches = {} if matches is None else matches
+    targets = solver.score((1 << var.tiles) - 1, var.scoring)
+    plays: dict = {}  # the seats' plays, shared by the variant's matches
+
+    def value(tie, wins, r, h, y):
+        # a round of 4 holds every slot: the seat 3 - r, the last of h holders of y
+        if r + h < 2:  # the last seat alone below the best score: it wins
+            return Fraction(1)
+        key = (match.MAX_PLAYERS, tie, int(wins))
+        if key not in matches:
+            matches[key] = match.Match(var, match.MatchRules(key[0], tie, wins), plays=plays)
+        j = key[0] - r  # the seats played, this one the last of them
+        return matches[key]._value((j, y, tuple(range(j - h, j))))[j - 1]
+
+    out = []
+    for tie, wins in VEC_SETS:
+        # the last seat: a tie's worth does not depend on the score (y = 1: never a shut box
+        # with shut-wins on, which ends the round)
+        last = [_fixed(value(tie, wins, 0, h, 1)) for h in range(1, VEC_LAST + 1)]
+        rows = []
+        for i, (r, h) in enumerate(VEC_SLOTS):
+            assert vec_row(r, h) == i
+            rows.append([_fixed(value(tie, wins, r, h, y)) for y in range(targets + 1)])
+        out.append((last, rows))
+    return out
+
+
+def match_vector_bytes(var: solver.Variant, matches: dict | None = None) -> bytes:
+    """match_vectors as the pack stores them (u24 values, set after set)."""
+    out = bytearray()
+    for last, rows in match_vectors(var, matches):
+        for w in last + [w for row in rows for w in row]:
+            out += w.to_bytes(3, "little")
+    return bytes(out)
+
+
+def hint_pack_bytes(tiles: int, sizes: dict | None = None, keys: list | None = None,
+                    vectors: bool = False) -> bytes:
+    """The beat-target hint pack for *tiles* (*keys*: these variants only, default every one
+    offered_hints gives); *sizes* receives each variant's flash bytes (its index, blocks and
+    later-seat patches, counting shared ones in full); *vectors*: with every variant's match
+    vectors (the box does not read them yet: tables/t9.bin is without)."""
+    keys = offered_hints(tiles) if keys is None else keys
     full = (1 << tiles) - 1
     per_variant = []  # (key, layers, targets, [[block per layer] per target], later records)
+    vecs = []  # each variant's match vectors (match_vector_bytes), with *vectors*
     for key in keys:
         var = solver.Variant(tiles, *key)
         minexp = solver.solve_values(var)
@@ -518,21 +616,25 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
         rows = [hint_blocks(var, t, minexp) for t in range(1, targets + 1)]
         rows.append(hint_blocks(var, 0, minexp))  # MATCH_SHUT
         later: list[tuple] = []
+        solved: dict = {}
         if key in MATCH_KEYS:
-            solved: dict = {}
             rows += [None if pay is None else payout_blocks(var, pay, minexp)
                      for pay in match_payouts(var, solved)]
             later = later_records(var, minexp, {(p, w): solved[p, "share", w]
                                                 for p in LATER_PLAYERS for w in (0, 1)})
+        if vectors:
+            vecs.append(match_vector_bytes(var, solved))
         per_variant.append((key, var.locked_layers, targets, rows, later))
     offset = HEADER.size + HINT_ENTRY.size * len(keys)
     head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
     for key, layers, targets, blocks_t, later in per_variant:
         head.append(HINT_ENTRY.pack(*key, layers, targets, len(blocks_t) - targets,
-                                    1 if later else 0, offset))
+                                    (HINT_LATER if later else 0)
+                                    | (HINT_VECTORS if vectors else 0), offset))
         offset += HINT_INDEX.size * layers * len(blocks_t)
         offset += LATER_AREA.size + LATER_ROW.size * len(later) if later else 0
-    offset += offset & 1  # the blocks at even offsets: the index gives offset / 2
+        offset += VEC_AT.size if vectors else 0
+    offset += -offset % (1 << HINT_ALIGN)  # the index gives offset >> HINT_ALIGN
     blocks: dict[bytes, int] = {}
     index_bytes = []
     for key, layers, _targets, blocks_t, _later in per_variant:
@@ -544,29 +646,36 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None) -> bytes:
             for cut, block in layer_blocks_:
                 if block not in blocks:
                     blocks[block] = offset
-                    offset += len(block)
+                    offset += len(block) + -len(block) % (1 << HINT_ALIGN)
                 used += len(block)
                 count = len(block) // 2
-                assert blocks[block] < 1 << 17 and count < 1 << HINT_CUT_SHIFT
-                index_bytes.append(HINT_INDEX.pack(blocks[block] >> 1,
+                assert blocks[block] < 1 << 16 + HINT_ALIGN and count < 1 << HINT_CUT_SHIFT
+                index_bytes.append(HINT_INDEX.pack(blocks[block] >> HINT_ALIGN,
                                                    cut << HINT_CUT_SHIFT | count))
-        index_bytes.append(b"")  # the later rows: offsets known once the blocks are placed
+        index_bytes.append(b"")  # the later rows and the vectors' offset: known once the
+        # blocks are placed
         if sizes is not None:
             sizes[solver.Variant(tiles, *key).label()] = used
     area = []  # the later seats' patches: each tile sum's once, then each list once
-    at = 0
-    for key, _layers, _targets, _blocks_t, later in per_variant:
-        while index_bytes[at] != b"":
-            at += 1
+    slots = [i for i, b in enumerate(index_bytes) if b == b""]
+    for at, (key, _layers, _targets, _blocks_t, later) in zip(slots, per_variant, strict=True):
         if later:
             index_bytes[at] = later_area(later, offset, area)
             offset += len(area[-1])
             if sizes is not None:
                 sizes[solver.Variant(tiles, *key).label()] += len(index_bytes[at] + area[-1])
-        at += 1
-    index = b"".join(index_bytes)
-    index += bytes(len(index) & 1)
-    return b"".join(head) + index + b"".join(blocks) + b"".join(area)
+    placed: dict[bytes, int] = {}  # the vectors, each distinct set once
+    for at, (key, *_rest), vec in zip(slots, per_variant, vecs, strict=vectors):
+        if vec not in placed:
+            placed[vec] = offset
+            offset += len(vec)
+        index_bytes[at] += VEC_AT.pack(placed[vec])
+        if sizes is not None:
+            sizes[solver.Variant(tiles, *key).label()] += VEC_AT.size + len(vec)
+    head_bytes = b"".join(head) + b"".join(index_bytes)
+    return (head_bytes + bytes(-len(head_bytes) % (1 << HINT_ALIGN))
+            + b"".join(b + bytes(-len(b) % (1 << HINT_ALIGN)) for b in blocks)
+            + b"".join(area) + b"".join(placed))
 
 
 def later_area(later: list[tuple], offset: int, area: list) -> bytes:
@@ -618,7 +727,7 @@ def read_hint_pack(data: bytes, situations: bool = False) -> dict:
                 if word == HINT_NO_BLOCK:
                     row.append((0, 0, 0, 1))
                 else:
-                    row.append((2 * half, word & (1 << HINT_CUT_SHIFT) - 1,
+                    row.append((half << HINT_ALIGN, word & (1 << HINT_CUT_SHIFT) - 1,
                                 word >> HINT_CUT_SHIFT, 0))
             index.append(row)
         out[f[:4]] = (layers, targets, index)
@@ -635,7 +744,7 @@ def read_later(data: bytes) -> dict:
     for st in range(1 << tiles):
         count[solver.tile_sum(st)] = count.get(solver.tile_sum(st), 0) + 1
     for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
-        if not f[7]:
+        if not f[7] & HINT_LATER:
             continue
         targets = f[5]
         at = f[8] + (targets + f[6]) * f[4] * HINT_INDEX.size
@@ -651,6 +760,43 @@ def read_later(data: bytes) -> dict:
                 p = area + LATER_REF.unpack_from(data, area + off + 1 + LATER_REF.size * i)[0]
                 sums[p] = 1 + count[data[p]]
         out[f[:4]] = ([area + o if o else 0 for o in rows], lists, sums)
+    return out
+
+
+def read_vectors(data: bytes) -> dict:
+    """The match vectors of a hint pack: {key: (their offset, their bytes)}."""
+    out = {}
+    for f in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack"):
+        if not f[7] & HINT_VECTORS:
+            continue
+        targets = f[5]
+        at = f[8] + (targets + f[6]) * f[4] * HINT_INDEX.size
+        if f[7] & HINT_LATER:
+            at += LATER_AREA.size + LATER_ROW.size * later_row(LATER_PLAYERS[-1] + 1, 0, 2, 1,
+                                                               0, targets)
+        size = len(VEC_SETS) * 3 * (VEC_LAST + len(VEC_SLOTS) * (targets + 1))
+        out[f[:4]] = (VEC_AT.unpack_from(data, at)[0], size)
+    return out
+
+
+def read_vector_values(data: bytes, key: tuple) -> list[tuple]:
+    """The match vectors of variant *key* read back (match_vectors' shape)."""
+    f = next(e for e in _entries(data, HINT_MAGIC, HINT_ENTRY, "hint pack") if e[:4] == key)
+    at, _size = read_vectors(data)[key]
+    targets = f[5]
+
+    def word(i):
+        return int.from_bytes(data[at + 3 * i:at + 3 * i + 3], "little")
+
+    out, i = [], 0
+    for _set in VEC_SETS:
+        last = [word(i + h) for h in range(VEC_LAST)]
+        i += VEC_LAST
+        rows = []
+        for _slot in VEC_SLOTS:
+            rows.append([word(i + y) for y in range(targets + 1)])
+            i += targets + 1
+        out.append((last, rows))
     return out
 
 

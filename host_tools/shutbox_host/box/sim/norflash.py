@@ -28,6 +28,11 @@ minimum time between a resume and the next suspend, and a slower erase when susp
 (the erase here progresses at full speed in every sleep); the pins watched during the sleep
 (the loop's next pass, at most 2 ms later, sees them instead).
 
+``-aged`` (``max-aged``, ``max-ahead-aged``): the flash aged first (``age``); it prints
+``N blocks allocations free before`` then (its figures: ``age``'s) and at the end ``M n``,
+the halves of the pairs littlefs allocated while the box played (a move, a new pair: blocks
+that held stale data).
+
 For the save-latency bench (shutbox_host.bench.saves) it prints, besides boxrun's lines:
 ``W ms us dur_us erase`` a flash operation starting (µs within the ms: simbus.us),
 ``L ms us hex`` an LED frame starting down the chain, with its bytes, and
@@ -73,6 +78,7 @@ class Nor:
         self.left = 0  # its erase's µs still to go
         self.ahead = 0  # erases done ahead (in the loop's sleeps)
         self._seed = 1
+        self.erased = None  # age(): littlefs's erases of each block (a bytearray), or None
 
     def _busy(self, us, erase):
         """The core waits *us* µs for the chip (not while mkfs formats it: the factory's)."""
@@ -154,6 +160,8 @@ class Nor:
         if op == 5:  # block size
             return BLOCK
         if op == 6:  # erase
+            if self.erased is not None:
+                self.erased[arg] = min(255, self.erased[arg] + 1)
             if self.pending >= 0:
                 raise RuntimeError("norflash: an erase while another is suspended")
             a = arg * BLOCK
@@ -163,6 +171,94 @@ class Nor:
             self.erases += 1
             self._busy(self.erase_us, 1)
         return 0
+
+
+# An aged flash (the profiles' ``-aged`` suffix): what a box that has been played and updated
+# leaves, so that littlefs allocates blocks holding stale data. Each round mounts littlefs
+# afresh (its allocator starts where its mount's seed says), writes the firmware's files
+# over (an update: every file's blocks allocated anew, the old ones left free with their
+# data), saves files of the box's files' sizes in a folder of their own, and appends to the
+# error log (a file past littlefs's inline limit: each append takes a block).
+AGE_ROUNDS = 8
+AGE_FILES = (2400, 6000, 9000, 14000, 21000, 30000)  # bytes: 22 blocks, as a deploy's files
+AGE_SAVES = (("s", 24), ("r", 268), ("g", 160), ("n", 480))  # as the box's files
+AGE_BEFORE = 3  # the box's folder's pair this many of its erases from littlefs moving it
+MOVE_CYCLES = 101  # littlefs moves a pair as its revision reaches a multiple of this:
+# (block_cycles + 1) | 1, MicroPython's block_cycles 100 (seen: moved at 101, 202, 303)
+
+
+def _pairs(dev):
+    """The metadata pairs on *dev*, walked as the firmware walks them (shutbox.ahead: from
+    the root's through their tails): [(block, block, the newer half's revision)]."""
+    from shutbox.ahead import Ahead, _newer, _u32
+
+    a = Ahead(dev, dev.blocks)
+    a.next = (0, 1)
+    pairs = []
+    while a.next is not None:
+        x, y = a.next
+        ra, rb = _u32(dev.view(x), False), _u32(dev.view(y), False)
+        pairs.append((x, y, ra if _newer(ra, rb) else rb))
+        a._walk()
+    return pairs
+
+
+def age(dev, path, rounds=AGE_ROUNDS, before=0):
+    """Age *dev* (littlefs on it, mounted at *path* now and after): *rounds* rounds, then
+    (with *before*) the box's folder's pair saved in until it is that many of its erases
+    from being moved by littlefs (a save then allocates a block). Return (allocations,
+    free blocks at the end): allocations at least, as the blocks that were in no pair at a
+    round's start and that littlefs erased in it (a block taken twice in a round counts
+    once)."""
+    from shutbox.guard import write_log
+    from shutbox.store import Store
+
+    os.umount(path)
+    got = 0
+    count = bytearray(dev.blocks)
+    dev.erased = count
+    for r in range(rounds):
+        meta = set()
+        for p in _pairs(dev):
+            meta.add(p[0])
+            meta.add(p[1])
+        for b in range(dev.blocks):
+            count[b] = 0
+        os.mount(os.VfsLfs2(dev, progsize=PAGE), path)
+        try:
+            os.mkdir(path + "/lib")
+        except OSError:
+            pass
+        for i, n in enumerate(AGE_FILES):
+            with open("%s/lib/f%d" % (path, i), "wb") as f:
+                f.write(bytes([(r * 7 + i + j) & 0xFF for j in range(256)]) * (n // 256))
+        st = Store(path + "/aged")  # not the box's folder: its pair holds the box's files
+        for k in range(40):
+            name, n = AGE_SAVES[k % len(AGE_SAVES)]
+            st.save(name, bytes([(r + k) & 0xFF]) * n)
+        for k in range(3):
+            write_log(path + "/error.log", "aged %d %d: %s" % (r, k, "x" * 120))
+        os.umount(path)
+        got += sum(1 for b in range(dev.blocks) if count[b] and b not in meta)
+    dev.erased = None
+    os.mount(os.VfsLfs2(dev, progsize=PAGE), path)
+    free = os.statvfs(path)[3]
+    if before:  # the box's folder's pair: the one whose revision its saves move on
+        st = Store(path + "/data")
+        k = 0
+        at = -1
+        while True:
+            revs = [p[2] for p in _pairs(dev)]
+            if at >= 0 and (MOVE_CYCLES - revs[at] % MOVE_CYCLES) % MOVE_CYCLES == before:
+                break
+            while True:  # saves until one erase of the pair (littlefs compacts its log)
+                st.save("aged", bytes([k & 0xFF]) * 24)
+                k += 1
+                now = [p[2] for p in _pairs(dev)]
+                if now != revs:
+                    break
+            at = next(i for i in range(len(now)) if now[i] != revs[i])
+    return got, free
 
 
 class _Edges(list):
@@ -187,14 +283,29 @@ def _frames():
 
 
 def main():
-    profile, _, ahead = sys.argv.pop(1).partition("-")
+    words = sys.argv.pop(1).split("-")
+    profile = words[0]
+    ahead = "ahead" in words
     argv = sys.argv
     path = argv[argv.index("--flash") + 1]
     dev = Nor(BLOCKS, profile)
     os.VfsLfs2.mkfs(dev, progsize=PAGE)
-    if ahead:  # the firmware's erase ahead: its mount, which names the loop's idle step
-        import simtime
+    import simtime
 
+    held = None
+    if "aged" in words:
+        sys.modules["time"] = simtime  # the firmware's modules age it: on the board's clock
+        os.mount(os.VfsLfs2(dev, progsize=PAGE), path)
+        got, free = age(dev, path, before=AGE_BEFORE)
+        os.umount(path)
+        print("N %d %d %d %d" % (BLOCKS, got, free, AGE_BEFORE))
+        held = set()
+        for p in _pairs(dev):
+            held.add(p[0])
+            held.add(p[1])
+        for m in [m for m in sys.modules if m == "shutbox" or m.startswith("shutbox.")]:
+            del sys.modules[m]  # the box loads its own as it does on a new flash
+    if ahead:  # the firmware's erase ahead: its mount, which names the loop's idle step
         sys.modules["time"] = simtime  # as boxrun: the firmware loads on the board's clock
         from shutbox.ahead import start
 
@@ -204,7 +315,15 @@ def main():
     dev.log = True
     simbus.schedule = _Edges()
     _frames()
-    import boxrun  # noqa: F401 - runs the box until its script ends
+    try:
+        import boxrun  # noqa: F401 - runs the box until its script ends
+    finally:
+        if held is not None:  # the pairs' halves littlefs allocated while the box played
+            n = 0
+            for p in _pairs(dev):
+                n += (p[0] not in held) + (p[1] not in held)
+            print("M %d" % n)
 
 
-main()
+if __name__ == "__main__":
+    main()
