@@ -167,15 +167,18 @@ companion: $(STAMP)
 
 # The firmware's bytecode in build/mpy/ (MPY_OUT=), each module as `shutbox flash` compiles
 # it for the Pico (the flags of shutbox_host.mp.MPY_FLAGS, the short source name), but for
-# the modules only the host imports (shutbox_host.model.layout.HOST_ONLY). mpy-cross must emit
-# the board's .mpy version (shutbox flash checks it).
+# the modules only the host imports (shutbox_host.model.layout.HOST_ONLY): an RP2040 board's
+# (a Pico's, a Pico W's; an RP2350's has neither shutbox/ahead nor shutbox/chip:
+# layout.RP2040_ONLY), chip.mpy with its machine code for the RP2040's Cortex-M0+
+# (layout.MPY_ARCH). mpy-cross must emit the board's .mpy version (shutbox flash checks it).
 MPY_FLAGS   ?= -O3
 MPY_OUT     ?= build/mpy
-HOST_ONLY   := firmware/shutbox/setnames.py firmware/shutbox/variants.py firmware/shutbox/ahead.py \
-               firmware/shutbox/chip.py
+HOST_ONLY   := firmware/shutbox/setnames.py firmware/shutbox/variants.py
 MPY_SOURCES := firmware/main.py $(filter-out $(HOST_ONLY),$(sort $(wildcard firmware/shutbox/*.py)))
 
 mpy: $(patsubst firmware/%.py,$(MPY_OUT)/%.mpy,$(MPY_SOURCES))
+
+$(MPY_OUT)/shutbox/chip.mpy: MPY_FLAGS += -march=armv6m
 
 $(MPY_OUT)/%.mpy: firmware/%.py | $(STAMP)
 	@mkdir -p $(@D)

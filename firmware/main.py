@@ -29,7 +29,9 @@ def run():
 
     from shutbox import forget
 
-    kept = [None]  # made first: the start-up shortcut's mount point (shutbox.boot.start)
+    # made first: the start-up shortcut's mount point, and what ends the flash's erase ahead
+    # under way (shutbox.boot.start: shutbox.chip.mount's)
+    kept = [None, None]
 
     def booted():  # the shortcut ends: the plain filesystem from here on
         at = kept[0]
@@ -39,6 +41,8 @@ def run():
             kept[0] = None  # first: the unmount raises a Ctrl-C that an import's stat caught
             vfs.umount(at)
         forget("bootfs")
+        if kept[1] is not None:  # an erase left suspended would make the next erase, after
+            kept[1]()  # a soft reset MicroPython's own, take a block never erased for erased
 
     _start(kept)
 

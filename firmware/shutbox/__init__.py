@@ -3,8 +3,9 @@
 
 __version__ = "0.1.0"
 # The flash's idle step: None, or a list whoever mounts littlefs on shutbox.ahead (its start)
-# makes, [its step while it has work, else None]; the box's loop (Guard.forever) calls
-# idle[0](ms) in every sleep of ms ms and sleeps itself if it returns False.
+# makes, [its step] while it has work, else empty (a waiting screen's pass then tests the
+# list alone, as a box without it tests None); the box's loop (Guard.forever) calls idle[0](ms)
+# in every sleep of ms ms and sleeps itself if it returns False.
 idle = None
 
 

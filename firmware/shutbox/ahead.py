@@ -30,6 +30,10 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
   does not count it either. Any erase littlefs asks for starts the walk again (every block
   it takes, it erases first), so a block is erased ahead only while no struct holds it, and
   a walk that meets a pair with no valid half, or more pairs than blocks, erases nothing.
+  What this asks of the firmware: a file is written within one step (opened, written
+  and closed between two of the loop's sleeps, as every save of the box and the Pico W's
+  companion is): the blocks of a file still open for writing are in no struct yet, so a
+  walk in a sleep between its writes would take them for free.
 - The erase ahead is suspendable: ``raw.erase_ahead(block, us)`` runs it for at most *us*
   µs of the loop's sleep and suspends it (W25Q16JV 75h, resumed with 7Ah; tSUS 20 µs), so it
   holds no input beyond the loop's own poll. While it is suspended the chip reads and
@@ -40,7 +44,7 @@ On the Pico an erase stops the core (execution runs from that flash) for 45 ms t
 
 ``start(raw, blocks, at)`` mounts littlefs at *at* on it and hands its idle step to the box's
 loop: ``shutbox.idle``, a list holding the step while the device has work (after an erase
-littlefs asked for, until the walk and its erases ahead are done), None otherwise;
+littlefs asked for, until the walk and its erases ahead are done), empty otherwise;
 Guard.forever calls ``shutbox.idle[0](ms)`` in every sleep while it is there (and sleeps
 itself when it returns False), so a waiting screen's passes call nothing. The raw device is
 the simulated board's (sim/norflash.py: ``Nor``, its profiles ``typ-ahead`` and ``max-ahead``),
@@ -58,7 +62,7 @@ import binascii
 from micropython import const
 
 _BLOCK = const(4096)
-_CHUNK = const(256)
+_CHUNK = const(1024)
 _NULL = const(0xFFFFFFFF)
 
 mounted = None  # the Ahead that start() mounted last (its counters: the tests', the bench's)
@@ -124,8 +128,8 @@ class Ahead:
         self.walk = True
         if self.marks[arg] != self.gen:  # not in use at the last walk: littlefs allocated it
             self.last = arg
-        if self.step is not None:  # work for the loop's sleeps again
-            self.step[0] = self.hook
+        if self.step is not None and not self.step:  # work for the loop's sleeps again
+            self.step.append(self.hook)
         if arg != self.todo and (self.clean[arg] or self._blank(arg)):
             self.clean[arg] = 1  # (the one under way, suspended, goes on in the next sleep)
             self.skipped += 1
@@ -185,9 +189,9 @@ class Ahead:
             if self.todo < 0:
                 self._free()
             if self.todo < 0:
-                if self.left == 0 and self.step is not None:  # nothing left: the loop
-                    self.step[0] = None  # sleeps without calling this (a call costs a
-                    # waiting screen's pass 20 µs)
+                if self.left == 0 and self.step:  # nothing left: the loop sleeps without
+                    self.step.pop()  # calling this (a call, or a test of the step, costs a
+                    # waiting screen's pass)
                 return False
         if self.raw.erase_ahead(self.todo, ms * 1000):
             self.clean[self.todo] = 1

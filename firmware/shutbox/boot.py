@@ -27,7 +27,9 @@ def start(main, out):
     (as on the Pico): both shortcuts, or none. Set out[0] (a list main.py made before this
     module loaded: nothing long-lived is left above its code) to the mount point, or leave
     it None: main.py is .py source (the .py version), or the package is not on the root
-    filesystem (the simulated board mounts the firmware apart), or no vfs."""
+    filesystem (the simulated board mounts the firmware apart), or no vfs. Where / is
+    remounted on the flash's erase ahead, set out[1] to what finishes an erase ahead left
+    suspended (shutbox.chip.mount)."""
     if not main.endswith(".mpy"):
         return
     try:
@@ -56,16 +58,19 @@ def start(main, out):
                 pass  # a port without it: the firmware never imports it there
     sys.path[:] = path
     if type(fs) is vfs.VfsLfs2:  # the Pico's littlefs, before anything writes: on the flash's
-        # erase ahead where firmware/shutbox/chip.py is flashed (not by default: one lookup
+        # erase ahead where firmware/shutbox/chip.py is flashed (an RP2040 board's: one lookup
         # of the flash, where an import tries four), its built-ins kept above. Names this
         # long are no interned strings: the qstr pool gets nothing on a box without it
         try:
             import os
 
             os.stat(main[:main.rfind("/")] + "/shutbox/chip.mpy")
-            fs = __import__("shutbox.chip", None, None, ("mount",)).mount() or fs
-        except (ImportError, OSError):  # (OSError: not there, or / left as it was)
-            pass
+            f = __import__("shutbox.chip", None, None, ("mount",)).mount()
+            if f is not None:  # (the filesystem, what ends its erase ahead: main.py's)
+                fs = f[0]
+                out[1] = f[1]
+        except Exception:  # not there (OSError), / left as it was, or a port whose code
+            pass  # it is not (ValueError: the .mpy's arch): littlefs as MicroPython mounts it
     try:
         from shutbox.bootfs import Modules
 

@@ -12,10 +12,13 @@ or the slice's time is up (the timer's TIMERAWL), when it suspends the erase (75
 for BUSY to clear (tSUS); then re-enters XIP as pico-sdk's flash_enable_xip_via_boot2 does
 (the ROM's flash_flush_cache 'FC', then a RAM copy of boot2) and returns 1 (erased) or 0.
 
-RP2040 only (the RP2350's ROM and flash interface differ: ``mount`` leaves them alone).
-mpy-cross compiles it only for the chip's arch (``-march=armv6m``), and the unix port not at
-all: it loads on the Pico alone. Not flashed by default (host_tools' layout.HOST_ONLY): a
-Pico flashed without it mounts littlefs as MicroPython does.
+RP2040 only (the RP2350's ROM and flash interface differ: ``shutbox flash`` sends this
+module to RP2040 boards alone, host_tools' layout.RP2040_ONLY, and ``mount`` leaves any other
+chip alone). mpy-cross compiles it only for the chip's arch (``-march=armv6m``), and the unix
+port not at all: it loads on the Pico alone. The flash chip must be one whose erase suspend
+and resume are the W25Q16JV's (75h, 7Ah, BUSY and SUS as the routine reads them): ``mount``
+reads its JEDEC id (9Fh) first and keeps littlefs as MicroPython mounts it on any other (a
+third-party RP2040 board's flash; a Pico's own is a W25Q16JV, id EF 40 15).
 """
 # ruff: noqa: F821 - the assembler's names (registers, instructions, labels)
 # mypy: disable-error-code="name-defined,misc,call-overload"
@@ -33,13 +36,15 @@ _SSI = const(0x18000000)  # SSI's registers: DR0 at 0x60, SR at 0x28 (bit 3: RX 
 _SS_CTRL = const(0x4001800C)  # IO_QSPI GPIO_QSPI_SS_CTRL: OUTOVER (bits 9:8) 2 low, 3 high
 _TIMERAWL = const(0x40054028)
 _GPIO_IN = const(0xD0000004)
+_WINBOND = const(0xEF)  # JEDEC manufacturer id (9Fh's first byte)
 
 
 @micropython.asm_thumb
 def _slice(r0):
     # r0: the words of Chip.p: 0 IF, 1 EX, 2 FC, 3 boot2 copy | 1, 4 the sector's offset,
-    # 5 start (1) or resume (0), 6 the timer's deadline, 7 pin mask, 8 the pins as they were,
-    # 10 _SSI, 11 _SS_CTRL, 12 _TIMERAWL, 13 _GPIO_IN
+    # 5 start (1), resume (0) or read the JEDEC id (2: returned, nothing erased), 6 the
+    # timer's deadline, 7 pin mask, 8 the pins as they were, 10 _SSI, 11 _SS_CTRL,
+    # 12 _TIMERAWL, 13 _GPIO_IN
     mov(r7, r0)
     cpsid(i)
     ldr(r3, [r7, 0])
@@ -47,6 +52,8 @@ def _slice(r0):
     ldr(r3, [r7, 4])
     data(2, 0x4798)  # flash_exit_xip
     ldr(r0, [r7, 20])
+    cmp(r0, 2)
+    beq(JEDEC)
     cmp(r0, 1)
     bne(RESUME)
     mov(r1, 2)
@@ -104,6 +111,23 @@ def _slice(r0):
     bl(STATUS)
     bne(WAIT)
     mov(r6, 0)
+    b(OUT)
+    label(JEDEC)  # 9Fh: the manufacturer, memory type and capacity bytes, in r6
+    mov(r1, 2)
+    bl(CS)
+    mov(r1, 0x9F)
+    bl(XFER)
+    mov(r6, 0)
+    mov(r5, 3)
+    label(ID)
+    mov(r1, 0)
+    bl(XFER)
+    lsl(r6, r6, 8)
+    orr(r6, r0)
+    sub(r5, 1)
+    bne(ID)
+    mov(r1, 3)
+    bl(CS)
     b(OUT)
     label(DONE)
     mov(r6, 1)
@@ -168,8 +192,17 @@ def _rom(name):
 
 def mount():
     """Remount / on shutbox.ahead.Ahead over this chip's flash, its erases ahead watching
-    the tiles' and Roll's pins (an RP2040 only; shutbox.boot.start, at power-up): return the
-    filesystem now at /, or None. The box's loop runs the erases in its sleeps."""
+    the tiles' and Roll's pins (an RP2040 only, its flash chip one ``known``; shutbox.boot
+    .start, at power-up): return (the filesystem now at /, a function that finishes the erase
+    ahead under way: main.py calls it when the box's loop stops, a Ctrl-C), or None. The
+    box's loop runs the erases in its sleeps.
+
+    An erase left suspended must be finished before anything else erases: the chip ignores
+    a sector erase while one is suspended, and MicroPython's erase (after a soft reset, as
+    `shutbox flash` makes) or a new Chip would take a block it never erased for erased. The
+    flash chip keeps a suspended erase through the RP2040's resets (a watchdog's, a soft
+    reset, the REPL's ``import main``): the mount first resumes it to its end (7Ah: the chip
+    ignores it with none suspended), and the finisher ends one when the loop stops."""
     import sys
 
     if "RP2040" not in getattr(sys.implementation, "_machine", ""):
@@ -183,7 +216,28 @@ def mount():
     mask = 1 << pins.ROLL_PIN
     for i in range(pins.TILES):
         mask |= 1 << pins.TILE_PINS[i]
-    return start(Chip(flash, mask), flash.ioctl(4, 0), "/")
+    chip = Chip(flash, mask)
+    if not known(chip.jedec()):
+        return None
+    chip.erase_ahead(-1, -1)  # (a resume with no erase of its own: pending is -1)
+    fs = start(chip, flash.ioctl(4, 0), "/")
+    dev = sys.modules["shutbox.ahead"].mounted
+
+    def end():
+        if dev.todo >= 0:
+            dev._finish()
+
+    return fs, end
+
+
+def known(jedec):
+    """Whether the flash chip whose JEDEC id (9Fh: manufacturer, memory type, capacity) is
+    *jedec* suspends and resumes a sector erase as ``_slice`` drives it: Winbond's W25Q
+    serial flash, memory type 40h (W25Q..JV-IQ/JQ, the Pico's W25Q16JV: EF 40 15) or 70h
+    (W25Q..JV-IM/JM), whose datasheets give 75h/7Ah, BUSY in status register 1 and SUS in 2.
+    Other chips that suspend differently (other opcodes, no SUS bit) or not at all, and
+    those not checked against their datasheets, are left to MicroPython's erase."""
+    return jedec >> 16 == _WINBOND and (jedec >> 8 & 0xFF) in (0x40, 0x70)
 
 
 class Chip:
@@ -210,6 +264,11 @@ class Chip:
         """The block's bytes where XIP maps them (read only; not while it is erased)."""
         return memoryview(uctypes.bytearray_at(0x10000000 + self.base + block * 4096, 4096))
 
+    def jedec(self):
+        """Read the flash chip's JEDEC id (9Fh's three bytes, as one number; nothing erased)."""
+        p = self.p
+        p[5] = 2
+        return _slice(uctypes.addressof(p))
 
     def erase_ahead(self, block, us):
         """Erase *block* for at most *us* µs (-1: to its end, no pin watched), suspended if a

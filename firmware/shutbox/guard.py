@@ -126,8 +126,12 @@ class Guard:
 
         import shutbox
 
-        idle = shutbox.idle  # the flash's erase ahead (shutbox.ahead): [its step while it has
-        # work, else None], or None without one (a pass then only tests this local)
+        idle = shutbox.idle  # the flash's erase ahead (shutbox.ahead): [its step] while it has
+        # work, else [], or None without one
+        step = idle[0] if idle else None  # its step while it has work, else None (a pass
+        # then tests this local's truth alone, as a box without it: None's is the quickest);
+        # littlefs erases only in a step (a save), so it is looked up again after one, and
+        # when it did not erase (it may have run out of work)
         read = self.board.reader()
         ticks_ms = time.ticks_ms
         ticks_us = time.ticks_us
@@ -154,6 +158,7 @@ class Guard:
                 except Exception as e:  # noqa: BLE001 - as in step
                     self.fault(e, now)
                     self.tick(now)
+                step = idle[0] if idle else None
                 due = ticks_add(now, self.wait(now))
                 dt = ticks_diff(due, ticks_ms())
                 if moved and dt <= 1:
@@ -169,13 +174,15 @@ class Guard:
                 wdt.feed()
             # at least 1 ms between two readings: the debouncer's settle (a glitch under 1 ms
             # is never read twice) and a loop that never spins; the flash erases ahead in it
-            # (a box without the erase ahead tests one local's truth: two bytecodes a pass)
-            if not idle:
+            # (a box without the erase ahead, or whose erase ahead has no work, tests one
+            # local's truth: two bytecodes a pass)
+            if not step:
                 sleep_ms(1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS)
                 continue
             dt = 1 if dt < 1 else dt if dt < _POLL_MS else _POLL_MS
-            if idle[0] is None or not idle[0](dt):
+            if not step(dt):
                 sleep_ms(dt)
+                step = idle[0] if idle else None
 
     def wait(self, now):
         """Return the ms until the next step is due if no switch changes: the app's

@@ -60,6 +60,12 @@ def test_boot_and_a_whole_game_checked_against_the_engine_and_game_render(emu):
     # the buzzer played the roll sound (1 kHz, half duty) at each throw
     notes = [hz for _, hz, duty in emu.tones if hz]
     assert notes.count(1000) >= 2 * len(emu.events("throw"))
+    # the flash's erase ahead on the Pico's own chip (the emulated W25Q16JV, JEDEC id EF 40
+    # 15): no save of the game erased (MicroPython's erase never ran), / is on shutbox.ahead
+    assert emu.stats()["erases"] == 0
+    out = emu.repl("import sys\nprint('AHEAD', sys.modules['shutbox.ahead'].mounted.waited, "
+                   "hex(sys.modules['shutbox.ahead'].mounted.raw.jedec()))\n")
+    assert "AHEAD 0 0xef4015" in out, out[-400:]
 
 
 def test_the_settings_menu_and_a_setting_kept_through_a_power_cycle(emu):

@@ -266,7 +266,7 @@ def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, t
 
 
 def test_an_update_asks_the_board_for_no_heap_block_over_4_kb(picow, tmp_path):
-    """A Pico W's code change (the companion beside the firmware: 46 files) flashed to a
+    """A Pico W's code change (the companion beside the firmware: 50 files) flashed to a
     board whose free heap has no block over 4 KB (bench_flash.HOLES: holes of 4 KB between
     kept ones, made in the flash's own session, after its soft reset): it completes, and the
     box starts it. The flash's largest request is a chunk's command (2.7 KB of base64); it
@@ -285,7 +285,9 @@ def test_an_update_asks_the_board_for_no_heap_block_over_4_kb(picow, tmp_path):
 
     with bench_flash.board_hooks(connected=fragmented):
         done = flash.flash(picow.path, firmware=fw_b, out=quiet)
-    assert done["files"] == 47 and done["moved"] > 40, done  # 47: shutbox/scores.py among them
+    # 51: shutbox/scores.py and shutbox/payout.py among them, and the flash's erase ahead
+    # (ahead.mpy, chip.mpy)
+    assert done["files"] == 51 and done["moved"] > 40, done
     assert boots(picow) == done["version"] != a
 
 
@@ -341,8 +343,9 @@ def _imports_of(path: Path) -> set[str]:
 
 def test_the_host_only_modules_are_not_flashed_and_no_firmware_module_needs_them():
     """setnames and variants (the words of the settings and variants: the host's) are left
-    out of a release, .py or .mpy; every other module is in it; and no module of the
-    firmware imports them, so the box never misses them."""
+    out of a release, .py or .mpy; every other module is in an RP2040 board's (the flash's
+    erase ahead, shutbox.ahead and shutbox.chip, included); and no module of the firmware
+    imports them, so the box never misses them."""
     files = flash.prepare(mp.FIRMWARE, 4870).files
     flashed = {Path(r).with_suffix(".py").as_posix() for r in files if r.endswith(".mpy")}
     sources = {rel for rel, _ in flash.firmware_sources(mp.FIRMWARE) if rel.endswith(".py")}
@@ -351,15 +354,32 @@ def test_the_host_only_modules_are_not_flashed_and_no_firmware_module_needs_them
     every = {"main.py"} | {"shutbox/" + p.name for p in (mp.FIRMWARE / "shutbox").glob("*.py")}
     assert host <= every and not host & flashed  # there, and not flashed
     assert every - host == flashed  # the rest is
-    # firmware/shutbox/chip.py, where it is flashed, is tried by shutbox.boot under an
-    # ImportError guard: a flash without it mounts / as MicroPython does
-    optional = {("shutbox/boot.py", "shutbox/chip.py")}
+    assert set(layout.RP2040_ONLY) <= flashed
     for rel in sorted(flashed):
         named = _imports_of(mp.FIRMWARE / rel)
         for h in host:
             module = h[:-3].replace("/", ".")
-            if (rel, h) not in optional:
-                assert not {module, module.rsplit(".", 1)[1]} & named, (rel, h)
+            assert not {module, module.rsplit(".", 1)[1]} & named, (rel, h)
+
+
+def test_the_erase_ahead_goes_to_rp2040_boards_alone_its_chip_code_for_the_cortex_m0():
+    """A Pico or Pico W gets shutbox/ahead.mpy and shutbox/chip.mpy, the latter's machine
+    code built for the RP2040's Cortex-M0+ (mpy-cross -march=armv6m: its header's arch);
+    an RP2350 board, or one whose chip is not known, gets neither (chip.py drives the
+    RP2040's ROM and SSI alone), and only RP2040-only modules are left out for it. What
+    they add to a Pico's deploy is said (the 416 KB budget is
+    test_a_code_only_update_writes_only_the_changed_modules's)."""
+    pico = flash.prepare(mp.FIRMWARE, 4870).files
+    pico2 = flash.prepare(mp.FIRMWARE, 4870, chip="RP2350").files
+    unknown = flash.prepare(mp.FIRMWARE, 4870, chip=None).files
+    ours = {"shutbox/ahead.mpy", "shutbox/chip.mpy"}
+    assert ours <= set(pico) and not ours & set(pico2) and not ours & set(unknown)
+    assert set(pico) - set(pico2) == ours and set(pico2) <= set(pico)
+    # .mpy header: b"M", version, features (arch in bits 2-7: armv6m is 4), small-int bits
+    assert pico["shutbox/chip.mpy"][2] >> 2 == 4 and pico["shutbox/ahead.mpy"][2] >> 2 == 0
+    added = len(pico["shutbox/ahead.mpy"]) + len(pico["shutbox/chip.mpy"])
+    print("the erase ahead adds %d bytes to an RP2040 board's deploy" % added)
+    assert added < 8 * 1024
 
 
 def test_make_mpy_compiles_what_a_flash_sends_as_the_flash_does(tmp_path):

@@ -1,15 +1,17 @@
 # A flip during a worst-case flash erase on the real rp2 build: shown once the flash lets it.
 """The emulated RP2040's flash erases in the W25Q16JV's typical time unless told otherwise
 (Emulator(flash_ns=...)); here it takes the datasheet's worst case, 400 ms a 4 KB sector and
-3 ms a page. A run plays until a save erases (littlefs compacting its metadata log), and a
-second run of the same (deterministic) chip, fed the same inputs, shuts an open tile half way
-through that erase: the chip runs no code until the flash is done, so the LED
-cannot show it before the erase ends, and must within the clean-flip target plus 5 ms of the
-flash's last operation of that save. The simulated board's bench (shutbox_host.bench.saves,
-tests/firmware/test_saves.py) covers saves at random instants of whole games. With the box's
-erase ahead flashed (shutbox.ahead, firmware/shutbox/chip.py: off by default) no save erases
-and a flip during an erase ahead or a save shows within the target itself (slow: make
-soak)."""
+3 ms a page. On a board whose flash chip is not one the box's erase ahead knows (its JEDEC id
+another maker's: the box mounts littlefs as MicroPython does), a run plays until a save
+erases (littlefs compacting its metadata log), and a second run of the same (deterministic)
+chip, fed the same inputs, shuts an open tile half way through that erase: the chip runs no
+code until the flash is done, so the LED cannot show it before the erase ends, and must
+within the clean-flip target plus 5 ms of the flash's last operation of that save. The
+simulated board's bench (shutbox_host.bench.saves, tests/firmware/test_saves.py) covers saves
+at random instants of whole games. On the Pico's own chip (the W25Q16JV: the emulator's by
+default) the box erases ahead (shutbox.ahead, firmware/shutbox/chip.py): no save erases and a
+flip during an erase ahead or a save shows within the target itself (slow: make soak;
+``shutbox bench --only rp2``'s rp2_ahead_* figures)."""
 
 from __future__ import annotations
 
@@ -21,11 +23,13 @@ pytestmark = [pytest.mark.node]
 require_emulator()
 
 from shutbox import pins  # noqa: E402
+from shutbox_host.bench import rp2  # noqa: E402
 from shutbox_host.pico import autoplay  # noqa: E402
 from shutbox_host.pico.emulator import Emulator  # noqa: E402
 
 ERASE_NS, PROGRAM_NS = 400_000_000, 3_000_000
 TARGET_MS = 10 + 5
+OTHER_CHIP = 0xC22015  # a JEDEC id of another maker (Macronix's MX25L1606E, 2 MB: no suspend)
 
 
 def _busy_until(ops, t: int) -> int:
@@ -48,7 +52,7 @@ def _saved(emu) -> None:
 
 def _reference(fw_image):
     """Play from power-up until a save has erased: (the inputs, the erase's t0 and t1)."""
-    with Emulator(fs=fw_image, flash_ns=(ERASE_NS, PROGRAM_NS)) as emu:
+    with Emulator(fs=fw_image, flash_ns=(ERASE_NS, PROGRAM_NS), flash_chip=OTHER_CHIP) as emu:
         emu.wait_for(r'"ev": "turn"', timeout_ms=10000)
         emu.run(ms=100)
         eng = autoplay.engine()
@@ -65,11 +69,15 @@ def _reference(fw_image):
     raise AssertionError("no erase in two turns: %s" % emu.flash_ops)
 
 
-def test_a_flip_during_a_worst_case_erase_shows_once_the_erase_ends(fw_image):
+def test_on_another_flash_chip_a_flip_during_a_worst_case_erase_shows_once_the_erase_ends(
+        fw_image):
+    """The box flashed as on a Pico (its erase ahead included), on a board whose flash chip
+    answers another maker's JEDEC id: littlefs erases in the saves as MicroPython's does (the
+    erase ahead would send that chip commands it may not take)."""
     inputs, t0, t1 = _reference(fw_image)
     assert t1 - t0 == ERASE_NS  # the chip's flash at the datasheet's worst case
     flip = t0 + (t1 - t0) // 2
-    with Emulator(fs=fw_image, flash_ns=(ERASE_NS, PROGRAM_NS)) as emu:
+    with Emulator(fs=fw_image, flash_ns=(ERASE_NS, PROGRAM_NS), flash_chip=OTHER_CHIP) as emu:
         emu.replay_inputs(inputs, flip)
         assert any(op[:2] == (t0, t1) for op in emu.flash_ops)  # the same run, so far
         before = emu.frame_at(flip / 1e6)
@@ -83,42 +91,24 @@ def test_a_flip_during_a_worst_case_erase_shows_once_the_erase_ends(fw_image):
         assert shown.ms - free / 1e6 <= TARGET_MS, (shown.ms, free / 1e6, flip / 1e6)
 
 
-# ----- with the box's erase ahead (firmware/shutbox/chip.py and shutbox.ahead flashed) -----
+# ----- the box's erase ahead (firmware/shutbox/chip.py and shutbox.ahead, on the W25Q16JV) -----
 
 AHEAD_ERASE_NS = ERASE_NS  # the datasheet's worst case, as above
 TURNS = 2  # a game of two seats, its end saved: littlefs asks for erases (the chip is
 # deterministic: the same every run)
 
 
-def _ahead_image() -> bytes:
-    """The image of a Pico flashed with firmware/ plus shutbox.ahead and
-    firmware/shutbox/chip.py (host-only by default), compiled as `shutbox flash` compiles
-    (the chip's module for the RP2040)."""
-    import subprocess
-    import tempfile
-    from pathlib import Path
-
-    from shutbox_host import mp
+def _flashed() -> bytes:
+    """The image of a Pico as `shutbox flash` leaves it through the board: its metadata pairs'
+    stale halves not erased yet (the box erases them ahead from power-up, during play)."""
     from shutbox_host.pico import fsimage
 
-    exe = mp.mpy_cross_exe()
-    if exe is None:
-        pytest.skip("mpy-cross not found")
-    tree = fsimage.firmware_tree()
-    ver = next(p for p in tree if p.endswith("/shutbox/engine.mpy")).rsplit("/", 1)[0]
-    extra = {}
-    with tempfile.TemporaryDirectory() as where:
-        for name, arch in (("ahead", []), ("chip", ["-march=armv6m"])):
-            out = Path(where) / (name + ".mpy")
-            subprocess.run([exe, *mp.MPY_FLAGS, *arch, "-o", str(out),
-                            "-s", "shutbox/%s.py" % name,
-                            str(mp.FIRMWARE / "shutbox" / (name + ".py"))], check=True)
-            extra["%s/%s.mpy" % (ver, name)] = out.read_bytes()
-    return fsimage.build(extra=extra)
+    return fsimage.build(erased=False)
 
 
 def _ahead_box(img):
-    return Emulator(fs=img, flash_ns=(AHEAD_ERASE_NS, PROGRAM_NS), flash_chip=True)
+    """The box as flashed on a Pico (its erase ahead on the emulated W25Q16JV)."""
+    return Emulator(fs=img, flash_ns=(AHEAD_ERASE_NS, PROGRAM_NS))
 
 
 def _ahead_reference(img):
@@ -154,27 +144,19 @@ def _flip_at(img, inputs, at_ns) -> float:
     """Replay the reference up to *at_ns*, shut an open tile then: the ms to the LED frame
     that shows it (the emulator's clock)."""
     with _ahead_box(img) as emu:
-        emu.replay_inputs(inputs, at_ns)
-        before = emu.frame_at(at_ns / 1e6)
-        k = next(k for k in range(1, pins.TILES + 1) if emu.open_mask() >> (k - 1) & 1)
-        emu.shut(k)
-        emu.run(ms=200)
-        assert not emu.errors, emu.errors
-        shown = next(f for f in emu.frames_since(at_ns / 1e6)
-                     if f.tiles[k - 1] != before.tiles[k - 1])
-        return shown.ms - at_ns / 1e6
+        return rp2.flip_at(emu, inputs, at_ns)
 
 
 @pytest.mark.slow
 def test_with_the_erase_ahead_no_save_erases_and_a_flip_shows_within_the_target():
-    """The box with firmware/shutbox/chip.py flashed remounts / on its erase ahead at
+    """The box as flashed on a Pico remounts / on its erase ahead at
     power-up: over a game of two turns at the datasheet's worst-case erase (400 ms) littlefs
     never waits for an erase (every erase it asks for is skipped, the stale halves erased in
     the loop's sleeps, suspended), and a flip half way through an erase ahead, or at the
     start of a move's save, shows within the clean-flip target plus 5 ms. The emulated
     W25Q16JV erases in the time it is told (here 400 ms), so the worst case is the chip's
     own, not the typical 45 ms."""
-    img = _ahead_image()
+    img = _flashed()
     inputs, ops, shuts, (skipped, waited, slices) = _ahead_reference(img)
     erases = [op for op in ops if op[2]]
     # a move's save (its page programs): the tiles show a flip then
@@ -197,7 +179,7 @@ def test_with_the_erase_ahead_a_power_cut_mid_erase_ahead_or_mid_save_resumes_th
     """Power cut half way through each erase ahead of the reference game (the sector left
     half erased) and through page programs of its saves: the box powers up again, remounts
     / on its erase ahead and resumes the game, with no fault and no error logged."""
-    img = _ahead_image()
+    img = _flashed()
     inputs, ops, _shuts, _counts = _ahead_reference(img)
     erases = [op for op in ops if op[2]]
     programs = [op for op in ops if not op[2] and op[0] > 1e9]

@@ -131,8 +131,11 @@ def test_the_bundle_is_micropython_then_the_filesystem_for_every_board(bundles, 
     lfs.unmount()
     # laid out exactly as `shutbox flash` leaves a board, and an empty /data
     tree = fsimage.read_tree(fs, b)
-    release = flash.prepare(mp.FIRMWARE, fsimage.BOARD_MPY, companion=b.wireless)
+    release = flash.prepare(mp.FIRMWARE, fsimage.BOARD_MPY, companion=b.wireless, chip=b.chip)
     assert tree == release.tree()
+    # the flash's erase ahead on an RP2040 board alone (layout.RP2040_ONLY)
+    ahead = {p.rsplit("/", 2)[-1] for p in tree if p.endswith(("/ahead.mpy", "/chip.mpy"))}
+    assert ahead == ({"ahead.mpy", "chip.mpy"} if b.chip == "RP2040" else set()), ahead
     # a Pico W and a Pico 2 W get the companion (the phones' page), a Pico none of it
     companion = sorted(p.split("/", 3)[-1] for p in tree if "/companion/" in p
                        or "/microdot/" in p)

@@ -13,6 +13,8 @@ moves, the clean-up) the board itself reports what it holds:
 - deployed_bytes: the bytes of every file the flash owns (/main.py, /.shutbox/...) after
   the first flash; deployed_files, deployed_blocks (littlefs blocks in use then, the box's
   /data included, from statvfs corrected for its double count of folders: see flash.py);
+- deployed_ahead_bytes: of those, the flash's erase ahead's modules (shutbox/ahead.mpy and
+  shutbox/chip.mpy: an RP2040 board's alone, layout.RP2040_ONLY);
 - update_peak_bytes: the most those files held at any step of the code-only update (old
   and new version together), update_peak_ratio = that / deployed_bytes; and
   update_peak_bytes_tables, update_peak_ratio_tables for the table update, which must hold
@@ -106,6 +108,15 @@ micropython.mem_info()
 print('block', 32 if sys.maxsize > 1 << 32 else 16)
 """
 _HEAP_RE = re.compile(r"used: (\d+),.*max free sz: (\d+).*block (\d+)", re.S)
+
+
+def _ahead_bytes() -> int:
+    """The bytes of the erase ahead's modules in a Pico's release (.mpy as the board's)."""
+    from shutbox_host.model import layout
+    from shutbox_host.pico import fsimage
+
+    files = flash.prepare(mp.FIRMWARE, fsimage.BOARD_MPY).files
+    return sum(len(files[rel[:-3] + ".mpy"]) for rel in layout.RP2040_ONLY)
 
 
 def holes(size: int) -> str:
@@ -274,6 +285,7 @@ def figures(soak=False):
         "deployed_files": first["files"] + first["tables"] + 1,
         "deployed_blocks": end[2],
         "deployed_tiles": first["tiles"],
+        "deployed_ahead_bytes": _ahead_bytes(),
         "update_peak_bytes": max(h for _, h, _ in seen_code),
         "update_peak_blocks": max(b for _, _, b in seen_code),
         "update_uploaded_files": up["uploaded"],

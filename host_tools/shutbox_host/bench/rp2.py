@@ -43,6 +43,19 @@ slower: read them as lower bounds.
 - rp2_heap_free_min_bytes: the least gc.mem_free() after a gc.collect() every 100 ms (a
   machine.Timer probe from the console, itself ~4 KB) over an all-features game: 1 player and
   the hard computer, best-move hints, Canoga stakes, ties by roll-off.
+- rp2_ahead_*: the flash's erase ahead (shutbox.ahead on firmware/shutbox/chip.py, the
+  emulated W25Q16JV) over a game of two seats at the chip's datasheet worst case (sector erase
+  400 ms, page program 3 ms), flashed as `shutbox flash` leaves a board (its metadata pairs'
+  stale halves still to erase), then 3 s of its winner's screen: ``erases_waited`` (littlefs's
+  erases done in a save: MicroPython's own erase, the core stopped), ``erases_skipped``
+  (littlefs's erases of blocks already erased), ``erases`` (sectors erased ahead, in the
+  loop's sleeps); ``slices`` and ``irq_off_ms_{p50,max}``: the erase ahead's slices (code in
+  RAM with interrupts off: USB and the timer's alarms wait) and their time with interrupts
+  off, against ``irq_off_other_ms_max``, the longest of MicroPython's own interrupts-off
+  spans in the same run; ``flip_in_erase_ms`` and ``flip_in_save_ms``: a tile shut half way
+  through the game's last erase ahead, and 0.1 ms into the first page program of a move's
+  save, to the LED frame showing it (the same game replayed to that instant: the chip is
+  deterministic).
 - rp2_flash_s: emulated seconds of a full `shutbox flash` through the pty bridge (mpremote),
   onto a blank MicroPython board; the bridge runs the chip at about real time, so this
   includes the host's own time (mpy-cross, mpremote) on this machine. rp2_flash_board_s is
@@ -359,6 +372,70 @@ def _bounced(uf2, bootrom, soak: bool) -> dict:
     return res.figures()
 
 
+AHEAD_NS = (400_000_000, 3_000_000)  # W25Q16JV datasheet maxima: 4 KB erase, 256-byte program
+
+
+def flip_at(emu: Emulator, inputs, at_ns: int) -> float:
+    """Replay *inputs* on *emu* (a box as the one that took them) up to *at_ns*, shut an open
+    tile then: the ms to the LED frame that shows it (the emulator's clock)."""
+    emu.replay_inputs(inputs, at_ns)
+    before = emu.frame_at(at_ns / 1e6)
+    k = next(k for k in range(1, pins.TILES + 1) if emu.open_mask() >> (k - 1) & 1)
+    emu.shut(k)
+    emu.run(ms=200)
+    if emu.errors:
+        raise EmulatorError("; ".join(emu.errors))
+    shown = next(f for f in emu.frames_since(at_ns / 1e6)
+                 if f.tiles[k - 1] != before.tiles[k - 1])
+    return shown.ms - at_ns / 1e6
+
+
+def _ahead(uf2, bootrom) -> dict:
+    fs = fsimage.build(erased=False)  # as a flash through the board leaves it: erases ahead
+    # from power-up, during play
+    with Emulator(uf2, bootrom, fs=fs, flash_ns=AHEAD_NS) as emu:
+        emu.wait_for(_TURN, timeout_ms=10000)
+        emu.run(ms=300)
+        st0 = emu.stats()
+        n_in = len(emu.inputs)
+        emu.irq_off(True)
+        play_turns(emu)
+        end = max(ms for ms, line in emu.lines if '"ev": "turn"' in line) * 1e6
+        emu.run(ms=3000)
+        spans = emu.irq_off(False)
+        st1 = emu.stats()
+        inputs, ops = list(emu.inputs), list(emu.flash_ops)
+        out = emu.repl("import sys\nd = sys.modules['shutbox.ahead'].mounted\n"
+                       "print('DEV', d.skipped, d.waited)\n")
+        if emu.errors:
+            raise EmulatorError("; ".join(emu.errors))
+    skipped, waited = (int(x) for x in next(
+        x for x in out.splitlines() if x.startswith("DEV")).split()[1:])
+    slices = [(t1 - t0) / 1e6 for t0, t1, mark in spans if mark]
+    other = [(t1 - t0) / 1e6 for t0, t1, mark in spans if not mark]
+    # what a flip may land in: the game's erases ahead and its moves' saves, up to its last
+    # turn (then the score and winner screens show no flip at once)
+    ahead = [op for op in ops if op[2] and op[1] < end and op[1] - op[0] >= AHEAD_NS[0]]
+    shuts = [t for t, lv in inputs[n_in:] if pins.ROLL_PIN not in lv and 0 in lv.values()]
+    saves = [op for op in ops if not op[2] and op[1] < end
+             and any(0 <= op[0] - t < 50e6 for t in shuts)]
+    fig = {"rp2_ahead_erases_waited": waited, "rp2_ahead_erases_skipped": skipped,
+           "rp2_ahead_erases": st1["erases_ahead"] - st0["erases_ahead"],
+           "rp2_ahead_slices": len(slices),
+           "rp2_ahead_irq_off_ms_p50": round(statistics.median(slices), 3) if slices else 0,
+           "rp2_ahead_irq_off_ms_max": round(max(slices), 3) if slices else 0,
+           "rp2_ahead_irq_off_other_ms_max": round(max(other), 3) if other else 0}
+    if ahead:
+        t0, t1 = ahead[-1][:2]
+        with Emulator(uf2, bootrom, fs=fs, flash_ns=AHEAD_NS) as emu:
+            fig["rp2_ahead_flip_in_erase_ms"] = round(flip_at(emu, inputs, (t0 + t1) // 2), 2)
+    if saves:
+        with Emulator(uf2, bootrom, fs=fs, flash_ns=AHEAD_NS) as emu:
+            fig["rp2_ahead_flip_in_save_ms"] = round(
+                flip_at(emu, inputs, saves[0][0] + 100_000), 2)
+    return fig
+
+
 def figures(soak=False, uf2=None, bootrom=None):
     """Measure the rp2_* figures; {} with a note when the emulator cannot run here."""
     from shutbox_host.pico import emulator
@@ -384,5 +461,6 @@ def figures(soak=False, uf2=None, bootrom=None):
         out.update(_later(emu))
     out.update(_bounced(uf2, bootrom, soak))
     out.update(_heap(uf2, bootrom))
+    out.update(_ahead(uf2, bootrom))
     out.update(_flash_s(uf2, bootrom))
     return out

@@ -24,12 +24,26 @@ TABLE_SOURCES = "shutbox/tables/"  # where the tables are in firmware/
 # Modules of the shutbox package that only the host tools import (the words of the settings
 # and of the variants: the CLI, the card, the docs, the log's reader); no firmware module does
 # (tests/pico/test_lean.py checks it), so they are not flashed: no room taken on the board.
-# shutbox.ahead (littlefs's erases done ahead) and firmware/shutbox/chip.py (the Pico's
-# suspendable erase, which shutbox.boot.start mounts / on where it is flashed) too: off on
-# the Pico by default until the box with them is measured on the emulated chip
-# (docs/reliability.md); the simulated board's flash mounts littlefs on shutbox.ahead itself
-HOST_ONLY = ("shutbox/setnames.py", "shutbox/variants.py", "shutbox/ahead.py",
-             "shutbox/chip.py")
+HOST_ONLY = ("shutbox/setnames.py", "shutbox/variants.py")
+
+# The flash's erase ahead (shutbox.ahead, and firmware/shutbox/chip.py: the RP2040's
+# suspendable sector erase, which shutbox.boot.start mounts / on where its flash chip is one
+# it knows): flashed to the RP2040 boards (a Pico, a Pico W) only. chip.py is code for the
+# RP2040 alone (its ROM's flash functions, its SSI), so an RP2350 board gets neither: no room
+# taken for code it would never run (and a release that says what the board runs).
+RP2040_ONLY = ("shutbox/ahead.py", "shutbox/chip.py")
+
+# mpy-cross's -march for the modules with machine code (@micropython.asm_thumb): the
+# RP2040's Cortex-M0+ (mpy-cross refuses inline assembler without an arch)
+MPY_ARCH = {"shutbox/chip.py": "armv6m"}
+
+
+def flashed_to(rel: str, chip: str | None) -> bool:
+    """Whether the firmware's file *rel* (shutbox/x.py) goes to a board of *chip* (RP2040,
+    RP2350; None: a board not recognised, whose chip is not known: the RP2040's modules are
+    left out, the box then mounts littlefs as MicroPython does)."""
+    return rel not in HOST_ONLY and (rel not in RP2040_ONLY or chip == "RP2040")
+
 
 LAUNCHER = LAUNCHER_MARK + """: starts the last complete firmware (written by `shutbox flash`).
 import sys

@@ -213,7 +213,7 @@ class Emulator:
                  fs: bytes | None = None, pinmap=None, check=True, echo=None,
                  battery_mv: int | None = None, keep_writes: bool = False,
                  flash_ns: tuple[int, int] | None = None, board: str = "RPI_PICO",
-                 flash_chip: bool = False):
+                 flash_chip: bool | int = True):
         """*flash*: a whole 2 MB image (else the uf2 on erased flash); *fs*: a littlefs image
         written at the filesystem's offset (fsimage.build()); *echo*: a callable given every
         console chunk as it comes (text); *battery_mv*: powered up from the cells alone, VSYS
@@ -222,8 +222,11 @@ class Emulator:
         chip's (4 KB sector erase, 256-byte page program) times in ns (None: the W25Q16JV's
         typical 45 ms and 0.4 ms; its datasheet maximum is 400 ms and 3 ms); *board*: the
         RP2040 board whose MicroPython the uf2 is (RPI_PICO_W: *fs* at its filesystem's
-        offset; its radio is absent); *flash_chip*: the W25Q16JV's commands behind the SSI
-        modelled (pico.js W25Q: for code that erases with XIP off and suspends the erase)."""
+        offset; its radio is absent); *flash_chip*: the Pico's flash chip, a W25Q16JV, its
+        commands behind the SSI modelled (pico.js W25Q: the box's firmware/shutbox/chip.py
+        erases with XIP off and suspends the erase); an int: the JEDEC id (9Fh) the chip
+        answers instead (another board's flash chip); False: none (rp2040js's SSI answers
+        every byte 0, so the box's check of the id finds no chip it knows)."""
         from shutbox_host.model import boards
 
         self.board = boards.get(board)
@@ -303,8 +306,8 @@ class Emulator:
             init["flash_data"] = 1
         if self._flash_ns is not None:
             init["erase_ns"], init["program_ns"] = self._flash_ns
-        if self._flash_chip:
-            init["flash_chip"] = 1
+        if self._flash_chip is not True:
+            init["flash_chip"] = self._flash_chip
         self._call("init", **init)
         if self._keep_writes:
             self._flash0 = self.flash_image()
@@ -723,6 +726,13 @@ class Emulator:
         stop; returns the spans recorded so far as (start ns, end ns)."""
         flat = self._call("spans", on=on).get("spans", [])
         return list(zip(flat[0::2], flat[1::2], strict=False))
+
+    def irq_off(self, on: bool) -> list[tuple[int, int, bool]]:
+        """Start recording the spans with interrupts off (PRIMASK set), or stop; returns those
+        recorded so far as (start ns, end ns, the flash chip took an erase or resume in it:
+        a slice of the box's erase ahead)."""
+        flat = self._call("irqoff", on=on).get("spans", [])
+        return [(flat[i], flat[i + 1], bool(flat[i + 2])) for i in range(0, len(flat) - 2, 3)]
 
     def count_entries(self, addrs: list[int]) -> None:
         """Count from now on how often the core starts executing at each address."""

@@ -61,15 +61,16 @@ from shutbox_host.model.boards import PICO_VID
 from shutbox_host.model.layout import (
     BOARD_DIR,
     FINISH,
-    HOST_ONLY,
     LAUNCHER,
     LAUNCHER_MARK,
     LAUNCHER_PATH,
     MAKER_MAIN_KEPT,
     MANIFEST,
+    MPY_ARCH,
     TABLE_INDEX,
     TABLE_SOURCES,
     TABLES_DIR,
+    flashed_to,
 )
 
 CACHE = mp.BUILD / "mpy-cache"
@@ -306,9 +307,10 @@ def board_mpy_version(mpy: int | None) -> tuple[int, int] | None:
     return (mpy & 0xFF, (mpy >> 8) & 3)
 
 
-def firmware_sources(firmware: Path) -> list[tuple[str, Path]]:
-    """The files that make up the firmware: main.py and the shutbox package (relative paths),
-    but the host's own modules (HOST_ONLY)."""
+def firmware_sources(firmware: Path, chip: str | None = "RP2040") -> list[tuple[str, Path]]:
+    """The files that make up the firmware of a board of *chip* (layout.flashed_to): main.py
+    and the shutbox package (relative paths), but the host's own modules (HOST_ONLY) and,
+    but on an RP2040, the RP2040's (RP2040_ONLY)."""
     main = firmware / "main.py"
     pkg = firmware / "shutbox"
     if not main.is_file() or not pkg.is_dir():
@@ -318,14 +320,16 @@ def firmware_sources(firmware: Path) -> list[tuple[str, Path]]:
         rel = p.relative_to(firmware)
         if (p.is_file() and "__pycache__" not in rel.parts
                 and not any(part.startswith(".") for part in rel.parts)
-                and p.suffix not in (".pyc", ".pyi") and rel.as_posix() not in HOST_ONLY):
+                and p.suffix not in (".pyc", ".pyi") and flashed_to(rel.as_posix(), chip)):
             files.append((rel.as_posix(), p))
     return files
 
 
 def _compile(exe: str, tag: str, rel: str, data: bytes) -> bytes:
-    """Compile one module's source with mpy-cross, through a cache keyed by its content."""
-    flags = " ".join(mp.MPY_FLAGS)
+    """Compile one module's source with mpy-cross (its -march where it holds machine code:
+    layout.MPY_ARCH), through a cache keyed by its content."""
+    argv = [*mp.MPY_FLAGS, *(["-march=" + MPY_ARCH[rel]] if rel in MPY_ARCH else [])]
+    flags = " ".join(argv)
     key = hashlib.sha256(tag.encode() + b"\0" + flags.encode() + b"\0" + rel.encode() + b"\0"
                          + data).hexdigest()
     cached = CACHE / (key + ".mpy")
@@ -337,7 +341,7 @@ def _compile(exe: str, tag: str, rel: str, data: bytes) -> bytes:
     with tempfile.TemporaryDirectory(prefix="shutbox-mpy-") as where:
         src = Path(where) / Path(rel).name
         src.write_bytes(data)
-        proc = subprocess.run([exe, *mp.MPY_FLAGS, "-o", str(tmp), "-s", rel, str(src)],
+        proc = subprocess.run([exe, *argv, "-o", str(tmp), "-s", rel, str(src)],
                               capture_output=True, text=True, timeout=120, **mp.tied())
     if proc.returncode != 0:
         tmp.unlink(missing_ok=True)
@@ -348,10 +352,12 @@ def _compile(exe: str, tag: str, rel: str, data: bytes) -> bytes:
 
 
 def build(firmware: Path, compile_mpy: bool, exe: str | None = None, tag: str = "",
-          overrides: dict[str, bytes] | None = None) -> dict[str, bytes]:
-    """Return {board path relative to the version folder: content} for the whole firmware;
-    *overrides* replace sources ({relative path: content}: a pins.py made for a pin map)."""
-    sources = {rel: path.read_bytes() for rel, path in firmware_sources(firmware)}
+          overrides: dict[str, bytes] | None = None,
+          chip: str | None = "RP2040") -> dict[str, bytes]:
+    """Return {board path relative to the version folder: content} for the whole firmware of
+    a board of *chip*; *overrides* replace sources ({relative path: content}: a pins.py made
+    for a pin map)."""
+    sources = {rel: path.read_bytes() for rel, path in firmware_sources(firmware, chip)}
     sources.update(overrides or {})
     out: dict[str, bytes] = {}
     todo = []
@@ -371,15 +377,16 @@ def build(firmware: Path, compile_mpy: bool, exe: str | None = None, tag: str = 
 
 
 def firmware_files(firmware: Path, mpy: int | None,
-                   overrides: dict[str, bytes] | None = None) -> tuple[dict[str, bytes], str, str]:
-    """Return (files, format, how) for a board reporting sys.implementation._mpy == *mpy*:
-    .mpy bytecode if mpy-cross emits the board's version, else the source."""
+                   overrides: dict[str, bytes] | None = None,
+                   chip: str | None = "RP2040") -> tuple[dict[str, bytes], str, str]:
+    """Return (files, format, how) for a board of *chip* reporting sys.implementation._mpy ==
+    *mpy*: .mpy bytecode if mpy-cross emits the board's version, else the source."""
     exe = mpy_cross_exe()
     cross = mpy_cross_version(exe) if exe else None
     wanted = board_mpy_version(mpy)
     if cross is not None and cross == wanted:
         fmt = "mpy v%d.%d" % cross
-        return (build(firmware, True, exe, fmt, overrides), fmt,
+        return (build(firmware, True, exe, fmt, overrides, chip), fmt,
                 ".mpy bytecode (%s)" % fmt[4:])
     if cross is None:
         why = "mpy-cross not found"
@@ -388,7 +395,7 @@ def firmware_files(firmware: Path, mpy: int | None,
     else:
         why = "the board runs mpy v%d.%d, mpy-cross emits v%d.%d" % (wanted + cross)
     how = ".py source (%s; set MPY_CROSS to a matching mpy-cross for faster start-up)" % why
-    return build(firmware, False, overrides=overrides), "py", how
+    return build(firmware, False, overrides=overrides, chip=chip), "py", how
 
 
 def _prune_cache(days: float = 14) -> None:
@@ -472,14 +479,17 @@ class Release:
 
 
 def prepare(firmware: Path = mp.FIRMWARE, mpy: int | None = None,
-            overrides: dict[str, bytes] | None = None, companion: bool = False) -> Release:
-    """Build the release of *firmware* for a board reporting ``sys.implementation._mpy ==
-    mpy``: the modules, the tables its tile count reads (stored by content), the index;
+            overrides: dict[str, bytes] | None = None, companion: bool = False,
+            chip: str | None = "RP2040") -> Release:
+    """Build the release of *firmware* for a board of *chip* (RP2040, the default: a Pico or
+    a Pico W; RP2350; None: not known) reporting ``sys.implementation._mpy == mpy``: the
+    modules (the RP2040's erase ahead on an RP2040 alone: layout.RP2040_ONLY), the tables its
+    tile count reads (stored by content), the index;
     with *companion* (a Pico W: ``wants_companion``) the companion's files beside them
     (shutbox_host.pico.companion: microdot and firmware/companion/, in the release's
     format)."""
     firmware = Path(firmware)
-    files, fmt, how = firmware_files(firmware, mpy, overrides)
+    files, fmt, how = firmware_files(firmware, mpy, overrides, chip)
     if companion:
         from shutbox_host.pico import companion as _companion
 
@@ -725,7 +735,8 @@ def _dirs_of(paths) -> list[str]:
 
 
 def _identify(board: Board, port: str, force: bool, out):
-    """Check the board runs MicroPython on rp2; return (its _mpy, its Board or None)."""
+    """Check the board runs MicroPython on rp2; return (its _mpy, its Board or None, its
+    chip: the Board's, else the one sys.implementation._machine names, else None)."""
     platform, name, version, mpy, machine, build_name = board.eval(_IDENTIFY)
     vtext = "v%s" % ".".join(str(x) for x in version)
     if name != "micropython" or platform != "rp2":
@@ -742,7 +753,9 @@ def _identify(board: Board, port: str, force: bool, out):
     elif platform == "rp2":
         out("board: %r is not one of shutbox's Pico boards (%s): the room is what its "
             "filesystem reports" % (build_name or machine, ", ".join(boards.BY_NAME)))
-    return mpy, found
+    chip = found.chip if found is not None else next(
+        (c for c in ("RP2040", "RP2350") if c in (machine or "")), None)
+    return mpy, found, chip
 
 
 @dataclass
@@ -781,9 +794,9 @@ class _Flash:
 
     def flash(self, firmware: Path, force: bool, dry_run: bool, t0: float) -> dict:
         board, out = self.board, self.out
-        mpy, found = _identify(board, self.port, force, out)
+        mpy, found, chip = _identify(board, self.port, force, out)
         board.exec(_BOARD_HELPERS)
-        rel = self.release(firmware, mpy, found)
+        rel = self.release(firmware, mpy, found, chip)
         if not dry_run:
             finished = _finish_current(board)
             if finished:
@@ -835,11 +848,11 @@ class _Flash:
                           len(rel.tables), summary["seconds"]))
         return summary
 
-    def release(self, firmware: Path, mpy, found) -> Release:
+    def release(self, firmware: Path, mpy, found, chip) -> Release:
         """The release for this board, said in a line; one too big for its filesystem is
         refused before anything is written."""
         with_companion = self.companion and wants_companion(found)
-        rel = prepare(firmware, mpy, companion=with_companion)
+        rel = prepare(firmware, mpy, companion=with_companion, chip=chip)
         self.out("firmware %s: %d files and %d tables for %s tiles, %s as %s%s"
                  % (rel.version, len(rel.files), len(rel.tables), rel.tiles or "any",
                     _kb(rel.deployed_bytes), rel.how,

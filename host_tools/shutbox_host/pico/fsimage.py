@@ -9,7 +9,9 @@ other defaults (read size 32, lookahead 32, block_cycles 100). The file set is
 shutbox_host.pico.flash's own (``prepare``: the launcher, ``/.shutbox/current``, the version
 folder with the modules as .mpy (``mp.MPY_FLAGS``), its table index and manifest, the tables
 the box's tile count reads in ``/.shutbox/tables``), so an image holds exactly what a flash
-writes, and an empty ``/data``.
+writes, and an empty ``/data``. The stale half of every metadata pair is left erased, as the
+box's erase ahead (shutbox.ahead, on an RP2040's flash chip) would erase it in its first
+sleeps: a box flashed with the image starts with nothing to erase ahead.
 """
 
 from __future__ import annotations
@@ -57,30 +59,36 @@ def _write(fs, path: str, data: bytes) -> None:
 
 def firmware_tree(firmware: Path = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
                   overrides: dict[str, bytes] | None = None,
-                  companion: bool = False) -> dict[str, bytes]:
+                  companion: bool = False, chip: str = "RP2040") -> dict[str, bytes]:
     """Return {absolute board path: content} of everything `shutbox flash` writes for a board
-    reporting ``sys.implementation._mpy == mpy`` (*overrides*: sources replaced; *companion*:
-    a Pico W's, with the companion)."""
-    return flash.prepare(Path(firmware), mpy, overrides, companion=companion).tree()
+    of *chip* reporting ``sys.implementation._mpy == mpy`` (*overrides*: sources replaced;
+    *companion*: a Pico W's, with the companion)."""
+    return flash.prepare(Path(firmware), mpy, overrides, companion=companion, chip=chip).tree()
 
 
 def build(firmware: Path | None = mp.FIRMWARE, mpy: int | None = BOARD_MPY,
           extra: dict[str, bytes] | None = None, blocks: int | None = None,
-          overrides: dict[str, bytes] | None = None, board: str = "RPI_PICO") -> bytes:
+          overrides: dict[str, bytes] | None = None, board: str = "RPI_PICO",
+          erased: bool = True) -> bytes:
     """Return the filesystem image (*blocks* x 4 KB, None: the whole filesystem of *board*)
     of a *board* flashed with *firmware* (None: an empty filesystem) as `shutbox flash` leaves
-    it (a Pico W's with the companion), plus *extra* files {absolute path: content}."""
+    it (a Pico W's with the companion), plus *extra* files {absolute path: content}; with
+    *erased* False the stale halves are left as littlefs left them (as a flash through the
+    board leaves them: the box erases them ahead in its first sleeps)."""
     b = boards.BY_NAME[board]
-    tree = (firmware_tree(firmware, mpy, overrides, companion=flash.wants_companion(b))
+    tree = (firmware_tree(firmware, mpy, overrides, companion=flash.wants_companion(b),
+                          chip=b.chip)
             if firmware is not None else {})
     tree.update(extra or {})
     return image_of(tree, b.fs_blocks if blocks is None else blocks,
-                    data_dir=firmware is not None)
+                    data_dir=firmware is not None, erased=erased)
 
 
-def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool = True) -> bytes:
+def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool = True,
+             erased: bool = True) -> bytes:
     """Return the filesystem image (*blocks* x 4 KB) holding *tree* ({absolute path:
-    content}), and an empty /data (where the box keeps its settings) with *data_dir*."""
+    content}), and an empty /data (where the box keeps its settings) with *data_dir*; its
+    metadata pairs' stale halves erased (``erased_ahead``) unless *erased* is False."""
     fs = new_fs(blocks=blocks)
     dirs = {"/data"} if data_dir else set()
     for path in tree:
@@ -92,7 +100,38 @@ def image_of(tree: dict[str, bytes], blocks: int = BLOCK_COUNT, data_dir: bool =
     for path, data in sorted(tree.items()):
         _write(fs, path, data)
     fs.unmount()
-    return bytes(fs.context.buffer)
+    if not erased:
+        return bytes(fs.context.buffer)
+    return erased_ahead(bytearray(fs.context.buffer), blocks)
+
+
+class _Blocks:
+    """A littlefs image in RAM as shutbox.ahead's raw device (its walk reads views alone)."""
+
+    def __init__(self, image: bytearray):
+        self.image = image
+
+    def view(self, block: int) -> memoryview:
+        return memoryview(self.image)[block * BLOCK_SIZE:(block + 1) * BLOCK_SIZE]
+
+    def readblocks(self, block: int, buf, offset: int = 0) -> None:
+        at = block * BLOCK_SIZE + offset
+        buf[:] = self.image[at:at + len(buf)]
+
+
+def erased_ahead(image: bytearray, blocks: int) -> bytes:
+    """*image* with the stale half of each metadata pair erased (0xFF), found by the box's
+    own walk (shutbox.ahead: the half littlefs's fetch would not pick); littlefs never reads
+    a stale half's content, so the files are the same."""
+    from shutbox import ahead
+
+    dev = ahead.Ahead(_Blocks(image), blocks)
+    dev.next = (0, 1)
+    while dev.next is not None:
+        dev._walk()
+    for b in dev.found:
+        image[b * BLOCK_SIZE:(b + 1) * BLOCK_SIZE] = b"\xff" * BLOCK_SIZE
+    return bytes(image)
 
 
 def flash_image(fs_image: bytes, base: bytes | None = None) -> bytes:

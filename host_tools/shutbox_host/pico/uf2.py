@@ -294,7 +294,7 @@ def build(board: boards.Board, micropython: Path, pinmap: Path | None = None,
     mpy = check_micropython(data, board, str(micropython))
     release = flash.prepare(Path(firmware), fsimage.BOARD_MPY,
                             {"shutbox/pins.py": pinout.render_pins(pm).encode()},
-                            companion=flash.wants_companion(board))
+                            companion=flash.wants_companion(board), chip=board.chip)
     if release.blocks() + 2 > board.fs_blocks:
         raise UserError("the firmware takes %s on littlefs; the %s's filesystem holds %s"
                         % (boards.kb(release.blocks() * boards.BLOCK_SIZE), board.short,

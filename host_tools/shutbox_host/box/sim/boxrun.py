@@ -401,7 +401,7 @@ def wait(ms):
         dt = dt if dt < left else left
         now[0] = ticks_add(now[0], dt)
         idle = getattr(sys.modules.get("shutbox"), "idle", None)  # as Guard.forever's sleep
-        if idle is not None and idle[0] is not None:
+        if idle:
             idle[0](dt)
         loop[3] -= dt
         if loop[3] <= 0:

@@ -14,6 +14,9 @@
  *   trace {mask}: report timer and GPIO_IN reads (trace events, "T<ns>:<us>"/"G<ns>:<levels>")
  *   spans {on}: start (or stop) recording the core's busy spans; returns those recorded
  *   count {addrs: [pc]}: count entries at these addresses (bench: gc_alloc)
+ *   irqoff {on}: start (or stop) recording the spans with interrupts off, each marked 1 where
+ *     the flash chip took an erase or resume in it (the erase ahead's slices); returns those
+ *     recorded (spans, three numbers a span)
  *   bltrace {on, r0 | pcs}: report BL targets (with r1) entered with r0 == the given value,
  *     or of the given addresses (finding gc_alloc)
  *   gcwatch {on, entry}: record each call of the function at *entry* (MicroPython's
@@ -106,7 +109,7 @@ function make(cmd) {
     vsysMv: cmd.vsys_mv,
     eraseNs: cmd.erase_ns,
     programNs: cmd.program_ns,
-    flashChip: !!cmd.flash_chip,
+    flashChip: cmd.flash_chip, // undefined: the W25Q16JV; false: none; a number: its JEDEC id
     watchPins: cmd.watch || [],
     onDormant: (t, on) => emit({ ev: 'dormant', t, on: on ? 1 : 0 }),
     onPin: (t, gpio, level) => emit({ ev: 'pin', t, gpio, level }),
@@ -168,6 +171,7 @@ function stats() {
     stall_ns: pico.stallNs,
     resets: pico.resets,
     erases: pico.erases,
+    erases_ahead: pico.erasesAhead || 0,
     programs: pico.programs,
     counts: pico.hooks ? Object.fromEntries(pico.hooks.counts) : {},
     connected: pico.connected,
@@ -304,6 +308,7 @@ const handlers = {
     return { spans: got };
   },
   count: (c) => (setCount(c.addrs), {}),
+  irqoff: (c) => ({ spans: pico.irqOff(!!c.on) }),
   bltrace: blTrace,
   gcwatch: gcWatch,
   gcarm: (c) => {

@@ -34,6 +34,9 @@ const CYCLE_NS = 8; // 125 MHz
 const ERASE_NS_PER_4K = 45e6;
 const PROGRAM_NS_PER_PAGE = 0.4e6;
 const SUSPEND_NS = 20e3; // W25Q16JV tSUS: an erase suspend in effect within 20 us (datasheet)
+// W25Q16JV JEDEC id (9Fh): manufacturer EFh, memory type 40h, capacity 15h (Winbond W25Q16JV
+// datasheet, "Manufacturer and Device Identification" table: W25Q16JV-IQ/JQ, ID15-ID0 4015h)
+export const W25Q16JV_JEDEC = 0xef4015;
 const BKPT_ERASE = 0xe5;
 const BKPT_PROGRAM = 0xe6;
 const WATCHDOG_BASE_KEY = 0x40058; // rp2040.peripherals key of the watchdog
@@ -201,21 +204,24 @@ function fastMemory(chip) {
 }
 
 /**
- * A W25Q16JV behind the RP2040's SSI (options.flashChip), for code that drives the flash
+ * A W25Q16JV behind the RP2040's SSI (the Pico's flash chip: on unless options.flashChip is
+ * false; a number is the JEDEC id it answers, another chip's), for code that drives the flash
  * itself with XIP off (an erase that it suspends and resumes); MicroPython's own erases and
- * programs still go through the ROM stubs above. Commands are taken a byte at a time from
+ * programs still go through the ROM stubs above. rp2040js's SSI alone answers every byte 0:
+ * a status read would say an erase was done that never happened. Commands are taken a byte at a time from
  * SSI DR0 writes (each answered in the RX FIFO), framed by chip select: the IO_QSPI SS
  * override (low, then high, as the ROM's flash_cs_force does) or, left to the SSI, a frame
  * that ends when the status register is polled with the TX FIFO empty (boot2's way). It
  * models (datasheet, cited): 06h write enable (WEL), 04h write disable, 05h/35h status
  * registers 1 (BUSY bit 0, WEL bit 1) and 2 (QE bit 1, SUS bit 7), 20h sector erase (needs
  * WEL; it starts when CS goes high, lasts options.eraseNs), 75h erase suspend (in effect
- * tSUS 20 us later: BUSY 0, SUS 1), 7Ah resume, 4Bh unique id (zeros, as rp2040js's SSI
- * answers); bytes with CS forced high, and flash_exit_xip's frames (0x00 bytes sent with the
+ * tSUS 20 us later: BUSY 0, SUS 1), 7Ah resume, 9Fh JEDEC id (EF 40 15, or the one given),
+ * 4Bh unique id (zeros, as rp2040js's SSI answers); bytes with CS forced high, and flash_exit_xip's frames (0x00 bytes sent with the
  * data lines pulled high, 0xFF) do nothing.
  * While the erase runs, the sector reads as a half-erased one (old bits OR random ones),
  * and 0xFF once it is done. It fails loudly (onError) on an XIP read (an instruction fetch
- * included) while the chip is busy erasing and on a command it does not model. Not
+ * included) while the chip is busy erasing (the check wraps the chip's reads only then: it
+ * costs nothing the rest of the time) and on a command it does not model. Not
  * modelled: page program (02h), reads through commands (03h/0Bh; XIP reads are the array's),
  * quad modes (boot2's continuous-read setup is accepted as is), any minimum time between
  * a resume and the next suspend, and an erase going on through a watchdog reset (the chip is
@@ -224,9 +230,10 @@ function fastMemory(chip) {
  * fails loudly too: the chip would ignore them.
  */
 class W25Q {
-  constructor(pico, chip) {
+  constructor(pico, chip, jedec) {
     this.pico = pico;
     this.chip = chip;
+    this.jedec = jedec;
     this.frame = []; // bytes of the command under way (CS low)
     this.rx = [];
     this.wel = false;
@@ -274,21 +281,36 @@ class W25Q {
       },
     };
     chip.peripherals[0x40018] = io;
-    // XIP reads while the flash erases: the core could not have fetched them
+    // XIP reads while the flash erases: the core could not have fetched them. The chip's
+    // reads are wrapped only while an erase runs (guard): a check on every read the rest of
+    // the time would slow the whole emulator
     const FLASH_LO = FLASH_BASE;
     const FLASH_HI = 0x14000000;
+    this.plain = {};
+    this.checked = {};
     for (const name of ['readUint32', 'readUint16', 'readUint8']) {
-      const read = chip[name].bind(chip);
-      chip[name] = (a) => {
-        if (a >= FLASH_LO && a < FLASH_HI && this.erase && this.busy()) {
+      const read = chip[name];
+      this.plain[name] = read;
+      this.checked[name] = (a) => {
+        if (a >= FLASH_LO && a < FLASH_HI && this.busy()) {
           this.pico.error(`w25q: XIP read of 0x${(a >>> 0).toString(16)} while the flash ` +
             `erases (pc 0x${(chip.core.PC >>> 0).toString(16)})`);
           this.pico.halted = 'an XIP read while the flash erases';
           this.pico.brk = true;
         }
-        return read(a);
+        return read.call(chip, a);
       };
     }
+    this.guarded = false;
+  }
+
+  /** Wrap the chip's reads in the XIP check while an erase runs (not suspended), else not. */
+  guard() {
+    const on = this.erase !== null && this.erase.runFrom >= 0;
+    if (on === this.guarded) return;
+    this.guarded = on;
+    const fns = on ? this.checked : this.plain;
+    for (const name in fns) this.chip[name] = fns[name];
   }
 
   /** Bring the erase up to now: done, or its suspend in effect. */
@@ -304,15 +326,18 @@ class W25Q {
         this.suspendAt = -1;
         this.wel = false;
         this.pico.erasesAhead = (this.pico.erasesAhead || 0) + 1;
+        this.guard();
         if (this.pico.opts.onFlash) {
           this.pico.opts.onFlash(e.t0, e.runFrom + e.left, true, e.addr, 4096, null);
         }
+        this.pico.erasedAhead(e.addr);
         return;
       }
       if (this.suspendAt >= 0 && now >= this.suspendAt) {
         e.left -= this.suspendAt - e.runFrom;
         e.runFrom = -1;
         this.suspendAt = -1;
+        this.guard();
       }
     }
   }
@@ -339,6 +364,7 @@ class W25Q {
     const op = f[0];
     let out = 0;
     if (f.length > 1 && (op === 0x05 || op === 0x35)) out = this.status(op === 0x05 ? 1 : 2);
+    else if (op === 0x9f && f.length >= 2 && f.length <= 4) out = (this.jedec >>> (8 * (4 - f.length))) & 0xff;
     this.rx.push(out);
     if (!this.manual && f.length === 1 && op === 0x75) this.endFrame();
   }
@@ -359,8 +385,8 @@ class W25Q {
       // write status (boot2 sets QE, already set, when SR2 is not exactly 0x02: SUS makes
       // it 0x82 while an erase is suspended); ignored during a suspend, as the chip does
       if (!e) this.wel = false;
-    } else if (op === 0x4b) {
-      // the unique id's bytes were answered 0 as they came
+    } else if (op === 0x4b || op === 0x9f) {
+      // the unique id's bytes were answered 0 as they came, the JEDEC id's as the chip's
     } else if (op === 0x04) {
       this.wel = false;
     } else if (op === 0x20 && f.length === 4) {
@@ -376,13 +402,17 @@ class W25Q {
       }
       this.erase = { addr, t0: now, left: this.pico.opts.eraseNs ?? ERASE_NS_PER_4K,
         runFrom: now };
+      this.pico.irqSlice = true;
       const rnd = prng(now ^ addr);
       const fl = this.pico.flash;
       for (let i = addr; i < addr + 4096; i++) fl[i] |= Math.floor(rnd() * 256);
+      this.guard();
     } else if (op === 0x75) {
       if (e && e.runFrom >= 0 && this.suspendAt < 0) this.suspendAt = now + SUSPEND_NS;
     } else if (op === 0x7a) {
       if (e && e.runFrom < 0) e.runFrom = now;
+      this.pico.irqSlice = true;
+      this.guard();
     } else {
       this.pico.error(`w25q: command 0x${op.toString(16)} (${f.length} bytes: ` +
         `${f.map((b) => b.toString(16)).join(' ')}; CS ${this.manual ? 'forced' : 'SSI'}, ` +
@@ -449,7 +479,9 @@ export class Pico {
     this.chip = chip;
     fastMemory(chip);
     this.patchRom(chip);
-    this.w25q = this.opts.flashChip ? new W25Q(this, chip) : null;
+    const fc = this.opts.flashChip ?? true;
+    this.w25q = fc === false ? null
+      : new W25Q(this, chip, typeof fc === 'number' ? fc : W25Q16JV_JEDEC);
     const wd = chip.peripherals[WATCHDOG_BASE_KEY];
     wd.reason = watchdog.reason;
     wd.scratchData.set(watchdog.scratch);
@@ -635,6 +667,47 @@ export class Pico {
 
   error(message) {
     if (this.opts.onError) this.opts.onError(this.now, message);
+  }
+
+  /** A sector the flash chip erased on its own commands (W25Q): the web page mirrors it. */
+  erasedAhead(addr) {}
+
+  /**
+   * Record from now on the spans with interrupts off (PRIMASK set, cpsid i), each marked 1
+   * where the flash chip took a sector erase or a resume in it (the box's erase ahead), else
+   * 0 (MicroPython's own: its flash erases and programs, its atomic sections); off: stop.
+   * Returns those recorded so far as [t0 ns, t1 ns, mark, ...]. The core's PRIMASK is then a
+   * property (slower): the bench's alone.
+   */
+  irqOff(on) {
+    const core = this.chip.core;
+    const got = this.irqSpans || [];
+    if (this.irqSpans) {
+      const pm = core.PM;
+      delete core.PM;
+      core.PM = pm;
+      this.irqSpans = null;
+    }
+    if (on) {
+      const spans = [];
+      this.irqSpans = spans;
+      let pm = core.PM;
+      let t0 = -1;
+      Object.defineProperty(core, 'PM', {
+        configurable: true,
+        get: () => pm,
+        set: (v) => {
+          if (v && !pm) {
+            t0 = this.now;
+            this.irqSlice = false;
+          } else if (!v && pm && t0 >= 0) {
+            spans.push(t0, this.now, this.irqSlice ? 1 : 0);
+          }
+          pm = v;
+        },
+      });
+    }
+    return got;
   }
 
   checkTone() {

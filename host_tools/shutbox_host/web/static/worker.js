@@ -187,6 +187,8 @@ function mirrorFlash(p) {
     postMessage({ ev: 'flash', addr: s.addr, data: p.flash.slice(s.addr, end) });
     return whole;
   };
+  // the box's own erases ahead (firmware/shutbox/chip.py through the flash chip's commands)
+  p.erasedAhead = (addr) => postMessage({ ev: 'flash', addr, data: p.flash.slice(addr, addr + 4096) });
 }
 
 function powerOn(cycle) {
