@@ -88,9 +88,24 @@ def _modules() -> dict[str, object]:
         name = name.replace("/", ".").removesuffix(".__init__")
         try:
             out[name] = importlib.import_module(name)
-        except ImportError:  # a tool whose optional package is not installed (build123d)
-            continue
+        except ImportError:
+            if rel.startswith("firmware/"):  # the Pico's alone (shutbox.chip: machine, rp2)
+                out[name] = _outline_file(name, rel)
+            # else a tool whose optional package is not installed (build123d)
     return out
+
+
+def _outline_file(name: str, rel: str) -> types.ModuleType:
+    """The module *name* whose source is *rel*, as its top-level names (read, not run)."""
+    mod = types.ModuleType(name)
+    for node in ast.parse((ROOT / rel).read_text()).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            setattr(mod, node.name, None)
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    setattr(mod, t.id, None)
+    return mod
 
 
 def _outline(pkg: str) -> types.ModuleType:
@@ -99,14 +114,7 @@ def _outline(pkg: str) -> types.ModuleType:
     out = types.ModuleType(pkg)
     for rel in FILES:
         if rel.startswith("firmware/%s/" % pkg) and rel.endswith(".py"):
-            mod = types.ModuleType(pkg + "." + rel.rsplit("/", 1)[-1][:-3])
-            for node in ast.parse((ROOT / rel).read_text()).body:
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    setattr(mod, node.name, None)
-                elif isinstance(node, ast.Assign):
-                    for t in node.targets:
-                        if isinstance(t, ast.Name):
-                            setattr(mod, t.id, None)
+            mod = _outline_file(pkg + "." + rel.rsplit("/", 1)[-1][:-3], rel)
             setattr(out, mod.__name__.rsplit(".", 1)[-1], mod)
     return out
 
@@ -209,6 +217,8 @@ def resolve_path(path: str) -> bool:
         if len(kp) >= len(parts) and all(
                 r.fullmatch(k) for r, k in zip(parts, kp[-len(parts):], strict=True)):
             return True
+    if path.endswith(".mpy") and resolve_path(path[:-4] + ".py"):
+        return True  # a module as the flash sends it, compiled (shutbox/chip.mpy)
     return path in ON_THE_BOX
 
 

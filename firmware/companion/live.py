@@ -297,11 +297,9 @@ class Live:
         interrupt on each tile's and Roll's pin: it runs even while a collection of the heap
         holds the core, and allocates nothing. Return False where the pins have none (a
         stand-in board, the unix port)."""
-        try:
-            from machine import Pin  # type: ignore[import-not-found]
-
+        try:  # (the pins' own constants: machine is the board's alone)
             for p in board.pins():
-                p.irq(self._edge, Pin.IRQ_RISING | Pin.IRQ_FALLING, hard=True)
+                p.irq(self._edge, p.IRQ_RISING | p.IRQ_FALLING, hard=True)
         except Exception:  # noqa: BLE001 - no interrupts here: the debouncer's settle then
             return False
         return True

@@ -118,7 +118,7 @@ class Ahead:
                 self.ioctl(6, block + i)
             offset = 0
         if block == self.todo:  # the chip programs no block it is erasing
-            self._finish()
+            self.finish()
         self.clean[block] = 0
         return self.raw.writeblocks(block, buf, offset)
 
@@ -135,7 +135,7 @@ class Ahead:
             self.skipped += 1
             return 0
         if self.todo >= 0:  # no erase starts while one is suspended: that one ends first
-            self._finish()
+            self.finish()
             if self.clean[arg]:  # it was this block's (littlefs allocated it)
                 self.skipped += 1
                 return 0
@@ -248,7 +248,7 @@ class Ahead:
                     q.append(n)
                     break
 
-    def _finish(self):
+    def finish(self):
         """End the erase under way now (the core waits for what it has left)."""
         b = self.todo
         self.raw.erase_ahead(b, -1)

@@ -225,7 +225,7 @@ def mount():
 
     def end():
         if dev.todo >= 0:
-            dev._finish()
+            dev.finish()
 
     return fs, end
 

@@ -12,7 +12,7 @@ with its expected final score x 2**19 as the tie-break (the lower is better), ea
 rounded to the nearest int; the best result of a throw is the first in greedy order on a
 tie, one die only when strictly better than two. Every sum stays below 2**30 (36 x 2**23,
 36 x 45 x 2**19): MicroPython's small ints, no allocation in the pass. The rounding is not
-the solver's exact fractions: tests/firmware/test_payout.py counts the choices that differ
+the solver's exact fractions: tests/firmware/test_payout_play.py counts the choices that differ
 from the host's match solver on the payouts the box reads (none).
 
 Only the `any` moves rule has hint blocks (one tile sum per throw's results): the variants

@@ -90,7 +90,7 @@ def test_expected_values_are_stored_as_narrow_as_their_moves_rule_and_scoring_al
 def test_the_match_vectors_read_back_as_generated():
     """A pack with the match vectors (shutbox.payout's; tables/t9.bin is without them) holds
     each variant's as match_vectors gives them, after its index rows (after the default
-    variant's later rows: test_payout reads them there), and their values are the match
+    variant's later rows: test_payout_play reads them there), and their values are the match
     solver's: the last seat's share of a tie, and a seat's value holding a score."""
     hints = tablegen.offered_hints(9)
     key = hints[10]  # never/optional/any/count

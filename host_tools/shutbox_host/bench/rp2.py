@@ -32,7 +32,7 @@ slower: read them as lower bounds.
 - rp2_payout_play_ms, rp2_payout_play_locked_ms, rp2_payout_play_alloc_bytes,
   rp2_payout_play_heap_bytes, rp2_payout_play_p_beat: shutbox.payout.best for seat 1 of 2
   players (the match's play computed from its vector, which 0 choices of the host solver's
-  differ from: tests/firmware/test_payout.py) on a one-layer variant (never/optional/sum)
+  differ from: tests/firmware/test_payout_play.py) on a one-layer variant (never/optional/sum)
   and the locked mode's two layers (high-shut/locked/sum), on the emulated clock; what it
   allocates on its way (the most of the two) and keeps; seat 1's chance to win x 1000.
 - rp2_set_target_ms, rp2_later_patch_ms: a turn's start for seat 4 of 4 players after three

@@ -39,9 +39,10 @@ MPY_ARCH = {"shutbox/chip.py": "armv6m"}
 
 
 def flashed_to(rel: str, chip: str | None) -> bool:
-    """Whether the firmware's file *rel* (shutbox/x.py) goes to a board of *chip* (RP2040,
-    RP2350; None: a board not recognised, whose chip is not known: the RP2040's modules are
-    left out, the box then mounts littlefs as MicroPython does)."""
+    """Whether the firmware's file *rel* (a path under firmware/, as HOST_ONLY names them)
+    goes to a board of *chip* (RP2040, RP2350; None: a board not recognised, whose chip is
+    not known: the RP2040's modules are left out, the box then mounts littlefs as
+    MicroPython does)."""
     return rel not in HOST_ONLY and (rel not in RP2040_ONLY or chip == "RP2040")
 
 
