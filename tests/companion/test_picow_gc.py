@@ -16,10 +16,11 @@ Slow (make soak): about a minute of emulation; the bench measures the same each 
 (picow_inputs_polled_in_gc_*, picow_inputs_polled_gc_rescans).
 
 A Roll press landing so (bench.picow.roll_in_collection: a boot each, its release throws)
-is shown within the target too while the page's log is nearly empty. With the page's log
-full (its 8 KB marked too: a collection of 8.5 ms) neither a flip nor a Roll press landing
-so is shown within 10 ms yet (10.4 and 10.1-10.3 ms): those two tests are expected to fail
-(strict: once they pass, the marker goes)."""
+is shown within the target too while the page's log is nearly empty (9.4-9.6 ms; 10.1-10.3
+since the flash's erase ahead joined the live heap: the collection 8.5 ms, was 7.8, and the
+flip 10.3-10.4: both fail now). With the page's log full (its 8 KB marked too) neither a
+flip nor a Roll press landing so is shown within 10 ms (11.0 and 10.7-10.9 ms): those two
+tests are expected to fail (strict: once they pass, the marker goes)."""
 
 from __future__ import annotations
 
@@ -109,7 +110,7 @@ def test_a_roll_press_landing_as_a_collection_starts_is_shown_within_the_target(
     assert held < ms <= _TARGET_MS, (round(ms, 2), round(held, 2))
 
 
-_STILL_OVER = "the page's log full: its 8 KB marked too, 0.4 ms over (docs/companion.md)"
+_STILL_OVER = "the page's log full: its 8 KB marked too, 1 ms over (docs/companion.md)"
 
 
 @pytest.mark.xfail(strict=True, reason=_STILL_OVER)
