@@ -62,7 +62,7 @@ import binascii
 from micropython import const
 
 _BLOCK = const(4096)
-_CHUNK = const(1024)
+_CHUNK = const(256)
 _NULL = const(0xFFFFFFFF)
 
 mounted = None  # the Ahead that start() mounted last (its counters: the tests', the bench's)
