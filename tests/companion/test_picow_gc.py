@@ -18,9 +18,10 @@ Slow (make soak): about a minute of emulation; the bench measures the same each 
 A Roll press landing so (bench.picow.roll_in_collection: a boot each, its release throws)
 is shown within the target too while the page's log is nearly empty (9.4-9.6 ms; 9.97-10.02
 since the flash's erase ahead joined the live heap: the collection 8.45 ms, was 7.8; this
-test's press 9.97, by 0.03 ms; the flips 10.2-10.3, over: the flip's target test fails). With the page's log full (its 8 KB marked too) neither a
-flip nor a Roll press landing so is shown within 10 ms (10.9-11.0 and 10.6-10.8 ms): those two
-tests are expected to fail (strict: once they pass, the marker goes)."""
+test's press 9.97, by 0.03 ms; the flips 10.2-10.3, over: the flip's target test fails).
+With the page's log full (its 8 KB marked too) neither a flip nor a Roll press landing so is
+shown within 10 ms (10.9-11.0 and 10.6-10.8 ms): those two tests are expected to fail
+(strict: once they pass, the marker goes)."""
 
 from __future__ import annotations
 
