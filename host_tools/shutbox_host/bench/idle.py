@@ -31,7 +31,7 @@ from shutbox_host.pico.emulator import Emulator
 
 SCREENS = ("turn", "score", "winner", "resume", "menu", "records", "selftest")
 _WINDOW_MS = 3000  # one cycle of a score view (label 1 s, number 2 s)
-_SETTLE_MS = 1000  # a power-up's work after its first turn's frame (not a waiting screen's)
+SETTLE_MS = 1000  # a power-up's work after its first turn's frame (not a waiting screen's)
 _TURN = r'"ev": "turn"'
 _ALL = (1 << pins.TILES) - 1
 
@@ -70,7 +70,7 @@ def screens(emu: Emulator, gc_alloc: int, only=SCREENS) -> dict[str, tuple[float
     emu.wait_for(r'"ev": "(turn|resume)"', timeout_ms=5000, since=n)
     # the power-up's own work after the first frame (the flash's erase ahead walks its
     # pairs and free blocks once: shutbox.ahead), measured apart; the turn's screen after it
-    settle = _window(emu, gc_alloc, _SETTLE_MS)
+    settle = _window(emu, gc_alloc, SETTLE_MS)
     if "turn" in only:
         out["settle"] = settle
         out["turn"] = _window(emu, gc_alloc)
