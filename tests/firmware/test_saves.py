@@ -207,3 +207,24 @@ def test_the_power_cut_harness_catches_an_erase_of_a_file_in_use(tmp_path):
     f, _ = _powercut("10", "1", "1", "1",
                      extra=_broken(tmp_path, old, old.replace("= g", "= 0")))
     assert f["FAIL"] > 0
+
+
+@pytest.mark.xfail(strict=True, reason="a file created anew in a full log: littlefs compacts "
+                   "its pair twice in one save (the second into the half live at its start)")
+def test_after_the_power_up_menus_erase_no_save_waits_for_an_erase():
+    """The power-up menu's erase (the records; every other time the settings and the game
+    too, as shutbox.menu.Erase removes them) at every fill level of the folder's log, then
+    play on (tests/mp/ahead_reset.py): the first save of a file removed creates it anew
+    (Store.save: name.tmp created, written, renamed). Found: when that create's commit finds
+    the log full, littlefs compacts the pair into its stale half (erased ahead) and the
+    save's next commit compacts it again, into the half that was live when the save began,
+    which no sleep could erase ahead: the save waits for that erase (400 ms at the
+    W25Q16JV's worst). 100 erases, 1,205 saves: 2 waited."""
+    r = mp.run(MP_DIR / "ahead_reset.py", "100", "1", heapsize="4m", extra_path=[MP_DIR])
+    assert r.returncode == 0 and not r.stderr, r.stdout[-2000:] + r.stderr[-2000:]
+    m = re.search(r"^CYCLES .*$", r.stdout, re.M)
+    assert m, r.stdout[-2000:]
+    w = m.group(0).split()
+    f = {w[i]: int(w[i + 1]) for i in range(0, len(w), 2)}
+    assert f["SAVES"] >= 1000 and f["AHEAD"] > 0, f
+    assert f["SAVESWAITED"] == 0, f
