@@ -3,9 +3,9 @@
 
 The flash is the simulated board's aged one (sim/norflash.py: the W25Q16JV's worst case, its
 free blocks holding stale data, the box's folder's pair three erases from being moved), with
-littlefs on shutbox.ahead's Ahead as the box mounts it. Each cycle plays on (the game saved
-at each throw and move, the records and the game at each game's end, the loop's sleeps of a
-player's pace between: 0.2 to 2 s in 20 ms steps), for a number of saves drawn at random so
+littlefs mounted on it by shutbox.ahead.start, as the box mounts it. Each cycle plays on (the
+game saved at each throw and move, the records and the game at each game's end, the loop's
+sleeps of a player's pace between: 0.2 to 2 s in 20 ms steps), for a number of saves drawn so
 that the folder's log is at every fill level when the power-up menu's erase comes: the
 records removed, or (every other cycle) the records, the settings and the game, as
 shutbox.menu.Erase removes them (Store.remove). The menu's loop does not call the idle step
@@ -26,7 +26,7 @@ import sys
 
 import norflash
 
-from shutbox.ahead import Ahead
+from shutbox import ahead
 from shutbox.store import Store
 
 PATH = "/nor"
@@ -52,8 +52,8 @@ def main():
     os.mount(os.VfsLfs2(nor, progsize=norflash.PAGE), PATH)
     norflash.age(nor, PATH, before=3)
     os.umount(PATH)
-    dev = Ahead(nor, norflash.BLOCKS)
-    os.mount(os.VfsLfs2(dev, progsize=norflash.PAGE), PATH)
+    ahead.start(nor, norflash.BLOCKS, PATH)  # as the box mounts it
+    dev = ahead.mounted
     store = Store(PATH + "/data")
     store.save("settings", b"s" * 7)
     entries = 1
