@@ -50,7 +50,11 @@ gives them from MicroPython's sources, cited). The heap is MicroPython's GC heap
   tile 1 flipped exactly as a collection starts (the pin driven from the hook), to the
   first frame showing it; in_gc_gc_ms_max, the longest of those collections; and the same
   polled with the page's log full (picow_inputs_polled_full_log_in_gc_*: its 8 KB, as after
-  a long game, marked and swept too; the others measure at the first turn).
+  a long game, marked and swept too; the others measure at the first turn). A Roll press
+  at a turn's start landing as a collection starts, polled (roll_in_collection: one press a
+  boot, its release throws): picow_inputs_polled_in_gc_roll_* with the log nearly empty,
+  picow_inputs_polled_full_log_in_gc_roll_* with it full (ms_min/max to the first frame of
+  rolling dice, gc_ms_max, samples).
 - picow_flash_blocks_used: 4 KB littlefs blocks in use on the Pico W's filesystem after the
   boot (os.statvfs on the chip) of picow_fs_blocks; picow_companion_blocks: the blocks the
   companion's files take (the release with it less the release without, as `shutbox flash`
@@ -404,27 +408,35 @@ _FULL_LOG = ("""    for i in range(200):
 """)
 
 
-def _in_gc_full_log(uf2) -> dict:
-    """The worst instant (in_collection, polled) with the page's log full: the collection
-    marks and sweeps its 8 KB too."""
-    from shutbox_host.pico import fsimage
-    from shutbox_host.pico.emulator import Emulator
-
+def _full_log_phone() -> str:
+    """PHONE polling /api/state nonstop, its task filling the page's log first."""
     phone = PHONE % ("/api/state", 0)
     at = "    while True:\n        await live.server"
     if at not in phone:
         raise AssertionError("the phones' task changed: no place for the log's filling")
-    phone = phone.replace(at, _FULL_LOG + at)
-    fs = fsimage.build(board="RPI_PICO_W", extra={"/boot.py": phone.encode()})
+    return phone.replace(at, _FULL_LOG + at)
+
+
+def full_log_in_collection(uf2, n: int) -> list[tuple[float | None, float]]:
+    """in_collection (*n* flips) on a box polled nonstop whose page's log is full."""
+    from shutbox_host.pico import fsimage
+    from shutbox_host.pico.emulator import Emulator
+
+    fs = fsimage.build(board="RPI_PICO_W", extra={"/boot.py": _full_log_phone().encode()})
     with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
         emu.wait_for(TURN, timeout_ms=8000)
         emu.run(ms=300)
-        kept = int(emu.wait_for(r"^LOG \d+$", timeout_ms=1000, since=0).split()[1])
-        if kept < 8000:
-            raise AssertionError("the page's log holds %d bytes, not its 8 KB" % kept)
-        got = in_collection(emu, gc_addrs(uf2), _IN_GC)
+        _log_full(emu)
+        got = in_collection(emu, gc_addrs(uf2), n)
         if emu.events("fault"):
             raise AssertionError("the box faulted: %s" % emu.events("fault"))
+    return got
+
+
+def _in_gc_full_log(uf2) -> dict:
+    """The worst instant (in_collection, polled) with the page's log full: the collection
+    marks and sweeps its 8 KB too."""
+    got = full_log_in_collection(uf2, _IN_GC)
     if any(ms is None for ms, _held in got):
         raise AssertionError("a flip landed in a collection was never shown: %s" % got)
     name = "picow_inputs_polled_full_log_in_gc_"
@@ -432,6 +444,71 @@ def _in_gc_full_log(uf2) -> dict:
             name + "flip_ms_max": round(max(ms for ms, _h in got), 2),
             name + "gc_ms_max": round(max(h for _ms, h in got), 2),
             name + "flip_samples": len(got)}
+
+
+def _log_full(emu) -> None:
+    """Check that the phones' task filled the page's log (its LOG line)."""
+    kept = int(emu.wait_for(r"^LOG \d+$", timeout_ms=1000, since=0).split()[1])
+    if kept < 8000:
+        raise AssertionError("the page's log holds %d bytes, not its 8 KB" % kept)
+
+
+def roll_in_collection(uf2, full_log: bool = False,
+                       after_ms: int = 300) -> tuple[float | None, float]:
+    """One Roll press at a turn's start landing exactly as a collection of the heap starts,
+    four phones polling /api/state nonstop (the page's log full or nearly empty), on a box
+    booted for it (its release throws the dice: one press a boot), the first collection
+    *after_ms* after the turn's record (the emulator is deterministic: another *after_ms*,
+    another instant): the ms from the press to the first frame of rolling dice (None: none
+    within 80 ms) and the ms the collection held the core."""
+    from shutbox import pins
+    from shutbox_host.pico import fsimage
+    from shutbox_host.pico.emulator import Emulator
+
+    gc_at = gc_addrs(uf2)
+    phone = _full_log_phone() if full_log else PHONE % ("/api/state", 0)
+    fs = fsimage.build(board="RPI_PICO_W", extra={"/boot.py": phone.encode()})
+    with Emulator(uf2=uf2, fs=fs, board="RPI_PICO_W") as emu:
+        emu.wait_for(TURN, timeout_ms=8000)
+        emu.run(ms=after_ms)
+        if full_log:
+            _log_full(emu)
+        emu.gc_watch(True, *gc_at)
+        emu.gc_arm({pins.ROLL_PIN: pins.SWITCH_ACTIVE})
+        end = emu.now_ms + 5000
+        while (at := emu.gc_armed()) is None:
+            if emu.now_ms > end:
+                raise AssertionError("no collection of the heap in 5 s of polling")
+            emu.run(ms=5)
+        emu.run(ms=80)
+        t = at / 1e6
+        was = emu.frame_at(t)
+        f = next((f for f in emu.frames_since(t)
+                  if was is None or (f.die_a, f.die_b) != (was.die_a, was.die_b)), None)
+        held = next(((b - a) / 1e6 for a, b, _m in emu.gc_watch(False) if a == at), -1.0)
+        if emu.events("fault"):
+            raise AssertionError("the box faulted: %s" % emu.events("fault"))
+    return (None if f is None else f.ms - t), held
+
+
+_ROLLS_IN_GC = 3  # Roll presses landed at the start of a collection (a boot each)
+
+
+def _rolls_in_gc(uf2) -> dict:
+    """roll_in_collection, _ROLLS_IN_GC times with the page's log nearly empty and as many
+    with it full."""
+    out = {}
+    for full, name in ((False, "picow_inputs_polled_in_gc_roll_"),
+                       (True, "picow_inputs_polled_full_log_in_gc_roll_")):
+        got = [roll_in_collection(uf2, full, 300 + 37 * k) for k in range(_ROLLS_IN_GC)]
+        if any(ms is None for ms, _held in got):
+            raise AssertionError("a Roll press landed in a collection was never shown: %s"
+                                 % got)
+        out.update({name + "ms_min": round(min(ms for ms, _h in got), 2),
+                    name + "ms_max": round(max(ms for ms, _h in got), 2),
+                    name + "gc_ms_max": round(max(h for _ms, h in got), 2),
+                    name + "samples": len(got)})
+    return out
 
 
 def figures(soak=False, uf2=None):
@@ -461,4 +538,5 @@ def figures(soak=False, uf2=None):
     for path, pause in ((None, 0), ("/api/events", 0), ("/api/state", 0), ("/api/state", 50)):
         out.update(_inputs(uf2, path, pause))
     out.update(_in_gc_full_log(uf2))
+    out.update(_rolls_in_gc(uf2))
     return out
