@@ -406,7 +406,9 @@ def start(raw, blocks, at):
     dev = Ahead(raw, blocks)
     if old is not None:
         vfs.umount(at)
-    fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore[abstract,arg-type]  # a device by its methods
+    # no mtimes: a file opened for writing and closed unwritten commits nothing, as
+    # shutbox.store's create of a new file needs (its doc says why)
+    fs = vfs.VfsLfs2(dev, progsize=256, mtime=False)  # type: ignore[abstract,arg-type]
     try:
         vfs.mount(fs, at)
     except OSError:

@@ -19,7 +19,13 @@ the file is the old or the new version, as with a rename (tests/mp/store_powercu
 every operation of such saves). That is one metadata commit a save instead of three (the new
 file, its data, the rename): a third of the flash programs, and of the 4 KB erases the
 metadata log's compactions cost (shutbox_host.bench.saves), each of which stops the Pico for
-45 to 400 ms while its inputs wait (execution runs from that flash). Anything that does
+45 to 400 ms while its inputs wait (execution runs from that flash). A new file's create
+is committed by a handle of its own, closed at once (nothing written: no commit, on a mount
+without mtimes, as shutbox.ahead.start mounts), and its data by a second one: littlefs
+compacts a log it fetched full at the create, and the handle that made that compaction
+would compact again at its close (littlefs leaves its pair's ``erased`` as fetched), into
+the half that was live when the save began, which no erase ahead can have erased: the
+save would wait for that erase (tests/mp/ahead_reset.py). Anything that does
 not check out (short, too long, wrong magic or version, bad CRC, unreadable) is reported as
 damaged, never returned: the caller uses its defaults and shows the status on the LEDs.
 
@@ -108,6 +114,9 @@ class Store:
                 f = open(tmp, "wb")
             except OSError:  # no folder yet: it is made at the first save, not before
                 os.mkdir(self.root)
+                f = open(tmp, "wb")
+            if tmp != path:  # a new file: its data committed by a handle of its own (below)
+                f.close()
                 f = open(tmp, "wb")
             with f:
                 f.write(h)

@@ -77,8 +77,12 @@ def test_no_step_erases_twice_and_saves_erase_rarely(measured):
 
 
 def test_the_game_end_saves_the_records_and_the_game_in_two_steps(measured):
+    """At most 3 page programs in a game end's step; the first game's end creates the
+    records (Store.save: the create, then the data by a second handle, whose first closes
+    with its mtime on these mounts, then the rename): 4."""
     profile, m = measured
-    assert m["ends"] and max(n for _, n in m["ends"]) <= 3, (profile, m["ends"])
+    assert m["ends"] and max(n for _, n in m["ends"][1:]) <= 3, (profile, m["ends"])
+    assert m["ends"][0][1] <= 4, (profile, m["ends"])
 
 
 def test_with_erases_ahead_every_input_shows_within_the_target(ahead):
@@ -207,3 +211,25 @@ def test_the_power_cut_harness_catches_an_erase_of_a_file_in_use(tmp_path):
     f, _ = _powercut("10", "1", "1", "1",
                      extra=_broken(tmp_path, old, old.replace("= g", "= 0")))
     assert f["FAIL"] > 0
+
+
+def test_after_the_power_up_menus_erase_no_save_waits_for_an_erase():
+    """The power-up menu's erase (the records; every other time the settings and the game
+    too, as shutbox.menu.Erase removes them) at every fill level of the folder's log, then
+    play on (tests/mp/ahead_reset.py): the first save of a file removed creates it anew.
+    When the folder's log was fetched full (its last commit in its last page: no forward
+    CRC, littlefs's mdir ``erased`` false), the create's commit compacts the pair into its
+    stale half (erased ahead), and lfs2_dir_compact leaves that handle's mdir ``erased``
+    false: a second commit through it (the close's, with the data) compacts again, into the
+    half live when the save began, which no sleep could erase ahead. Store.save commits a
+    new file's data by a second handle (the first closed unwritten: no commit on
+    shutbox.ahead.start's mount, which keeps no mtimes). Before: 100 erases, 1,205 saves, 2
+    waited (400 ms each at the W25Q16JV's worst); now none."""
+    r = mp.run(MP_DIR / "ahead_reset.py", "100", "1", heapsize="4m", extra_path=[MP_DIR])
+    assert r.returncode == 0 and not r.stderr, r.stdout[-2000:] + r.stderr[-2000:]
+    m = re.search(r"^CYCLES .*$", r.stdout, re.M)
+    assert m, r.stdout[-2000:]
+    w = m.group(0).split()
+    f = {w[i]: int(w[i + 1]) for i in range(0, len(w), 2)}
+    assert f["SAVES"] >= 1000 and f["AHEAD"] > 0, f
+    assert f["SAVESWAITED"] == 0, f

@@ -95,9 +95,11 @@ def script(seed: int, games: int, place) -> tuple[Script, list]:
         g += len(pairs)
         return g - len(pairs)
 
-    for _ in range(games):
+    for game in range(games):
         for player in range(_PLAYERS):
-            s.open(*_ALL).wait(300)
+            # the first throw waits for the boot's first save (the game's file created on a
+            # new flash, its folder's first erase: a press inside it would be lost)
+            s.open(*_ALL).wait(300 if game or player else 1000)
             open_ = eng.start_open
             trigger = -1  # the G line of the last shut tile (the move's save follows it)
             while True:
