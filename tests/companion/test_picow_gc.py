@@ -108,6 +108,8 @@ def test_a_flip_landing_as_a_collection_starts_is_shown_within_the_target():
         late, [round(h, 2) for _m, h in got])
 
 
+@pytest.mark.xfail(strict=True, reason="the flash's erase ahead loaded on the Pico W: 10.02 ms "
+                   "(docs/companion.md)")
 def test_a_roll_press_landing_as_a_collection_starts_is_shown_within_the_target():
     ms, held = picow.roll_in_collection(UF2_W)
     assert ms is not None and held > 0, (ms, held)

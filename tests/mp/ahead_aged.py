@@ -29,6 +29,7 @@ import os
 import sys
 
 import norflash
+from lcg import Rng
 
 from shutbox.ahead import Ahead
 from shutbox.guard import write_log
@@ -38,16 +39,6 @@ FILES = (("settings", 7), ("records", 256), ("game", 160), ("names", 456))
 PATH = "/nor"
 COPY = "/copy"
 
-
-class Rng:
-    """A small LCG (MicroPython's random has no instances)."""
-
-    def __init__(self, seed):
-        self.x = seed
-
-    def randrange(self, a, b):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return a + (self.x >> 8) % (b - a)
 
 
 class Asked:

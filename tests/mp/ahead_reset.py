@@ -25,22 +25,13 @@ import os
 import sys
 
 import norflash
+from lcg import Rng
 
 from shutbox import ahead
 from shutbox.store import Store
 
 PATH = "/nor"
 
-
-class Rng:
-    """A small LCG (MicroPython's random has no instances)."""
-
-    def __init__(self, seed):
-        self.x = seed
-
-    def randrange(self, a, b):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return a + (self.x >> 8) % (b - a)
 
 
 def main():

@@ -258,6 +258,19 @@ def gc_addrs(uf2) -> tuple[int, int]:
 _GC_AT: dict = {}
 
 
+def _in_collection(emu, levels: dict) -> int:
+    """Set the pins to *levels* as the next collection of the heap starts (the emulator's
+    hook), run 80 ms on; return that instant (ns). AssertionError if none came in 5 s."""
+    emu.gc_arm(levels)
+    end = emu.now_ms + 5000
+    while (at := emu.gc_armed()) is None:
+        if emu.now_ms > end:
+            raise AssertionError("no collection of the heap in 5 s of polling")
+        emu.run(ms=5)
+    emu.run(ms=80)
+    return at
+
+
 def in_collection(emu, gc_at, n: int) -> list[tuple[float | None, float]]:
     """Before a turn's first throw, tile 1 flipped *n* times (down, up ...: the box shows
     it at once), each flip landing exactly as a collection of the heap starts (the emulator
@@ -271,13 +284,7 @@ def in_collection(emu, gc_at, n: int) -> list[tuple[float | None, float]]:
     emu.gc_watch(True, *gc_at)
     for i in range(n):
         down = i % 2 == 0
-        emu.gc_arm({t1: pins.SWITCH_ACTIVE if down else 1 - pins.SWITCH_ACTIVE})
-        end = emu.now_ms + 5000
-        while (at := emu.gc_armed()) is None:
-            if emu.now_ms > end:
-                raise AssertionError("no collection of the heap in 5 s of polling")
-            emu.run(ms=5)
-        emu.run(ms=80)
+        at = _in_collection(emu, {t1: pins.SWITCH_ACTIVE if down else 1 - pins.SWITCH_ACTIVE})
         t = at / 1e6
         was = emu.frame_at(t)
         f = next((f for f in emu.frames_since(t) if f.tiles[0] != was.tiles[0]), None)
@@ -474,13 +481,7 @@ def roll_in_collection(uf2, full_log: bool = False,
         if full_log:
             _log_full(emu)
         emu.gc_watch(True, *gc_at)
-        emu.gc_arm({pins.ROLL_PIN: pins.SWITCH_ACTIVE})
-        end = emu.now_ms + 5000
-        while (at := emu.gc_armed()) is None:
-            if emu.now_ms > end:
-                raise AssertionError("no collection of the heap in 5 s of polling")
-            emu.run(ms=5)
-        emu.run(ms=80)
+        at = _in_collection(emu, {pins.ROLL_PIN: pins.SWITCH_ACTIVE})
         t = at / 1e6
         was = emu.frame_at(t)
         f = next((f for f in emu.frames_since(t)
