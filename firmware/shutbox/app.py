@@ -389,7 +389,7 @@ def prelude(boot, booted):
             ["turn"] if turn else []) + (
             ["target"] if (s.hints == 2 or s.computer == 3) and not (
                 s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
-                or s.most_tiles or turn and "rounds" in p) else []):
+                or s.most_tiles) else []):
         gc.collect()
         __import__("shutbox." + name)
     # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them

@@ -19,11 +19,9 @@ Only the `any` moves rule has hint blocks (one tile sum per throw's results): th
 of the hint pack. Allocates two int arrays of a value a state and layer (4 KB a layer on
 nine tiles) and the tile-sum order, all freed when it returns: call it once a turn.
 
-target(g) is what shutbox.target would call where the pack has no block or patch (every variant
-but the default, replay), from a pack with the vectors (tablegen.hint_pack_bytes(vectors=
-True)): not yet, since the games beside a tie rule's rounds have no heap for it
-(docs/solver.md: the replay game's peak with it, against the 64 KB cap), so tables/t9.bin
-is without them. Its names are ones the box already holds (target, best; locals aside), so
+target(g) is what shutbox.target and shutbox.scores call where the pack has no block or patch
+(every variant but the default, replay), from the pack's vectors (tablegen.hint_pack_bytes,
+every variant of tables/t9.bin). Its names are ones the box already holds (target, best; locals aside), so
 that loading it adds the module's name alone to MicroPython's full qstr pool.
 """
 

@@ -43,6 +43,12 @@ def target(g):
     if t < 0 and e.start_open == e.full and e.set_target(
             -1 - ((n - 2) * 4 + 1 + (s.tie == _TIE_REPLAY) * 2 + s.shut_wins)):
         return -2  # seat 1's match situation (tablegen; replay: none for 3 and 4)
+    # no block (another variant, or replay), or a later seat under replay: the seat's play
+    # computed from the pack's vectors (shutbox.payout)
+    if e.start_open == e.full and (t < 0 or t > 0 and s.tie == _TIE_REPLAY):
+        p = __import__("shutbox." + "payout").payout.target(g)
+        if p is not None:
+            return p
     if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
         return 0
     if not (e.set_target(t if t > 0 else 0) and t > 0 and s.tie != _TIE_REPLAY):
@@ -53,7 +59,10 @@ def target(g):
     if f is None:
         return t
     try:
-        if not d[7] & 1:  # no later rows (flag bit 0: after the other index rows)
+        if not d[7] & 1:  # no later rows (flag bit 0): computed from the vectors, as above
+            f.close()
+            if e.start_open == e.full:  # (it aims at t too, or keeps the target block)
+                __import__("shutbox." + "payout").payout.target(g)
             return t
         # the situation's row, after the patches' area's offset
         j = ((((n - 3) * 2 + s.shut_wins) * _LATER_SLOTS + j * (j - 1) // 2 + c - 1)

@@ -13,9 +13,12 @@ differs (tablegen), read once a turn into the target's block by shutbox.scores, 
 and 4 players: the match's play in every state (the default variant; replay with 3 and 4
 players is not solved). After a shut box (shut-wins off) only a shut box ties: the pack's
 situation MATCH_SHUT (every variant it covers), the best chance of one (the match's play in
-every seat). Where the pack has no block (the start not all open for seat 1, replay with 3
-and 4 players, a variant without seat-1 blocks, a variant without hints) seat 1 aims at the
-lowest expected score, and after a shut box a seat aims at a score below 1."""
+every seat). Where the pack has no block or patch (seat 1 of a variant without seat-1 blocks
+or of replay with 3 and 4 players, seat 2 of 2 under replay, a later seat of 3 and 4 under
+replay or of a variant without later-seat patches) the seat's match play is computed from
+the pack's vectors (shutbox.payout, once a turn: every variant of the hint pack, the start
+all open). Without hints (or the start not all open) seat 1 aims at the lowest expected
+score, and after a shut box a seat aims at a score below 1."""
 
 from micropython import const
 
@@ -48,6 +51,13 @@ def target(g):
     if t < 0 and n > 1 and e.start_open == e.full and \
             e.set_target(-2 - (s.tie == _TIE_REPLAY) * 2 - s.shut_wins):
         return -2
+    # no block (another variant), or seat 2 under replay (a tie is worth the replay, not
+    # half a win): the seat's play computed from the pack's vectors (shutbox.payout, by names
+    # the box holds)
+    if n > 1 and e.start_open == e.full and (t < 0 or t > 0 and s.tie == _TIE_REPLAY):
+        p = __import__("shutbox." + "payout").payout.target(g)
+        if p is not None:
+            return p
     if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
         return 0
     e.set_target(t if t > 0 else 0)  # a shut box to tie without MATCH_SHUT: no hints either
