@@ -21,8 +21,9 @@ nine tiles) and the tile-sum order, all freed when it returns: call it once a tu
 
 target(g) is what shutbox.target and shutbox.scores call where the pack has no block or patch
 (every variant but the default, replay), from the pack's vectors (tablegen.hint_pack_bytes,
-every variant of tables/t9.bin). Its names are ones the box already holds (target, best; locals aside), so
-that loading it adds the module's name alone to MicroPython's full qstr pool.
+every variant of tables/t9.bin). Its names are ones the box already holds (target, best;
+locals aside), so that loading it adds the module's name alone to MicroPython's full qstr
+pool.
 """
 
 from array import array

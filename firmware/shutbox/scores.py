@@ -26,7 +26,8 @@ _LATER_LIST = const(93)  # a later seat's list of patches: a count, 2 bytes each
 
 def target(g):
     """shutbox.target's target(g) for 3 or 4 players (one round for the win: it checked), the
-    later seats' patches read (once a turn); the same return values."""
+    later seats' patches read (once a turn); the same return values, or None where the pack
+    has no block or patch for the seat (shutbox.target computes its play then)."""
     e = g.engine
     s = g.settings
     n = g.players
@@ -43,12 +44,10 @@ def target(g):
     if t < 0 and e.start_open == e.full and e.set_target(
             -1 - ((n - 2) * 4 + 1 + (s.tie == _TIE_REPLAY) * 2 + s.shut_wins)):
         return -2  # seat 1's match situation (tablegen; replay: none for 3 and 4)
-    # no block (another variant, or replay), or a later seat under replay: the seat's play
-    # computed from the pack's vectors (shutbox.payout)
+    # no block (another variant, or replay), or a later seat under replay: None, the seat's
+    # play computed from the pack's vectors (shutbox.target)
     if e.start_open == e.full and (t < 0 or t > 0 and s.tie == _TIE_REPLAY):
-        p = __import__("shutbox." + "payout").payout.target(g)
-        if p is not None:
-            return p
+        return None
     if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
         return 0
     if not (e.set_target(t if t > 0 else 0) and t > 0 and s.tie != _TIE_REPLAY):
@@ -60,10 +59,7 @@ def target(g):
         return t
     try:
         if not d[7] & 1:  # no later rows (flag bit 0): computed from the vectors, as above
-            f.close()
-            if e.start_open == e.full:  # (it aims at t too, or keeps the target block)
-                __import__("shutbox." + "payout").payout.target(g)
-            return t
+            return None if e.start_open == e.full else t
         # the situation's row, after the patches' area's offset
         j = ((((n - 3) * 2 + s.shut_wins) * _LATER_SLOTS + j * (j - 1) // 2 + c - 1)
              * (d[5] + 1) + t) * 2 + 4

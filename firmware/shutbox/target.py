@@ -40,25 +40,30 @@ def target(g):
         e.set_target(0)  # not one round for the win (the computer only: the coach checks)
         return -1
     n = g.players
-    if n > 2:  # 3 or 4 players: shutbox.scores (loaded only then, by names the box holds)
-        return __import__("shutbox." + "scores").scores.target(g)
     t = -1  # the score to beat: the best final score so far this round
     rs = g.scores if g.match is None else g.match.rscores
     for p in range(n):
         if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
             t = rs[p]
-    # seat 1 of 2: its match situation 1 + replay * 2 + shut_wins (one player: no match)
-    if t < 0 and n > 1 and e.start_open == e.full and \
-            e.set_target(-2 - (s.tie == _TIE_REPLAY) * 2 - s.shut_wins):
-        return -2
-    # no block (another variant), or seat 2 under replay (a tie is worth the replay, not
-    # half a win): the seat's play computed from the pack's vectors (shutbox.payout, by names
-    # the box holds)
-    if n > 1 and e.start_open == e.full and (t < 0 or t > 0 and s.tie == _TIE_REPLAY):
-        p = __import__("shutbox." + "payout").payout.target(g)
+    if n > 2:  # 3 or 4 players: shutbox.scores (loaded only then, by names the box holds)
+        p = __import__("shutbox." + "scores").scores.target(g)
         if p is not None:
             return p
-    if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
-        return 0
-    e.set_target(t if t > 0 else 0)  # a shut box to tie without MATCH_SHUT: no hints either
+    # seat 1 of 2: its match situation 1 + replay * 2 + shut_wins (one player: no match)
+    elif t < 0 and n > 1 and e.start_open == e.full and \
+            e.set_target(-2 - (s.tie == _TIE_REPLAY) * 2 - s.shut_wins):
+        return -2
+    # a later seat of 2 (its target block: the match's play under ties shared or rolled off,
+    # and nearly under replay, docs/solver.md), a shut box, no match: not the computed play
+    elif not (n > 1 and t < 0 and e.start_open == e.full):
+        if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
+            return 0
+        e.set_target(t if t > 0 else 0)  # a shut box to tie without MATCH_SHUT: no hints
+        return t if t else 1
+    # no block (another variant; for 3 and 4, replay, a later seat without a patch): the
+    # seat's play computed from the pack's vectors (shutbox.payout, by names the box holds)
+    p = __import__("shutbox." + "payout").payout.target(g)
+    if p is not None:
+        return p
+    e.set_target(t if t > 0 else 0)  # no vectors: the lowest expected score, or the target
     return t if t else 1
