@@ -165,12 +165,11 @@ def test_no_vectors_no_play():
 
 
 # through shutbox.target, the box's aim: seat 1 of 2, 3 and 4 on a variant without seat-1
-# blocks; a later seat of 3 and 4 without later-seat patches; seat 2 of 2 under replay (the
-# target block, a tie half, is not its match play); a replay's tie-break round
+# blocks; a later seat of 3 and 4 without later-seat patches, or under replay (the default
+# variant: no patch); a replay's tie-break round
 BOX = [(SHORT[1], 2, 0, 0, (), 0), (SHORT[2], 3, 2, 1, (), 0), (SHORT[1], 4, 1, 0, (), 0),
        (SHORT[1], 3, 1, 0, (4,), 0), (SHORT[2], 4, 0, 1, (5, 5), 0),
-       (SHORT[2], 2, 2, 0, (6,), 0), (KEYS[1], 2, 2, 0, (12,), 0),
-       (KEYS[1], 4, 2, 0, (11,), 0b1110)]
+       (KEYS[1], 3, 2, 0, (9,), 0), (KEYS[1], 4, 2, 0, (11,), 0b1110)]
 
 
 @pytest.mark.parametrize("key,players,tie,wins,scores,seats", BOX)
