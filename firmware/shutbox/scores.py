@@ -6,10 +6,12 @@ seat's later-seat row of the table pack (tablegen: by the rule set, the seat, ho
 share the score to beat and that score), its list of tile sums' patches, and overwrites the
 rank and one-die bits of those sums' states in the engine's hint buffer (one pass over the
 states), so best_move_target and choose_one_die_target give the match's play (the seats
-after it weigh in) in every state. Nothing more where the row has no list, or the variant
-no later rows. A module of its own: its code costs heap only in these games, not in every
-game that reads a match block (the games of 2 beside a tie rule's rounds have no room for
-it)."""
+after it weigh in) in every state. Nothing more where the row has no list; None where the
+pack has no block or patch for the seat (seat 1 under replay or of a variant without match
+blocks, a later seat under replay or of a variant without later rows): shutbox.target then
+computes its play (shutbox.payout). A module of its own: its code costs heap only in these
+games, not in every game that reads a match block (the games of 2 beside a tie rule's rounds
+have no room for it)."""
 
 from micropython import const
 from shutbox.engine import tile_sum

@@ -10,15 +10,16 @@ replay nearly (docs/solver.md). Seats 2 to 4 of 3 and 4 players also weigh the s
 to play: under ties shared or rolled off the pack's later-seat patch for the seat, the score
 to beat and how many share it re-ranks the states of the tile sums where the match's play
 differs (tablegen), read once a turn into the target's block by shutbox.scores, which aims 3
-and 4 players: the match's play in every state (the default variant; replay with 3 and 4
-players is not solved). After a shut box (shut-wins off) only a shut box ties: the pack's
+and 4 players: the match's play in every state (the default variant under ties shared or
+rolled off). After a shut box (shut-wins off) only a shut box ties: the pack's
 situation MATCH_SHUT (every variant it covers), the best chance of one (the match's play in
 every seat). Where the pack has no block or patch (seat 1 of a variant without seat-1 blocks
-or of replay with 3 and 4 players, seat 2 of 2 under replay, a later seat of 3 and 4 under
-replay or of a variant without later-seat patches) the seat's match play is computed from
-the pack's vectors (shutbox.payout, once a turn: every variant of the hint pack, the start
-all open). Without hints (or the start not all open) seat 1 aims at the lowest expected
-score, and after a shut box a seat aims at a score below 1."""
+or of replay with 3 and 4 players, a later seat of 3 and 4 under replay or of a variant
+without later-seat patches) the seat's match play is computed from the pack's vectors
+(shutbox.payout, once a turn: every variant of the hint pack, the start all open); seat 2 of
+2 under replay keeps its target block (nearly the match's play: the replay game's heap).
+Without hints (or the start not all open) seat 1 aims at the lowest expected score, and
+after a shut box a seat aims at a score below 1."""
 
 from micropython import const
 
