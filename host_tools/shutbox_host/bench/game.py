@@ -168,8 +168,8 @@ def boot_base() -> int:
 # the least, docs/performance.md). The all-features game's live heap must stay within 64 KB
 # (tests/firmware/test_memory.py: FIRMWARE_CAP). The room is 69 KB: shutbox.turn's game beside
 # a tie rule's rounds with the match's play (MATCH_BESIDE's turn-roll-off, the most of them:
-# match_beside_min_room_bytes) plays on 67.5 KB and restarts after a fault at five points on
-# 68 KB, and about 1 KB more for margin (it was 66 KB: 64 KB and 2 KB for the fragmentation
+# match_beside_min_room_bytes) plays on 67.5 KB (69,088 bytes) and restarts after a fault at
+# its five points on 69 KB: 1.5 KB of margin (it was 66 KB: 64 KB and 2 KB for the fragmentation
 # of this 64-bit port, where the harness's blocks and names share the firmware's heap and
 # qstr pool). A fixed room: taken to the next KB, the room moved by up to 1 KB with a few
 # bytes of harness. The games whose match play the box computes (PAYOUT) need more: measured,
