@@ -223,6 +223,12 @@ _c = gc.mem_alloc()
 from shutbox.payout import best
 gc.collect()
 print('PAYOUTCODE', gc.mem_alloc() - _c)
+def _hash(b):
+    h = 0
+    for i in b:
+        h = (h * 31 + i) & 0xFFFFFF
+    return h
+_kept = 0
 for _k, _pay in %r:
     _e = Engine(Rules(9, *_k))
     _pay = array('i', _pay)
@@ -234,10 +240,8 @@ for _k, _pay in %r:
     _b = time.ticks_diff(time.ticks_us(), _t)
     _got = gc.mem_alloc() - _used
     gc.collect()
-    _h = 0
-    for _i in _e._hp:
-        _h = (_h * 31 + _i) & 0xFFFFFF
-    print('PAYOUTPLAY', _b, _got, _free - gc.mem_free(), int(_r), _e.p_beat(_e.full), _h)
+    _kept = _free - gc.mem_free()
+    print('PAYOUTPLAY', _b, _got, _kept, int(_r), _e.p_beat(_e.full), _hash(_e._hp))
     _e = None
     gc.collect()
 """
