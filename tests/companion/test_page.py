@@ -58,14 +58,17 @@ def chromium():
 
 
 @contextlib.contextmanager
-def _phone(chromium, box: WebBox, on_response=None):
+def _phone(chromium, box: WebBox, on_response=None, route=None):
     """A page at a phone's size on *box*'s companion, its state come (*on_response*: called
-    with each response from the start); the page and then the box closed after."""
+    with each response from the start; *route*: (url predicate, handler) for page.route);
+    the page and then the box closed after."""
     try:
         page = chromium.new_page(viewport=drive.PHONE)
         try:
             if on_response is not None:
                 page.on("response", on_response)
+            if route is not None:
+                page.route(*route)
             page.goto("http://127.0.0.1:%d/" % box.port)
             page.wait_for_function("() => window.shutboxState !== undefined")
             yield page
@@ -73,6 +76,28 @@ def _phone(chromium, box: WebBox, on_response=None):
             page.close()
     finally:
         box.close()
+
+
+def test_the_page_goes_live_when_the_box_turned_its_first_requests_away(tmp_path, chromium):
+    """The box answers a connection beyond its four with 503 (companion.web), as it may when
+    the page opens and asks for seven things: the page opens its event stream again (the
+    browser never reconnects a stream turned away) and asks for the settings again."""
+    turned: list[str] = []
+
+    def busy_once(route):
+        path = route.request.url.rsplit("/", 1)[-1]
+        if path in turned:
+            route.continue_()
+        else:
+            turned.append(path)
+            route.fulfill(status=503, headers={"Retry-After": "2"}, body="")
+
+    box = WebBox(tmp_path / "flash")
+    with _phone(chromium, box, route=(lambda url: url.endswith(("/api/events", "/api/settings")),
+                                      busy_once)) as page:
+        page.wait_for_function("() => document.querySelector('#conn').textContent === 'live'")
+        page.wait_for_function("() => document.querySelector('#settings').rows.length > 3")
+    assert sorted(turned) == ["events", "settings"]
 
 
 def test_the_page_at_phone_size_shows_a_flip_and_changes_a_setting_after_pairing(

@@ -26,12 +26,12 @@ same window. The window is a whole cycle of the slowest view (3 s) after the scr
 from __future__ import annotations
 
 from shutbox import pins
+from shutbox_host.model.script import SETTLE_MS
 from shutbox_host.pico import autoplay, fsimage
 from shutbox_host.pico.emulator import Emulator
 
 SCREENS = ("turn", "score", "winner", "resume", "menu", "records", "selftest")
 _WINDOW_MS = 3000  # one cycle of a score view (label 1 s, number 2 s)
-SETTLE_MS = 1000  # a power-up's work after its first turn's frame (not a waiting screen's)
 _TURN = r'"ev": "turn"'
 _ALL = (1 << pins.TILES) - 1
 

@@ -22,6 +22,9 @@ from shutbox import pins
 from shutbox_host import contact
 
 ROLL_MS = 700  # from a press to the throw shown (debounce + the 600 ms animation), rounded up
+# A power-up's own work after its first turn's frame (the erases ahead of shutbox.ahead: the
+# chip polls the flash), measured apart from any waiting screen's (bench idle)
+SETTLE_MS = 1000
 # The shortest press a host makes of a click, a tap or a key (the web page, the terminal box,
 # Script.click): the firmware's own figure, which its debouncer always counts
 PRESS_MS = _debounce._PRESS_MS

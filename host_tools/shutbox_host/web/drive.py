@@ -20,6 +20,7 @@ from pathlib import Path
 
 from shutbox_host.errors import UserError
 from shutbox_host.model.drive import Driver, Shown, Unsupported
+from shutbox_host.model.script import SETTLE_MS
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -160,6 +161,7 @@ class BoxPage:
                                  % (ev, timeout_s, last, self.errors)) from exc
         rec = self.js(find, [since, ev])
         rec.pop("_w", None)
+        rec.pop("_t", None)
         return rec
 
     def leds(self):
@@ -207,7 +209,15 @@ class BoxPage:
             self.js("() => { shutbox.measure = true; }")
 
     def press(self) -> None:
-        self.page.hover("#roll")
+        # the mouse moved to Roll's middle and pressed at once: hover's actionability checks
+        # and a locator's box take tens of ms, more on a loaded machine (a press late)
+        xy = self.js("() => { const r = document.querySelector('#roll').getBoundingClientRect();"
+                     " return r.top >= 0 && r.bottom <= innerHeight ?"
+                     " [r.x + r.width / 2, r.y + r.height / 2] : null; }")
+        if xy is None:  # off the screen: scrolled to first
+            self.page.hover("#roll")
+        else:
+            self.page.mouse.move(*xy)
         self.page.mouse.down()
 
     def release(self) -> None:
@@ -247,14 +257,20 @@ class BoxPage:
 
 
 class PageBox(Driver):
-    """The page's box (a ``BoxPage`` opened) driven by shutbox_host.model.drive's verbs, on
-    the wall clock, by the controls a person uses: a tile's click when its level is to
-    change, Roll held with the mouse, the power switch.
+    """The page's box (a ``BoxPage`` opened) driven by shutbox_host.model.drive's verbs, by
+    the controls a person uses: a tile's click when its level is to change, Roll held with
+    the mouse, the power switch.
 
-    Its clock is the page's (performance.now), from the first turn's record; the frames,
-    tones and records carry the page's time they came at. It has no dice (the emulated chip
-    draws its own), no µs edges (the wall clock cannot place them), no machine.reset() and
-    no questions."""
+    Its clock is the emulated chip's, from the first turn's record and the power-up's work
+    after it (``SETTLE_MS``): the frames, tones and
+    records carry the chip's time they came at, and ``advance`` returns once both the wall
+    and the chip have gone on that long. A loaded machine runs the chip in slow motion
+    (worker.js keeps it at most 100 ms behind the wall, then forgives the debt), so a
+    script on the wall's clock would find the box's answers late by whatever the machine
+    lost; on the chip's clock an input lands when the chip reaches it. What the wall still
+    sets: a Roll press lasts at least as long on the chip as the mouse held it on the wall
+    (worker.js). It has no dice (the emulated chip draws its own), no µs edges (the page's
+    inputs come as messages), no machine.reset() and no questions."""
 
     name = "web page"
 
@@ -264,11 +280,17 @@ class PageBox(Driver):
         self.page = page
         page.open(timeout_s)
         page.wait_log("turn", 0, timeout_s)
-        self._w0 = page.js("() => shutbox.log.find(r => r.ev === 'turn')._w")
+        # the script starts once the power-up's own work is done: the chip polls the flash
+        # then, which the page emulates at a fraction of real time
+        self._t0 = page.js("() => shutbox.log.find(r => r.ev === 'turn')._t")
+        self._at = 0.0  # the script's time: where the last advance ended
+        self.advance(SETTLE_MS)
+        self._t0 += self._at
+        self._at = 0.0
 
     @property
     def ms(self) -> float:  # type: ignore[override]
-        return self.page.js("() => performance.now()") - self._w0
+        return self.page.js("() => shutboxChipMs()") - self._t0
 
     # ---- the verbs ----
 
@@ -288,7 +310,9 @@ class PageBox(Driver):
         raise Unsupported("web page: no contact bounce on the wall clock")
 
     def advance(self, ms: int) -> None:
-        time.sleep(ms / 1000)
+        self._at = max(self._at, self.ms) + ms  # (never before now: an input took time)
+        while (left := self._at - self.ms) > 0:  # the chip's clock, however far behind the wall
+            time.sleep(min(left, 20) / 1000)
 
     def power_cut(self) -> None:
         self.page.power()
@@ -304,11 +328,12 @@ class PageBox(Driver):
         frames = []
         for f in got[0]:
             leds = decode(bytes.fromhex(f["hex"]))
-            frames.append((f["w"] - self._w0, leds[:n], leds[n:n + 7], leds[n + 7:n + 14]))
-        tones = [(t["w"] - self._w0, t["hz"]) for t in got[1]]
+            frames.append((f["t"] - self._t0, leds[:n], leds[n:n + 7], leds[n + 7:n + 14]))
+        tones = [(t["t"] - self._t0, t["hz"]) for t in got[1]]
         log = []
         for rec in got[2]:
-            rec["_ms"] = rec.pop("_w") - self._w0
+            rec.pop("_w")
+            rec["_ms"] = rec.pop("_t") - self._t0
             log.append(rec)
         return Shown(frames=frames, tones=tones, log=log)
 

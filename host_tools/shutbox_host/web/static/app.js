@@ -36,7 +36,7 @@
     muted: false,
     tiles: 0, // bit k set: tile k+1 open (up)
     frames: [], // {t (emulated ms), w (page ms), hex}
-    log: [], // JSON records of the console, each with _w (page ms)
+    log: [], // JSON records of the console, each with _w (page ms) and _t (emulated ms)
     lines: [], // every console line
     latencies: [], // {tile, ms}
     unanswered: 0, // flips whose LED did not change within PENDING_MS
@@ -49,7 +49,7 @@
     errors: [],
     stats: null,
     tone: { hz: 0, duty: 0 },
-    tones: [], // every note the buzzer played: {hz, duty, w}
+    tones: [], // every note the buzzer played: {hz, duty, t (emulated ms), w (page ms)}
     audio: null, // the Web Audio context's state, once a click or a key started it
     notice: null,
     carried: null, // a new build: the files carried over from the old one's box (or why not)
@@ -60,6 +60,13 @@
     letters: '', // the last frame's LEDs as palette letters: tiles, die A, die B
   };
   window.shutbox = state;
+  // The chip's clock now (ms), asked of the worker: a promise for the tests, whose scripts
+  // keep the box's time, not the wall's (a loaded machine runs the chip in slow motion).
+  const chipWaits = [];
+  window.shutboxChipMs = () => new Promise((resolve) => {
+    chipWaits.push(resolve);
+    if (worker) worker.postMessage({ op: 'now' });
+  });
 
   let cfg = null;
   let worker = null;
@@ -148,10 +155,12 @@
   function onWorker(event) {
     const m = event.data;
     if (m.ev === 'frame') onFrame(m.t, m.data);
-    else if (m.ev === 'console') onConsole(m.text);
-    else if (m.ev === 'tone') {
+    else if (m.ev === 'console') onConsole(m.t, m.text);
+    else if (m.ev === 'now') {
+      for (const resolve of chipWaits.splice(0)) resolve(m.t);
+    } else if (m.ev === 'tone') {
       state.tone = { hz: m.hz, duty: m.duty };
-      state.tones.push({ hz: m.hz, duty: m.duty, w: performance.now() });
+      state.tones.push({ hz: m.hz, duty: m.duty, t: m.t, w: performance.now() });
       if (state.tones.length > FRAMES_KEPT) state.tones.shift();
       applyTone();
     } else if (m.ev === 'flash') {
@@ -343,7 +352,7 @@
     showScreen();
   }
 
-  function onConsole(text) {
+  function onConsole(t, text) {
     consoleTail += text;
     let i;
     while ((i = consoleTail.indexOf('\n')) >= 0) {
@@ -364,6 +373,7 @@
             showScreen();
           }
           rec._w = performance.now();
+          rec._t = t;
           state.log.push(rec);
         }
       }
@@ -526,7 +536,6 @@
   function keys() {
     window.addEventListener('keydown', (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
-      audioOn();
       const k = TILE_KEYS.indexOf(e.key);
       if (k >= 0 && k < cfg.tiles) {
         if (!e.repeat) flip(k, e);
@@ -542,6 +551,7 @@
       } else {
         return;
       }
+      audioOn(); // after the input: its first start takes tens of ms
       e.preventDefault();
     });
     window.addEventListener('keyup', (e) => {
@@ -569,8 +579,8 @@
       t.textContent = String(k + 1);
       t.title = `tile ${k + 1} (key ${TILE_KEYS[k]})`;
       t.addEventListener('pointerdown', (e) => {
-        audioOn();
         flip(k, e);
+        audioOn(); // after the input: its first start takes tens of ms
       });
       t.addEventListener('keydown', (e) => {
         if (e.key === 'Enter') flip(k, e);
@@ -591,9 +601,9 @@
     ledKeys = leds.map(() => '0,0,0');
     const r = $('#roll');
     r.addEventListener('pointerdown', (e) => {
-      audioOn();
       r.setPointerCapture(e.pointerId);
       roll(true);
+      audioOn(); // after the press: its first start takes tens of ms
     });
     for (const ev of ['pointerup', 'pointercancel', 'lostpointercapture']) {
       r.addEventListener(ev, () => roll(false));
@@ -610,8 +620,8 @@
     });
     $('#hold').addEventListener('click', () => latch());
     $('#power').addEventListener('click', () => {
-      audioOn();
       power();
+      audioOn();
     });
     $('#mute').addEventListener('click', () => mute());
     $('#newbox').addEventListener('click', () => newBox());

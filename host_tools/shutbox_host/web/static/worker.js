@@ -10,7 +10,7 @@
  * Messages from the page: {op: 'start', config, flash, migrate, levels, powered} (migrate: the
  * flash of a box made by another build, whose /data is carried over), {op: 'input', levels,
  * w} (GPIO -> level, w: the wall time of the user's action, ms since the epoch), {op: 'power',
- * on}. Inputs apply as they come, in order, except that Roll's release keeps the time it was
+ * on}, {op: 'now'} (answered by 'now' {t}: the chip's clock between two slices). Inputs apply as they come, in order, except that Roll's release keeps the time it was
  * held: when the chip runs slower than real time, a release waits until the chip has been
  * held as long as the user held it (a long press stays long). And each level of Roll stays
  * on the pin for at least config.pressMs of the chip's time (the firmware's shortest press,
@@ -18,7 +18,7 @@
  * the box takes, and so is each of two quick ones.
  * To the page: {ev: 'ready', image, carried} (the whole flash when built here; carried: the
  * files moved from the old build's box, or why they could not be), 'frame' {t, data},
- * 'console' {text}, 'tone' {hz, duty}, 'flash' {addr, data} (the bytes a finished erase or
+ * 'console' {t, text}, 'tone' {t, hz, duty} (t: the chip's clock, ms), 'flash' {addr, data} (the bytes a finished erase or
  * program left: the page mirrors the flash from these), 'reset' {why}, 'stats' {...},
  * 'error' {msg}.
  */
@@ -60,8 +60,8 @@ async function start(msg) {
     buzzerPin: cfg.pins.buzzer,
     pullups: [],
     onFrame: (t, data) => postMessage({ ev: 'frame', t: t / 1e6, data }),
-    onConsole: (t, bytes) => postMessage({ ev: 'console', text: decoder.decode(bytes, { stream: true }) }),
-    onTone: (t, hz, duty) => postMessage({ ev: 'tone', hz, duty }),
+    onConsole: (t, bytes) => postMessage({ ev: 'console', t: t / 1e6, text: decoder.decode(bytes, { stream: true }) }),
+    onTone: (t, hz, duty) => postMessage({ ev: 'tone', t: t / 1e6, hz, duty }),
     onReset: (t, why) => postMessage({ ev: 'reset', why, t: t / 1e6 }),
     onError: (t, m) => postMessage({ ev: 'error', msg: `emulated chip at ${(t / 1e6).toFixed(1)} ms: ${m}` }),
   };
@@ -310,6 +310,8 @@ self.onmessage = (event) => {
     } else if (msg.op === 'power') {
       if (msg.on && !powered) powerOn(true);
       else if (!msg.on && powered) powerOff();
+    } else if (msg.op === 'now') {
+      postMessage({ ev: 'now', t: pico.now / 1e6 });
     }
   } catch (err) {
     postMessage({ ev: 'error', msg: String(err && err.message ? err.message : err) });
