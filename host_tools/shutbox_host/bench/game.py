@@ -21,9 +21,9 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
   the interned names (qstrs) at its end, the harness's included;
 - match_beside_*: the firmware's peak, the interned names and the smallest room (-X heapsize,
   to 256 bytes, minus the harness's base: against FIRMWARE_ROOM) of the games where the
-  match's play runs beside a tie rule's rounds, shutbox.turn's game or both (MATCH_BESIDE),
-  and of those where the box computes it (shutbox.payout: a variant without the pack's match
-  blocks, PAYOUT), each by game: match_beside().
+  match's play runs beside a tie rule's rounds, shutbox.turn's game or both, or where the box
+  computes it (shutbox.payout: a variant without the pack's match blocks), each by game
+  (MATCH_BESIDE: match_beside()).
 - later_seats_firmware_peak_heap_bytes: the firmware's peak of one round for the win of 3
   and 4 players with the hard computer (the last seat) and best-move hints, where every
   later seat reads its match play's patch (later_seats()).
@@ -87,19 +87,16 @@ def all_features_script() -> Script:
 # The games where the hard computer and the best hints play the match's move (shutbox.target,
 # loaded by app.prelude) beside features it once did not fit with: a tie rule's rounds
 # (roll-off, replay), shutbox.turn's game (real dice, the time limit, resigning) and both; and
-# a variant without the pack's match blocks (one die never, count scoring), whose seats' play
-# shutbox.payout computes from the pack's vectors; one person's turn, then the computer's
-# (person_then_computer).
+# the variants without the pack's match blocks, whose seats' play shutbox.payout computes
+# from the pack's vectors at each turn's start (loaded by app.prelude too): one die never and
+# count scoring (one layer), the locked mode (two layers); one person's turn, then the
+# computer's (person_then_computer).
 _TURN = {"players": 1, "computer": 3, "hints": 2, "real_dice": 1, "timeout": 2, "resign": 1}
 MATCH_BESIDE = {"roll-off": {"players": 1, "computer": 3, "hints": 2, "tie": 1},
                 "replay": {"players": 1, "computer": 3, "hints": 2, "tie": 2},
-                "turn": _TURN, "turn-roll-off": {**_TURN, "tie": 1}}
-# The games where the box computes the match's play (shutbox.payout, at each turn's start:
-# its int arrays and its list of the states each need one piece of heap): one die never and
-# count scoring (one layer), the locked mode (two layers). More than FIRMWARE_ROOM: a game's
-# heap on this port has such holes only with kilobytes to spare (the chip has them).
-PAYOUT = {"variant": {"players": 1, "computer": 3, "hints": 2, "one_die": 0, "scoring": 2},
-          "locked": {"players": 1, "computer": 3, "hints": 2, "one_die_mode": 1}}
+                "turn": _TURN, "turn-roll-off": {**_TURN, "tie": 1},
+                "variant": {"players": 1, "computer": 3, "hints": 2, "one_die": 0, "scoring": 2},
+                "locked": {"players": 1, "computer": 3, "hints": 2, "one_die_mode": 1}}
 
 
 def person_then_computer(real: bool = False) -> Script:
@@ -166,15 +163,14 @@ def boot_base() -> int:
 # The firmware's room on the unix port, on top of the harness's base: the project's own guard
 # against the heap growing, not the chip's limit (the emulated Pico has about 180 KB free at
 # the least, docs/performance.md). The all-features game's live heap must stay within 64 KB
-# (tests/firmware/test_memory.py: FIRMWARE_CAP). The room is 69 KB: shutbox.turn's game beside
-# a tie rule's rounds with the match's play (MATCH_BESIDE's turn-roll-off, the most of them:
-# match_beside_min_room_bytes) plays on 67.5 KB (69,088 bytes) and restarts after a fault at
-# its five points on 69 KB: 1.5 KB of margin (it was 66 KB: 64 KB and 2 KB for the fragmentation
-# of this 64-bit port, where the harness's blocks and names share the firmware's heap and
-# qstr pool). A fixed room: taken to the next KB, the room moved by up to 1 KB with a few
-# bytes of harness. The games whose match play the box computes (PAYOUT) need more: measured,
-# not played by the guard.
-FIRMWARE_ROOM = 69 * 1024
+# (tests/firmware/test_memory.py: FIRMWARE_CAP). The room is 73 KB: the locked mode's game,
+# whose match play the box computes (shutbox.payout: its pass's arrays, each in one piece at
+# a turn's start; the most of MATCH_BESIDE's games, match_beside_min_room_bytes) plays on
+# 71.5 KB (73,184 bytes) and restarts after a fault at its five points on 73 KB: 1.5 KB of
+# margin (it was 66 KB: 64 KB and 2 KB for the fragmentation of this 64-bit port, where the
+# harness's blocks and names share the firmware's heap and qstr pool). A fixed room: taken
+# to the next KB, the room moved by up to 1 KB with a few bytes of harness.
+FIRMWARE_ROOM = 73 * 1024
 
 
 def boot_cap(base: int | None = None) -> int:
@@ -321,7 +317,7 @@ def _names(r: boxsim.Run) -> int:
 
 
 def beside_script(want: dict) -> Script:
-    """The script of a game of MATCH_BESIDE or PAYOUT: person_then_computer, the person's
+    """The script of a game of MATCH_BESIDE: person_then_computer, the person's
     throws entered on the tiles with real dice."""
     return person_then_computer(bool(want.get("real_dice")))
 
@@ -339,10 +335,10 @@ def _least_room(flash, want: dict, base: int, name: str) -> int:
 
 
 def match_beside() -> dict:
-    """Heap figures of the games of MATCH_BESIDE and PAYOUT (beside_script, booted from their
-    settings file, their peak sampled: MATCH_BESIDE's at the cap, PAYOUT's on 1 MB), as the
-    all-features game's: match_beside_firmware_peak_heap_bytes, match_beside_names (the
-    interned names at its end, the harness's included) and match_beside_min_room_bytes (the
+    """Heap figures of the games of MATCH_BESIDE (beside_script, booted from their settings
+    file at the cap, their peak sampled), as the all-features game's:
+    match_beside_firmware_peak_heap_bytes, match_beside_names (the interned names at its
+    end, the harness's included) and match_beside_min_room_bytes (the
     smallest heap it plays both turns on, minus the base: booting makes the game's largest
     block after the modules' code and the engine's tables, and shutbox.payout's pass needs
     its arrays in one piece each, so it needs kilobytes above the peak), each by game."""
@@ -353,11 +349,10 @@ def match_beside() -> dict:
     flash = tempfile.mkdtemp(prefix="shutbox-beside-")
     base = boot_base()
     try:
-        for name, want in {**MATCH_BESIDE, **PAYOUT}.items():
+        for name, want in MATCH_BESIDE.items():
             s = beside_script(want)
             s.lines.append("i")
-            r = boot_run(flash, want, s, boot_cap(base) if name in MATCH_BESIDE else "1m",
-                         "--peak")
+            r = boot_run(flash, want, s, boot_cap(base), "--peak")
             if trouble(r) or len(r.events("score")) != 2:
                 raise RuntimeError("the %s game failed: %s" % (name, trouble(r)))
             peak[name] = r.answer("PEAK")[0] - r.answer("BASE")[0]
