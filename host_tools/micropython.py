@@ -1,6 +1,8 @@
 # CPython stand-in for MicroPython's `micropython` module: the firmware imports unchanged.
 """The few `micropython` names the firmware uses, as CPython no-ops (and time.ticks_*)."""
 
+import builtins
+
 
 def const(value):
     """Return *value*: on the Pico `const` folds it into the bytecode."""
@@ -13,6 +15,17 @@ def native(func):
 
 
 viper = native
+
+
+def _ptr(buf):
+    """Return *buf*: viper's ptr8/ptr16/ptr32 casts index an array's or a bytearray's items,
+    as CPython's own indexing does."""
+    return buf
+
+
+# viper's casts are names its compiler knows, not a module's: on CPython they are builtins
+# while this stand-in is loaded (the firmware imports it before any viper function runs)
+builtins.ptr8 = builtins.ptr16 = builtins.ptr32 = _ptr  # type: ignore[attr-defined]
 
 
 def heap_lock():

