@@ -185,7 +185,7 @@ $(MPY_OUT)/shutbox/payout.mpy: MPY_FLAGS += -march=armv6m
 
 $(MPY_OUT)/%.mpy: firmware/%.py | $(STAMP)
 	@mkdir -p $(@D)
-	$(MPY_CROSS) $(MPY_FLAGS) -o $@ -s $*.py $<
+	$(MPY_CROSS) $(MPY_FLAGS) -o $@ -s $(notdir $*) $<
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache node_modules

@@ -330,8 +330,8 @@ def firmware_sources(firmware: Path, chip: str | None = "RP2040") -> list[tuple[
 def _compile(exe: str, tag: str, rel: str, data: bytes, arch: str = PICO_ARCH) -> bytes:
     """Compile one module's source with mpy-cross (its -march where it holds machine code:
     layout.march, *arch* the board's), through a cache keyed by its content."""
-    argv = [*mp.MPY_FLAGS, *march(rel, arch)]
-    flags = " ".join(argv)
+    argv = [*mp.MPY_FLAGS, *march(rel, arch), "-s", mp.source_name(rel)]
+    flags = " ".join(argv)  # (every input of the output is in the key: a cache never stale)
     key = hashlib.sha256(tag.encode() + b"\0" + flags.encode() + b"\0" + rel.encode() + b"\0"
                          + data).hexdigest()
     cached = CACHE / (key + ".mpy")
@@ -343,7 +343,7 @@ def _compile(exe: str, tag: str, rel: str, data: bytes, arch: str = PICO_ARCH) -
     with tempfile.TemporaryDirectory(prefix="shutbox-mpy-") as where:
         src = Path(where) / Path(rel).name
         src.write_bytes(data)
-        proc = subprocess.run([exe, *argv, "-o", str(tmp), "-s", mp.source_name(rel), str(src)],
+        proc = subprocess.run([exe, *argv, "-o", str(tmp), str(src)],
                               capture_output=True, text=True, timeout=120, **mp.tied())
     if proc.returncode != 0:
         tmp.unlink(missing_ok=True)
