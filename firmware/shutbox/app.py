@@ -380,16 +380,27 @@ def prelude(boot, booted):
     for p in (Board, Store, Settings, Rules) if mp else ():
         p.__init__ = None  # type: ignore[method-assign,assignment]
         del p.__init__
+    # the engine's tables before the optional modules: their blocks below the code, which
+    # leaves a restart after a fault its holes (about 0.5 KB less room for the recoveries)
+    gc.collect()
+    boot.append(make_engine(boot[_BOOT_SETTINGS], boot[_BOOT_RULES]))  # _BOOT_ENGINE
+    if mp:  # its tables are made: the engine's constructor goes too (above), and the code
+        # that chose them (every start after this reuses the engine)
+        Engine.__init__ = None  # type: ignore[method-assign,assignment]
+        del Engine.__init__
     p = parts(s)
     turn = s.real_dice or s.timeout or s.resign
     # the match's play (shutbox.target: the hard computer's and the best hints' in one round
     # for the win, its checks as in shutbox.coach) with the code, not among a game's garbage
-    # later, where its blocks left a restart after a fault no room for the game's
+    # later, where its blocks left a restart after a fault no room for the game's; and where
+    # the pack has no block for some seat (a variant but the default one, tablegen's
+    # MATCH_KEYS; replay with 3 and 4 seats) the pass that computes it (shutbox.payout)
+    m = (s.hints == 2 or s.computer == 3) and not (
+        s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go or s.most_tiles)
+    w = m and (s.tie == 2 and s.players + (s.computer > 0) > 2 or s.one_die != 1
+               or s.one_die_mode or s.moves or s.scoring)
     for name in ["guard", "resume"] + p + (["sleep"] if chip else []) + (
-            ["turn"] if turn else []) + (
-            ["target"] if (s.hints == 2 or s.computer == 3) and not (
-                s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
-                or s.most_tiles or turn and "rounds" in p) else []):
+            ["turn"] if turn else []) + (["target"] if m else []) + (["payout"] if w else []):
         gc.collect()
         __import__("shutbox." + name)
     # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them
@@ -401,10 +412,6 @@ def prelude(boot, booted):
     if booted is not None:  # main.py's start-up shortcuts end: collected with the rest
         booted()
     gc.collect()
-    boot.append(make_engine(boot[_BOOT_SETTINGS], boot[_BOOT_RULES]))  # _BOOT_ENGINE
-    if mp:  # its tables are made: the engine's constructor goes too (above)
-        Engine.__init__ = None  # type: ignore[method-assign,assignment]
-        del Engine.__init__
 
     def make(now, safe):
         return start(board, os.urandom, now, store, boot, safe)

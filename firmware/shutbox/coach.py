@@ -10,11 +10,10 @@ wins and one equal to it ties, so the hint is then the move with the best chance
 counted half (engine.set_target, once a turn; nine tiles with `any` moves and sum or count
 scoring have these tables): a tie between two players is worth half a win under every tie
 rule of the box. In one round for the win (no format, stakes or turn variant; any tie rule,
-beside the computer, real dice, the time limit and resigning too, though not with one of
-those three beside a tie rule's rounds: that game does not fit the heap even without it)
-seat 1's hint is the match's play instead where the pack has it
-(the default variant): the best chance to win the round, a tie counted as the tie rule makes
-it (shutbox.target); seat 2 of 2's target play is the match's play.
+beside the computer, real dice, the time limit and resigning too) seat 1's hint is the
+match's play instead: the best chance to win the round, a tie counted as the tie rule makes
+it (shutbox.target: a block of the pack for the default variant, computed from the pack's
+vectors elsewhere, shutbox.payout); seat 2 of 2's target play is the match's play.
 Where the target cannot be beaten, or cannot be missed, the lowest expected score is the aim
 again (after a shut box in one round: the best chance of one, the only way to tie it); in one
 round for the win the loaded block's play is the hint even where the chance rounds to 0 or 1 in
@@ -80,11 +79,10 @@ class Coach:
                 t = rs[p]
         s = g.settings  # one round for the win: the match's play, or the score to beat
         m = not (s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go
-                 or s.most_tiles or s.real_dice | s.timeout | s.resign and g.match)
+                 or s.most_tiles)
         if m:
             # by names the box already holds ("shutbox.", "target": one more interned name can
-            # make their pool grow by KBs); not with shutbox.turn's game beside a tie rule's
-            # rounds: those two do not fit the heap even without it
+            # make their pool grow by KBs)
             t = __import__("shutbox." + "target").target.target(g)
         elif t < 0 or not e.set_target(t):  # allocates (reads a table block): once a turn
             return

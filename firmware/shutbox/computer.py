@@ -20,8 +20,7 @@ random where the rules let it choose), medium plays the rule of thumb of the sol
 (docs/rules.md: the highest tiles first, then the fewest; one die when the open tiles add
 up to 6 or less), hard plays the exact optimum (the engine's tables): in one round for the
 win (no rounds setting but a tie rule: share, roll-off or replay; beside best hints, real
-dice, the time limit and resigning too, though not with one of those three beside a tie
-rule's rounds: that game does not fit the heap even without it) the match's play, the best
+dice, the time limit and resigning too) the match's play, the best
 chance to win the round (seat 1; in later seats the best chance to win against the score so
 far, a tie with it counted half, and of a shut box after one: shutbox.target), elsewhere the
 lowest expected score. It chooses among the moves the game allows: where a
@@ -83,10 +82,9 @@ class Computer:
                 # (shutbox.target checks the other rounds settings: their check here does
                 # not fit the heap)
                 s = g.settings
-                if g.match is None or s.tie and not s.real_dice | s.timeout | s.resign:
+                if g.match is None or s.tie:
                     # set_target: it reads a table block (by names the box holds, as in
-                    # shutbox.coach; not with shutbox.turn's game beside a tie rule's
-                    # rounds: those two do not fit the heap even without it)
+                    # shutbox.coach)
                     __import__("shutbox." + "target").target.target(g)
                 else:
                     e.set_target(0)

@@ -25,12 +25,11 @@ int arrays of a state each (one layer at a time: a locked mode's first layer rea
 second's states below 64, its one-die results), the tile-sum order and a few bytes, all freed
 when it returns: call it once a turn.
 
-target(g) is what shutbox.target would call where the pack has no block or patch (every variant
-but the default, replay), from a pack with the vectors (tablegen.hint_pack_bytes(vectors=
-True)): not yet, since the games beside a tie rule's rounds have no heap for it
-(docs/solver.md: the replay game's peak with it, against the 64 KB cap), so tables/t9.bin
-is without them. Its names are ones the box already holds (target, best; locals aside), so
-that loading it adds the module's name alone to MicroPython's full qstr pool.
+target(g) is what shutbox.target calls where the pack has no block or patch (every variant
+but the default, replay with 3 and 4 seats), from the pack's vectors (tablegen.
+hint_pack_bytes, every variant of tables/t9.bin). Its names are ones the box already holds
+(target, best; locals aside), so that loading it adds the module's name alone to
+MicroPython's full qstr pool.
 """
 # ruff: noqa: F821 - viper's ptr8, ptr16 and ptr32 (its compiler's casts; builtins on CPython)
 # mypy: disable-error-code="name-defined"

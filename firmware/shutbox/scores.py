@@ -6,10 +6,12 @@ seat's later-seat row of the table pack (tablegen: by the rule set, the seat, ho
 share the score to beat and that score), its list of tile sums' patches, and overwrites the
 rank and one-die bits of those sums' states in the engine's hint buffer (one pass over the
 states), so best_move_target and choose_one_die_target give the match's play (the seats
-after it weigh in) in every state. Nothing more where the row has no list, or the variant
-no later rows. A module of its own: its code costs heap only in these games, not in every
-game that reads a match block (the games of 2 beside a tie rule's rounds have no room for
-it)."""
+after it weigh in) in every state. Nothing more where the row has no list; None where the
+pack has no block or patch for the seat (seat 1 under replay or of a variant without match
+blocks, a later seat under replay or of a variant without later rows): shutbox.target then
+computes its play (shutbox.payout). A module of its own: its code costs heap only in these
+games, not in every game that reads a match block (the games of 2 beside a tie rule's rounds
+have no room for it)."""
 
 from micropython import const
 from shutbox.engine import tile_sum
@@ -26,7 +28,8 @@ _LATER_LIST = const(93)  # a later seat's list of patches: a count, 2 bytes each
 
 def target(g):
     """shutbox.target's target(g) for 3 or 4 players (one round for the win: it checked), the
-    later seats' patches read (once a turn); the same return values."""
+    later seats' patches read (once a turn); the same return values, or None where the pack
+    has no block or patch for the seat (shutbox.target computes its play then)."""
     e = g.engine
     s = g.settings
     n = g.players
@@ -43,6 +46,10 @@ def target(g):
     if t < 0 and e.start_open == e.full and e.set_target(
             -1 - ((n - 2) * 4 + 1 + (s.tie == _TIE_REPLAY) * 2 + s.shut_wins)):
         return -2  # seat 1's match situation (tablegen; replay: none for 3 and 4)
+    # no block (another variant, or replay), or a later seat under replay: None, the seat's
+    # play computed from the pack's vectors (shutbox.target)
+    if e.start_open == e.full and (t < 0 or t > 0 and s.tie == _TIE_REPLAY):
+        return None
     if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
         return 0
     if not (e.set_target(t if t > 0 else 0) and t > 0 and s.tie != _TIE_REPLAY):
@@ -53,8 +60,8 @@ def target(g):
     if f is None:
         return t
     try:
-        if not d[7] & 1:  # no later rows (flag bit 0: after the other index rows)
-            return t
+        if not d[7] & 1:  # no later rows (flag bit 0): computed from the vectors, as above
+            return None if e.start_open == e.full else t
         # the situation's row, after the patches' area's offset
         j = ((((n - 3) * 2 + s.shut_wins) * _LATER_SLOTS + j * (j - 1) // 2 + c - 1)
              * (d[5] + 1) + t) * 2 + 4

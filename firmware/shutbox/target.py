@@ -10,12 +10,16 @@ replay nearly (docs/solver.md). Seats 2 to 4 of 3 and 4 players also weigh the s
 to play: under ties shared or rolled off the pack's later-seat patch for the seat, the score
 to beat and how many share it re-ranks the states of the tile sums where the match's play
 differs (tablegen), read once a turn into the target's block by shutbox.scores, which aims 3
-and 4 players: the match's play in every state (the default variant; replay with 3 and 4
-players is not solved). After a shut box (shut-wins off) only a shut box ties: the pack's
+and 4 players: the match's play in every state (the default variant under ties shared or
+rolled off). After a shut box (shut-wins off) only a shut box ties: the pack's
 situation MATCH_SHUT (every variant it covers), the best chance of one (the match's play in
-every seat). Where the pack has no block (the start not all open for seat 1, replay with 3
-and 4 players, a variant without seat-1 blocks, a variant without hints) seat 1 aims at the
-lowest expected score, and after a shut box a seat aims at a score below 1."""
+every seat). Where the pack has no block or patch (seat 1 of a variant without seat-1 blocks
+or of replay with 3 and 4 players, a later seat of 3 and 4 under replay or of a variant
+without later-seat patches) the seat's match play is computed from the pack's vectors
+(shutbox.payout, once a turn: every variant of the hint pack, the start all open); seat 2 of
+2 under replay keeps its target block (nearly the match's play: the replay game's heap).
+Without hints (or the start not all open) seat 1 aims at the lowest expected score, and
+after a shut box a seat aims at a score below 1."""
 
 from micropython import const
 
@@ -37,18 +41,30 @@ def target(g):
         e.set_target(0)  # not one round for the win (the computer only: the coach checks)
         return -1
     n = g.players
-    if n > 2:  # 3 or 4 players: shutbox.scores (loaded only then, by names the box holds)
-        return __import__("shutbox." + "scores").scores.target(g)
     t = -1  # the score to beat: the best final score so far this round
     rs = g.scores if g.match is None else g.match.rscores
     for p in range(n):
         if g.played >> p & 1 and (t < 0 or rs[p] < t):  # bit p: seat p has played
             t = rs[p]
+    if n > 2:  # 3 or 4 players: shutbox.scores (loaded only then, by names the box holds)
+        p = __import__("shutbox." + "scores").scores.target(g)
+        if p is not None:
+            return p
     # seat 1 of 2: its match situation 1 + replay * 2 + shut_wins (one player: no match)
-    if t < 0 and n > 1 and e.start_open == e.full and \
+    elif t < 0 and n > 1 and e.start_open == e.full and \
             e.set_target(-2 - (s.tie == _TIE_REPLAY) * 2 - s.shut_wins):
         return -2
-    if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
-        return 0
-    e.set_target(t if t > 0 else 0)  # a shut box to tie without MATCH_SHUT: no hints either
+    # a later seat of 2 (its target block: the match's play under ties shared or rolled off,
+    # and nearly under replay, docs/solver.md), a shut box, no match: not the computed play
+    elif not (n > 1 and t < 0 and e.start_open == e.full):
+        if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
+            return 0
+        e.set_target(t if t > 0 else 0)  # a shut box to tie without MATCH_SHUT: no hints
+        return t if t else 1
+    # no block (another variant; for 3 and 4, replay, a later seat without a patch): the
+    # seat's play computed from the pack's vectors (shutbox.payout, by names the box holds)
+    p = __import__("shutbox." + "payout").payout.target(g)
+    if p is not None:
+        return p
+    e.set_target(t if t > 0 else 0)  # no vectors: the lowest expected score, or the target
     return t if t else 1

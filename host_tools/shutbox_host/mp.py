@@ -56,6 +56,15 @@ NPM_HOW = ("run `make node` (npm ci; Debian: apt-get install nodejs npm)" if CHE
 MPY_FLAGS = ("-O3",)
 
 
+def source_name(rel: str) -> str:
+    """The source name mpy-cross writes into a module's bytecode (-s) for *rel* (its path in
+    the firmware): the module's bare name ("target" for shutbox/target.py), a name the box
+    interns anyway (the package's attribute), so a module adds no name of its own to
+    MicroPython's qstr pool, full on the box (its tables double as they grow: 7 KB of heap at
+    once on the 64-bit port). A traceback names the module: File "target"."""
+    return rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
 def _tool(name: str, env_var: str) -> str | None:
     """Return a command: $ENV_VAR, the one beside this Python (the venv), or on PATH; None."""
     env = os.environ.get(env_var)

@@ -26,6 +26,7 @@ import struct
 import pytest
 from emugame import finish, near_the_end
 from needs import pico_w
+from onerun import once
 
 from shutbox.store import Store
 from shutbox_host import mp
@@ -104,6 +105,11 @@ def _saves(flash_history, ops: list, end: int) -> dict:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
+    """The reference, once for the module's tests on whichever workers (onerun)."""
+    return once(tmp_path_factory, "picow_names", lambda: _reference(tmp_path_factory))
+
+
+def _reference(tmp_path_factory):
     """The flash near the game's end, and a run from it to the end: its inputs, the end's
     flash operations, the scores."""
     tmp = tmp_path_factory.mktemp("names")

@@ -135,7 +135,8 @@ def test_tie_lost_is_not_it():
 def test_seat_two_under_replay_plays_the_target_blocks():
     """Replay: a tie is worth seat 2's chance in the replay, not exactly half; the box plays
     the same target blocks as under share (the match's play but for 33 choices over every
-    score of seat 1: docs/solver.md, matchtables.seat2)."""
+    score of seat 1: docs/solver.md, matchtables.seat2; computing it, shutbox.payout, would
+    not leave the replay game the heap's room for its recoveries)."""
     eng = Engine(Rules())
     for x in (0, 9, 20, 31):
         assert aim_after(eng, 2, 2, 0, x) == x
@@ -225,27 +226,31 @@ def test_later_seats_play_the_match_everywhere(players, wins):
         assert check_later(eng, players, tie, wins, range(1, 46), 1) > 0
 
 
-def test_later_seats_under_replay_keep_the_target_blocks():
-    """Replay with 3 or 4 players is not solved exactly (match.MatchRules): no patch, the
-    target block as it is."""
+def test_later_seats_under_replay_play_the_match():
+    """Replay with 3 or 4 players: the pack has no block or patch; the box computes the
+    seat's match play from the vectors (shutbox.payout), not the target block as it is (it
+    played that before, which this fails on)."""
     eng = Engine(Rules())
     g = SimpleNamespace(engine=eng, settings=Settings(tie=2), players=4, played=1,
                         scores=[20, 0, 0, 0], match=None)
     assert aim(g) == 20
-    bt = beat_target(20)[0]
-    assert all(eng.best_move_target(s, a, b) == bt(0, s, b == 0, CANDS[a, b])
+    choice = reference(4, 2, 0, (20,))[0]
+    assert all(eng.best_move_target(s, a, b) == choice(0, s, b == 0, CANDS[a, b])
                for s in range(0, 512, 5) for a, b in THROWS)
+    bt = beat_target(20)[0]
+    assert any(bt(0, s, b == 0, CANDS[a, b]) != choice(0, s, b == 0, CANDS[a, b])
+               for s in range(512) for a, b in THROWS)
 
 
 def test_no_block_where_the_match_is_not_solved_for_the_box():
     eng = Engine(Rules())
-    assert not load(eng, 3, 2, 0, -1)  # replay is solved for 2 players only
     assert not load(eng, 3, 0, 0, 12)  # later seats of 3 and 4: a target block, patched
     assert not eng.set_target(-1 - tablegen.MATCH_SITUATIONS)  # beyond the pack's
     assert eng.p_beat(eng.full) == -1  # and the hints are as without a target
+    # a start not all open: neither a block nor the vectors' play (they are the whole box's)
+    assert not load(Engine(Rules(start=V.START_LOW_THREE_SHUT)), 2, 0, 0, -1)
     for rules in (Rules(9, V.ONE_DIE_NEVER), Rules(start=V.START_LOW_THREE_SHUT),
                   Rules(scoring=V.SCORING_COUNT)):
-        assert not load(Engine(rules), 2, 0, 0, -1)
         # after a shut box: MATCH_SHUT, which every variant of the hint pack has (its states
         # whatever the start)
         assert aim_after(Engine(rules), 2, 0, 0, 0) == 0
@@ -292,9 +297,10 @@ def test_after_a_shut_box_every_variant_plays_the_match(key):
 
 def expected_move(g, players: int, tie: int, wins: int, scores: tuple) -> int:
     """The solver's move for the throw shown: the match's play in seat 1, in every later seat
-    under ties shared or rolled off, and in every seat after a shut box; beat-target (a tie
-    counted half) in the later seats under replay."""
-    if not scores or tie < 2 or min(scores) == 0:
+    under ties shared or rolled off (and of 3 and 4 under replay: shutbox.payout), and in
+    every seat after a shut box; beat-target (a tie counted half) in seat 2 of 2 under
+    replay."""
+    if not scores or tie < 2 or min(scores) == 0 or players > 2:
         choice = reference(players, tie, wins, scores)[0]
     else:
         choice = beat_target(min(scores))[0]

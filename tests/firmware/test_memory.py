@@ -46,11 +46,14 @@ def test_every_feature_peaks_within_64k(figures):
 def test_every_feature_runs_on_a_64k_heap_for_the_firmware(figures, tmp_path):
     """(b) The whole all-features game, booted as the Pico boots from its settings file,
     completes with -X heapsize = the harness' base (the simulated board and boxrun, which on
-    the Pico are C code and ROM) + FIRMWARE_ROOM (its 64 KB and 2 KB for fragmentation on the
-    64-bit port); 8 KB less and it runs out (the control)."""
-    cap = bench_game.boot_cap(figures["all_features_harness_heap_bytes"])
+    the Pico are C code and ROM) + FIRMWARE_ROOM (the room of the games the guard plays: its
+    64 KB, fragmentation on the 64-bit port, the match's pass: bench_game); 8 KB less than
+    its 64 KB and it runs out (the control)."""
+    base = figures["all_features_harness_heap_bytes"]
+    cap = bench_game.boot_cap(base)
     assert bench_game.all_features_completes(str(tmp_path / "a"), cap)
-    assert not bench_game.all_features_completes(str(tmp_path / "b"), cap - 8 * 1024)
+    assert not bench_game.all_features_completes(str(tmp_path / "b"),
+                                                 base + FIRMWARE_CAP - 8 * 1024)
 
 
 def test_the_game_completes_on_a_heap_capped_near_its_peak(figures, tmp_path):
@@ -109,10 +112,11 @@ def test_booted_with_the_hard_computer_and_best_hints_the_box_starts(cap, tmp_pa
 @pytest.mark.parametrize("name", sorted(bench_game.MATCH_BESIDE))
 def test_the_match_beside_them_plays_both_turns_on_the_cap(cap, tmp_path, name):
     """One person and the hard computer with best hints, the match's play loaded beside the
-    rounds module or shutbox.turn's game: both turns on the cap (the person's hints the
-    match's: its analysis' goal), and not on clearly less."""
+    rounds module, shutbox.turn's game or both, or computed (shutbox.payout: another
+    variant): both turns on the cap (the person's hints the match's: its analysis' goal),
+    and not on clearly less."""
     want = bench_game.MATCH_BESIDE[name]
-    script = bench_game.person_then_computer(name == "turn")
+    script = bench_game.beside_script(want)
     r = bench_game.boot_run(tmp_path / "a", want, script, cap)
     assert bench_game.trouble(r) == [] and len(r.events("score")) == 2, r.events("score")
     assert r.events("score")[0]["analysis"]["goal"] == "match"
@@ -127,9 +131,9 @@ def test_roll_recovers_beside_the_match(cap, tmp_path, name):
     restart its room: loaded at the first turn it did not, at 2 or 3 points of 10)."""
     from shutbox_host.model.script import Script
 
-    lines = bench_game.person_then_computer(name == "turn").lines
-    waits = [i + 1 for i, x in enumerate(lines) if x.startswith("w ")]
     want = bench_game.MATCH_BESIDE[name]
+    lines = bench_game.beside_script(want).lines
+    waits = [i + 1 for i, x in enumerate(lines) if x.startswith("w ")]
     got = []
     for k in range(5):
         s = Script()
@@ -164,12 +168,13 @@ def test_a_memory_error_while_main_imports_shows_the_fault_and_restarts(cap, tmp
 
 
 def test_the_box_never_goes_dark_when_the_heap_runs_out(cap, tmp_path):
-    """The all-features game on heaps below its room (64 KB and up, 128-byte steps): runs
-    out at a different point on each (the heap's layout moves), in the guard or outside
-    it (firmware/main.py, then shutbox.rescue); none ends dark, a fault shows its pattern."""
+    """The all-features game on heaps just below what it needs (64 KB to 66 KB, 128-byte
+    steps): runs out at a different point on each (the heap's layout moves), in the guard or
+    outside it (firmware/main.py, then shutbox.rescue); none ends dark, a fault shows its
+    pattern."""
     base = cap - bench_game.FIRMWARE_ROOM
     got = {}
-    for k in range(0, bench_game.FIRMWARE_ROOM - FIRMWARE_CAP, 128):
+    for k in range(0, 2 * 1024, 128):
         held, t = bench_game.never_dark(tmp_path / str(k), base + FIRMWARE_CAP + k)
         if not held:
             got[k] = t

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import backends
 import pytest
+from onerun import once
 
 from shutbox import pins
 from shutbox_host import contact
@@ -57,10 +58,14 @@ def _check(res: bounce.Result, edges: int) -> None:
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def two_thousand(request) -> bounce.Result:
-    fw = request.getfixturevalue("fw_image") if request.param == "emu" else None
-    with _box(request.param, fw) as box:
-        return bounce.run(box, seed=2121, edges=2000)
+def two_thousand(request, tmp_path_factory) -> bounce.Result:
+    """The run on each backend, once for its three tests on whichever workers (onerun)."""
+    def run():
+        fw = request.getfixturevalue("fw_image") if request.param == "emu" else None
+        with _box(request.param, fw) as box:
+            return bounce.run(box, seed=2121, edges=2000)
+
+    return once(tmp_path_factory, "bounce-" + request.param, run)
 
 
 @pytest.mark.node

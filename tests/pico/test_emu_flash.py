@@ -17,6 +17,7 @@ import random
 
 import pytest
 from emu_skip import require_emulator
+from onerun import once
 
 pytestmark = [pytest.mark.node]
 
@@ -35,7 +36,12 @@ def _tree(img: bytes) -> dict:
 
 
 @pytest.fixture(scope="module")
-def reference(fw_image):
+def reference(fw_image, tmp_path_factory):
+    """The reference run, once for the cuts on whichever workers (onerun)."""
+    return once(tmp_path_factory, "emu_flash", lambda: _reference(fw_image))
+
+
+def _reference(fw_image):
     """One turn from power-up, its flash operations and every version of /data's files: the
     flash after each operation (a save at a throw is on the flash until the next save, which
     can come before the player sees the throw: a throw that ends the turn)."""

@@ -28,14 +28,17 @@ pytestmark = [pytest.mark.node]
 
 require_emulator()
 
+from onerun import once  # noqa: E402
+
 from shutbox_host.bench import idle  # noqa: E402
 
 _BUSY_PCT = 3.0
 
 
 @pytest.fixture(scope="module")
-def measured():
-    return idle.measure()
+def measured(tmp_path_factory):
+    """The one walk through every screen: its tests on two workers share it (onerun)."""
+    return once(tmp_path_factory, "screens_idle", idle.measure)
 
 
 @pytest.mark.parametrize("screen", idle.SCREENS)

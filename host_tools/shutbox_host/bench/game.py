@@ -19,13 +19,11 @@ runs ``gc.collect()`` and reads ``gc.mem_alloc()``; the largest reading is:
 - all_features_*: the same for a game with every feature on (ALL_FEATURES, booted through
   shutbox.powerup with the flash, guard and watchdog; see all_features()); all_features_names:
   the interned names (qstrs) at its end, the harness's included;
-- match_beside_*: the firmware's peak and the interned names of the games where the match's
-  play runs beside a tie rule's rounds or shutbox.turn's game (MATCH_BESIDE: match_beside()).
-- turn_beside_rounds_firmware_peak_heap_bytes: the firmware's peak of the one game where the
-  hard computer and best hints still play the lowest expected score for the heap: shutbox.turn's
-  beside a tie rule's rounds (TURN_BESIDE_ROUNDS: turn_beside_rounds());
-  turn_beside_rounds_min_heapsize_bytes: the smallest -X heapsize (to 256 bytes) on which it
-  boots as the Pico does and plays both turns, against the cap (boot_cap_heapsize_bytes).
+- match_beside_*: the firmware's peak, the interned names and the smallest room (-X heapsize,
+  to 256 bytes, minus the harness's base: against FIRMWARE_ROOM) of the games where the
+  match's play runs beside a tie rule's rounds, shutbox.turn's game or both, or where the box
+  computes it (shutbox.payout: a variant without the pack's match blocks), each by game
+  (MATCH_BESIDE: match_beside()).
 - later_seats_firmware_peak_heap_bytes: the firmware's peak of one round for the win of 3
   and 4 players with the hard computer (the last seat) and best-move hints, where every
   later seat reads its match play's patch (later_seats()).
@@ -88,12 +86,17 @@ def all_features_script() -> Script:
 
 # The games where the hard computer and the best hints play the match's move (shutbox.target,
 # loaded by app.prelude) beside features it once did not fit with: a tie rule's rounds
-# (roll-off, replay) and shutbox.turn's game (real dice, the time limit, resigning); one
-# person's turn, then the computer's (person_then_computer).
+# (roll-off, replay), shutbox.turn's game (real dice, the time limit, resigning) and both; and
+# the variants without the pack's match blocks, whose seats' play shutbox.payout computes
+# from the pack's vectors at each turn's start (loaded by app.prelude too): one die never and
+# count scoring (one layer), the locked mode (two layers); one person's turn, then the
+# computer's (person_then_computer).
+_TURN = {"players": 1, "computer": 3, "hints": 2, "real_dice": 1, "timeout": 2, "resign": 1}
 MATCH_BESIDE = {"roll-off": {"players": 1, "computer": 3, "hints": 2, "tie": 1},
                 "replay": {"players": 1, "computer": 3, "hints": 2, "tie": 2},
-                "turn": {"players": 1, "computer": 3, "hints": 2, "real_dice": 1, "timeout": 2,
-                         "resign": 1}}
+                "turn": _TURN, "turn-roll-off": {**_TURN, "tie": 1},
+                "variant": {"players": 1, "computer": 3, "hints": 2, "one_die": 0, "scoring": 2},
+                "locked": {"players": 1, "computer": 3, "hints": 2, "one_die_mode": 1}}
 
 
 def person_then_computer(real: bool = False) -> Script:
@@ -157,15 +160,17 @@ def boot_base() -> int:
     return r.answer("BASE")[0]
 
 
-# The firmware's room on the unix port, on top of the harness's base. Its live heap must stay
-# within the Pico's 64 KB (tests/firmware/test_memory.py: FIRMWARE_CAP); the room is 2 KB more,
-# for the heap's fragmentation on this 64-bit port, where the harness's blocks and names share
-# the firmware's heap and qstr pool: Roll's recovery at all ten points needed about 66.5 KB
-# here (about 64.2 KB since the box's once-made objects drop their constructors: app.prelude;
-# recovery_min_heapsize_bytes minus boot_harness_heap_bytes). A fixed room: taken to the next
-# KB of the harness's size, as it was (66,528 bytes at the last such count), the room moved by
-# up to 1 KB with a few bytes of harness.
-FIRMWARE_ROOM = 66 * 1024
+# The firmware's room on the unix port, on top of the harness's base: the project's own guard
+# against the heap growing, not the chip's limit (the emulated Pico has about 180 KB free at
+# the least, docs/performance.md). The all-features game's live heap must stay within 64 KB
+# (tests/firmware/test_memory.py: FIRMWARE_CAP). The room is 73 KB: the locked mode's game,
+# whose match play the box computes (shutbox.payout: its pass's arrays, each in one piece at
+# a turn's start; the most of MATCH_BESIDE's games, match_beside_min_room_bytes) plays on
+# 71.5 KB (73,184 bytes) and restarts after a fault at its five points on 73 KB: 1.5 KB of
+# margin (it was 66 KB: 64 KB and 2 KB for the fragmentation of this 64-bit port, where the
+# harness's blocks and names share the firmware's heap and qstr pool). A fixed room: taken
+# to the next KB, the room moved by up to 1 KB with a few bytes of harness.
+FIRMWARE_ROOM = 73 * 1024
 
 
 def boot_cap(base: int | None = None) -> int:
@@ -311,61 +316,52 @@ def _names(r: boxsim.Run) -> int:
     return int(got[-1].split("n_qstr=")[1].split(",")[0])
 
 
+def beside_script(want: dict) -> Script:
+    """The script of a game of MATCH_BESIDE: person_then_computer, the person's
+    throws entered on the tiles with real dice."""
+    return person_then_computer(bool(want.get("real_dice")))
+
+
+def _least_room(flash, want: dict, base: int, name: str) -> int:
+    """The smallest -X heapsize (to 256 bytes) on which the game of *want* plays both turns,
+    booted as the Pico does, minus the harness's *base*."""
+    s = beside_script(want)
+
+    def plays(h: int) -> bool:
+        r = boot_run(flash, want, s, h)
+        return not trouble(r) and len(r.events("score")) == 2
+
+    return mp.smallest_heap(plays, base + 32 * 1024, base + 128 * 1024, what=name) - base
+
+
 def match_beside() -> dict:
-    """Heap figures of the games of MATCH_BESIDE (person_then_computer, booted from their
-    settings file at the all-features cap, their peak sampled), as the all-features game's:
-    match_beside_firmware_peak_heap_bytes and match_beside_names (the interned names at its
-    end, the harness's included), each by game."""
+    """Heap figures of the games of MATCH_BESIDE (beside_script, booted from their settings
+    file at the cap, their peak sampled), as the all-features game's:
+    match_beside_firmware_peak_heap_bytes, match_beside_names (the interned names at its
+    end, the harness's included) and match_beside_min_room_bytes (the
+    smallest heap it plays both turns on, minus the base: booting makes the game's largest
+    block after the modules' code and the engine's tables, and shutbox.payout's pass needs
+    its arrays in one piece each, so it needs kilobytes above the peak), each by game."""
     import shutil
     import tempfile
 
-    peak, names = {}, {}
+    peak, names, room = {}, {}, {}
     flash = tempfile.mkdtemp(prefix="shutbox-beside-")
+    base = boot_base()
     try:
         for name, want in MATCH_BESIDE.items():
-            s = person_then_computer(name == "turn")
+            s = beside_script(want)
             s.lines.append("i")
-            r = boot_run(flash, want, s, boot_cap(), "--peak")
+            r = boot_run(flash, want, s, boot_cap(base), "--peak")
             if trouble(r) or len(r.events("score")) != 2:
                 raise RuntimeError("the %s game failed: %s" % (name, trouble(r)))
             peak[name] = r.answer("PEAK")[0] - r.answer("BASE")[0]
             names[name] = _names(r)
+            room[name] = _least_room(flash, want, base, "the %s game" % name)
     finally:
         shutil.rmtree(flash, ignore_errors=True)
-    return {"match_beside_firmware_peak_heap_bytes": peak, "match_beside_names": names}
-
-
-# shutbox.turn's game (real dice, the time limit, resigning) beside a tie rule's rounds
-# (roll-off) with the hard computer and best hints: the one game where they still play the
-# lowest expected score, not the match's move, for the heap (app.prelude leaves
-# shutbox.target out); its peak says how far it is from the cap.
-TURN_BESIDE_ROUNDS = {"players": 1, "computer": 3, "hints": 2, "tie": 1, "real_dice": 1,
-                      "timeout": 2, "resign": 1}
-
-
-def turn_beside_rounds() -> dict:
-    """turn_beside_rounds_firmware_peak_heap_bytes: the firmware's peak of TURN_BESIDE_ROUNDS's
-    game (person_then_computer, the throws entered), booted as the Pico does on a heap with
-    room to spare (it does not complete on the cap: boot_cap); and
-    turn_beside_rounds_min_heapsize_bytes, the smallest heap on which it plays both turns
-    (booting makes the game's largest block, its instance dict, after the modules' code and
-    the engine's tables: it needs kilobytes above the peak, which is sampled later)."""
-    import tempfile
-
-    s = person_then_computer(True)
-
-    def plays(r: boxsim.Run) -> bool:
-        return not trouble(r) and len(r.events("score")) == 2
-
-    with tempfile.TemporaryDirectory(prefix="shutbox-beside-") as d:
-        r = boot_run(d, TURN_BESIDE_ROUNDS, s, "1m", "--peak")
-        if not plays(r):
-            raise RuntimeError("the turn game beside the rounds failed: %s" % (trouble(r),))
-        least = mp.smallest_heap(lambda h: plays(boot_run(d, TURN_BESIDE_ROUNDS, s, h)),
-                                 32 * 1024, 512 * 1024, what="the turn game beside the rounds")
-    return {"turn_beside_rounds_firmware_peak_heap_bytes":
-            r.answer("PEAK")[0] - r.answer("BASE")[0],
-            "turn_beside_rounds_min_heapsize_bytes": least}
+    return {"match_beside_firmware_peak_heap_bytes": peak, "match_beside_names": names,
+            "match_beside_min_room_bytes": room}
 
 
 def all_features(min_heap: bool = True) -> dict:
@@ -510,7 +506,6 @@ def figures(soak: bool = False) -> dict:
         "game_throws": len(r.events("throw")),
         **all_features(),
         **match_beside(),
-        **turn_beside_rounds(),
         **later_seats(),
         **long_game(),
         **scenarios(),

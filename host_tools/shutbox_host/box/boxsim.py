@@ -67,7 +67,8 @@ def build() -> Path:
     h = hashlib.sha256(version.encode() + b"\0-s " + flags.encode())  # the flags: in the key
     sources = _sources()
     for rel, path in sources:
-        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+        h.update(rel.encode() + b"\0" + mp.source_name(rel).encode() + b"\0"
+                 + path.read_bytes() + b"\0")
     dest = BUILD / ("simmpy-" + h.hexdigest()[:16])
     if dest.is_dir():
         return _pico_path(dest)
@@ -77,11 +78,12 @@ def build() -> Path:
         (tmp / "shutbox").mkdir()
         for rel, path in sources:
             out = tmp / rel.replace(".py", ".mpy")
-            # -s: the short source name, as shutbox_host.pico.flash compiles for the Pico (the
-            # name is a string in RAM)
-            # (the viper code, layout.NATIVE, for the unix port: this machine's arch)
+            # -s: the short source name, as shutbox_host.pico.flash compiles for the Pico (a
+            # name in RAM: mp.source_name); the viper code, layout.NATIVE, for the unix port:
+            # this machine's arch
             argv = [*mp.MPY_FLAGS, *layout.march(rel, "host")]
-            r = subprocess.run([cross, *argv, "-o", str(out), "-s", rel, str(path)],
+            r = subprocess.run([cross, *argv, "-o", str(out), "-s", mp.source_name(rel),
+                                str(path)],
                                capture_output=True, text=True, **tied())
             if r.returncode != 0:  # a module mid-edit elsewhere: importing it will say so
                 print("boxsim: mpy-cross %s: %s" % (rel, r.stderr.strip()), file=sys.stderr)

@@ -184,7 +184,8 @@ def _compile_pins(source: str) -> bytes:
         src = Path(tmp) / "pins.py"
         src.write_text(source)
         out = Path(tmp) / "pins.mpy"
-        subprocess.run([exe, *mp.MPY_FLAGS, "-o", str(out), "-s", "shutbox/pins.py", str(src)],
+        subprocess.run([exe, *mp.MPY_FLAGS, "-o", str(out), "-s",
+                        mp.source_name("shutbox/pins.py"), str(src)],
                        check=True, capture_output=True, **mp.tied())
         return out.read_bytes()
 

@@ -343,7 +343,7 @@ def _compile(exe: str, tag: str, rel: str, data: bytes, arch: str = PICO_ARCH) -
     with tempfile.TemporaryDirectory(prefix="shutbox-mpy-") as where:
         src = Path(where) / Path(rel).name
         src.write_bytes(data)
-        proc = subprocess.run([exe, *argv, "-o", str(tmp), "-s", rel, str(src)],
+        proc = subprocess.run([exe, *argv, "-o", str(tmp), "-s", mp.source_name(rel), str(src)],
                               capture_output=True, text=True, timeout=120, **mp.tied())
     if proc.returncode != 0:
         tmp.unlink(missing_ok=True)

@@ -72,7 +72,7 @@ count scoring, every one-die rule and mode), little-endian:
              0 unused: MATCH_SHUT), slot (seat - 1) * (seat - 2) / 2 + holders - 1 (seat
              2..4; holders: the seats sharing S): the offset of its list in the area, 0 for
              none (beat-target S, a tie half, is already the match's play there).
-  vectors at (flag bit 1; not in tables/t9.bin yet: shutbox.target does not read them) a
+  vectors at (flag bit 1, every variant of tables/t9.bin) a
              variant's index rows (and later rows) are followed by the offset (u32) of its
              match vectors (see VEC_SLOTS below; identical ones stored once, after the area),
              from which shutbox.payout computes the match's play of every seat (every
@@ -599,11 +599,11 @@ def match_vector_bytes(var: solver.Variant, matches: dict | None = None) -> byte
 
 
 def hint_pack_bytes(tiles: int, sizes: dict | None = None, keys: list | None = None,
-                    vectors: bool = False) -> bytes:
+                    vectors: bool = True) -> bytes:
     """The beat-target hint pack for *tiles* (*keys*: these variants only, default every one
     offered_hints gives); *sizes* receives each variant's flash bytes (its index, blocks and
     later-seat patches, counting shared ones in full); *vectors*: with every variant's match
-    vectors (the box does not read them yet: tables/t9.bin is without)."""
+    vectors (shutbox.payout reads them where the pack has no block or patch)."""
     keys = offered_hints(tiles) if keys is None else keys
     full = (1 << tiles) - 1
     per_variant = []  # (key, layers, targets, [[block per layer] per target], later records)
