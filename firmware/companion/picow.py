@@ -118,6 +118,22 @@ def prepare(board, make, settings, supply, wdt=None):
     def run(guard):
         guard.out = live.out
         try:
+            # the server's modules one at a time, each before those that import it, each
+            # loader's garbage collected before the next (as main.py loads the game's): their
+            # code packs into the heap's holes, not above the loaders' garbage, so the heap's
+            # highest block in use stays lower and every collection's sweep, which runs up to
+            # it, shorter (a press landing as a collection starts waits for all of it: shutbox
+            # bench, picow_inputs_polled_gc_end_ms_*; docs/companion.md)
+            import gc
+
+            for m in ("microdot.helpers", "microdot.microdot", "microdot", "microdot.sse",
+                      "companion.web", "companion.sweep"):
+                gc.collect()
+                try:
+                    __import__(m)
+                except ImportError:  # (another microdot's layout: imported below as it is)
+                    pass
+            gc.collect()
             from companion import web
         except Exception as e:  # noqa: BLE001 - the box's own loop then
             _say(live.out, type(e).__name__, str(e))

@@ -221,7 +221,23 @@ def mount():
         return None
     chip.erase_ahead(-1, -1)  # (a resume with no erase of its own: pending is -1)
     fs = start(chip, flash.ioctl(4, 0), "/")
-    dev = sys.modules["shutbox.ahead"].mounted
+    a = sys.modules["shutbox.ahead"]
+    dev = a.mounted
+    # what only this mount runs goes, so that no collection of the heap marks its code again
+    # (each KB of code live makes every collection about 0.05 ms longer, and a press landing
+    # as one starts waits for it all: docs/companion.md). A value is set to None before its
+    # key is deleted: MicroPython leaves a deleted key's value in its slot of the dict. A
+    # second mount (the REPL's import main) finds none here and keeps this one (shutbox.boot)
+    g = globals()
+    for k in ("mount", "known", "_rom"):
+        g[k] = None
+        del g[k]
+    for c, k in ((Chip, "__init__"), (a.Ahead, "__init__")):
+        setattr(c, k, None)
+        delattr(c, k)
+    g = a.__dict__
+    g["start"] = None
+    del g["start"]
 
     def end():
         if dev.todo >= 0:

@@ -194,17 +194,19 @@ def _game(uf2) -> dict:
             "picow_moves_held_bytes": held}
 
 
-# Four phones inside the chip (the emulator has no radio): boot.py wraps companion.web.run
-# so that the box's loop also runs a task that hands the server one request after another,
-# from four addresses in turn (each held to the server's rate: the rest get 429), on streams
-# that never wait (the whole request in one slice: a real socket's waits cut it up), with a
-# pause of the second % between two (0: none; 50: each address asks at the rate, 5 a second)
+# Four phones inside the chip (the emulator has no radio): boot.py wraps
+# companion.picow.prepare so that the box's loop beside the server (companion.live's
+# Live.box, run by companion.web.run, which the box imports after the game's modules as it
+# does without these phones: the heap's layout, on which a collection's sweep depends, is a
+# box's) also starts a task that hands the server one request after another, from four
+# addresses in turn (each held to the server's rate: the rest get 429), on streams that
+# never wait (the whole request in one slice: a real socket's waits cut it up), with a pause
+# of the second % between two (0: none; 50: each address asks at the rate, 5 a second)
 PHONE = r"""
 import sys
 with open('/.shutbox/current') as _f:
     sys.path.insert(0, '/.shutbox/' + _f.read().strip())
-import asyncio
-from companion import web as _web
+from companion import picow as _pw
 _served = [0, 0, 0]
 class _R:
     def __init__(self, d):
@@ -225,6 +227,7 @@ class _W:
     def get_extra_info(self, what):
         return ('192.168.4.%%d' %% (2 + self.k %% 4), 1234)
 async def _phone(live):
+    import asyncio
     while live.server is None:
         await asyncio.sleep_ms(10)
     while True:
@@ -232,10 +235,19 @@ async def _phone(live):
                                          _W(_served[0]))
         _served[0] += 1
         await asyncio.sleep_ms(%d)
-_run = _web.run
-def _run_with_phone(live, guard, host='0.0.0.0', port=80, tasks=()):
-    return _run(live, guard, host, port, list(tasks) + [_phone(live)])
-_web.run = _run_with_phone
+_prep = _pw.prepare
+def _prepare(board, make, settings, supply, wdt=None):
+    made, run = _prep(board, make, settings, supply, wdt)
+    live = _pw.live
+    if run is not None:
+        box = live.box
+        async def _box(guard):
+            import asyncio
+            asyncio.create_task(_phone(live))
+            await box(guard)
+        live.box = _box
+    return made, run
+_pw.prepare = _prepare
 """
 _IN_GC = 12  # flips landed at the start of a collection (polled and paced)
 
