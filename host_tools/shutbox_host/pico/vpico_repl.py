@@ -65,6 +65,7 @@ _cut = -1  # flash operations left before the power goes (SHUTBOX_VPICO_CUT); -1
 _g = {"__name__": "__main__"}  # the user's globals: boot.py, main.py and the REPL share them
 
 # What each board reports; the bytecode version is the interpreter's own (it must load .mpy).
+_ARCH = {"rp2": 4, "esp32": 10, "esp8266": 9, "stm32": 5, "samd": 5, "nrf": 5}
 _MACHINE = {"rp2": "Raspberry Pi Pico with RP2040"}
 _BUILD = {"rp2": "RPI_PICO"}
 
@@ -356,9 +357,7 @@ def _setup():
     if _PLATFORM == "rp2":
         machine_name = _os.getenv("SHUTBOX_VPICO_MACHINE") or machine_name
         build = _os.getenv("SHUTBOX_VPICO_BOARD") or build
-    # the arch bits stay the interpreter's own: a flash compiles the native modules
-    # (layout.NATIVE) for the arch they report, and this board runs the host's machine code
-    mpy = impl._mpy
+    mpy = (impl._mpy & 0x3FF) | (_ARCH.get(_PLATFORM, 0) << 10)
     fake_impl = _Record(("name", "version", "_machine", "_mpy", "_build"),
                         ("micropython", version, machine_name, mpy, build))
     uname = _Record(("sysname", "nodename", "release", "version", "machine"),
