@@ -88,17 +88,20 @@ def test_expected_values_are_stored_as_narrow_as_their_moves_rule_and_scoring_al
 
 
 def test_the_match_vectors_read_back_as_generated():
-    """A pack with the match vectors (shutbox.payout's; tables/t9.bin is without them) holds
-    each variant's as match_vectors gives them, after its index rows (after the default
-    variant's later rows: test_payout_play reads them there), and their values are the match
-    solver's: the last seat's share of a tie, and a seat's value holding a score."""
+    """A pack with the match vectors (shutbox.payout's; tables/t9.bin holds every variant's
+    of the pack) holds each variant's as match_vectors gives them, after its index rows
+    (after the default variant's later rows: test_payout_play reads them there), and their
+    values are the match solver's: the last seat's share of a tie, and a seat's value holding
+    a score."""
     hints = tablegen.offered_hints(9)
     key = hints[10]  # never/optional/any/count
     data = tablegen.hint_pack_bytes(9, keys=[key], vectors=True)
-    assert tablegen.read_vectors((tablegen.TABLES / "t9.bin").read_bytes()) == {}
     assert len(tablegen.read_vectors(data)) == 1
     got = tablegen.read_vector_values(data, key)
     assert got == tablegen.match_vectors(solver.Variant(9, *key))
+    t9 = (tablegen.TABLES / "t9.bin").read_bytes()
+    assert sorted(tablegen.read_vectors(t9)) == sorted(hints)
+    assert tablegen.read_vector_values(t9, key) == got
     share = got[0]  # ties shared, shut-wins off
     assert share[0] == [tablegen.VEC_SCALE, *(round(tablegen.VEC_SCALE / h) for h in (2, 3, 4))]
     assert share[1][tablegen.vec_row(1, 1)][9] == 0  # ending on 9 of 9 open: seat 2 beats it
@@ -118,8 +121,11 @@ def test_the_hint_pack_is_its_index_and_distinct_blocks_only():
     pack = tablegen.read_hint_pack((tablegen.TABLES / "t9.bin").read_bytes(), True)
     rows = sum(layers * len(index) for layers, _t, index in pack.values())
     # the later seats' rows: the default variant's alone, the area's offset and two bytes for
-    # each of 4 rule sets x 6 seats and holders x 46 scores to beat (no vectors: their test)
-    assert parts["index"] == 4 * rows + parts["later_rows"] and parts["vectors"] == 0
+    # each of 4 rule sets x 6 seats and holders x 46 scores to beat; a vectors' entry for
+    # every variant of the pack (their values: the test above)
+    vec_rows = tablegen.VEC_AT.size * len(pack)
+    assert parts["index"] == 4 * rows + parts["later_rows"] + vec_rows
+    assert 0 < parts["distinct_vectors"] <= len(pack) and parts["vectors"] > 0
     assert parts["later_rows"] == 4 + 2 * 1104
     assert parts["later_records"] == parts["later_sum_bytes"] + parts["later_list_bytes"]
     assert parts["shut_distinct"] == 8 and parts["shut_rows"] == 4 * sum(
