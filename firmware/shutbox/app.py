@@ -403,6 +403,10 @@ def prelude(boot, booted):
             ["turn"] if turn else []) + (["target"] if m else []) + (["payout"] if w else []):
         gc.collect()
         __import__("shutbox." + name)
+    if w:  # the pass's working memory, made once beside the code (shutbox.payout.load): a
+        # turn's start late in a game, or a restart after a fault, has no hole of 2 KB
+        gc.collect()
+        __import__("shutbox." + "payout").payout.load(boot[_BOOT_ENGINE])
     # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them
     # (MicroPython's own functions, the pin numbers): the modules themselves (about 900 and
     # 2,400 bytes of heap) go; a module loaded later brings them back
