@@ -394,10 +394,11 @@ def prelude(boot, booted):
     # for the win, its checks as in shutbox.coach) with the code, not among a game's garbage
     # later, where its blocks left a restart after a fault no room for the game's; and where
     # the pack has no block for some seat (a variant but the default one, tablegen's
-    # MATCH_KEYS; replay with 3 and 4 seats) the pass that computes it (shutbox.payout)
+    # MATCH_KEYS; replay: seat 1 of 3 and 4, every later seat) the pass that computes it
+    # (shutbox.payout)
     m = (s.hints == 2 or s.computer == 3) and not (
         s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go or s.most_tiles)
-    w = m and (s.tie == 2 and s.players + (s.computer > 0) > 2 or s.one_die != 1
+    w = m and (s.tie == 2 and s.players + (s.computer > 0) > 1 or s.one_die != 1
                or s.one_die_mode or s.moves or s.scoring)
     for name in ["guard", "resume"] + p + (["sleep"] if chip else []) + (
             ["turn"] if turn else []) + (["target"] if m else []) + (["payout"] if w else []):
