@@ -405,8 +405,9 @@ def all_features(min_heap: bool = True) -> dict:
         shutil.rmtree(flash, ignore_errors=True)
 
 
-def later_seats_script(people: int) -> Script:
-    """The all-features game's turns for *people* seats, then the hard computer's."""
+def people_script(people: int) -> Script:
+    """The all-features game's turn (HUMAN_TURN) for each of *people* seats, Roll after
+    each."""
     s = Script().wait(300)
     for _seat in range(people):
         for dice, tiles in HUMAN_TURN:
@@ -415,6 +416,12 @@ def later_seats_script(people: int) -> Script:
                 s.shut(k).wait(80)
             s.wait(200)
         s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
+    return s
+
+
+def later_seats_script(people: int) -> Script:
+    """The all-features game's turns for *people* seats, then the hard computer's."""
+    s = people_script(people)
     s.dice(*CPU_DICE).wait(40000)
     return s.click(120).wait(3000).heap()
 
