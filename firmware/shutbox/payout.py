@@ -29,7 +29,7 @@ blocks of 2 KB in one piece, kilobytes free in all. It allocates nothing else: c
 a turn.
 
 target(g) is what shutbox.target calls where the pack has no block or patch (every variant
-but the default, replay with 3 and 4 seats), from the pack's vectors (tablegen.
+but the default; replay: seat 2 of 2, every seat of 3 and 4), from the pack's vectors (tablegen.
 hint_pack_bytes, every variant of tables/t9.bin). Its names are ones the box already holds
 (target, best; locals aside), so that loading it adds the module's name alone to
 MicroPython's full qstr pool.
@@ -61,10 +61,11 @@ buf = None  # the pass's working memory (load): made once, kept for the box's li
 
 
 def load(e):
-    """Make best()'s working memory for engine *e* (buf), unless what is made is big enough:
-    each state's value and tie-break (int arrays, the locked mode's one-die results after
-    its layer), the states in tile-sum order, where each tile sum's start, each tile's share
-    of a score. app.prelude calls it with the engine's tables; best() where no one did."""
+    """Return best()'s working memory for engine *e* (buf), made unless what is made is big
+    enough: each state's value and tie-break (int arrays, the locked mode's one-die results
+    after its layer), the states in tile-sum order, where each tile sum's states start, each
+    tile's share of a score. app.prelude calls it at boot (beside the engine's tables);
+    best() where no one did."""
     global buf
     size = e.full + 1
     n = size + (64 if len(e._hp) == 2 * size else 0)
@@ -74,8 +75,9 @@ def load(e):
             len(w[4]) < e.tiles:
         w = buf = None  # the old arrays go first
         # sized from range(): no temporary as big as an array
-        buf = (array("i", range(n)), array("i", range(n)), array("H", range(size)),
-               array("H", range(hi + 2)), bytearray(e.tiles))
+        w = buf = (array("i", range(n)), array("i", range(n)), array("H", range(size)),
+                   array("H", range(hi + 2)), bytearray(e.tiles))
+    return w
 
 
 @micropython.viper
@@ -92,8 +94,7 @@ def best(e, g) -> bool:
     # one die needs every tile above 6 shut (Engine.one_die_allowed, under every rule): the
     # first layer's one-die results are the second's states below 64, kept after its own
     low = 64 if layers == 2 else 0
-    load(e)  # made already on the box (app.prelude)
-    wm = buf
+    wm = load(e)  # made already on the box (app.prelude)
     # each state's value x 2**23, its tile sum above it (the states a value is compared
     # with are of one tile sum: a throw's results, a rank's), and its expected final score
     # x 2**19 (the tie-break), a layer at a time; the states in tile-sum order (for the

@@ -6,8 +6,8 @@ Seat 1 of 2, 3 or 4 players reads its match situation among the table pack's mat
 (tablegen's numbering) by set_target(-1 - situation). A later seat aims at the best chance
 to win against the best final score so far this round, a tie with it counted half: under
 ties shared or rolled off that is the match's play of seat 2 of 2 in every state (under
-replay seat 2 of 2 computes it: below). Seats 2 to 4 of 3 and 4 players also weigh the seats still
-to play: under ties shared or rolled off the pack's later-seat patch for the seat, the score
+replay its play is computed: below). Seats 2 to 4 of 3 and 4 players also weigh the seats
+still to play: under ties shared or rolled off the pack's later-seat patch for the seat, the score
 to beat and how many share it re-ranks the states of the tile sums where the match's play
 differs (tablegen), read once a turn into the target's block by shutbox.scores, which aims 3
 and 4 players: the match's play in every state (the default variant under ties shared or
