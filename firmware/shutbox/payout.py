@@ -31,8 +31,8 @@ a turn.
 target(g) is what shutbox.target calls where the pack has no block or patch (every variant
 but the default; replay: seat 2 of 2, every seat of 3 and 4), from the pack's vectors (tablegen.
 hint_pack_bytes, every variant of tables/t9.bin). Its names are ones the box already holds
-(target, best; locals aside), so that loading it adds the module's name alone to
-MicroPython's full qstr pool.
+(target, best; load and buf are MicroPython's own; locals aside), so that loading it adds
+the module's name alone to MicroPython's full qstr pool.
 """
 # ruff: noqa: F821 - viper's ptr8, ptr16 and ptr32 (its compiler's casts; builtins on CPython)
 # mypy: disable-error-code="name-defined"
