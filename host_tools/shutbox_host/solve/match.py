@@ -38,6 +38,7 @@ seat 1's value minus a fair 1/N; played for stakes, seat 1's value itself (the s
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from shutbox_host.solve import solver
@@ -257,8 +258,7 @@ class Match:
                         by_value[id(v)] = [m, v]
                     else:
                         slot[0] += m
-                got = tuple(sum((Fraction(m, total) * v[i] for m, v in by_value.values()),
-                                Fraction(0)) for i in range(self.n))
+                got = tuple(_mean(by_value.values(), total, i) for i in range(self.n))
             got = self._values[key] = self._intern(got)
         return got
 
@@ -372,6 +372,14 @@ class Match:
         if self.rules.tie == "replay":
             out["replay_steps"] = self.replay_steps
         return out
+
+
+def _mean(weighed, total: int, i: int) -> Fraction:
+    """sum(m * v[i]) / total over the [m, v] of *weighed*, exact: the numerators over their
+    least common denominator summed as ints (one Fraction, not one a term)."""
+    den = math.lcm(*(v[i].denominator for _m, v in weighed))
+    return Fraction(sum(m * v[i].numerator * (den // v[i].denominator) for m, v in weighed),
+                    den * total)
 
 
 def seat_play(var: solver.Variant, payout: dict) -> tuple[dict, int]:
