@@ -1,5 +1,6 @@
 # The generated tables: committed = fresh generation, and the engine's table play is optimal.
-"""Table tests: `shutbox tables --check` (hint pack included), the pack directory, and
+"""Table tests: the committed tables against a fresh generation (hint pack included, a file
+a test) and `shutbox tables --check`, the pack directory, and
 best_move / expected / choose_one_die read from the packs against the exact solver. The hint
 pack's contents are checked in test_hints.py."""
 
