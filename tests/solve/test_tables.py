@@ -1,5 +1,6 @@
 # The generated tables: committed = fresh generation, and the engine's table play is optimal.
-"""Table tests: `shutbox tables --check` (hint pack included), the pack directory, and
+"""Table tests: the committed tables against a fresh generation (hint pack included, a file
+a test) and `shutbox tables --check`, the pack directory, and
 best_move / expected / choose_one_die read from the packs against the exact solver. The hint
 pack's contents are checked in test_hints.py."""
 
@@ -20,20 +21,48 @@ HALF = Fraction(1, 2)
 THROWS = [(a, b) for a in range(1, 7) for b in range(0, 7)]
 
 
-def test_committed_tables_equal_a_fresh_generation(capsys):
-    """`shutbox tables --check` regenerates everything and compares it with the files: the
-    optimal-play packs, the move table and the hint pack t9.bin (generate() writes it: the
-    next test)."""
+@pytest.mark.parametrize("path", tablegen.paths(), ids=lambda p: p.name)
+def test_committed_tables_equal_a_fresh_generation(path):
+    """Each committed file equals a fresh generation (what `shutbox tables --check` compares),
+    a file a test: the move table, the optimal-play packs and the hint pack t9.bin. t9.bin's
+    match vectors, the longest part to generate, are taken here from the committed file and
+    generated afresh in the next test, a variant a test (so the two test every byte)."""
+    data = path.read_bytes()
+    vectors = tablegen.read_vector_bytes(data) if path.name.startswith("t") else None
+    assert tablegen.generate_one(path, vectors=vectors) == data
+
+
+@pytest.mark.parametrize("key", tablegen.offered_hints(9),
+                         ids=lambda key: solver.Variant(9, *key).label())
+def test_committed_match_vectors_equal_a_fresh_generation(key):
+    """Each variant's match vectors in the committed t9.bin equal a fresh generation."""
+    stored = tablegen.read_vector_bytes((tablegen.TABLES / "t9.bin").read_bytes())
+    assert stored[key] == tablegen.match_vector_bytes(solver.Variant(9, *key))
+
+
+def test_check_says_up_to_date_or_names_each_stale_file(monkeypatch, capsys):
+    """`shutbox tables --check` over what generate() gives (the tests above check that it is
+    the committed files): one line when every file is the same, else each stale one and
+    exit 1."""
+    fresh = {path: path.read_bytes() for path in tablegen.paths()}
+    monkeypatch.setattr(tablegen, "generate", lambda: dict(fresh))
     assert cli.main(["tables", "--check"]) == 0, capsys.readouterr().err
     out = capsys.readouterr().out  # it says so, not nothing
-    assert out.startswith("tables: up to date (") and len(out.splitlines()) == 1, out
+    assert out.startswith("tables: up to date (5 files, ") and len(out.splitlines()) == 1, out
+    fresh[tablegen.MOVETAB] += b"x"
+    assert cli.main(["tables", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert err == "stale: firmware/shutbox/tables/moves.bin (run `shutbox tables`)\n", err
 
 
 def test_generation_includes_the_hint_pack(monkeypatch):
-    """generate() (what `--check` compares) writes t9.bin beside the optimal-play packs."""
+    """generate() (what `--check` compares) writes t9.bin beside the optimal-play packs, each
+    of paths() (what the tests compare a file a test) by generate_one."""
     monkeypatch.setattr(tablegen, "pack_bytes", lambda tiles, timings=None: b"n%d" % tiles)
     monkeypatch.setattr(tablegen, "hint_pack_bytes", lambda tiles: b"t%d" % tiles)
     files = tablegen.generate()
+    assert list(files) == tablegen.paths() and len(files) == 5
+    assert all(files[p] == tablegen.generate_one(p) for p in files)
     assert files[tablegen.TABLES / "t9.bin"] == b"t9"
     assert files[tablegen.TABLES / "n9.bin"] == b"n9" and tablegen.MOVETAB in files
 

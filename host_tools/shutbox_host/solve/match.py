@@ -38,6 +38,7 @@ seat 1's value minus a fair 1/N; played for stakes, seat 1's value itself (the s
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from shutbox_host.solve import solver
@@ -130,16 +131,23 @@ class Match:
         # variant (replay's steps and its smaller matches meet many of the same tables)
         self._plays: dict = {} if plays is None else plays
         self._interned: dict = {}
+        self._play_at: dict = {}  # each situation's play (_play), found once
         self.solves = 0
         self.p_all_tie = Fraction(0)  # the chance the round ends in a tie of every seat
         if rules.tie == "replay" and subs is None:
             subs = _replay_subs(var, rules, self._plays)
         self._subs = subs or {}  # replay: m < N tied seats' values, the m-player match's
+        last = None
         if rules.tie == "replay" and tie_value is None:
-            tie_value, self.replay_steps = _replay(var, rules, self._subs, self._plays)
+            tie_value, self.replay_steps, last = _replay(var, rules, self._subs, self._plays)
         # replay: the value of a tie of every seat (2 players: seat 1's, a Fraction; more:
         # a tuple, each seat's)
         self.tie_value = tie_value
+        if last is not None:  # the replay's last step solved this very round: keep it
+            self._values, self._interned, self._play_at = (last._values, last._interned,
+                                                           last._play_at)
+            self.seats, self.p_all_tie = last.seats, last.p_all_tie
+            return
         self.seats = [SeatFigures() for _ in range(self.n)]
         self._forward()
         want = self.values(())
@@ -257,8 +265,7 @@ class Match:
                         by_value[id(v)] = [m, v]
                     else:
                         slot[0] += m
-                got = tuple(sum((Fraction(m, total) * v[i] for m, v in by_value.values()),
-                                Fraction(0)) for i in range(self.n))
+                got = tuple(_mean(by_value.values(), total, i) for i in range(self.n))
             got = self._values[key] = self._intern(got)
         return got
 
@@ -268,12 +275,15 @@ class Match:
         return self._play(self.key(scores))
 
     def _play(self, key: tuple) -> tuple[dict, int]:
-        table = self._payout(key)
-        tkey = tuple((table[y].numerator, table[y].denominator) for y in self.finals)
-        got = self._plays.get(tkey)
+        got = self._play_at.get(key)
         if got is None:
-            got = self._plays[tkey] = seat_play(self.var, table)
-            self.solves += 1
+            table = self._payout(key)
+            tkey = tuple((table[y].numerator, table[y].denominator) for y in self.finals)
+            got = self._plays.get(tkey)
+            if got is None:
+                got = self._plays[tkey] = seat_play(self.var, table)
+                self.solves += 1
+            self._play_at[key] = got
         return got
 
     # ----- forward: who wins how often -----
@@ -374,6 +384,14 @@ class Match:
         return out
 
 
+def _mean(weighed, total: int, i: int) -> Fraction:
+    """sum(m * v[i]) / total over the [m, v] of *weighed*, exact: the numerators over their
+    least common denominator summed as ints (one Fraction, not one a term)."""
+    den = math.lcm(*(v[i].denominator for _m, v in weighed))
+    return Fraction(sum(m * v[i].numerator * (den // v[i].denominator) for m, v in weighed),
+                    den * total)
+
+
 def seat_play(var: solver.Variant, payout: dict) -> tuple[dict, int]:
     """({score: mass}, total): the final-score distribution (mass / total, exact ints) of the
     play that maximises the expected *payout* (the solver's payout objective and its
@@ -393,9 +411,10 @@ def _replay_subs(var: solver.Variant, rules: MatchRules, plays: dict) -> dict:
 
 
 def _replay(var: solver.Variant, rules: MatchRules, subs: dict,
-            plays: dict | None = None) -> tuple[Fraction | tuple, int]:
-    """(v, steps): the value of a tie of every seat under the replay rule (2 players: seat
-    1's, a Fraction; more: each seat's, a tuple), and the policy iteration steps it took.
+            plays: dict | None = None) -> tuple[Fraction | tuple, int, Match]:
+    """(v, steps, round): the value of a tie of every seat under the replay rule (2 players:
+    seat 1's, a Fraction; more: each seat's, a tuple), the policy iteration steps it took
+    and the last step's round (the Match with its tie worth v).
 
     A round tied by every seat is played again by the same players in the same order, so its
     value is the match's own: v = A + T v, A the value of the round's decided outcomes (a tie
@@ -417,7 +436,7 @@ def _replay(var: solver.Variant, rules: MatchRules, subs: dict,
         else:
             nv = tuple((seat.value - t * w) / (1 - t) for seat, w in zip(m.seats, v, strict=True))
         if nv == v:
-            return v, step
+            return v, step, m
         v = nv
     raise RuntimeError("the replay value did not settle in %d steps" % MAX_REPLAY_STEPS)
 

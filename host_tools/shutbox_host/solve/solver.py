@@ -478,7 +478,7 @@ def payout_ints(payout: dict, scores) -> tuple[dict, int]:
         raise ValueError("the payout table has no entry for the final score %d" % missing[0])
     fr = {sc: Fraction(payout[sc]) for sc in set(scores)}
     d = math.lcm(1, *(f.denominator for f in fr.values()))
-    return {sc: int(f * d) for sc, f in fr.items()}, d
+    return {sc: f.numerator * (d // f.denominator) for sc, f in fr.items()}, d
 
 
 class _Solved:
@@ -517,7 +517,8 @@ class _Solved:
             self.loss_max = 0
         else:
             self.big = big = (max(scores) + 1) * scale  # above every E x scale
-            self.term = [(loss(sc) * big + sc) * scale for sc in scores]
+            term = {sc: (loss(sc) * big + sc) * scale for sc in set(scores)}  # each score once
+            self.term = [term[sc] for sc in scores]
             self.loss_max = max(lmax, 1)
         self.K, self.flags, self.chosen = _keys(var, self.term)
 

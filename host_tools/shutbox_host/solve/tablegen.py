@@ -292,11 +292,11 @@ def offered_hints(tiles: int):
     return keys
 
 
-def hint_blocks(var: solver.Variant, target: int,
-                minexp: solver.Values) -> list[tuple[int, bytes]]:
+def hint_blocks(var: solver.Variant, target: int, minexp: solver.Values,
+                tv: solver.TargetValues | None = None) -> list[tuple[int, bytes]]:
     """(cut, block) of each locked layer of *var* for *target*, a tie counted half (see the
-    module docstring)."""
-    tv = solver.solve_target_values(var, target, "half")
+    module docstring); *tv*: its solve_target_values, when solved already."""
+    tv = solver.solve_target_values(var, target, "half") if tv is None else tv
     scale = tv.pscale
     assert tv.scale == minexp.scale
     order = range(1 << var.tiles)
@@ -375,17 +375,20 @@ def payout_blocks(var: solver.Variant, payout: dict,
     return out
 
 
-def match_payouts(var: solver.Variant, matches: dict | None = None) -> list[dict | None]:
+def match_payouts(var: solver.Variant, matches: dict | None = None,
+                  plays: dict | None = None) -> list[dict | None]:
     """The payout table of every seat-1 match situation of *var* (None: no block), in the
     pack's order from MATCH_SEAT1 (see the module docstring); *matches* receives each
-    solved Match under (players, tie, shut_wins)."""
+    solved Match under (players, tie, shut_wins); *plays*: the seats' plays, shared by the
+    Matches (match.Match's)."""
     out: list[dict | None] = [None] * (MATCH_SITUATIONS - MATCH_SEAT1)
+    plays = {} if plays is None else plays
     for players in range(2, match.MAX_PLAYERS + 1):
         for r, tie in enumerate(MATCH_TIE_RULES):
             if tie == "replay" and players != 2:
                 continue
             for wins in (0, 1):
-                m = match.Match(var, match.MatchRules(players, tie, bool(wins)))
+                m = match.Match(var, match.MatchRules(players, tie, bool(wins)), plays=plays)
                 out[(players - 2) * 4 + r * 2 + wins] = m.payout(())
                 if matches is not None:
                     matches[players, tie, wins] = m
@@ -485,10 +488,12 @@ def later_patch(var: solver.Variant, payout: dict, box: dict, shapes: dict) -> t
     return tuple(out)
 
 
-def later_records(var: solver.Variant, minexp: solver.Values,
-                  matches: dict) -> list[tuple]:
+def later_records(var: solver.Variant, minexp: solver.Values, matches: dict,
+                  solved: dict | None = None) -> list[tuple]:
     """The patches of every later-seat row (later_patch; (): none; see later_row), from the
-    solved *matches* {(players, shut_wins): Match}."""
+    solved *matches* {(players, shut_wins): Match}; *solved*: {target: (its
+    solve_target_values, its hint_blocks)} where known already."""
+    solved = {} if solved is None else solved
     full = (1 << var.tiles) - 1
     targets = solver.score(full, var.scoring)
     rows: list[tuple] = [()] * later_row(LATER_PLAYERS[-1] + 1, 0, 2, 1, 0, targets)
@@ -496,8 +501,11 @@ def later_records(var: solver.Variant, minexp: solver.Values,
     sums = [solver.tile_sum(s) for s in range(full + 1)]
     boxes = {}
     for t in range(1, targets + 1):
-        tv = solver.solve_target_values(var, t, "half")
-        cuts = [cut for cut, _block in hint_blocks(var, t, minexp)]
+        if t not in solved:
+            tv = solver.solve_target_values(var, t, "half")
+            solved[t] = tv, hint_blocks(var, t, minexp, tv)
+        tv = solved[t][0]
+        cuts = [cut for cut, _block in solved[t][1]]
         boxes[t] = {}
         for d in sorted(set(sums)):
             states = [s for s in range(full + 1) if sums[s] == d]
@@ -558,13 +566,14 @@ def _fixed(v) -> int:
     return (2 * v.numerator + v.denominator) // (2 * v.denominator)
 
 
-def match_vectors(var: solver.Variant, matches: dict | None = None) -> list[tuple]:
+def match_vectors(var: solver.Variant, matches: dict | None = None,
+                  plays: dict | None = None) -> list[tuple]:
     """Per rule set (VEC_SETS) the last seat's values (h = 1..4) and the rows of VEC_SLOTS
     (each a value per final score 0..targets), as ints x VEC_SCALE; *matches* caches the
-    solved Match of (players, tie, shut_wins)."""
+    solved Match of (players, tie, shut_wins), *plays* the seats' plays (match.Match's)."""
     matches = {} if matches is None else matches
     targets = solver.score((1 << var.tiles) - 1, var.scoring)
-    plays: dict = {}  # the seats' plays, shared by the variant's matches
+    plays = {} if plays is None else plays  # the seats' plays, shared by the variant's matches
 
     def value(tie, wins, r, h, y):
         # a round of 4 holds every slot: the seat 3 - r, the last of h holders of y
@@ -589,21 +598,25 @@ def match_vectors(var: solver.Variant, matches: dict | None = None) -> list[tupl
     return out
 
 
-def match_vector_bytes(var: solver.Variant, matches: dict | None = None) -> bytes:
+def match_vector_bytes(var: solver.Variant, matches: dict | None = None,
+                       plays: dict | None = None) -> bytes:
     """match_vectors as the pack stores them (u24 values, set after set)."""
     out = bytearray()
-    for last, rows in match_vectors(var, matches):
+    for last, rows in match_vectors(var, matches, plays):
         for w in last + [w for row in rows for w in row]:
             out += w.to_bytes(3, "little")
     return bytes(out)
 
 
 def hint_pack_bytes(tiles: int, sizes: dict | None = None, keys: list | None = None,
-                    vectors: bool = True) -> bytes:
+                    vectors: bool = True, given: dict | None = None) -> bytes:
     """The beat-target hint pack for *tiles* (*keys*: these variants only, default every one
     offered_hints gives); *sizes* receives each variant's flash bytes (its index, blocks and
     later-seat patches, counting shared ones in full); *vectors*: with every variant's match
-    vectors (shutbox.payout reads them where the pack has no block or patch)."""
+    vectors (shutbox.payout reads them where the pack has no block or patch); *given*: the
+    match_vector_bytes of some variants {key: bytes}, generated elsewhere (the tests check
+    them a variant a test: they are the pack's longest part to generate)."""
+    given = {} if given is None else given
     keys = offered_hints(tiles) if keys is None else keys
     full = (1 << tiles) - 1
     per_variant = []  # (key, layers, targets, [[block per layer] per target], later records)
@@ -613,17 +626,22 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None, keys: list | None = N
         minexp = solver.solve_values(var)
         targets = solver.score(full, key[3])
         assert 0 < targets < 256
-        rows = [hint_blocks(var, t, minexp) for t in range(1, targets + 1)]
-        rows.append(hint_blocks(var, 0, minexp))  # MATCH_SHUT
+        # the target values solved once for the blocks and the later-seat patches
+        tvs = {t: solver.solve_target_values(var, t, "half") for t in range(targets + 1)}
+        rows = [hint_blocks(var, t, minexp, tvs[t]) for t in range(1, targets + 1)]
+        rows.append(hint_blocks(var, 0, minexp, tvs[0]))  # MATCH_SHUT
         later: list[tuple] = []
         solved: dict = {}
+        plays: dict = {}  # the seats' plays, shared by the variant's matches
         if key in MATCH_KEYS:
             rows += [None if pay is None else payout_blocks(var, pay, minexp)
-                     for pay in match_payouts(var, solved)]
+                     for pay in match_payouts(var, solved, plays)]
             later = later_records(var, minexp, {(p, w): solved[p, "share", w]
-                                                for p in LATER_PLAYERS for w in (0, 1)})
+                                                for p in LATER_PLAYERS for w in (0, 1)},
+                                  {t: (tvs[t], rows[t - 1]) for t in range(1, targets + 1)})
+        del tvs
         if vectors:
-            vecs.append(match_vector_bytes(var, solved))
+            vecs.append(given[key] if key in given else match_vector_bytes(var, solved, plays))
         per_variant.append((key, var.locked_layers, targets, rows, later))
     offset = HEADER.size + HINT_ENTRY.size * len(keys)
     head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
@@ -808,17 +826,35 @@ def read_directory(data: bytes) -> dict:
     return out
 
 
+def read_vector_bytes(data: bytes) -> dict:
+    """The match vectors of a hint pack as stored: {key: their bytes} (match_vector_bytes')."""
+    return {key: data[at:at + size] for key, (at, size) in read_vectors(data).items()}
+
+
+def paths() -> list[Path]:
+    """Every generated file, in generate()'s order."""
+    return ([MOVETAB] + [TABLES / ("n%d.bin" % tiles) for tiles in PACK_TILES]
+            + [TABLES / ("t%d.bin" % tiles) for tiles in HINT_TILES])
+
+
+def generate_one(path: Path, timings: dict | None = None, vectors: dict | None = None) -> bytes:
+    """The content of the generated file *path* (one of paths()); *vectors*: a hint pack's
+    match vectors generated elsewhere (hint_pack_bytes' *given*)."""
+    if path == MOVETAB:
+        return movetab_bytes()
+    tiles = int(path.stem[1:])
+    if path.name.startswith("n"):
+        return pack_bytes(tiles, timings)
+    t0 = time.perf_counter()
+    data = hint_pack_bytes(tiles) if vectors is None else hint_pack_bytes(tiles, given=vectors)
+    if timings is not None:
+        timings["hints %d" % tiles] = time.perf_counter() - t0
+    return data
+
+
 def generate(timings: dict | None = None) -> dict[Path, bytes]:
     """Every generated file, path -> content."""
-    files = {MOVETAB: movetab_bytes()}
-    for tiles in PACK_TILES:
-        files[TABLES / ("n%d.bin" % tiles)] = pack_bytes(tiles, timings)
-    for tiles in HINT_TILES:
-        t0 = time.perf_counter()
-        files[TABLES / ("t%d.bin" % tiles)] = hint_pack_bytes(tiles)
-        if timings is not None:
-            timings["hints %d" % tiles] = time.perf_counter() - t0
-    return files
+    return {path: generate_one(path, timings) for path in paths()}
 
 
 def stale(files: dict[Path, bytes]) -> list[Path]:
