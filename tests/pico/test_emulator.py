@@ -15,10 +15,13 @@ pytestmark = [pytest.mark.node]
 
 require_emulator()
 
+import subprocess  # noqa: E402
+
 from shutbox import pins  # noqa: E402
+from shutbox_host import mp  # noqa: E402
 from shutbox_host.model.leds import face, tiles_lit  # noqa: E402
 from shutbox_host.pico import autoplay, flash, fsimage, replay  # noqa: E402
-from shutbox_host.pico.emulator import Emulator  # noqa: E402
+from shutbox_host.pico.emulator import Emulator, node_exe  # noqa: E402
 
 TURN = r'"ev": "turn"'
 SETTINGS = r'"ev": "settings"'
@@ -66,6 +69,78 @@ def test_boot_and_a_whole_game_checked_against_the_engine_and_game_render(emu):
     out = emu.repl("import sys\nprint('AHEAD', sys.modules['shutbox.ahead'].mounted.waited, "
                    "hex(sys.modules['shutbox.ahead'].mounted.raw.jedec()))\n")
     assert "AHEAD 0 0xef4015" in out, out[-400:]
+
+
+# Each 16-bit opcode (and the first halves of the 32-bit ones, with random second halves) in
+# random states (registers random or pointing into SRAM, random flags), run by rp2040js's own
+# decoder and by js/core.js's table: prints the runs and how many differed.
+DECODER_CHECK = r"""
+import { RP2040 } from 'rp2040js';
+import { fastDecoder } from './host_tools/shutbox_host/pico/js/core.js';
+
+console.log = console.warn = console.error = () => {}; // rp2040js's SIO logs bad addresses
+const chips = [new RP2040(), new RP2040()];
+const logs = [[], []];
+chips.forEach((chip, i) => {
+  chip.logger = { debug() {}, info() {}, warn() {}, error() {} };
+  for (const name of ['writeUint32', 'writeUint16', 'writeUint8']) {
+    const write = chip[name].bind(chip);
+    chip[name] = (a, v) => {
+      logs[i].push(name, a, v);
+      write(a, v);
+    };
+  }
+  chip.onBreak = (code) => logs[i].push('bkpt', code);
+  chip.core.blTaken = (core, blx) => logs[i].push('bl', blx);
+});
+if (!fastDecoder(chips[1].core)) throw new Error('fastDecoder left the core as it was');
+const FIELDS = ['N', 'Z', 'C', 'V', 'PM', 'waiting', 'eventRegistered', 'cycles', 'IPSR',
+  'SPSEL', 'bankedSP', 'breakRewind', 'currentMode', 'pendingSVCall', 'pendingPendSV'];
+let seed = 1;
+const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+const RAM = 0x20000000;
+let diffs = 0;
+let runs = 0;
+for (let op = 0; op < 65536; op++) {
+  for (let trial = 0; trial < 2; trial++) {
+    const regs = new Uint32Array(16);
+    // random values, or addresses in SRAM (loads and stores land there)
+    for (let r = 0; r < 13; r++) regs[r] = trial ? RAM + 0x1000 + (rnd() & 0xfffc) : rnd();
+    regs[13] = RAM + 0x20000;
+    regs[14] = rnd() | 1;
+    regs[15] = RAM + 0x100;
+    const flags = rnd();
+    const op2 = rnd() & 0xffff;
+    const got = chips.map((chip, i) => {
+      const core = chip.core;
+      logs[i].length = 0;
+      chip.sramView.setUint16(0x100, op, true);
+      chip.sramView.setUint16(0x102, op2, true);
+      core.registers.set(regs);
+      [core.N, core.Z, core.C, core.V] = [1, 2, 4, 8].map((b) => !!(flags & b));
+      core.waiting = false;
+      core.cycles = 0;
+      let cycles;
+      try {
+        cycles = core.executeInstruction();
+      } catch (err) {
+        cycles = String(err);
+      }
+      return JSON.stringify([cycles, [...core.registers], FIELDS.map((f) => core[f]), logs[i]]);
+    });
+    runs += 1;
+    if (got[0] !== got[1] && diffs++ < 3) process.stdout.write(`0x${op.toString(16)} ${got}\n`);
+  }
+}
+process.stdout.write(`${runs} ${diffs}\n`);
+"""
+
+
+def test_the_table_decoder_runs_every_opcode_as_rp2040js_does():
+    out = subprocess.run([node_exe(), "--input-type=module", "-e", DECODER_CHECK],
+                         cwd=str(mp.ROOT), capture_output=True, text=True, timeout=600,
+                         check=True).stdout.split()
+    assert out[-2:] == ["131072", "0"], out[-20:]
 
 
 def test_the_settings_menu_and_a_setting_kept_through_a_power_cycle(emu):

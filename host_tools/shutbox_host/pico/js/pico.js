@@ -23,6 +23,7 @@
  * needs rp2040js and typed arrays.
  */
 import { GPIOPinState, RP2040, USBCDC } from 'rp2040js';
+import { fastDecoder } from './core.js';
 import * as power from './power.js';
 
 export const FLASH_SIZE = 2 * 1024 * 1024; // RPI_PICO: 2 MB (pico-sdk boards/pico.h)
@@ -471,6 +472,7 @@ export class Pico {
   build(watchdog) {
     if (this.chip) this.base += this.chip.clock.nanos;
     const chip = new RP2040();
+    fastDecoder(chip.core);
     const noop = () => {};
     chip.logger = { debug: noop, info: noop, warn: noop, error: (c, m) => this.error(`${c}: ${m}`) };
     chip.loadBootrom(this.bootrom);
