@@ -21,10 +21,6 @@ for _d in (TESTS, TESTS / "reliability"):
 SLOW = os.environ.get("SHUTBOX_SLOW") == "1"
 
 
-# The markers of the long tests (the emulated chip, the page in Chromium, the CAD build)
-HEAVY = ("node", "browser", "enclosure")
-
-
 def pytest_ignore_collect(collection_path, config):
     """Leave a test module unimported when the run's -m expression selects none of its tests
     by the markers it puts on all of them (make check: the modules marked node, browser or
@@ -41,14 +37,15 @@ def pytest_ignore_collect(collection_path, config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Run the modules holding long tests first, each module kept whole (its fixtures built
-    once); skip tests marked slow unless SHUTBOX_SLOW=1 (make soak runs them).
+    """Order the tests for the run's pytest-xdist workers (make test: ``--dist worksteal`` on
+    two): each starts with its share of the long modules, longest first, each module kept
+    whole, and ends with short ones the other can steal, so that no long test starts last
+    and none waits on another worker's onerun value (tests/selection.py's plan); skip tests
+    marked slow unless SHUTBOX_SLOW=1 (make soak runs them)."""
+    from selection import plan
 
-    With pytest-xdist (make test: ``--dist worksteal``) a long test started last leaves one
-    worker running alone at the end; first, the short ones fill in around it."""
-    heavy = {item.module for item in items
-             if item.module is not None and any(m in item.keywords for m in HEAVY)}
-    items.sort(key=lambda item: item.module not in heavy)  # stable: the order otherwise kept
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = plan(items, workers)
     if SLOW:
         return
     skip = pytest.mark.skip(reason="long run: set SHUTBOX_SLOW=1 (make soak)")
