@@ -282,3 +282,37 @@ def test_a_module_marked_as_a_whole_is_left_unimported_when_no_test_of_it_can_ru
                        text=True, timeout=300)
     assert "IMPORTED []" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
     assert not re.search(r"SKIPPED.*test_(enclosure|web)", r.stdout), r.stdout
+
+
+def test_each_xdist_worker_starts_with_its_share_of_the_long_modules_each_whole():
+    """selection.plan, on the real cost list: in --dist worksteal's first split (consecutive
+    shares of equal counts), each worker's share starts with long modules, longest first,
+    each module whole and in one share, the shares' costs within the longest module's of
+    each other, and ends with the short tests; every test is there once. One process: the
+    collection's order."""
+    from selection import COSTS, plan
+
+    class Item:
+        def __init__(self, nodeid):
+            self.nodeid = nodeid
+
+    items = [Item("%s::t%d" % (path, k)) for path in sorted(COSTS) for k in range(3)]
+    items += [Item("tests/short/test_%d.py::t" % k) for k in range(400)]
+    for workers in (2, 3):
+        out = plan(list(items), workers)
+        assert sorted(map(id, out)) == sorted(map(id, items))
+        shares, pos = [], 0
+        for k in range(workers):
+            n = (len(items) - pos) // (workers - k)
+            shares.append([it.nodeid.split("::")[0] for it in out[pos:pos + n]])
+            pos += n
+        loads = []
+        for paths in shares:
+            long_ = [p for p in paths if p in COSTS]
+            order = list(dict.fromkeys(long_))
+            assert paths[:len(long_)] == long_ == [p for p in order for _ in range(3)]
+            assert [COSTS[p] for p in order] == sorted((COSTS[p] for p in order), reverse=True)
+            loads.append(sum(COSTS[p] for p in order))
+        assert all(sum(p in paths for paths in shares) == 1 for p in COSTS)
+        assert max(loads) - min(loads) <= max(COSTS.values())
+    assert plan(list(items), 1) == items
