@@ -36,12 +36,14 @@ def pytest_ignore_collect(collection_path, config):
     return True if marks and selects_none(expr, marks) else None
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     """Order the tests for the run's pytest-xdist workers (make test: ``--dist worksteal`` on
     two): each starts with its share of the long modules, longest first, each module kept
     whole, and ends with short ones the other can steal, so that no long test starts last
     and none waits on another worker's onerun value (tests/selection.py's plan); skip tests
-    marked slow unless SHUTBOX_SLOW=1 (make soak runs them)."""
+    marked slow unless SHUTBOX_SLOW=1 (make soak runs them). Last: the shares are counted
+    on the tests left once -m has deselected (make test's short ones)."""
     from selection import plan
 
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
