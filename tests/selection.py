@@ -68,6 +68,7 @@ def selects_none(expr: str, marks: set[str]) -> bool:
 # summed, from a quiet fresh-clone make test (c77ab3d, 2 workers, --durations=120); a module
 # not here costs COST_PER_TEST a test. Only the order of the workers' shares follows these.
 COSTS = {
+    # the CPU of a whole generation, its tests since split a file and a variant a test
     "tests/solve/test_tables.py": 125,
     "tests/pico/test_emu_pty.py": 141,
     "tests/pico/test_emu_records.py": 128,
