@@ -394,15 +394,20 @@ def prelude(boot, booted):
     # for the win, its checks as in shutbox.coach) with the code, not among a game's garbage
     # later, where its blocks left a restart after a fault no room for the game's; and where
     # the pack has no block for some seat (a variant but the default one, tablegen's
-    # MATCH_KEYS; replay with 3 and 4 seats) the pass that computes it (shutbox.payout)
+    # MATCH_KEYS; replay: seat 1 of 3 and 4, every later seat) the pass that computes it
+    # (shutbox.payout)
     m = (s.hints == 2 or s.computer == 3) and not (
         s.format or s.stakes or s.same_throws or s.unlucky7 or s.to_go or s.most_tiles)
-    w = m and (s.tie == 2 and s.players + (s.computer > 0) > 2 or s.one_die != 1
+    w = m and (s.tie == 2 and s.players + (s.computer > 0) > 1 or s.one_die != 1
                or s.one_die_mode or s.moves or s.scoring)
     for name in ["guard", "resume"] + p + (["sleep"] if chip else []) + (
             ["turn"] if turn else []) + (["target"] if m else []) + (["payout"] if w else []):
         gc.collect()
         __import__("shutbox." + name)
+    if w:  # the pass's working memory, made once beside the code (shutbox.payout.load): a
+        # turn's start late in a game, or a restart after a fault, has no hole of 2 KB
+        gc.collect()
+        __import__("shutbox." + "payout").payout.load(boot[_BOOT_ENGINE])
     # every module that uses shutbox.ticks and shutbox.pins has taken what it needs from them
     # (MicroPython's own functions, the pin numbers): the modules themselves (about 900 and
     # 2,400 bytes of heap) go; a module loaded later brings them back

@@ -20,16 +20,19 @@ host_tools' layout.NATIVE; the unix port's for the simulated box), Python on CPy
 micropython stand-in's ptr casts); tests/firmware/test_payout_native.py holds the two to the
 same hint buffer, and the rp2 bench the chip's. Only the `any` moves rule has hint blocks
 (one tile sum per throw's results): the variants of the hint pack, where a throw's moves are
-those of its tile sum, so the pass searches once a sum, not once a throw. It allocates two
-int arrays of a state each (one layer at a time: a locked mode's first layer reads only the
-second's states below 64, its one-die results), the tile-sum order and a few bytes, all freed
-when it returns: call it once a turn.
+those of its tile sum, so the pass searches once a sum, not once a throw. Its working memory,
+two int arrays of a state each (one layer at a time: a locked mode's first layer reads only
+the second's states below 64, its one-die results), the tile-sum order and a few bytes, is
+made once (load, from app.prelude beside the engine's tables) and kept (buf): a turn's
+start late in a game, or a restart after a fault, finds the heap's holes too small for
+blocks of 2 KB in one piece, kilobytes free in all. It allocates nothing else: call it once
+a turn.
 
 target(g) is what shutbox.target calls where the pack has no block or patch (every variant
-but the default, replay with 3 and 4 seats), from the pack's vectors (tablegen.
+but the default; replay: seat 2 of 2, every seat of 3 and 4), from the pack's vectors (tablegen.
 hint_pack_bytes, every variant of tables/t9.bin). Its names are ones the box already holds
-(target, best; locals aside), so that loading it adds the module's name alone to
-MicroPython's full qstr pool.
+(target, best; load and buf are MicroPython's own; locals aside), so that loading it adds
+the module's name alone to MicroPython's full qstr pool.
 """
 # ruff: noqa: F821 - viper's ptr8, ptr16 and ptr32 (its compiler's casts; builtins on CPython)
 # mypy: disable-error-code="name-defined"
@@ -54,6 +57,29 @@ _SUM_SHIFT = const(24)  # a state's tile sum, above its value x 2**23 (at most 7
 _VALUE = const(0xFFFFFF)
 
 
+buf = None  # the pass's working memory (load): made once, kept for the box's life
+
+
+def load(e):
+    """Return best()'s working memory for engine *e* (buf), made unless what is made is big
+    enough: each state's value and tie-break (int arrays, the locked mode's one-die results
+    after its layer), the states in tile-sum order, where each tile sum's states start, each
+    tile's share of a score. app.prelude calls it at boot (beside the engine's tables);
+    best() where no one did."""
+    global buf
+    size = e.full + 1
+    n = size + (64 if len(e._hp) == 2 * size else 0)
+    hi = e.tiles * (e.tiles + 1) >> 1  # the highest tile sum
+    w = buf
+    if w is None or len(w[0]) < n or len(w[2]) < size or len(w[3]) < hi + 2 or \
+            len(w[4]) < e.tiles:
+        w = buf = None  # the old arrays go first
+        # sized from range(): no temporary as big as an array
+        w = buf = (array("i", range(n)), array("i", range(n)), array("H", range(size)),
+                   array("H", range(hi + 2)), bytearray(e.tiles))
+    return w
+
+
 @micropython.viper
 def best(e, g) -> bool:
     """Fill *e*'s hint buffer with the play maximising the expected payout *g* (an int
@@ -68,19 +94,17 @@ def best(e, g) -> bool:
     # one die needs every tile above 6 shut (Engine.one_die_allowed, under every rule): the
     # first layer's one-die results are the second's states below 64, kept after its own
     low = 64 if layers == 2 else 0
+    wm = load(e)  # made already on the box (app.prelude)
     # each state's value x 2**23, its tile sum above it (the states a value is compared
     # with are of one tile sum: a throw's results, a rank's), and its expected final score
-    # x 2**19 (the tie-break), a layer at a time
-    va = array("i", range(size + low))
-    xa = array("i", range(size + low))
-    sa = bytearray(tiles)  # each tile's share of a final score (sum, count: they add up)
-    oa = array("H", range(size))  # the states in tile-sum order (for the ranks)
-    ca = array("H", range(hi + 2))  # where each tile sum's states start in oa
-    v = ptr32(va)
-    x = ptr32(xa)
-    sp = ptr8(sa)
-    o = ptr16(oa)
-    cn = ptr16(ca)
+    # x 2**19 (the tie-break), a layer at a time; the states in tile-sum order (for the
+    # ranks), where each tile sum's states start in it, each tile's share of a final score
+    # (sum, count: they add up)
+    v = ptr32(wm[0])
+    x = ptr32(wm[1])
+    o = ptr16(wm[2])
+    cn = ptr16(wm[3])
+    sp = ptr8(wm[4])
     gp = ptr32(g)
     h = ptr16(hp)
     mv = ptr16(e._mv)

@@ -202,8 +202,11 @@ def restore(game, data, now):
         game.scores[q] = int.from_bytes(data[23 + 6 * q:29 + 6 * q], "little")
     game.score = int.from_bytes(data[47:53], "little")
     game.best_score = int.from_bytes(data[53:59], "little")
-    if game.coach is not None:
-        game.coach.turn()  # hints: the score to beat again, from the scores just restored
+    # hints: the score to beat again, from the scores just restored; only for a turn in
+    # play (at a turn's end the seat has played: its aim would be its own score, and a
+    # computed one a pass for nothing while the restart's App is made)
+    if game.coach is not None and st <= MOVE:
+        game.coach.turn()
     del game.log[:]  # the fresh game the box was built with never happened
     game.log.append({"ev": "resume", "state": _NAMES.split()[st], "player": p + 1,
                      "open": tiles_of(game.open_), "dice": [a, b] if b else [a],

@@ -5,9 +5,9 @@ lowest expected score here): target(g) aims the engine's *_target play for the s
 Seat 1 of 2, 3 or 4 players reads its match situation among the table pack's match blocks
 (tablegen's numbering) by set_target(-1 - situation). A later seat aims at the best chance
 to win against the best final score so far this round, a tie with it counted half: under
-ties shared or rolled off that is the match's play of seat 2 of 2 in every state, and under
-replay nearly (docs/solver.md). Seats 2 to 4 of 3 and 4 players also weigh the seats still
-to play: under ties shared or rolled off the pack's later-seat patch for the seat, the score
+ties shared or rolled off that is the match's play of seat 2 of 2 in every state (under
+replay its play is computed: below). Seats 2 to 4 of 3 and 4 players also weigh the seats
+still to play: under ties shared or rolled off the pack's later-seat patch for the seat, the score
 to beat and how many share it re-ranks the states of the tile sums where the match's play
 differs (tablegen), read once a turn into the target's block by shutbox.scores, which aims 3
 and 4 players: the match's play in every state (the default variant under ties shared or
@@ -16,8 +16,8 @@ situation MATCH_SHUT (every variant it covers), the best chance of one (the matc
 every seat). Where the pack has no block or patch (seat 1 of a variant without seat-1 blocks
 or of replay with 3 and 4 players, a later seat of 3 and 4 under replay or of a variant
 without later-seat patches) the seat's match play is computed from the pack's vectors
-(shutbox.payout, once a turn: every variant of the hint pack, the start all open); seat 2 of
-2 under replay keeps its target block (nearly the match's play: the replay game's heap).
+(shutbox.payout, once a turn: every variant of the hint pack, the start all open), and so is
+seat 2's of 2 under replay (a tie there is worth its chance in the replay, not half).
 Without hints (or the start not all open) seat 1 aims at the lowest expected score, and
 after a shut box a seat aims at a score below 1."""
 
@@ -54,15 +54,17 @@ def target(g):
     elif t < 0 and n > 1 and e.start_open == e.full and \
             e.set_target(-2 - (s.tie == _TIE_REPLAY) * 2 - s.shut_wins):
         return -2
-    # a later seat of 2 (its target block: the match's play under ties shared or rolled off,
-    # and nearly under replay, docs/solver.md), a shut box, no match: not the computed play
-    elif not (n > 1 and t < 0 and e.start_open == e.full):
+    # a later seat of 2 under ties shared or rolled off (its target block, a tie half: the
+    # match's play), a shut box, no match: not the computed play (a tie under replay is worth
+    # seat 2's chance in the replay, not half: computed, below)
+    elif not (n > 1 and (t < 0 or t > 0 and s.tie == _TIE_REPLAY) and e.start_open == e.full):
         if t == 0 and e.set_target(-1):  # the pack's MATCH_SHUT: tablegen
             return 0
         e.set_target(t if t > 0 else 0)  # a shut box to tie without MATCH_SHUT: no hints
         return t if t else 1
-    # no block (another variant; for 3 and 4, replay, a later seat without a patch): the
-    # seat's play computed from the pack's vectors (shutbox.payout, by names the box holds)
+    # no block (another variant; replay: seat 2 of 2, for 3 and 4 every seat; a later seat
+    # without a patch): the seat's play computed from the pack's vectors (shutbox.payout, by
+    # names the box holds)
     p = __import__("shutbox." + "payout").payout.target(g)
     if p is not None:
         return p

@@ -27,7 +27,8 @@ TURN = {"real_dice": 1, "timeout": 2, "resign": 1}  # shutbox.turn's game, every
 def test_the_hard_computer_plays_the_match_beside_them(tie, more):
     """The computer plays both seats of one round for the win, 20 rounds: each move it plans
     is the match solver's for its seat and the score before it (seat 1: the match; seat 2
-    of 2: the score to beat, a tie half; after a shut box: a shut box)."""
+    of 2: the score to beat, a tie half under roll-off, its chance in the replay under
+    replay; after a shut box: a shut box)."""
     rng = random.Random(tie + len(more))
     box = Box(players=1, computer=LEVEL_HARD, tie=tie, **more)
     box.faces = [rng.randint(1, 6) for _ in range(20000)]

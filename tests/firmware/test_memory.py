@@ -143,6 +143,30 @@ def test_roll_recovers_beside_the_match(cap, tmp_path, name):
     assert got == [True] * 5
 
 
+def test_two_people_with_best_hints_under_replay_play_on_the_cap(cap, tmp_path):
+    """Two people, best-move hints, ties replayed: seat 2's hints are computed at its turn's
+    start (shutbox.payout), late in the game, and again when Roll restarts the game after a
+    fault in that turn; both turns play on the cap (the pass's arrays, made at each turn's
+    start, found the heap kilobytes free but no hole of 2 KB there: shutbox.payout.load) and
+    the restart recovers; not on clearly less."""
+    from shutbox_host.model.script import Script
+
+    want = {"players": 2, "hints": 2, "tie": 2}
+    s = bench_game.people_script(2)
+    r = bench_game.boot_run(tmp_path / "a", want, s, cap)
+    assert bench_game.trouble(r) == [] and len(r.events("score")) == 2, bench_game.trouble(r)
+    assert r.events("score")[1]["analysis"]["target"] == r.events("score")[0]["score"]
+    f = Script()  # a fault as seat 2's first throw lands, then Roll
+    f.lines = s.lines[:[i for i, x in enumerate(s.lines) if x.startswith("d ")][3] + 4]
+    f.lines.append("x 3 0")  # simbus.FAULT_MEMORY
+    f.wait(500).release().wait(100).click(120).wait(2000)
+    r = bench_game.boot_run(tmp_path / "b", want, f, cap)
+    assert bench_game.recovered(r), bench_game.trouble(r)
+    assert [e["player"] for e in r.events("resume")] == [2]
+    r = bench_game.boot_run(tmp_path / "c", want, s, cap - LESS)
+    assert bench_game.trouble(r) or len(r.events("score")) < 2
+
+
 def test_roll_recovers_from_a_fault_ten_times_in_ten(cap, tmp_path):
     """(c) A MemoryError at ten points of the all-features game; Roll restarts every time."""
     points = bench_game.fault_points()

@@ -130,9 +130,9 @@ def test_later_seats_play_the_match(i):
                                                   (3, (14, 14), 0), (4, (20, 17, 17), 0),
                                                   (3, (), 0b101), (4, (11,), 0b1110)])
 def test_replay_plays_the_match(players, scores, seats):
-    """Replay on the default variant: seat 2 of 2 (it played the target block, a tie half:
-    not the match's play after some scores), seat 1 and the later seats of 3 and 4 players
-    (no block), and a tie-break round of the tied seats alone (the match of that many)."""
+    """Replay on the default variant: seat 2 of 2 (its target block counts a tie half: not
+    the match's play after some scores), seat 1 and the later seats of 3 and 4 players (no
+    block), and a tie-break round of the tied seats alone (the match of that many)."""
     check(KEYS[1], players, 2, 0, scores, seats, stride=3)
 
 
@@ -166,18 +166,21 @@ def test_no_vectors_no_play():
 
 # through shutbox.target, the box's aim: seat 1 of 2, 3 and 4 on a variant without seat-1
 # blocks; a later seat of 3 and 4 without later-seat patches, or under replay (the default
-# variant: no patch); a replay's tie-break round
+# variant: no patch); seat 2 of 2 under replay (its target block counts a tie half: not the
+# match's play after some scores); a replay's tie-break round
 BOX = [(SHORT[1], 2, 0, 0, (), 0), (SHORT[2], 3, 2, 1, (), 0), (SHORT[1], 4, 1, 0, (), 0),
        (SHORT[1], 3, 1, 0, (4,), 0), (SHORT[2], 4, 0, 1, (5, 5), 0),
-       (KEYS[1], 3, 2, 0, (9,), 0), (KEYS[1], 4, 2, 0, (11,), 0b1110)]
+       (KEYS[1], 3, 2, 0, (9,), 0), (KEYS[1], 2, 2, 0, (12,), 0), (KEYS[1], 2, 2, 1, (4,), 0),
+       (KEYS[1], 4, 2, 0, (11,), 0b1110)]
 
 
 @pytest.mark.parametrize("key,players,tie,wins,scores,seats", BOX)
 def test_the_box_plays_the_match_without_a_block(key, players, tie, wins, scores, seats):
     """shutbox.target (what the hard computer and the best hints call once a turn) on the
     box's own pack: the seat's moves and one-die choices are the match solver's where the
-    pack has no block or patch for it (it played the lowest expected score in seat 1 and
-    beat-target in the later seats there, which this fails on)."""
+    pack has no block or patch for it, and in seat 2 of 2 under replay (it played the lowest
+    expected score in seat 1 and beat-target in the later seats there, which this fails
+    on)."""
     check(key, players, tie, wins, scores, seats, stride=7, by=box_aim)
 
 

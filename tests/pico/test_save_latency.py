@@ -2,8 +2,9 @@
 """The emulated RP2040's flash erases in the W25Q16JV's typical time unless told otherwise
 (Emulator(flash_ns=...)); here it takes the datasheet's worst case, 400 ms a 4 KB sector and
 3 ms a page. On a board whose flash chip is not one the box's erase ahead knows (its JEDEC id
-another maker's: the box mounts littlefs as MicroPython does), a run plays until a save
-erases (littlefs compacting its metadata log), and a second run of the same (deterministic)
+another maker's: the box mounts littlefs as MicroPython does), a run plays a turn until a
+save made with the turn in play erases (littlefs compacting its metadata log; PADS: the
+/data it starts with), and a second run of the same (deterministic)
 chip, fed the same inputs, shuts an open tile half way through that erase: the chip runs no
 code until the flash is done, so the LED cannot show it before the erase ends, and must
 within the clean-flip target plus 5 ms of the flash's last operation of that save. The
@@ -50,34 +51,49 @@ def _saved(emu) -> None:
         emu.run(ms=50)
 
 
-def _reference(fw_image):
-    """Play from power-up until a save has erased: (the inputs, the erase's t0 and t1)."""
-    with Emulator(fs=fw_image, flash_ns=(ERASE_NS, PROGRAM_NS), flash_chip=OTHER_CHIP) as emu:
-        emu.wait_for(r'"ev": "turn"', timeout_ms=10000)
-        emu.run(ms=100)
-        eng = autoplay.engine()
-        for _ in range(2):  # the first player's turn, then the second's if nothing erased yet
-            autoplay.play_turn(emu, eng, after=lambda: _saved(emu))
-            erases = [op for op in emu.flash_ops if op[2]]
-            if erases:
-                return list(emu.inputs), erases[0][0], erases[0][1]
-            emu.run(ms=750)
-            emu.set_open((1 << pins.TILES) - 1)
-            emu.run(ms=60)
-            emu.click(100)
-            emu.run(ms=1000)  # the turn's saves done: a press inside a 400 ms erase is lost
-    raise AssertionError("no erase in two turns: %s" % emu.flash_ops)
+# Bytes of another file in /data (as records or names leave there): where littlefs's metadata
+# log fills, and so which save compacts it, moves with them. A turn's last save (its score's)
+# writes the most and so often takes the compaction, on the score screen, where a flip waits
+# for the next turn; the reference takes the first of these that puts it in a save made with
+# the turn in play.
+PADS = (600, 0, 1500, 300, 900, 2400)
 
 
-def test_on_another_flash_chip_a_flip_during_a_worst_case_erase_shows_once_the_erase_ends(
-        fw_image):
+def _in_play(emu, t_ns: int) -> bool:
+    """Whether the box answers a flip at once at *t_ns*: its last record then is a throw with
+    moves to make, or a move that left tiles open (the next throw awaited)."""
+    last = [r for r in emu.log if r["_ms"] * 1e6 <= t_ns and r.get("ev")][-1]
+    return (last["ev"] == "throw" and last["moves"] > 0) or (last["ev"] == "move"
+                                                             and bool(last["open"]))
+
+
+def _reference():
+    """Play the first turn from power-up, on a /data padded by each of PADS in turn, until a
+    save made with the turn in play erases: (the image, the inputs, the erase's t0 and t1)."""
+    from shutbox_host.pico import fsimage
+
+    seen = []
+    for pad in PADS:
+        img = fsimage.build(extra={"/data/pad": b"p" * pad} if pad else None)
+        with Emulator(fs=img, flash_ns=(ERASE_NS, PROGRAM_NS), flash_chip=OTHER_CHIP) as emu:
+            emu.wait_for(r'"ev": "turn"', timeout_ms=10000)
+            emu.run(ms=100)
+            autoplay.play_turn(emu, autoplay.engine(), after=lambda: _saved(emu))
+            erases = [op for op in sorted(emu.flash_ops) if op[2]]
+            seen.append((pad, [(op[0], _in_play(emu, op[0])) for op in erases]))
+            if erases and _in_play(emu, erases[0][0]):
+                return img, list(emu.inputs), erases[0][0], erases[0][1]
+    raise AssertionError("no first erase in a save made with the turn in play: %s" % seen)
+
+
+def test_on_another_flash_chip_a_flip_during_a_worst_case_erase_shows_once_the_erase_ends():
     """The box flashed as on a Pico (its erase ahead included), on a board whose flash chip
     answers another maker's JEDEC id: littlefs erases in the saves as MicroPython's does (the
     erase ahead would send that chip commands it may not take)."""
-    inputs, t0, t1 = _reference(fw_image)
+    img, inputs, t0, t1 = _reference()
     assert t1 - t0 == ERASE_NS  # the chip's flash at the datasheet's worst case
     flip = t0 + (t1 - t0) // 2
-    with Emulator(fs=fw_image, flash_ns=(ERASE_NS, PROGRAM_NS), flash_chip=OTHER_CHIP) as emu:
+    with Emulator(fs=img, flash_ns=(ERASE_NS, PROGRAM_NS), flash_chip=OTHER_CHIP) as emu:
         emu.replay_inputs(inputs, flip)
         assert any(op[:2] == (t0, t1) for op in emu.flash_ops)  # the same run, so far
         before = emu.frame_at(flip / 1e6)

@@ -86,9 +86,10 @@ def all_features_script() -> Script:
 
 # The games where the hard computer and the best hints play the match's move (shutbox.target,
 # loaded by app.prelude) beside features it once did not fit with: a tie rule's rounds
-# (roll-off, replay), shutbox.turn's game (real dice, the time limit, resigning) and both; and
-# the variants without the pack's match blocks, whose seats' play shutbox.payout computes
-# from the pack's vectors at each turn's start (loaded by app.prelude too): one die never and
+# (roll-off, replay: the computer's seat 2 computed by shutbox.payout), shutbox.turn's game
+# (real dice, the time limit, resigning) and both; and the variants without the pack's match
+# blocks, whose seats' play shutbox.payout computes from the pack's vectors at each turn's
+# start (loaded by app.prelude too, its working memory made there): one die never and
 # count scoring (one layer), the locked mode (two layers); one person's turn, then the
 # computer's (person_then_computer).
 _TURN = {"players": 1, "computer": 3, "hints": 2, "real_dice": 1, "timeout": 2, "resign": 1}
@@ -163,13 +164,13 @@ def boot_base() -> int:
 # The firmware's room on the unix port, on top of the harness's base: the project's own guard
 # against the heap growing, not the chip's limit (the emulated Pico has about 180 KB free at
 # the least, docs/performance.md). The all-features game's live heap must stay within 64 KB
-# (tests/firmware/test_memory.py: FIRMWARE_CAP). The room is 73 KB: the locked mode's game,
-# whose match play the box computes (shutbox.payout: its pass's arrays, each in one piece at
-# a turn's start; the most of MATCH_BESIDE's games, match_beside_min_room_bytes) plays on
-# 71.5 KB (73,184 bytes) and restarts after a fault at its five points on 73 KB: 1.5 KB of
-# margin (it was 66 KB: 64 KB and 2 KB for the fragmentation of this 64-bit port, where the
-# harness's blocks and names share the firmware's heap and qstr pool). A fixed room: taken
-# to the next KB, the room moved by up to 1 KB with a few bytes of harness.
+# (tests/firmware/test_memory.py: FIRMWARE_CAP). The room is 73 KB: the replay and the locked
+# mode's games, whose match play the box computes (shutbox.payout: its code, and its pass's
+# arrays made once at boot; the most of MATCH_BESIDE's games, match_beside_min_room_bytes),
+# play on 70.5 KB (72,160 bytes) and restart after a fault at their five points on 73 KB:
+# 2.5 KB of margin (it was 66 KB: 64 KB and 2 KB for the fragmentation of this 64-bit port,
+# where the harness's blocks and names share the firmware's heap and qstr pool). A fixed
+# room: taken to the next KB, the room moved by up to 1 KB with a few bytes of harness.
 FIRMWARE_ROOM = 73 * 1024
 
 
@@ -405,8 +406,9 @@ def all_features(min_heap: bool = True) -> dict:
         shutil.rmtree(flash, ignore_errors=True)
 
 
-def later_seats_script(people: int) -> Script:
-    """The all-features game's turns for *people* seats, then the hard computer's."""
+def people_script(people: int) -> Script:
+    """The all-features game's turn (HUMAN_TURN) for each of *people* seats, Roll after
+    each."""
     s = Script().wait(300)
     for _seat in range(people):
         for dice, tiles in HUMAN_TURN:
@@ -415,6 +417,12 @@ def later_seats_script(people: int) -> Script:
                 s.shut(k).wait(80)
             s.wait(200)
         s.wait(1000).open(2, 3, 9).wait(100).click(120).wait(300)
+    return s
+
+
+def later_seats_script(people: int) -> Script:
+    """The all-features game's turns for *people* seats, then the hard computer's."""
+    s = people_script(people)
     s.dice(*CPU_DICE).wait(40000)
     return s.click(120).wait(3000).heap()
 

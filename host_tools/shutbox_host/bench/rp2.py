@@ -35,8 +35,10 @@ slower: read them as lower bounds.
   players (the match's play computed from its vector, which 0 choices of the host solver's
   differ from: tests/firmware/test_payout_play.py) on a one-layer variant (never/optional/sum)
   and the locked mode's two layers (high-shut/locked/sum), on the emulated clock; what it
-  allocates on its way (the most of the two) and keeps; seat 1's chance to win x 1000 (the
-  chip's hint buffer checked against CPython's, entry for entry through a hash).
+  allocates on its way (the most of the two) and keeps, its working memory made before
+  (rp2_payout_play_buf_bytes: shutbox.payout.load, which the box calls once at boot: the
+  locked mode's, which the one-layer run reuses); seat 1's chance to win x 1000 (the chip's
+  hint buffer checked against CPython's, entry for entry through a hash).
   rp2_payout_play_code_bytes: the heap the module takes once imported (its bytecode and
   its viper pass's machine code, both in RAM), beside what best() allocates.
 - rp2_set_target_ms, rp2_later_patch_ms: a turn's start for seat 4 of 4 players after three
@@ -221,6 +223,7 @@ sys.modules.pop('shutbox.payout', None)
 gc.collect()
 _c = gc.mem_alloc()
 from shutbox.payout import best
+from shutbox import payout as _po
 gc.collect()
 print('PAYOUTCODE', gc.mem_alloc() - _c)
 def _hash(b):
@@ -228,7 +231,14 @@ def _hash(b):
     for i in b:
         h = (h * 31 + i) & 0xFFFFFF
     return h
-_kept = 0
+_kept = _free = _used = _t = _r = _b = _got = 0  # the globals' dict at its size
+_e = Engine(Rules(9, *%r))
+gc.collect()
+_w = gc.mem_alloc()
+_po.load(_e)  # the working memory, as the box makes it at boot: the largest (locked) first
+gc.collect()
+print('PAYOUTBUF', gc.mem_alloc() - _w)
+_e = None
 for _k, _pay in %r:
     _e = Engine(Rules(9, *_k))
     _pay = array('i', _pay)
@@ -269,7 +279,7 @@ def _payout_play(emu: Emulator) -> dict:
         for i in e._hp:
             h = (h * 31 + i) & 0xFFFFFF
         want.append(h)
-    out = emu.repl(_PAYOUT_PLAY % (runs,), timeout_ms=600000)
+    out = emu.repl(_PAYOUT_PLAY % (runs[-1][0], runs), timeout_ms=600000)
     got = [[int(v) for v in x.split()[1:]] for x in out.splitlines()
            if x.startswith("PAYOUTPLAY")]
     assert len(got) == 2 and all(r[3] == 1 for r in got), out
@@ -281,6 +291,8 @@ def _payout_play(emu: Emulator) -> dict:
             "rp2_payout_play_locked_ms": round(got[1][0] / 1000),
             "rp2_payout_play_alloc_bytes": max(r[1] for r in got),
             "rp2_payout_play_heap_bytes": max(r[2] for r in got),
+            "rp2_payout_play_buf_bytes": next(int(x.split()[1]) for x in out.splitlines()
+                                              if x.startswith("PAYOUTBUF")),
             "rp2_payout_play_p_beat": [r[4] for r in got]}
 
 

@@ -18,9 +18,10 @@ ints and Fractions; floats only to write them down), with the time each solve ta
   that counts a tie as lost (the box's blocks before they counted it half), both replying
   to the other seat's best play; seat2_vs_box: seat 2's against the box's play now (a tie
   counted half, after a shut box the best chance of one), seat2_after_shut what the best
-  chance of a shut box gained over the tie-lost play after one; seat2_replay_vs_box the
-  same under the tie rule replay, and seat2_replay_vs_tie_half against the play that counts
-  a tie half throughout.
+  chance of a shut box gained over the tie-lost play after one; under the tie rule replay
+  (where the box plays seat 2 as the match does, shutbox.payout), seat2_replay_vs_box
+  against the target play above (a tie counted half, after a shut box the best chance of
+  one) and seat2_replay_vs_tie_half against the play that counts a tie half throughout.
 - seat2_tables: seat 2 of 2's match play against the target plays, a tie lost or half (the
   choices that differ, over every score of seat 1) and the flash separate exact blocks
   would have taken, beside the room of a nine-tile Pico W's deploy (seat2_tables(),
