@@ -71,6 +71,7 @@ _TURNED = const(1)
 _EVENT = const(4)  # an event sent on a stream (with the box's own garbage of the step)
 _PAGE = const(15)  # the page, beyond a request's _SERVED
 _BUSY_MS = const(100)  # a client turned away: the time to take its 503 and send its request
+_DRAIN = const(2048)  # bytes of a turned-away client's request read before the close
 _JSON = "application/json; charset=UTF-8"  # as microdot's own for a dict
 _BUSY = b"HTTP/1.0 503 Busy\r\nContent-Length: 0\r\nRetry-After: 2\r\n\r\n"
 _EVERY_MS = const(200)  # an address's requests: one this often on average ...
@@ -220,9 +221,29 @@ class Server(Microdot):
                 self.refused += 1
             try:
                 await asyncio.wait_for_ms(writer.awrite(_SLOW if slow else _BUSY), _BUSY_MS)
-                # what the client sent, read before the close: a socket closed on unread
-                # data resets the connection, and the client would never see the 503
-                await asyncio.wait_for_ms(reader.read(_LINE), _BUSY_MS)
+                # what the client sent, read before the close (a phone's request is often
+                # more than one read): a socket closed on unread data resets the connection,
+                # and the client loses its 429 or 503. Up to _DRAIN bytes, until its headers'
+                # end or its own end, within _BUSY_MS; what came while the box held the core
+                # past that (a long step, a loaded host) is taken all the same
+                end = time.ticks_add(time.ticks_ms(), _BUSY_MS)
+                left = _DRAIN
+                data = b""
+                while left > 0:
+                    got = reader.s.read(_CHUNK)  # what is there already: no wait
+                    if got is None:
+                        if data.endswith(b"\r\n\r\n") or \
+                                time.ticks_diff(end, time.ticks_ms()) <= 0:
+                            break
+                        try:
+                            got = await asyncio.wait_for_ms(
+                                reader.read(_CHUNK), time.ticks_diff(end, time.ticks_ms()))
+                        except asyncio.TimeoutError:
+                            continue  # the time is up: what came meanwhile, once more
+                    if not got:
+                        break  # the client's end: all it sent is read
+                    left -= len(got)
+                    data = got
             except Exception:  # noqa: BLE001 - it is being turned away anyway
                 pass
             await _close(writer)

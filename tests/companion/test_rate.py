@@ -79,3 +79,42 @@ def test_a_phone_polling_nonstop_is_held_to_its_rate_with_a_clear_429(box):
     assert _get(box.port)[0] == 200
     box.tile(5, True)
     box.wait_state(lambda s: 5 not in s["up"])
+
+
+# a phone's GET as browsers send it: its line and headers, some 600 bytes (more than one read)
+_PHONE = (b"GET /api/state HTTP/1.1\r\nHost: 192.168.4.1\r\nConnection: keep-alive\r\n"
+          b"User-Agent: Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, "
+          b"like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36\r\nAccept: */*\r\n"
+          b"Referer: http://192.168.4.1/\r\nAccept-Encoding: gzip, deflate\r\n"
+          b"Accept-Language: en-GB,en-US;q=0.9,en;q=0.8,fr;q=0.7,de;q=0.6,es;q=0.5\r\n"
+          b"X-Requested-With: shutbox\r\nSec-CH-UA: \"Chromium\";v=\"131\", "
+          b"\"Not_A Brand\";v=\"24\", \"Google Chrome\";v=\"131\"\r\nSec-CH-UA-Mobile: ?1\r\n"
+          b"Sec-CH-UA-Platform: \"Android\"\r\nDNT: 1\r\nCache-Control: no-cache\r\n\r\n")
+
+
+def _held(box):
+    """Spend 127.0.0.1's burst and more: its next request is over the rate."""
+    box.wait_state(lambda s: s["state"] in ("setup", "ready"))
+    for _ in range(_BURST + 2):
+        _get(box.port)
+
+
+def _answer(s: socket.socket) -> bytes:
+    got = b""
+    while chunk := s.recv(4096):
+        got += chunk
+    return got
+
+
+def test_a_phone_held_to_its_rate_gets_its_429_whatever_the_size_of_its_request(box):
+    """A phone's request is some 600 bytes; the server reads it all before the close (a
+    socket closed on unread data resets the connection: the phone would get a reset, not
+    its 429). It keeps its connection open, as browsers do: the server stops at its
+    headers' end."""
+    assert len(_PHONE) > 512
+    _held(box)
+    with socket.create_connection(("127.0.0.1", box.port), timeout=10) as s:
+        s.sendall(_PHONE)
+        got = _answer(s)  # (the server closes: no shutdown of ours)
+    assert got.startswith(b"HTTP/1.0 429 Too Many Requests\r\n"), got
+    assert got.endswith(b"wait a second\", \"status\": 429}"), got

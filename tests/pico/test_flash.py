@@ -483,3 +483,57 @@ def test_the_flashs_reset_leaves_its_mark(vp):
         b.close()
     wait_for(lambda: len(lines()) > n, lines)
     assert lines()[-1] == "2 %d" % board._RESET_MARK  # REASON.FORCE, the mark
+
+
+
+def _held_after_reset_sent(vp, hold_s: float):
+    """on_point for flash.flash: from its "done" point (the reset next), the board's
+    interpreter is stopped (SIGSTOP) for *hold_s* as soon as it has taken the reset's code,
+    as a loaded host or a busy board holds it: the reset runs late."""
+    import signal
+    import threading
+
+    def on_point(board, phase, n):
+        if phase != "done":
+            return
+        sent = board.t.exec_raw_no_follow
+
+        def exec_then_hold(code):
+            sent(code)
+            pid = vp._proc.pid
+            os.kill(pid, signal.SIGSTOP)
+            threading.Timer(hold_s, os.kill, (pid, signal.SIGCONT)).start()
+        board.t.exec_raw_no_follow = exec_then_hold
+    return on_point
+
+
+def test_a_flash_returns_once_its_reset_took_place_however_late_the_board(vp):
+    """The flash's last step resets the board: `shutbox flash` returns once the board said
+    it runs the reset and then went (a real Pico's USB drops; here its next start printed),
+    not after a fixed wait that a slow board outlasts (it returned with the board still in
+    the raw REPL of its own connection, the reset not run yet)."""
+    flash.flash(vp.path, out=quiet, on_point=_held_after_reset_sent(vp, 1.0))
+    assert vp.boots[-1] == "hard", vp.boots
+
+
+def test_a_flash_right_after_a_flash_opens_the_port_however_slow_the_reset(vp, monkeypatch):
+    """A flash right after another opens the port: the first one is over with the board's
+    restart. The virtual Pico's next interpreter, forked by the reset while the first flash
+    still held the port, shares the port's lock until it runs; here that start is made slow
+    on purpose (1 s in the child before it runs), and the second flash found the port
+    "used by another program" when the first returned before the restart."""
+    tied = mp.tied
+
+    def slow_tied(nice=0):
+        opts = tied(nice)
+        first = opts.get("preexec_fn")
+
+        def preexec():
+            if first is not None:
+                first()
+            time.sleep(1)
+        return dict(opts, preexec_fn=preexec)
+    monkeypatch.setattr(mp, "tied", slow_tied)
+    flash.flash(vp.path, out=quiet)
+    plan = flash.flash(vp.path, dry_run=True, out=quiet)
+    assert plan["kept"] > 0, plan

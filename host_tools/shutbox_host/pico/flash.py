@@ -274,11 +274,16 @@ os.remove(%r)
 
 # The board restarts into the new version; on an RP2040 the box's mark of a reset made on
 # purpose goes into the watchdog's SCRATCH3 first (shutbox.board: the box then knows the
-# reset for no hang, whatever the watchdog's REASON says).
-_RESET = ("import time, machine, sys\ntime.sleep_ms(100)\n"
+# reset for no hang, whatever the watchdog's REASON says). It says _RESET_SAID first: the
+# tool then knows that the reset runs.
+_RESET_SAID = b"shutbox: reset"
+_RESET = ("import time, machine, sys\nprint(%r)\ntime.sleep_ms(100)\n" % _RESET_SAID.decode() +
           "if 'RP2040' in getattr(sys.implementation, '_machine', ''):\n"
           "    machine.mem32[%d] = %d\nmachine.reset()" % (_board._WATCHDOG_SCRATCH3,
                                                          _board._RESET_MARK))
+# after saying so, the board goes (a Pico's USB drops) or starts again (what it prints then)
+# within this; a board that stays silent and connected is left to it after this long
+_GONE_S = 5
 
 
 class Fail(UserError):
@@ -664,13 +669,27 @@ class Board:
             raise Fail("writing %s failed (%s)" % (path, exc)) from None
 
     def reset(self):
-        """Hard reset (as `mpremote reset`): the board starts main.py."""
+        """Hard reset (as `mpremote reset`): the board starts main.py. On return the reset
+        took place: the board said it runs it, then its link dropped or its next start
+        printed (or it stayed silent _GONE_S), however slow the board or this host; a board
+        that never says so is a Fail (it would be left in the raw REPL, not reset)."""
         try:
             self.t.exec_raw_no_follow(_RESET)
-            time.sleep(0.2)
-        except (self._TransportError, OSError):
-            pass
-
+            said = self.t.read_until(1, _RESET_SAID, timeout=CONNECT_TIMEOUT)
+        except (self._TransportError, OSError) as exc:
+            raise Fail("lost the board on %s as it was reset: %s" % (self.port, exc)) from None
+        if not said.endswith(_RESET_SAID):
+            raise Fail("the board on %s did not reset: unplug it and plug it back in"
+                       % self.port)
+        self.t.in_raw_repl = False  # the reset leaves it: nothing to send the board
+        deadline = time.monotonic() + _GONE_S
+        try:
+            while time.monotonic() < deadline:
+                got = self.t.serial.read(1)
+                if got and got not in b"\r\n":
+                    return  # the board's next start printed
+        except OSError:
+            return  # the link dropped: the board went
     def restart(self):
         """Soft reboot (Ctrl-D at the REPL): main.py runs again, the chip is not reset. What
         a dry run leaves: the connection's Ctrl-C stopped the box, nothing else changed."""
