@@ -91,10 +91,15 @@ def prepare(board, make, settings, supply, wdt=None):
         supply.machine.freq(_SYS_HZ)
     except Exception:  # noqa: BLE001 - a stand-in machine: its own clock
         pass
-    from shutbox import setfile
+    from shutbox import forget, setfile
 
     live.settings = settings
     live.key = setfile.variant_key(settings, board.tiles)  # the records' (shutbox.powerup)
+    # gone from the heap until a phone changes a setting (companion.live.Live.change loads
+    # it again): every collection would mark its code (about 0.05 ms a KB of code live on
+    # the Pico W, and a press landing as a collection starts waits for all of it)
+    del setfile
+    forget("setfile")
     tasks = []
     try:
         uid = supply.machine.unique_id()
@@ -125,6 +130,12 @@ def prepare(board, make, settings, supply, wdt=None):
 
     def run(guard):
         guard.out = live.out
+        # what only the start runs goes (as setfile above); a value is set to None before
+        # its key is deleted: MicroPython leaves a deleted key's value in its slot
+        g = globals()
+        for k in ("prepare", "show_key"):
+            g[k] = None
+            del g[k]
         try:
             # the server's modules one at a time, each before those that import it, each
             # loader's garbage collected before the next (as main.py loads the game's): their
