@@ -2,16 +2,17 @@
 """Started by shutbox.sleep.main on a Pico W whose flash holds these files (``shutbox flash``
 and ``shutbox uf2`` put them on a Pico W only; a Pico neither has nor imports them).
 
-``prepare(board, make, settings, supply, wdt)`` runs before the box's first start: the radio
-is started once, as shutbox.supply starts it (the Pico W's VBUS sense is one of the radio's
-pins, and a second start after a failed one never ends), and the companion's state
-(companion.live.Live) takes the box's log; it returns the box's *make* giving each app that
-log, and ``run(guard)``, the box's loop beside the server (companion.web.run), which returns
-only when the companion could not start. A missing or failing radio, or anything else that
-fails here, is one line of the log, ``{"ev": "companion", "error": ..., "text": ...}``, and
-the box plays on: a radio that did not start leaves the server's code running all the same
-(lwIP listens on no interface); one that raised (a failing chip, or a stand-in board: the
-virtual Pico W) leaves the box alone, without the server.
+``prepare(board, make, settings, supply, wdt)`` runs before the box's first start: the chip
+goes to its rated 133 MHz (_SYS_HZ), the radio is started once, as shutbox.supply starts it
+(the Pico W's VBUS sense is one of the radio's pins, and a second start after a failed one
+never ends), and the companion's state (companion.live.Live) takes the box's log; it returns
+the box's *make* giving each app that log, and ``run(guard)``, the box's loop beside the
+server (companion.web.run), which returns only when the companion could not start. A
+missing or failing radio, or anything else that fails here, is one line of the log,
+``{"ev": "companion", "error": ..., "text": ...}``, and the box plays on: a radio that did
+not start leaves the server's code running all the same (lwIP listens on no interface); one
+that raised (a failing chip, or a stand-in board: the virtual Pico W) leaves the box alone,
+without the server.
 """
 
 import json
