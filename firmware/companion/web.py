@@ -479,6 +479,17 @@ def run(live, guard, host="0.0.0.0", port=80, tasks=()):
     for k in ("make", "_names_routes"):
         g[k] = None
         del g[k]
+    # and microdot's own that only the routes' making runs, or that the companion never calls
+    # (the classes' other methods serve the requests)
+    for c, names in ((Microdot, ("__init__", "route", "get", "post", "put", "patch", "delete",
+                                 "query", "before_request", "after_request",
+                                 "after_error_request", "errorhandler", "mount", "run",
+                                 "shutdown")),
+                     (Request, ("form", "files", "after_request")),
+                     (Response, ("set_cookie", "delete_cookie"))):
+        for k in names:
+            setattr(c, k, None)
+            delattr(c, k)
 
     async def main():
         asyncio.create_task(_serve(app, host, port, live.print))
