@@ -72,8 +72,9 @@ def test_the_hint_pack_takes_a_locked_or_forced_variant_s_vectors_from_its_twin(
         else:
             assert solves[one_die, mode] > 0
     monkeypatch.setattr(solver, "_Solved", real)
-    for key in keys:
-        assert vectors[key] == tablegen.match_vector_bytes(solver.Variant(4, *key)), key
+    for key in keys:  # an optional variant's are made alone there too
+        if key[1] != V.MODE_OPTIONAL:
+            assert vectors[key] == tablegen.match_vector_bytes(solver.Variant(4, *key)), key
 
 
 def test_check_says_up_to_date_or_names_each_stale_file(monkeypatch, capsys):
