@@ -402,11 +402,20 @@ def seat_play(var: solver.Variant, payout: dict) -> tuple[dict, int]:
     return _seat_play(var, payout)[0]
 
 
-def _seat_play(var: solver.Variant, payout: dict) -> tuple[tuple[dict, int], bool]:
+def _seat_play(var: solver.Variant, payout: dict,
+               pushed: dict | None = None) -> tuple[tuple[dict, int], bool]:
     """(seat_play, whether that play throws one die at every state that allows it, in the
-    turn's first layer)."""
+    turn's first layer). *pushed*: {a play's one-die flags and chosen results: its seat_play}
+    of the plays met before (payout tables that differ often play alike, a play the same
+    distribution): each pushed once."""
     sol = solver._Solved(var, "payout", payout=payout)
-    play = dict(sorted(solver._forward(var, sol.flags, sol.chosen).items())), 36 ** var.tiles
+    key = (tuple(map(bytes, sol.flags)), tuple(map(tuple, sol.chosen)))
+    play = None if pushed is None else pushed.get(key)
+    if play is None:
+        play = (dict(sorted(solver._forward(var, sol.flags, sol.chosen).items())),
+                36 ** var.tiles)
+        if pushed is not None:
+            pushed[key] = play
     # the pass flags one die only where the rules allow it (not at 0, the shut box)
     return play, sol.flags[0][1:] == solver._allowed(var.tiles, var.one_die)[1:]
 
@@ -439,6 +448,7 @@ class Plays(dict):
         self.twin = twin
         self.one: dict = {}  # table -> its play throws one die wherever allowed
         self.taken = 0  # plays taken from the twin
+        self._pushed: dict = {}  # _seat_play's
 
     @property
     def every_one(self) -> bool:
@@ -455,7 +465,7 @@ class Plays(dict):
             self[tkey], self.one[tkey] = twin[tkey], True
             self.taken += 1
             return self[tkey], False
-        self[tkey], self.one[tkey] = _seat_play(self.var, table)
+        self[tkey], self.one[tkey] = _seat_play(self.var, table, self._pushed)
         return self[tkey], True
 
 
