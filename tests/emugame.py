@@ -77,12 +77,12 @@ class Replays:
     booted once (*emu_kw*: Emulator's, the reference's flash) and run with the inputs up to
     *start* (ns: the earliest cut), then kept (Emulator.snapshot). ``to(cut)`` puts it back
     and drives the inputs after *start* up to *cut*: the run a fresh boot's replay makes (the
-    chip is deterministic, the snapshot exact: ``to`` checks that the flash operations done
-    by then are the reference's *ops*, at the same ns), without its boot nor the replay
-    before *start*."""
+    chip is deterministic, the snapshot exact: ``to`` checks that the flash operations and
+    console lines by then are the reference's *ops* and *lines*, at the same ns), without
+    its boot nor the replay before *start*."""
 
-    def __init__(self, inputs: list, ops: list, start: int, **emu_kw):
-        self.inputs, self.ops, self.start = inputs, ops, start
+    def __init__(self, inputs: list, ops: list, lines: list, start: int, **emu_kw):
+        self.inputs, self.ops, self.lines, self.start = inputs, ops, lines, start
         self.emu = Emulator(**emu_kw).start()
         try:
             self.emu.replay_inputs(inputs, start)
@@ -99,7 +99,10 @@ class Replays:
         emu.replay_inputs([x for x in self.inputs if x[0] > self.start], cut)
         assert emu.stats()["now"] >= cut
         done = [op for op in emu.flash_ops if op[1] <= cut]
-        assert done == [op for op in self.ops if op[1] <= cut], "not the reference's run"
+        said = [x for x in emu.lines if x[0] * 1e6 <= cut]
+        assert (done, said) == ([op for op in self.ops if op[1] <= cut],
+                                [x for x in self.lines if x[0] * 1e6 <= cut]), \
+            "not the reference's run"
         return emu
 
     def stop(self) -> None:

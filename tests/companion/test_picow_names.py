@@ -124,6 +124,7 @@ def _reference(tmp_path_factory):
         ops = list(emu.flash_ops)
         return {"start": start, "inputs": list(emu.inputs), "scores": scores,
                 "end": [op for op in ops if op[0] > end], "ops": ops,
+                "lines": list(emu.lines),
                 "saves": _saves(emu.flash_history(), ops, end),
                 "names": _names(emu.flash_image(), tmp / "ref")}
 
@@ -148,7 +149,7 @@ def _cut(reference, where: str) -> int:
 def replays(reference):
     """The chip the cuts replay from: booted, run up to the earliest cut."""
     start = min(_cut(reference, where) for where in CUTS) - 1
-    r = Replays(reference["inputs"], reference["ops"], start, uf2=UF2_W,
+    r = Replays(reference["inputs"], reference["ops"], reference["lines"], start, uf2=UF2_W,
                 flash=reference["start"], board="RPI_PICO_W")
     yield r
     r.stop()

@@ -77,7 +77,8 @@ def _reference(fw_image):
                 versions[p].add(v)
         assert last == emu.flash_image()  # the operations kept make the flash as it is
         return {"inputs": list(emu.inputs), "ops": list(emu.flash_ops), "versions": versions,
-                "end": emu.now_ns, "log": list(emu.log)}
+                "end": emu.now_ns, "log": list(emu.log),
+                "lines": list(emu.lines)}
 
 
 def _cuts(ref) -> list[tuple[str, int]]:
@@ -105,7 +106,7 @@ def _made(i: int) -> bool:
 def replays(fw_image, reference):
     """The chip the cuts replay from: booted, run up to the earliest cut this run makes."""
     start = min(cut for i, (_, cut) in enumerate(_cuts(reference)) if _made(i)) - 1
-    r = Replays(reference["inputs"], reference["ops"], start, fs=fw_image)
+    r = Replays(reference["inputs"], reference["ops"], reference["lines"], start, fs=fw_image)
     yield r
     r.stop()
 

@@ -96,6 +96,7 @@ def _reference(flash: bytes) -> dict:
         ops = list(emu.flash_ops)
         end = emu.inputs[-2][0]  # the Roll that ends the game (pressed, then let go)
         return {"flash": flash, "inputs": list(emu.inputs), "scores": scores, "ops": ops,
+                "lines": list(emu.lines),
                 "mid": [op for op in ops if op[0] < end], "end": [op for op in ops if op[0] > end],
                 "records": records(emu.flash_image())}
 
@@ -178,7 +179,8 @@ def replays(references):
             ref = references[phase]
             n = SLOW if os.environ.get("SHUTBOX_SLOW") == "1" else MAKE_TEST[phase]
             start = min(cut for _, cut in _cuts(references, phase, SLOW)[:n]) - 1
-            made[phase] = Replays(ref["inputs"], ref["ops"], start, flash=ref["flash"])
+            made[phase] = Replays(ref["inputs"], ref["ops"], ref["lines"], start,
+                                   flash=ref["flash"])
         return made[phase]
 
     yield get
