@@ -268,6 +268,7 @@ class Emulator:
         self._decode = _decode_frame()
         self.levels: dict[int, int] = {}
         self.on_event = None  # callable(event dict), for the pty bridge
+        self.wake = None  # callable(), from the reader thread at each event (the pty bridge)
         self.dormancy: list[tuple[float, bool]] = []  # (ms, asleep) as the chip goes DORMANT
         self.pin_levels: list[tuple[float, int, int]] = []  # (ms, gpio, 1/0/-1): watched
 
@@ -355,6 +356,8 @@ class Emulator:
             with self._cv:
                 self._events.append(ev)
                 self._cv.notify_all()
+            if self.wake is not None:
+                self.wake()
         with self._cv:
             self._events.append({"ev": "eof"})
             self._cv.notify_all()
