@@ -79,6 +79,8 @@ def _emu_box(levels: int) -> Driver:
     from shutbox_host.pico.drive import EmuBox
 
     slot = _EMU.get(levels)
+    if slot is not None and (slot[0].proc is None or slot[0].proc.poll() is not None):
+        slot = None  # its Node process ended (a test that failed there): boot again
     if slot is not None and slot[2]:
         return EmuBox(fs=_fw_image(), levels=levels)
     if slot is None:
