@@ -1,4 +1,4 @@
-# A step's hot paths as machine code (viper): the debouncer, the frame's loops, the same as on CPython.
+# A step's hot paths as machine code (viper): the debouncer and the frame's loops, as on CPython.
 """The debouncer's update, frame.clear, tiles_mask and die, and Board.show are viper functions
 (layout.NATIVE): on the box MicroPython runs them as machine code, on CPython as Python (the
 micropython stand-in's ptr casts). Here the unix port's machine code (the simulated box's
@@ -125,7 +125,7 @@ def test_the_unix_ports_machine_code_debounces_and_draws_as_cpython_does(tmp_pat
     got = json.loads(r.stdout)
     assert got[1] == want[1]
     assert sum(run[3] for run in runs) >= 2  # runs across the wrap
-    for k, (a, b) in enumerate(zip(got[0], want[0])):
+    for k, (a, b) in enumerate(zip(got[0], want[0], strict=True)):
         assert a == b, runs[k][:2]
 
 
