@@ -70,10 +70,12 @@ def selects_none(expr: str, marks: set[str]) -> bool:
 # COST_PER_TEST a test. Only the order of the workers' shares follows these.
 COSTS = {
     "tests/pico/test_emu_pty.py": 183,
-    "tests/solve/test_tables.py": 146,
     # its references' search since cut from 13 runs to 2 (FOUND): 245 s before
     "tests/pico/test_emu_records.py": 129,
     "tests/companion/test_picow_names.py": 122,
+    # the locked and forced variants' match vectors since taken from their optional twins,
+    # each play's distribution pushed once (its CPU time alone 80 -> 44 s): 146 s before
+    "tests/solve/test_tables.py": 80,
     "tests/pico/test_bounce.py": 90,
     "tests/pico/test_emulator.py": 84,
     "tests/web/test_web.py": 73,

@@ -158,7 +158,7 @@ def test_the_drawing_check_sees_a_sibling_import(tmp_path):
 NEEDS = {"require_emulator": {"node"}, "require_build": {"node"}, "missing": {"node"},
          "pico_w": {"node"},
          "require_browser": {"node", "browser"}, "node_exe": {"node"}, "which:node": {"node"},
-         "importorskip:build123d": {"enclosure"}}
+         "importorskip:build123d": {"enclosure"}, "find_spec:build123d": {"enclosure"}}
 
 
 def _marks(decorators) -> set[str]:

@@ -5,6 +5,7 @@ cache in the product), every check on it; then each check shown to fail on a bro
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import json
 import shutil
@@ -16,11 +17,13 @@ import pytest
 
 pytestmark = [pytest.mark.enclosure]
 
-E = pytest.importorskip(
-    "shutbox_host.hardware.enclosure", reason="enclosure toolchain: make venv-enclosure")
-pytest.importorskip("build123d", reason="build123d missing: make venv-enclosure")
+# found, not imported: build123d takes seconds to import, and every xdist worker collects this
+# module, most of them to run none of its tests (the tests import it on first use: E._bd)
+if importlib.util.find_spec("build123d") is None:
+    pytest.skip("build123d missing: make venv-enclosure", allow_module_level=True)
 
 from shutbox_host import cli  # noqa: E402
+from shutbox_host.hardware import enclosure as E  # noqa: E402
 from shutbox_host.hardware import enclosure_checks as C  # noqa: E402
 from shutbox_host.hardware import enclosure_parts as P  # noqa: E402
 

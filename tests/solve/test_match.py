@@ -59,6 +59,42 @@ def test_a_round_matches_the_brute_force(var, players, tie, shut_wins, stakes, p
         assert sum(s.value for s in m.seats) == 0
 
 
+@pytest.mark.parametrize("one_die", [V.ONE_DIE_HIGH_SHUT, V.ONE_DIE_SUM_LE_6,
+                                     V.ONE_DIE_SUM_LT_6])
+def test_locked_and_forced_rounds_take_the_optional_plays_that_throw_one_die_everywhere(
+        one_die):
+    """A locked or forced variant's rounds with its optional twin's plays (match.Plays) have
+    every situation's value of the rounds solved alone (5 tiles; replay with 3 players, share
+    with shut-wins, canoga stakes): a table whose optional play throws one die wherever
+    allowed is played the same in the three modes (every one of the twin's, solved again
+    here), and is taken, not solved; the others are solved (high-shut: every table here)."""
+    rules = [M.MatchRules(3, "replay"), M.MatchRules(2, "share", True),
+             M.MatchRules(2, "replay", False, "canoga")]
+    opt = Variant(5, one_die)
+    twin = M.Plays(opt)
+    for r in rules:
+        M.Match(opt, r, plays=twin)
+    for mode in (V.MODE_LOCKED, V.MODE_FORCED):
+        var = Variant(5, one_die, mode)
+        plays = M.Plays(var, twin)
+        for r in rules:
+            shared, alone = M.Match(var, r, plays=plays), M.Match(var, r)
+            assert shared._values == alone._values
+            assert [s.value for s in shared.seats] == [s.value for s in alone.seats]
+        for table, play in plays.items():
+            assert (play is twin.get(table)) == bool(twin.one.get(table))
+            assert play == alone._plays.get(table, play)
+        finals = sorted(set(solver._scores(5, V.SCORING_SUM)))
+        for table, one in twin.one.items():
+            if one:  # the lemma itself, a table at a time
+                payout = {y: Fraction(*t) for y, t in zip(finals, table, strict=True)}
+                assert M.seat_play(var, payout) == twin[table]
+        assert plays.taken == (len(plays) if twin.every_one else 0)
+    assert twin.every_one == (one_die != V.ONE_DIE_HIGH_SHUT)  # both cases met
+    with pytest.raises(ValueError, match="twin"):
+        M.Plays(Variant(5, one_die, V.MODE_LOCKED), M.Plays(Variant(4, one_die)))
+
+
 def test_seat_one_plays_its_best_for_the_match():
     """advise --match --seat 1 ranks the moves by seat 1's value of the match: the brute
     force's, from a recursion with seat 1's value of each final score."""

@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from shutbox import variants as V
 from shutbox_host.solve import solver
 
 TIE_RULES = ("share", "roll-off", "replay")  # shutbox.setnames.TIE
@@ -120,7 +121,7 @@ class Match:
     """
 
     def __init__(self, var: solver.Variant, rules: MatchRules, tie_value=None,
-                 subs: dict | None = None, plays: dict | None = None):
+                 subs: dict | None = None, plays: Plays | None = None):
         self.var = var
         self.rules = rules
         self.n = rules.players
@@ -129,7 +130,9 @@ class Match:
         self._values: dict = {}
         # a seat's play per payout table: *plays* shares them between the Matches of one
         # variant (replay's steps and its smaller matches meet many of the same tables)
-        self._plays: dict = {} if plays is None else plays
+        self._plays = Plays(var) if plays is None else plays
+        if self._plays.var != var:
+            raise ValueError("the plays are another variant's")
         self._interned: dict = {}
         self._play_at: dict = {}  # each situation's play (_play), found once
         self.solves = 0
@@ -281,8 +284,8 @@ class Match:
             tkey = tuple((table[y].numerator, table[y].denominator) for y in self.finals)
             got = self._plays.get(tkey)
             if got is None:
-                got = self._plays[tkey] = seat_play(self.var, table)
-                self.solves += 1
+                got, solved = self._plays.take(tkey, table)
+                self.solves += solved
             self._play_at[key] = got
         return got
 
@@ -396,11 +399,83 @@ def seat_play(var: solver.Variant, payout: dict) -> tuple[dict, int]:
     """({score: mass}, total): the final-score distribution (mass / total, exact ints) of the
     play that maximises the expected *payout* (the solver's payout objective and its
     tie-breaks)."""
+    return _seat_play(var, payout)[0]
+
+
+def _seat_play(var: solver.Variant, payout: dict,
+               pushed: dict | None = None) -> tuple[tuple[dict, int], bool]:
+    """(seat_play, whether that play throws one die at every state that allows it, in the
+    turn's first layer). *pushed*: {a play's one-die flags and chosen results: its seat_play}
+    of the plays met before (payout tables that differ often play alike, a play the same
+    distribution): each pushed once."""
     sol = solver._Solved(var, "payout", payout=payout)
-    return dict(sorted(solver._forward(var, sol.flags, sol.chosen).items())), 36 ** var.tiles
+    key = (tuple(map(bytes, sol.flags)), tuple(map(tuple, sol.chosen)))
+    play = None if pushed is None else pushed.get(key)
+    if play is None:
+        play = (dict(sorted(solver._forward(var, sol.flags, sol.chosen).items())),
+                36 ** var.tiles)
+        if pushed is not None:
+            pushed[key] = play
+    # the pass flags one die only where the rules allow it (not at 0, the shut box)
+    return play, sol.flags[0][1:] == solver._allowed(var.tiles, var.one_die)[1:]
 
 
-def _replay_subs(var: solver.Variant, rules: MatchRules, plays: dict) -> dict:
+class Plays(dict):
+    """The seats' plays of one variant, {payout table: seat_play}, shared by its Matches.
+
+    *twin*: the Plays of the same variant with one die optional, for a variant in the locked
+    or the forced mode. Where the optional play of a table throws one die at every state
+    that allows it (strictly better there: the solver's tie rule), the other two modes play
+    that table the same way: the forced mode's recurrence has, at every state, the option
+    the optional one took (one die where allowed, two elsewhere), so the same keys and
+    results state by state up from the shut box; the locked mode's second layer (one die
+    chosen) is the forced mode, and its first layer has the optional mode's two options at
+    the same keys, so it takes one die at the same states and the same results. One play,
+    one final-score distribution: take() takes it from the twin, not solved again.
+
+    every_one: every play here throws one die wherever the rules allow it. When that holds
+    for the twin's plays of some Matches, the same Matches of this variant meet the same
+    tables (the same situations and values, by induction from the round's end), each taken
+    from the twin: their values are the twin's Matches' (tablegen.match_vector_bytes takes
+    the twin's vectors then)."""
+
+    def __init__(self, var: solver.Variant, twin: Plays | None = None):
+        super().__init__()
+        if twin is not None and (
+                var.one_die_mode == V.MODE_OPTIONAL or twin.var != optional_twin(var)):
+            raise ValueError("the twin of a locked or forced variant is its optional one")
+        self.var = var
+        self.twin = twin
+        self.one: dict = {}  # table -> its play throws one die wherever allowed
+        self.taken = 0  # plays taken from the twin
+        self._pushed: dict = {}  # _seat_play's
+
+    @property
+    def every_one(self) -> bool:
+        return all(self.one.values())
+
+    def take(self, tkey: tuple, table: dict) -> tuple[tuple[dict, int], bool]:
+        """(the play of payout *table*, whose key is *tkey*; whether it was solved here, not
+        found or taken from the twin)."""
+        got = self.get(tkey)
+        if got is not None:
+            return got, False
+        twin = self.twin
+        if twin is not None and twin.one.get(tkey):
+            self[tkey], self.one[tkey] = twin[tkey], True
+            self.taken += 1
+            return self[tkey], False
+        self[tkey], self.one[tkey] = _seat_play(self.var, table, self._pushed)
+        return self[tkey], True
+
+
+def optional_twin(var: solver.Variant) -> solver.Variant:
+    """*var* with one die optional (its other rules the same)."""
+    return solver.Variant(var.tiles, var.one_die, V.MODE_OPTIONAL, var.moves, var.scoring,
+                          var.start, var.max_tiles)
+
+
+def _replay_subs(var: solver.Variant, rules: MatchRules, plays: Plays) -> dict:
     """{m: the m-player replay match's seat values} for 2 <= m < the round's players (a tie
     of m seats is replayed by them alone: that match, seat order kept)."""
     out = {}
@@ -411,7 +486,7 @@ def _replay_subs(var: solver.Variant, rules: MatchRules, plays: dict) -> dict:
 
 
 def _replay(var: solver.Variant, rules: MatchRules, subs: dict,
-            plays: dict | None = None) -> tuple[Fraction | tuple, int, Match]:
+            plays: Plays | None = None) -> tuple[Fraction | tuple, int, Match]:
     """(v, steps, round): the value of a tie of every seat under the replay rule (2 players:
     seat 1's, a Fraction; more: each seat's, a tuple), the policy iteration steps it took
     and the last step's round (the Match with its tie worth v).

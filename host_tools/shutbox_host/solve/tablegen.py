@@ -376,13 +376,13 @@ def payout_blocks(var: solver.Variant, payout: dict,
 
 
 def match_payouts(var: solver.Variant, matches: dict | None = None,
-                  plays: dict | None = None) -> list[dict | None]:
+                  plays: match.Plays | None = None) -> list[dict | None]:
     """The payout table of every seat-1 match situation of *var* (None: no block), in the
     pack's order from MATCH_SEAT1 (see the module docstring); *matches* receives each
     solved Match under (players, tie, shut_wins); *plays*: the seats' plays, shared by the
     Matches (match.Match's)."""
     out: list[dict | None] = [None] * (MATCH_SITUATIONS - MATCH_SEAT1)
-    plays = {} if plays is None else plays
+    plays = match.Plays(var) if plays is None else plays
     for players in range(2, match.MAX_PLAYERS + 1):
         for r, tie in enumerate(MATCH_TIE_RULES):
             if tie == "replay" and players != 2:
@@ -567,13 +567,14 @@ def _fixed(v) -> int:
 
 
 def match_vectors(var: solver.Variant, matches: dict | None = None,
-                  plays: dict | None = None) -> list[tuple]:
+                  plays: match.Plays | None = None) -> list[tuple]:
     """Per rule set (VEC_SETS) the last seat's values (h = 1..4) and the rows of VEC_SLOTS
     (each a value per final score 0..targets), as ints x VEC_SCALE; *matches* caches the
     solved Match of (players, tie, shut_wins), *plays* the seats' plays (match.Match's)."""
     matches = {} if matches is None else matches
     targets = solver.score((1 << var.tiles) - 1, var.scoring)
-    plays = {} if plays is None else plays  # the seats' plays, shared by the variant's matches
+    # the seats' plays, shared by the variant's matches
+    plays = match.Plays(var) if plays is None else plays
 
     def value(tie, wins, r, h, y):
         # a round of 4 holds every slot: the seat 3 - r, the last of h holders of y
@@ -599,12 +600,33 @@ def match_vectors(var: solver.Variant, matches: dict | None = None,
 
 
 def match_vector_bytes(var: solver.Variant, matches: dict | None = None,
-                       plays: dict | None = None) -> bytes:
-    """match_vectors as the pack stores them (u24 values, set after set)."""
+                       plays: match.Plays | None = None, twins: dict | None = None) -> bytes:
+    """match_vectors as the pack stores them (u24 values, set after set).
+
+    *twins*: {an optional variant's key: (its vectors, its match.Plays)}, this variant's
+    added when its one die is optional. A locked or forced variant then first has its
+    optional twin's (generated into *twins* if missing): where every play of the twin threw
+    one die wherever allowed, its vectors are the twin's (match.Plays: its Matches would
+    take every play from the twin, so every value is the same; the sum-le-6 and sum-lt-6
+    variants of the hint pack); elsewhere its plays take the tables they share with the
+    twin's from it. *plays* (with *twins*: the variant's own, its twin set): the seats'
+    plays."""
+    twin = None
+    if twins is not None and var.one_die_mode != V.MODE_OPTIONAL:
+        key = match.optional_twin(var).key()
+        if key not in twins:
+            match_vector_bytes(match.optional_twin(var), twins=twins)
+        data, twin = twins[key]
+        if twin.every_one:
+            return data
+    if plays is None:
+        plays = match.Plays(var, twin)
     out = bytearray()
     for last, rows in match_vectors(var, matches, plays):
         for w in last + [w for row in rows for w in row]:
             out += w.to_bytes(3, "little")
+    if twins is not None and var.one_die_mode == V.MODE_OPTIONAL:
+        twins[var.key()] = (bytes(out), plays)
     return bytes(out)
 
 
@@ -621,6 +643,7 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None, keys: list | None = N
     full = (1 << tiles) - 1
     per_variant = []  # (key, layers, targets, [[block per layer] per target], later records)
     vecs = []  # each variant's match vectors (match_vector_bytes), with *vectors*
+    twins: dict = {}  # the optional variants' vectors and plays (match_vector_bytes)
     for key in keys:
         var = solver.Variant(tiles, *key)
         minexp = solver.solve_values(var)
@@ -632,7 +655,9 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None, keys: list | None = N
         rows.append(hint_blocks(var, 0, minexp, tvs[0]))  # MATCH_SHUT
         later: list[tuple] = []
         solved: dict = {}
-        plays: dict = {}  # the seats' plays, shared by the variant's matches
+        # the seats' plays, shared by the variant's matches (and its optional twin's)
+        twin = twins.get(match.optional_twin(var).key()) if key[1] != V.MODE_OPTIONAL else None
+        plays = match.Plays(var, None if twin is None else twin[1])
         if key in MATCH_KEYS:
             rows += [None if pay is None else payout_blocks(var, pay, minexp)
                      for pay in match_payouts(var, solved, plays)]
@@ -641,7 +666,8 @@ def hint_pack_bytes(tiles: int, sizes: dict | None = None, keys: list | None = N
                                   {t: (tvs[t], rows[t - 1]) for t in range(1, targets + 1)})
         del tvs
         if vectors:
-            vecs.append(given[key] if key in given else match_vector_bytes(var, solved, plays))
+            vecs.append(given[key] if key in given
+                        else match_vector_bytes(var, solved, plays, twins))
         per_variant.append((key, var.locked_layers, targets, rows, later))
     offset = HEADER.size + HINT_ENTRY.size * len(keys)
     head = [HEADER.pack(HINT_MAGIC, tiles, len(keys), 0)]
