@@ -2,16 +2,17 @@
 """Started by shutbox.sleep.main on a Pico W whose flash holds these files (``shutbox flash``
 and ``shutbox uf2`` put them on a Pico W only; a Pico neither has nor imports them).
 
-``prepare(board, make, settings, supply, wdt)`` runs before the box's first start: the radio
-is started once, as shutbox.supply starts it (the Pico W's VBUS sense is one of the radio's
-pins, and a second start after a failed one never ends), and the companion's state
-(companion.live.Live) takes the box's log; it returns the box's *make* giving each app that
-log, and ``run(guard)``, the box's loop beside the server (companion.web.run), which returns
-only when the companion could not start. A missing or failing radio, or anything else that
-fails here, is one line of the log, ``{"ev": "companion", "error": ..., "text": ...}``, and
-the box plays on: a radio that did not start leaves the server's code running all the same
-(lwIP listens on no interface); one that raised (a failing chip, or a stand-in board: the
-virtual Pico W) leaves the box alone, without the server.
+``prepare(board, make, settings, supply, wdt)`` runs before the box's first start: the chip
+goes to its rated 133 MHz (_SYS_HZ), the radio is started once, as shutbox.supply starts it
+(the Pico W's VBUS sense is one of the radio's pins, and a second start after a failed one
+never ends), and the companion's state (companion.live.Live) takes the box's log; it returns
+the box's *make* giving each app that log, and ``run(guard)``, the box's loop beside the
+server (companion.web.run), which returns only when the companion could not start. A
+missing or failing radio, or anything else that fails here, is one line of the log,
+``{"ev": "companion", "error": ..., "text": ...}``, and the box plays on: a radio that did
+not start leaves the server's code running all the same (lwIP listens on no interface); one
+that raised (a failing chip, or a stand-in board: the virtual Pico W) leaves the box alone,
+without the server.
 """
 
 import json
@@ -26,6 +27,10 @@ _PORT = const(80)
 _KEY_TILE = const(8)  # Roll held with tile 4 alone shut at power-up: the passphrase shows
 _PAIR_MS = const(1500)  # each two faces of it show this long
 _POLL_MS = const(10)
+# the RP2040's rated clock (its datasheet: 133 MHz; the rp2 port starts at 125): a press
+# landing as a collection of the heap starts waits for all of it, which the phones' garbage
+# brings on, and a faster core shortens it and the step after (docs/companion.md)
+_SYS_HZ = const(133_000_000)
 live = None  # the companion's state (companion.live.Live), for a look from the REPL
 
 
@@ -83,10 +88,19 @@ def prepare(board, make, settings, supply, wdt=None):
     except Exception as e:  # noqa: BLE001 - no companion (a MemoryError, a bad file): the box
         _say(print, type(e).__name__, str(e))
         return make, None
-    from shutbox import setfile
+    try:
+        supply.machine.freq(_SYS_HZ)
+    except Exception:  # noqa: BLE001 - a stand-in machine: its own clock
+        pass
+    from shutbox import forget, setfile
 
     live.settings = settings
     live.key = setfile.variant_key(settings, board.tiles)  # the records' (shutbox.powerup)
+    # gone from the heap until a phone changes a setting (companion.live.Live.change loads
+    # it again): every collection would mark its code (about 0.05 ms a KB of code live on
+    # the Pico W, and a press landing as a collection starts waits for all of it)
+    del setfile
+    forget("setfile")
     tasks = []
     try:
         uid = supply.machine.unique_id()
@@ -117,6 +131,12 @@ def prepare(board, make, settings, supply, wdt=None):
 
     def run(guard):
         guard.out = live.out
+        # what only the start runs goes (as setfile above); a value is set to None before
+        # its key is deleted: MicroPython leaves a deleted key's value in its slot
+        g = globals()
+        for k in ("prepare", "show_key"):
+            g[k] = None
+            del g[k]
         try:
             # the server's modules one at a time, each before those that import it, each
             # loader's garbage collected before the next (as main.py loads the game's): their

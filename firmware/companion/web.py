@@ -472,6 +472,24 @@ def run(live, guard, host="0.0.0.0", port=80, tasks=()):
     Ctrl-C, and the coroutines *tasks* (the networking: companion.wifi); the server failing
     leaves the box's loop running (companion.live)."""
     app = live.server = make(live)
+    # what only the start runs goes, so that no collection of the heap marks its code again
+    # (companion.picow); a value is set to None before its key is deleted: MicroPython
+    # leaves a deleted key's value in its slot of the dict
+    g = globals()
+    for k in ("make", "_names_routes"):
+        g[k] = None
+        del g[k]
+    # and microdot's own that only the routes' making runs, or that the companion never calls
+    # (the classes' other methods serve the requests)
+    for c, names in ((Microdot, ("__init__", "route", "get", "post", "put", "patch", "delete",
+                                 "query", "before_request", "after_request",
+                                 "after_error_request", "errorhandler", "mount", "run",
+                                 "shutdown")),
+                     (Request, ("form", "files", "after_request")),
+                     (Response, ("set_cookie", "delete_cookie"))):
+        for k in names:
+            setattr(c, k, None)
+            delattr(c, k)
 
     async def main():
         asyncio.create_task(_serve(app, host, port, live.print))

@@ -15,6 +15,7 @@ pytestmark = [pytest.mark.node]
 
 require_emulator()
 
+import ast  # noqa: E402
 import subprocess  # noqa: E402
 
 from shutbox import pins  # noqa: E402
@@ -141,6 +142,38 @@ def test_the_table_decoder_runs_every_opcode_as_rp2040js_does():
                          cwd=str(mp.ROOT), capture_output=True, text=True, timeout=600,
                          check=True).stdout.split()
     assert out[-2:] == ["131072", "0"], out[-20:]
+
+
+# The same loop timed by the chip's own timer (µs, from its 1 MHz tick, not clk_sys) at each
+# system clock machine.freq sets: rp2's set_sys_clock_khz through the PLL and CLK_SYS
+CLOCKED = """
+import machine, time
+def work():
+    t = time.ticks_us()
+    for i in range(3000):
+        pass
+    return time.ticks_diff(time.ticks_us(), t)
+got = []
+for hz in (125_000_000, 133_000_000, 48_000_000):
+    machine.freq(hz)
+    got.append((machine.freq(), work()))
+print('CLK', got)
+"""
+
+
+def test_a_cycle_lasts_as_long_as_the_system_clock_the_firmware_sets():
+    """A cycle follows clk_sys: the same instructions take 125/133 of the time at 133 MHz
+    and 125/48 at 48 MHz (a fixed 8 ns a cycle would time them alike)."""
+    with Emulator() as emu:
+        emu.run(ms=300)
+        emu.write(b"\r\n")
+        emu.prompt(since=0)
+        out = emu.exec(CLOCKED)
+    got = ast.literal_eval(next(x for x in out.splitlines() if x.startswith("CLK"))[4:])
+    (f0, us0), (f1, us1), (f2, us2) = got
+    assert (f0, f1, f2) == (125_000_000, 133_000_000, 48_000_000)
+    for hz, us in ((f1, us1), (f2, us2)):
+        assert abs(us * hz / (us0 * f0) - 1) < 0.01, got
 
 
 def test_the_settings_menu_and_a_setting_kept_through_a_power_cycle(emu):

@@ -684,8 +684,8 @@ class Emulator:
         self._call("watchdog_reset")
 
     def power_cut(self, at_ns: int) -> None:
-        """Run up to *at_ns* on the emulated clock (ns: 8 a cycle), then cut the power there
-        (an erase or a program under way stays half done) and power up again."""
+        """Run up to *at_ns* on the emulated clock (ns; a cycle is 8 at 125 MHz), then cut the
+        power there (an erase or a program under way stays half done) and power up again."""
         if at_ns > self.now_ns:
             self.run(until_ns=at_ns)
         self.power_cycle()

@@ -17,8 +17,9 @@
  *   outside the WS2812B datasheet's tolerances; the buzzer's PWM frequency and duty;
  * - DORMANT and its GPIO wake, VBUS sense and VSYS on ADC3 (power.js).
  *
- * Time is the emulator's clock (8 ns a cycle at 125 MHz, WFI/WFE jumping to the next alarm),
- * counted across rebuilds. Everything runs synchronously in `runUntil`; the caller (the Node
+ * Time is the emulator's clock (WFI/WFE jumping to the next alarm), counted across rebuilds; a
+ * cycle lasts 1 / clk_sys, the system clock the firmware sets through the PLL and clock
+ * registers (rp2040js's clkSys: 8 ns at the 125 MHz the rp2 port starts at, 7.52 at 133). Everything runs synchronously in `runUntil`; the caller (the Node
  * line protocol in node_main.js, or a web page) decides when. Works in a browser: it only
  * needs rp2040js and typed arrays.
  */
@@ -29,7 +30,6 @@ import * as power from './power.js';
 export const FLASH_SIZE = 2 * 1024 * 1024; // RPI_PICO: 2 MB (pico-sdk boards/pico.h)
 export const FS_OFFSET = 0xa0000; // RPI_PICO littlefs: flash size minus 1,408 KB (rp2_flash.c)
 const FLASH_BASE = 0x10000000;
-const CYCLE_NS = 8; // 125 MHz
 // W25Q16JV typical sector erase and page program (the datasheet's maximum: 400 ms, 3 ms);
 // opts.eraseNs and opts.programNs set others
 const ERASE_NS_PER_4K = 45e6;
@@ -479,6 +479,13 @@ export class Pico {
     chip.flash.set(this.flash);
     this.flash = chip.flash.subarray(0, FLASH_SIZE); // one array: the chip's own
     this.chip = chip;
+    // a cycle's ns follow clk_sys as the firmware sets it (machine.freq: the PLL, the mux)
+    // (whole ns on the clock: the part of a cycle left over is carried to the next)
+    this.cycleNs = 1e9 / chip.clkSys;
+    this.fracNs = 0;
+    chip.addClockListener((hz) => {
+      this.cycleNs = 1e9 / hz;
+    });
     fastMemory(chip);
     this.patchRom(chip);
     const fc = this.opts.flashChip ?? true;
@@ -836,24 +843,30 @@ export class Pico {
         // a burst of instructions: at most 100 us, checks only where something happened
         const limit = Math.min(target - base, clock.nanos + 100000);
         let busy = 0;
+        let frac = this.fracNs;
         const hooks = this.hooks;
         if (hooks === null) {
           while (!this.brk && !core.waiting && clock.nanos < limit) {
-            const cycles = core.executeInstruction();
-            clock.tick(cycles * CYCLE_NS);
-            busy += cycles;
+            frac += core.executeInstruction() * this.cycleNs;
+            const ns = Math.floor(frac);
+            frac -= ns;
+            clock.tick(ns);
+            busy += ns;
           }
         } else {
           const pcs = hooks.pc;
           while (!this.brk && !core.waiting && clock.nanos < limit) {
             if (pcs.has(core.PC)) hooks.hit(core.PC, core);
-            const cycles = core.executeInstruction();
-            clock.tick(cycles * CYCLE_NS);
-            busy += cycles;
+            frac += core.executeInstruction() * this.cycleNs;
+            const ns = Math.floor(frac);
+            frac -= ns;
+            clock.tick(ns);
+            busy += ns;
           }
         }
-        this.busyNs += busy * CYCLE_NS;
-        n += busy;
+        this.fracNs = frac;
+        this.busyNs += busy;
+        n += busy / this.cycleNs;
         if (this.spans !== null && core.waiting) {
           this.spans.push(this.spanStart, this.base + clock.nanos);
           this.spanStart = -1;
