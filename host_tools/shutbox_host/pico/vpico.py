@@ -66,7 +66,7 @@ def board_mpy() -> int:
     the viper modules (layout.NATIVE); a Pico's armv6m where the port has none."""
     r = subprocess.run([mp.micropython_exe(), "-c",
                         "import sys\nprint(sys.implementation._mpy)"],
-                       capture_output=True, text=True, timeout=30, check=True)
+                       capture_output=True, text=True, timeout=30, check=True, **mp.tied())
     v = int(r.stdout)
     return v if v >> 10 else v | 4 << 10
 
