@@ -1,7 +1,8 @@
 # The boxes a test can drive through shutbox_host.model.drive: one script, several backends.
 """``BACKENDS``: pytest parameters naming each backend a scenario runs on (the emulated chip
 marked ``node``: make check leaves it out); ``box(name, ...)``: a new box of that backend,
-ready for play (the emulated one skips, or fails on CI, where it cannot run); a script with
+ready for play (the emulated one skips, or fails on CI, where it cannot run; it is booted once
+a process and put back as it was then for each test: ``_emu_box``); a script with
 its check that the web page's test runs too (``throw_script``, ``check_throw``); a CPython
 box whose dice are all given (``cpy``) and the steps a test plays on any box, each followed
 by the time for the box to take it (``shut``, ``open_``, ``flip``, ``press``,
@@ -13,6 +14,7 @@ import functools
 
 import pytest
 
+from shutbox import pins
 from shutbox_host.model.drive import Driver, Shown
 from shutbox_host.model.leds import face
 from shutbox_host.model.script import PRESS_MS, ROLL_MS, Script
@@ -60,10 +62,42 @@ def box(name: str, levels: int = -1, heapsize: str = "256k", players: int = 2) -
     from needs import require
 
     from shutbox_host.pico import emulator
-    from shutbox_host.pico.drive import EmuBox
 
     require(emulator.missing(), "emulated Pico")
-    return EmuBox(fs=_fw_image(), levels=levels)
+    return _emu_box(levels)
+
+
+# The emulated boxes booted so far in this process, ready for play, by their tiles at
+# power-up: [Emulator, its snapshot then, the box on it still open]
+_EMU: dict[int, list] = {}
+
+
+def _emu_box(levels: int) -> Driver:
+    """An emulated box ready for play: the chip booted once in this process for these
+    *levels* and put back as it was then (Emulator.snapshot: the same chip, the same records,
+    as a fresh boot's), its own boot only while another box from it is still open."""
+    from shutbox_host.pico.drive import EmuBox
+
+    slot = _EMU.get(levels)
+    if slot is not None and (slot[0].proc is None or slot[0].proc.poll() is not None):
+        slot = None  # its Node process ended (a test that failed there): boot again
+    if slot is not None and slot[2]:
+        return EmuBox(fs=_fw_image(), levels=levels)
+    if slot is None:
+        first = EmuBox(fs=_fw_image(), levels=levels)
+        _EMU[levels] = slot = [first.emu, first.emu.snapshot(), False]
+    emu = slot[0]
+    emu.restore(slot[1])
+    box = EmuBox.attach(emu)
+    if levels != -1:
+        box.open_ = levels & ((1 << pins.TILES) - 1)
+    slot[2] = True
+
+    def close() -> None:
+        slot[2] = False
+
+    box.close = close  # type: ignore[method-assign]
+    return box
 
 
 def throw_script() -> Script:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -19,6 +20,17 @@ for _d in (TESTS, TESTS / "reliability"):
         sys.path.insert(0, str(_d))
 
 SLOW = os.environ.get("SHUTBOX_SLOW") == "1"
+
+
+def pytest_configure(config):
+    """Ctrl-C reaches the tools the tests start, however the run itself was started.
+
+    A run started in the background of a script (``make test &``, a CI runner's detached job)
+    inherits SIGINT ignored, and an ignored signal stays ignored across exec: the tests that
+    press Ctrl-C on ``shutbox log`` or ``shutbox emu`` would wait for an exit that never
+    comes. A user's terminal delivers it, so the tests' children get it as there."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_ignore_collect(collection_path, config):

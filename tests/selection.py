@@ -69,21 +69,26 @@ def selects_none(expr: str, marks: set[str]) -> bool:
 # machine shared: only their order counts); a module under 10 s is not here and costs
 # COST_PER_TEST a test. Only the order of the workers' shares follows these.
 COSTS = {
-    "tests/pico/test_emu_pty.py": 183,
-    # its references' search since cut from 13 runs to 2 (FOUND): 245 s before
-    "tests/pico/test_emu_records.py": 129,
-    "tests/companion/test_picow_names.py": 122,
+    # the pty bridge since woken by the chip's output (its time alone x0.85): 215 s before
+    "tests/pico/test_emu_pty.py": 156,
+    # its references' search since cut from 13 runs to 2 (FOUND): 245 s before; then its
+    # cuts replayed from one boot (emugame.Replays, its time alone x0.67): 129 s before
+    "tests/pico/test_emu_records.py": 86,
+    # its cuts since replayed from one boot (its time alone x0.66): 122 s before
+    "tests/companion/test_picow_names.py": 81,
     # the locked and forced variants' match vectors since taken from their optional twins,
     # each play's distribution pushed once (its CPU time alone 80 -> 44 s): 146 s before
     "tests/solve/test_tables.py": 80,
     "tests/pico/test_bounce.py": 90,
-    "tests/pico/test_emulator.py": 84,
+    # three of its tests since sharing one boot (its time alone x0.91): 84 s before
+    "tests/pico/test_emulator.py": 76,
     "tests/web/test_web.py": 73,
     "tests/hardware/test_enclosure.py": 69,
     "tests/pico/test_flash.py": 64,
     "tests/pico/test_lean.py": 60,
     "tests/firmware/test_contacts.py": 54,
-    "tests/pico/test_emu_flash.py": 51,
+    # its cuts since replayed from one boot (its time alone x0.62): 51 s before
+    "tests/pico/test_emu_flash.py": 32,
     "tests/firmware/test_scenarios.py": 48,
     "tests/pico/test_interrupt.py": 47,
     "tests/firmware/test_match_play.py": 47,

@@ -452,9 +452,10 @@ def test_settings_given_are_saved_as_the_menu_saves_them(tmp_path):
 
 def test_the_computer_is_called_computer_and_never_told_to_press_roll():
     """One player against the computer: a 7 ends the player's turn (unlucky-7), Roll passes
-    the box on, the computer plays its turn by itself."""
+    the box on, the computer plays its turn by itself (dice from a seed: with real randomness
+    it shuts the box now and then, and says so instead of a score)."""
     p = subprocess.run([str(SHUTBOX), "play", "--players", "1", "--computer", "easy",
-                        "--unlucky-7", "on", "--dice", "3,4", "--no-color",
+                        "--unlucky-7", "on", "--dice", "3,4", "--seed", "1", "--no-color",
                         "--keys", " . " + "." * 25],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr

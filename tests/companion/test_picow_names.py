@@ -7,7 +7,8 @@ ends the game: its flash operations after the last Roll are the end's saves (the
 records', the names', the game's), each told apart by the flash's history (the file that
 changes when its last page program is done). The chip is deterministic, so each cut replays
 the reference's pin changes up to an instant inside one of those operations (left half done)
-or just after the game's save, powers up again and plays the game on to its end from
+or just after the game's save (from one chip booted and run up to the earliest cut, kept and
+put back for each: emugame.Replays), powers up again and plays the game on to its end from
 wherever the box resumed it: the names' records read back from the flash must count the game
 once, every field as it ended. The cut inside the game's save, after the names' (the game
 resumes from before its end and ends again) and the one after it (the game resumes at its
@@ -24,7 +25,7 @@ import random
 import struct
 
 import pytest
-from emugame import finish, near_the_end
+from emugame import Replays, finish, near_the_end
 from needs import pico_w
 from onerun import once
 
@@ -123,6 +124,7 @@ def _reference(tmp_path_factory):
         ops = list(emu.flash_ops)
         return {"start": start, "inputs": list(emu.inputs), "scores": scores,
                 "end": [op for op in ops if op[0] > end], "ops": ops,
+                "lines": list(emu.lines),
                 "saves": _saves(emu.flash_history(), ops, end),
                 "names": _names(emu.flash_image(), tmp / "ref")}
 
@@ -134,21 +136,34 @@ def test_the_game_counts_once_for_each_name(reference):
     assert sorted(saves, key=saves.get) == ["records", "names", "game"], saves
 
 
-@pytest.mark.parametrize("where", CUTS)
-def test_a_cut_at_the_games_end_counts_it_once(reference, tmp_path, where):
-    """A cut inside one of the end's flash operations, or after the game's save, then the
-    game played on to its end: every field of both names' records counts it once."""
+def _cut(reference, where: str) -> int:
+    """The ns of the cut *where* (CUTS) in the reference's end."""
     ops, saves = reference["ops"], reference["saves"]
     if where == "after":  # the game saved at its end: the box resumes it there
-        cut = ops[saves["game"]][1] + 1_000_000
-    else:
-        t0, t1 = (reference["end"][0] if where == "first" else ops[saves[where]])[:2]
-        cut = t0 + 8 * random.Random(25 + CUTS.index(where)).randrange(1, (t1 - t0) // 8)
-    with Emulator(uf2=UF2_W, flash=reference["start"], board="RPI_PICO_W") as emu:
-        emu.replay_inputs(reference["inputs"], cut)
-        emu.release()  # Roll held through power-up would be a combination
-        n = len(emu.lines)
-        emu.power_cut(cut)
-        scores = finish(emu, n)
-        got = _names(emu.flash_image(), tmp_path)
+        return ops[saves["game"]][1] + 1_000_000
+    t0, t1 = (reference["end"][0] if where == "first" else ops[saves[where]])[:2]
+    return t0 + 8 * random.Random(25 + CUTS.index(where)).randrange(1, (t1 - t0) // 8)
+
+
+@pytest.fixture(scope="module")
+def replays(reference):
+    """The chip the cuts replay from: booted, run up to the earliest cut."""
+    start = min(_cut(reference, where) for where in CUTS) - 1
+    r = Replays(reference["inputs"], reference["ops"], reference["lines"], start, uf2=UF2_W,
+                flash=reference["start"], board="RPI_PICO_W")
+    yield r
+    r.stop()
+
+
+@pytest.mark.parametrize("where", CUTS)
+def test_a_cut_at_the_games_end_counts_it_once(reference, replays, tmp_path, where):
+    """A cut inside one of the end's flash operations, or after the game's save, then the
+    game played on to its end: every field of both names' records counts it once."""
+    cut = _cut(reference, where)
+    emu = replays.to(cut)
+    emu.release()  # Roll held through power-up would be a combination
+    n = len(emu.lines)
+    emu.power_cut(cut)
+    scores = finish(emu, n)
+    got = _names(emu.flash_image(), tmp_path)
     assert got == _expected(scores), (where, cut, got)

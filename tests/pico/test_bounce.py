@@ -26,18 +26,10 @@ from shutbox_host.pico import bounce
 BACKENDS = ["cpy", "sim", pytest.param("emu", marks=pytest.mark.node)]
 
 
-def _box(name: str, fw_image=None):
-    """A box of backend *name* at its first turn, 300 ms on (the emulated one booted from
-    *fw_image*; it skips, or fails on CI, where it cannot run)."""
-    if name == "emu":
-        from emu_skip import require_emulator
-
-        from shutbox_host.pico.drive import EmuBox
-
-        require_emulator()
-        box = EmuBox(fs=fw_image)
-    else:
-        box = backends.box(name)
+def _box(name: str):
+    """A box of backend *name* at its first turn, 300 ms on (the emulated one skips, or fails
+    on CI, where it cannot run)."""
+    box = backends.box(name)
     box.advance(300)
     return box
 
@@ -61,18 +53,17 @@ def _check(res: bounce.Result, edges: int) -> None:
 def two_thousand(request, tmp_path_factory) -> bounce.Result:
     """The run on each backend, once for its three tests on whichever workers (onerun)."""
     def run():
-        fw = request.getfixturevalue("fw_image") if request.param == "emu" else None
-        with _box(request.param, fw) as box:
+        with _box(request.param) as box:
             return bounce.run(box, seed=2121, edges=2000)
 
     return once(tmp_path_factory, "bounce-" + request.param, run)
 
 
 @pytest.mark.node
-def test_edges_land_on_the_pins_at_their_ns_and_the_chip_reads_them_there(fw_image):
+def test_edges_land_on_the_pins_at_their_ns_and_the_chip_reads_them_there():
     """Emulator.drive: each edge is on the pin from its ns on (within the instruction under
     way), and every read of GPIO_IN after it returns the new level."""
-    with _box("emu", fw_image) as box:
+    with _box("emu") as box:
         emu = box.emu
         g = pins.TILE_PINS[0]
         t = emu.now_ns + 3_000_123
@@ -138,10 +129,10 @@ def test_two_thousand_bounced_edges_are_all_shown_within_the_targets(two_thousan
 @pytest.mark.slow
 @pytest.mark.node
 @pytest.mark.parametrize("seed", [1, 2])
-def test_twenty_thousand_bounced_edges_rough_contacts_too(fw_image, seed):
+def test_twenty_thousand_bounced_edges_rough_contacts_too(seed):
     """The long run: 2 x 10,000 edges, also with contacts bouncing up to 15 ms (ROUGH: past
     the latency target, so its flips are judged for loss only)."""
-    with _box("emu", fw_image) as box:
+    with _box("emu") as box:
         res = bounce.run(box, seed=seed, edges=10000,
                          profiles=(contact.NEW, contact.WORN, contact.ROUGH))
     _check(res, 10000)

@@ -8,15 +8,18 @@ or a page program under way stays half done: some cells done, some not), and pow
 that flash. The littlefs must mount (littlefs-python), /data's files must be a version the
 reference's flash held between two of its operations (or still missing), the firmware must
 read its settings and records as whole, report no damaged file, and the saved game must resume
-and play on.
+and play on. The cuts replay from one chip booted and run up to the earliest of them, kept and
+put back for each (emugame.Replays).
 """
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
 from emu_skip import require_emulator
+from emugame import Replays
 from onerun import once
 
 pytestmark = [pytest.mark.node]
@@ -74,7 +77,8 @@ def _reference(fw_image):
                 versions[p].add(v)
         assert last == emu.flash_image()  # the operations kept make the flash as it is
         return {"inputs": list(emu.inputs), "ops": list(emu.flash_ops), "versions": versions,
-                "end": emu.now_ns, "log": list(emu.log)}
+                "end": emu.now_ns, "log": list(emu.log),
+                "lines": list(emu.lines)}
 
 
 def _cuts(ref) -> list[tuple[str, int]]:
@@ -93,55 +97,65 @@ def _cuts(ref) -> list[tuple[str, int]]:
     return cuts
 
 
+def _made(i: int) -> bool:
+    """Whether this run makes cut *i*: the odd ones under SHUTBOX_SLOW=1 (make soak) alone."""
+    return i % 2 == 0 or os.environ.get("SHUTBOX_SLOW") == "1"
+
+
+@pytest.fixture(scope="module")
+def replays(fw_image, reference):
+    """The chip the cuts replay from: booted, run up to the earliest cut this run makes."""
+    start = min(cut for i, (_, cut) in enumerate(_cuts(reference)) if _made(i)) - 1
+    r = Replays(reference["inputs"], reference["ops"], reference["lines"], start, fs=fw_image)
+    yield r
+    r.stop()
+
+
 # One cut of each kind (mid erase, mid program, anywhere) in make test; the second of each
 # (odd i) under SHUTBOX_SLOW=1 (make soak).
 @pytest.mark.parametrize("i", [pytest.param(i, marks=[pytest.mark.slow] * (i % 2))
                                for i in range(6)])
-def test_a_power_cut_leaves_the_old_or_the_new_version_and_the_game_resumes(fw_image,
+def test_a_power_cut_leaves_the_old_or_the_new_version_and_the_game_resumes(replays,
                                                                              reference, i):
     kind, cut = _cuts(reference)[i]
-    with Emulator(fs=fw_image) as emu:
-        emu.replay_inputs(reference["inputs"], cut)
-        if kind != "anywhere":
-            st = emu.stats()
-            assert st["now"] >= cut
-        if kind == "anywhere":  # the player lets go of Roll if the cut came mid press (held
-            emu.release()       # through power-up it is a combination, and gives no press)
-        emu.power_cut(cut)
-        tree = _tree(emu.flash_image())  # mounts: littlefs survived the cut
-        for path, data in tree.items():
-            assert data in reference["versions"][path], (kind, cut, path, data)
-        n = len(emu.lines)
-        st = emu.wait_for(r'"ev": "settings"', timeout_ms=5000, since=n)
-        assert st["status"] in (0, 1), st  # whole, or not written yet: never damaged
-        rec = emu.wait_for(r'"ev": "(resume|turn)"', timeout_ms=3000, since=n)
+    emu = replays.to(cut)  # the reference run up to the cut, its time reached
+    if kind == "anywhere":  # the player lets go of Roll if the cut came mid press (held
+        emu.release()       # through power-up it is a combination, and gives no press)
+    emu.power_cut(cut)
+    tree = _tree(emu.flash_image())  # mounts: littlefs survived the cut
+    for path, data in tree.items():
+        assert data in reference["versions"][path], (kind, cut, path, data)
+    n = len(emu.lines)
+    st = emu.wait_for(r'"ev": "settings"', timeout_ms=5000, since=n)
+    assert st["status"] in (0, 1), st  # whole, or not written yet: never damaged
+    rec = emu.wait_for(r'"ev": "(resume|turn)"', timeout_ms=3000, since=n)
+    emu.run(ms=200)
+    notices = [r for r in emu.log[n:] if r.get("ev") == "notice"]
+    assert not any(set(r["tiles"]) & {1, 2, 3} for r in notices), notices
+    if rec["ev"] == "turn":  # the cut came before the game was first saved
+        assert tree["/data/game"] in reference["versions"]["/data/game"]
+        return
+    # the game resumes: put the tiles as it saved them, then play on from its state
+    open_ = sum(1 << (k - 1) for k in rec["open"])
+    eng = autoplay.engine()
+    n = len(emu.lines)
+    if rec["state"] == "move":
+        emu.set_open(open_)
         emu.run(ms=200)
-        notices = [r for r in emu.log[n:] if r.get("ev") == "notice"]
-        assert not any(set(r["tiles"]) & {1, 2, 3} for r in notices), notices
-        if rec["ev"] == "turn":  # the cut came before the game was first saved
-            assert tree["/data/game"] in reference["versions"]["/data/game"]
-            return
-        # the game resumes: put the tiles as it saved them, then play on from its state
-        open_ = sum(1 << (k - 1) for k in rec["open"])
-        eng = autoplay.engine()
-        n = len(emu.lines)
-        if rec["state"] == "move":
-            emu.set_open(open_)
-            emu.run(ms=200)
-            a, b = (rec["dice"] + [0])[:2]
-            move = eng.best_move(open_, a, b)
-            for k in range(pins.TILES, 0, -1):
-                if move >> (k - 1) & 1:
-                    emu.shut(k)
-                    emu.run(ms=60)
-            moved = emu.wait_for(r'"ev": "(move|score)"', timeout_ms=2000, since=n)
-            assert moved["player"] == rec["player"]
-        elif rec["state"] in ("setup", "ready", "rolling"):
-            emu.set_open(open_)
-            emu.run(ms=200)
-            if rec["state"] != "rolling":
-                emu.click(100)
-            throw = emu.wait_for(r'"ev": "throw"', timeout_ms=3000, since=n)
-            assert throw["open"] == rec["open"] and throw["player"] == rec["player"]
-        else:
-            assert rec["state"] == "turn_end", rec
+        a, b = (rec["dice"] + [0])[:2]
+        move = eng.best_move(open_, a, b)
+        for k in range(pins.TILES, 0, -1):
+            if move >> (k - 1) & 1:
+                emu.shut(k)
+                emu.run(ms=60)
+        moved = emu.wait_for(r'"ev": "(move|score)"', timeout_ms=2000, since=n)
+        assert moved["player"] == rec["player"]
+    elif rec["state"] in ("setup", "ready", "rolling"):
+        emu.set_open(open_)
+        emu.run(ms=200)
+        if rec["state"] != "rolling":
+            emu.click(100)
+        throw = emu.wait_for(r'"ev": "throw"', timeout_ms=3000, since=n)
+        assert throw["open"] == rec["open"] and throw["player"] == rec["player"]
+    else:
+        assert rec["state"] == "turn_end", rec

@@ -7,9 +7,10 @@ starts, as after a power cycle. A reference run plays the second turn to its sco
 game: its flash operations are the second turn's last saves ("mid") and the end's ("end": the
 records' save, then the game's). The chip is deterministic, so each cut replays the reference's
 pin changes up to a chosen instant inside one operation (an erase or a page program left half
-done), powers up again, and plays the game on to its end from wherever the box resumed it. The
-records read back from the flash's littlefs must then count the game once, both its turns, the
-best score and the boxes shut, as the game ended.
+done), powers up again, and plays the game on to its end from wherever the box resumed it; the
+cuts of a phase replay from one chip booted and run up to the earliest of them, kept and put
+back for each (emugame.Replays). The records read back from the flash's littlefs must then
+count the game once, both its turns, the best score and the boxes shut, as the game ended.
 
 littlefs erases a block only when its metadata log fills, every few saves: the starting flash is
 shifted (the saved game written again with the same bytes, on the host's littlefs) until an
@@ -25,7 +26,7 @@ import warnings
 
 import pytest
 from emu_skip import require_emulator
-from emugame import finish, near_the_end
+from emugame import Replays, finish, near_the_end
 from onerun import once
 
 pytestmark = [pytest.mark.node]
@@ -94,7 +95,8 @@ def _reference(flash: bytes) -> dict:
         scores = finish(emu, 0)
         ops = list(emu.flash_ops)
         end = emu.inputs[-2][0]  # the Roll that ends the game (pressed, then let go)
-        return {"flash": flash, "inputs": list(emu.inputs), "scores": scores,
+        return {"flash": flash, "inputs": list(emu.inputs), "scores": scores, "ops": ops,
+                "lines": list(emu.lines),
                 "mid": [op for op in ops if op[0] < end], "end": [op for op in ops if op[0] > end],
                 "records": records(emu.flash_image())}
 
@@ -166,23 +168,41 @@ def _op_of(ops: list, cut: int) -> int:
     return next(k for k, op in enumerate(ops) if op[0] <= cut < op[1])
 
 
-def _cut_and_finish(ref: dict, cut: int) -> tuple:
-    """Run *ref* again up to *cut*, cut the power there, play the game to its end: return
-    (the records, what they should be)."""
-    with Emulator(flash=ref["flash"]) as emu:
-        emu.replay_inputs(ref["inputs"], cut)
-        assert emu.stats()["now"] >= cut
-        emu.release()  # Roll held through power-up would be a combination
-        n = len(emu.lines)
-        emu.power_cut(cut)
-        scores = finish(emu, n)
-        return records(emu.flash_image()), _expected(scores)
+@pytest.fixture(scope="module")
+def replays(references):
+    """The chip each phase's cuts replay from (emugame.Replays), booted at its first cut and
+    run up to the earliest cut of the phase this run makes."""
+    made: dict = {}
+
+    def get(phase: str) -> Replays:
+        if phase not in made:
+            ref = references[phase]
+            n = SLOW if os.environ.get("SHUTBOX_SLOW") == "1" else MAKE_TEST[phase]
+            start = min(cut for _, cut in _cuts(references, phase, SLOW)[:n]) - 1
+            made[phase] = Replays(ref["inputs"], ref["ops"], ref["lines"], start,
+                                   flash=ref["flash"])
+        return made[phase]
+
+    yield get
+    for r in made.values():
+        r.stop()
+
+
+def _cut_and_finish(replays: Replays, cut: int) -> tuple:
+    """Run the reference again up to *cut*, cut the power there, play the game to its end:
+    return (the records, what they should be)."""
+    emu = replays.to(cut)
+    emu.release()  # Roll held through power-up would be a combination
+    n = len(emu.lines)
+    emu.power_cut(cut)
+    scores = finish(emu, n)
+    return records(emu.flash_image()), _expected(scores)
 
 
 @pytest.mark.parametrize("phase,i", [
     pytest.param(phase, i, marks=[pytest.mark.slow] * (i >= MAKE_TEST[phase]))
     for phase in ("mid", "end") for i in range(SLOW)])
-def test_a_cut_mid_erase_or_mid_program_counts_the_game_once(references, phase, i):
+def test_a_cut_mid_erase_or_mid_program_counts_the_game_once(references, replays, phase, i):
     """A cut at a random cycle of an erase or a page program of the second turn's last saves
     or of the end's (the records' save, then the game's), then the game played to its end:
     the game counted once, both turns, the best score and the boxes shut."""
@@ -193,6 +213,6 @@ def test_a_cut_mid_erase_or_mid_program_counts_the_game_once(references, phase, 
     if same and os.environ.get("SHUTBOX_SLOW") != "1":
         pytest.skip("cuts the flash operation %s-%d cuts already (make soak runs it)"
                     % (phase, same[0]))
-    got, want = _cut_and_finish(references[phase], cut)
+    got, want = _cut_and_finish(replays(phase), cut)
     assert got == want, (phase, kind, cut, "records (best, turns, shut, games)", got,
                          "want", want)

@@ -39,6 +39,24 @@ def booted(emu: Emulator) -> dict:
     return emu.wait_for(TURN, timeout_ms=5000)
 
 
+@pytest.fixture(scope="module")
+def _at_turn(fw_image):
+    """One box booted to its first turn and run 100 ms more, kept (Emulator.snapshot)."""
+    with Emulator(fs=fw_image) as e:
+        booted(e)
+        e.run(ms=100)
+        yield e, e.snapshot()
+
+
+@pytest.fixture
+def at_turn(_at_turn) -> Emulator:
+    """A box 100 ms into its first turn after power-up, every time the same (the tests that
+    start there share one boot: the chip put back as it was then)."""
+    e, snap = _at_turn
+    e.restore(snap)
+    return e
+
+
 def test_boot_and_a_whole_game_checked_against_the_engine_and_game_render(emu):
     emu.trace(True)
     turn = booted(emu)
@@ -231,9 +249,8 @@ def test_the_self_test_by_its_power_up_combination(emu):
     assert not emu.events("game")  # the game never started
 
 
-def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
-    booted(emu)
-    emu.run(ms=100)
+def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(at_turn):
+    emu = at_turn
     eng = autoplay.engine()
     n = len(emu.lines)
     emu.click(100)
@@ -280,12 +297,11 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(emu):
     assert rec["dice"] == throw["dice"]
 
 
-def test_a_reset_as_a_flash_makes_it_boots_with_no_notice_and_logs_nothing(emu):
+def test_a_reset_as_a_flash_makes_it_boots_with_no_notice_and_logs_nothing(at_turn):
     """Issue 17: on rp2 machine.reset() goes through the watchdog (REASON FORCE, reset_cause
     WDT_RESET); after the reset `shutbox flash` makes (its own code, the mark in SCRATCH3
     first) the box starts its game with no fault notice and writes no /error.log."""
-    booted(emu)
-    emu.run(ms=100)
+    emu = at_turn
     n = len(emu.lines)
     emu.repl(flash._RESET + "\n", wait=False)
     turn = emu.wait_for(r'"ev": "(turn|resume)"', timeout_ms=5000, since=n)  # (saved: resumes)
@@ -297,9 +313,8 @@ def test_a_reset_as_a_flash_makes_it_boots_with_no_notice_and_logs_nothing(emu):
     assert "/error.log" not in fsimage.read_tree(emu.flash_image())
 
 
-def test_an_injected_fault_shows_the_pattern_and_roll_recovers(emu):
-    booted(emu)
-    emu.run(ms=100)
+def test_an_injected_fault_shows_the_pattern_and_roll_recovers(at_turn):
+    emu = at_turn
     # (the first poll's: a waiting box polls its app only when a switch changes or
     # something is due, and at its start)
     emu.repl("import shutbox.game as G\n"

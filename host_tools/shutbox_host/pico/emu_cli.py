@@ -89,8 +89,38 @@ class Bridge:
         emu = self.emu
         poller = select.poll()
         poller.register(self._master, select.POLLIN | select.POLLHUP)
+        # the chip's output wakes the loop too (a pipe the emulator's reader writes to): a
+        # host waiting for each answer (mpremote's writes of a file) gets it at once, not at
+        # the poll's next timeout
+        woken, wake = os.pipe()
+        os.set_blocking(woken, False)
+        os.set_blocking(wake, False)
+        poller.register(woken, select.POLLIN)
+
+        def poke():
+            try:
+                os.write(wake, b"!")
+            except OSError:  # full: a wake-up is pending already
+                pass
+
+        emu.wake = poke
+        try:
+            self._loop(poller, woken)
+        finally:
+            emu.wake = None
+            os.close(woken)
+            os.close(wake)
+
+    def _loop(self, poller, woken: int) -> None:
+        emu = self.emu
         while not self._stop.is_set():
-            events = poller.poll(10)
+            got = poller.poll(10)
+            if any(fd == woken for fd, _mask in got):
+                try:
+                    os.read(woken, 4096)  # the wake-ups so far: their events are pumped below
+                except OSError:
+                    pass
+            events = [(fd, mask) for fd, mask in got if fd != woken]
             hup = any(mask & select.POLLHUP for _fd, mask in events)
             # the line state first: what the host sends right after opening the port is
             # answered with DTR up, or the device (which drops output without DTR) says nothing

@@ -268,6 +268,7 @@ class Emulator:
         self._decode = _decode_frame()
         self.levels: dict[int, int] = {}
         self.on_event = None  # callable(event dict), for the pty bridge
+        self.wake = None  # callable(), from the reader thread at each event (the pty bridge)
         self.dormancy: list[tuple[float, bool]] = []  # (ms, asleep) as the chip goes DORMANT
         self.pin_levels: list[tuple[float, int, int]] = []  # (ms, gpio, 1/0/-1): watched
 
@@ -355,6 +356,8 @@ class Emulator:
             with self._cv:
                 self._events.append(ev)
                 self._cv.notify_all()
+            if self.wake is not None:
+                self.wake()
         with self._cv:
             self._events.append({"ev": "eof"})
             self._cv.notify_all()
@@ -701,6 +704,35 @@ class Emulator:
             self.set_levels(levels)
         if until_ns > self.now_ns:
             self.run(until_ns=until_ns)
+
+    _RECORDS = ("lines", "log", "frames", "tones", "resets", "connects", "flash_ops",
+                "inputs", "reads", "errors", "dormancy", "pin_levels", "_writes")
+
+    def snapshot(self) -> tuple:
+        """Keep the whole emulated chip as it is now (js/snapshot.js: its memories, registers
+        and peripherals, the flash chip, the LED decoder, USB) and what this side recorded so
+        far; ``restore`` puts both back, after which the chip runs exactly as it did from
+        here (it is deterministic): one boot serves many runs from the same instant. Not
+        while trace, irqoff or gcwatch record (their state is not the chip's)."""
+        snap = self._call("snapshot")["snap"]
+        mine = {k: len(getattr(self, k)) for k in self._RECORDS}
+        mine.update(console=len(self.console), partial=bytes(self._partial),
+                    levels=dict(self.levels), now_ns=self.now_ns, now_ms=self.now_ms,
+                    flash0=self._flash0)
+        return snap, mine
+
+    def restore(self, snap: tuple) -> None:
+        """Put the chip and the records back as ``snapshot`` kept them (the records since
+        dropped)."""
+        which, mine = snap
+        self._call("restore", snap=which)
+        for k in self._RECORDS:
+            del getattr(self, k)[mine[k]:]
+        del self.console[mine["console"]:]
+        self._partial = bytearray(mine["partial"])
+        self.levels = dict(mine["levels"])
+        self._flash0 = mine["flash0"]
+        self.now_ns, self.now_ms = mine["now_ns"], mine["now_ms"]
 
     def stats(self) -> dict:
         """Counters: busy/wait/stall/dormant ns, resets, erases, programs, entry counts, the

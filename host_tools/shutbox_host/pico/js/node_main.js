@@ -26,6 +26,9 @@
  *   gcarm {levels}: drive these inputs at the watched function's next entry (a press landing
  *     as a collection starts); gcarm {} returns when that was (armed_at ns, -1: not yet)
  *   go {lag_ms}: run freely at about real time (the pty bridge) until pause
+ *   snapshot: keep the chip's whole state (snapshot.js), answered with its number (snap);
+ *     restore {snap}: put it back (the chip then runs on exactly as it did from there);
+ *     drop {snap}: forget it
  *   pause   quit
  * Events: console {t, b64}, frame {t, hex}, tone {t, hz, duty}, reset {t, why},
  *   connect {t}, error {t, msg}, flash {t, t1, erase, addr, count, b64 (flash_data: the
@@ -35,6 +38,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FS_OFFSET, Pico } from './pico.js';
+import * as snapshot from './snapshot.js';
 
 // rp2040js and its users may print: keep stdout for the protocol only
 console.log = console.info = console.debug = (...a) => process.stderr.write(a.join(' ') + '\n');
@@ -49,6 +53,7 @@ let framesSeen = 0;
 let failed = null;
 const out = [];
 const traceBuf = [];
+const snaps = new Map(); // number -> {state, lineText}: snapshot's
 
 function flushTrace() {
   if (traceBuf.length) {
@@ -322,6 +327,25 @@ const handlers = {
     setTimeout(goStep, 0);
     return {};
   },
+  snapshot: () => {
+    // what go, irqoff, gcwatch and trace keep in closures, not properties, would be missed
+    if (going || pico.irqSpans || pico.gcSpans || pico.chip.traced) {
+      throw new Error('no snapshot while go, irqoff, gcwatch or trace is on');
+    }
+    flushTrace();
+    const snap = snaps.size ? Math.max(...snaps.keys()) + 1 : 1;
+    snaps.set(snap, { state: snapshot.take([pico]), lineText });
+    return { snap };
+  },
+  restore: (c) => {
+    const s = snaps.get(c.snap);
+    if (!s) throw new Error(`no snapshot ${c.snap}`);
+    if (going) throw new Error('restore while go is on');
+    snapshot.restore(s.state);
+    lineText = s.lineText;
+    return {};
+  },
+  drop: (c) => (snaps.delete(c.snap), {}),
   pause: () => {
     if (going) clearTimeout(going.timer);
     going = null;
