@@ -198,8 +198,8 @@ companion: $(STAMP)
 # the modules only the host imports (shutbox_host.model.layout.HOST_ONLY): an RP2040 board's
 # (a Pico's, a Pico W's; an RP2350's has neither shutbox/ahead nor shutbox/chip:
 # layout.RP2040_ONLY), chip.mpy with its machine code for the RP2040's Cortex-M0+
-# (layout.MPY_ARCH), and payout.mpy's viper code for the Pico's too (layout.NATIVE: a flash
-# compiles it for the board's arch). mpy-cross must emit the board's .mpy version (shutbox
+# (layout.MPY_ARCH), and the viper code of payout.mpy, board.mpy, frame.mpy and
+# debounce.mpy for the Pico's too (layout.NATIVE: a flash compiles it for the board's arch). mpy-cross must emit the board's .mpy version (shutbox
 # flash checks it).
 MPY_FLAGS   ?= -O3
 MPY_OUT     ?= build/mpy
@@ -210,6 +210,9 @@ mpy: $(patsubst firmware/%.py,$(MPY_OUT)/%.mpy,$(MPY_SOURCES))
 
 $(MPY_OUT)/shutbox/chip.mpy: MPY_FLAGS += -march=armv6m
 $(MPY_OUT)/shutbox/payout.mpy: MPY_FLAGS += -march=armv6m
+$(MPY_OUT)/shutbox/board.mpy: MPY_FLAGS += -march=armv6m
+$(MPY_OUT)/shutbox/frame.mpy: MPY_FLAGS += -march=armv6m
+$(MPY_OUT)/shutbox/debounce.mpy: MPY_FLAGS += -march=armv6m
 
 $(MPY_OUT)/%.mpy: firmware/%.py | $(STAMP)
 	@mkdir -p $(@D)

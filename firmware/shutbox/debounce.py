@@ -35,8 +35,12 @@ debouncer is built (a power-up combination) gives no press until it has been rel
 level changes.
 """
 
+# ruff: noqa: F821 - viper's ptr32 (its compiler's cast; a builtin on CPython: micropython.py)
+# mypy: disable-error-code="name-defined"
+
 from array import array
 
+import micropython
 from micropython import const
 from shutbox.ticks import ticks_add, ticks_diff
 
@@ -61,19 +65,23 @@ EV_SHORT = const(8)  # a short press (reported on release)
 EV_LONG = const(16)  # a long press (reported while still held)
 # END consts
 
-# Where a press of Roll is (t[-_PRESS]): when it went down (debounced; ticks are never
+# Where a press of Roll is (t[_PRESS]): when it went down (debounced; ticks are never
 # negative), for a press that started after the debouncer did (short on release, or long), or:
 _IDLE = const(-1)  # no press under way (or Roll held since before the debouncer started)
 _LONG = const(-2)  # its long press was reported: the release is not a short press
+_TICK_BITS = const(30)  # a tick has no bit above these (they wrap at 2**30); _IDLE, _LONG do
+_MASK = const(0x3FFFFFFF)  # time.ticks_diff's wrap (MICROPY_PY_TIME_TICKS_PERIOD - 1) ...
+_HALF = const(0x20000000)  # ... and half of its period
 
-# Slots of Debouncer._t counted from its end (t[-_RAW]), after the per-input times.
-_AWAY = const(4)  # when an input past its lock-out was last read away from its level
-_RAW = const(3)  # the raw levels of the last reading
+# Slots of Debouncer._t: first these (fixed indices: the machine code's loads take them as
+# offsets) ...
+_AWAY = const(0)  # when an input past its lock-out was last read away from its level
+_RAW = const(1)  # the raw levels of the last reading
 _STABLE = const(2)  # the debounced levels (tiles and Roll)
-_PRESS = const(1)  # where the press is
-# when input i's level was last taken (its lock-out) is t[-_LOCKS - i], just before them:
-# indexed from the end, the methods need no local for the number of inputs
-_LOCKS = const(5)
+_PRESS = const(3)  # where the press is
+# ... then when input i was last read away from its level, t[_FIRST + i]; and when its level
+# was last taken (its lock-out), t[-1 - i]: the last slots, indexed from the end
+_FIRST = const(4)
 
 
 class Debouncer:
@@ -86,70 +94,77 @@ class Debouncer:
         if roll:
             raw |= self._rbit
         n = tiles + 1
-        # One array for the whole state (fewer attributes): slot i < n is when input i was
-        # last read away from its level, slot -_LOCKS - i when its level was last taken (the
-        # lock-out); then when any input was last read away, the raw levels, the stable ones
-        # and where the press is. Index from the end: -_RAW etc.
+        # One array for the whole state (fewer attributes): when any input was last read
+        # away, the raw levels, the stable ones and where the press is (_AWAY etc.); then
+        # per input when it was last read away from its level (from _FIRST), and when its
+        # level was last taken (the lock-out: from the end)
         # every time _LOCK_MS ago: no lock-out at the start
-        t = self._t = array("i", [ticks_add(now, -_LOCK_MS)] * (2 * n + 4))
-        t[-_RAW] = raw
-        t[-_STABLE] = raw
-        t[-_PRESS] = _IDLE
+        t = self._t = array("i", [ticks_add(now, -_LOCK_MS)] * (2 * n + _FIRST))
+        t[_RAW] = raw
+        t[_STABLE] = raw
+        t[_PRESS] = _IDLE
         self.pressed = bool(roll)  # Roll is down (debounced)
         self.levels = raw & (self._rbit - 1)
 
-    def update(self, switches, roll, now):
+    @micropython.viper
+    def update(self, switches: int, roll, now: int) -> int:
         """Feed one reading of the raw levels, taken at *now*; return the EV_* bits of what
         happened."""
-        # Few locals, each reused (a frame of at most 11 slots stays off the heap, whose
-        # allocation costs the step 0.1-0.2 ms on the emulated RP2040 once the heap holds the
-        # game's garbage): switches becomes the raw levels (tiles and Roll), then the inputs
-        # read away from their taken level; roll the inputs read away at the reading before
-        # (shifted with switches); i an input's index, then the events. A level taken flips
-        # its bit of t[-_STABLE] at once: what changed is read against levels and pressed.
-        t = self._t
-        switches &= self._rbit - 1
+        # Machine code (viper: 0.1-0.2 ms of a step on the emulated RP2040 as bytecode; Python
+        # on CPython). ticks_diff is inline (time.ticks_diff's wrap, in machine ints); where
+        # a press is counts as a tick only with no bit from 30 up (_IDLE and _LONG have),
+        # not by its sign: a 64-bit port reads ptr32's -1 as 2**32 - 1. r: the inputs read
+        # away at the reading before (shifted with switches), then Roll's debounced level.
+        t = ptr32(self._t)
+        n = int(len(self._t)) - 1  # input i's lock-out: t[n - i]
+        rb = int(self._rbit)
+        switches &= rb - 1
         if roll:
-            switches |= self._rbit
-        roll = t[-_RAW] ^ t[-_STABLE]
-        t[-_RAW] = switches
-        switches ^= t[-_STABLE]
+            switches |= rb
+        r = t[_RAW] ^ t[_STABLE]
+        t[_RAW] = switches
+        switches ^= t[_STABLE]
         i = 0
         while switches:
             # past its lock-out (a reading within it counts only as the reading before)
-            if switches & 1 and ticks_diff(now, t[-_LOCKS - i]) >= _LOCK_MS:
-                # read away at an earlier reading too (the last: t[i]) a tick ago at least:
-                # at the reading before (however long ago: a slow loop), or within
+            if switches & 1 and ((now - t[n - i] + _HALF) & _MASK) - _HALF >= _LOCK_MS:
+                # read away at an earlier reading too (the last: t[_FIRST + i]) a tick ago at
+                # least: at the reading before (however long ago: a slow loop), or within
                 # _WINDOW_MS (a bounce back read between): taken; else this reading is the
-                # last read away (of any input: t[-_AWAY])
-                if ticks_diff(now, t[i]) >= _SETTLE_MS and (
-                        roll & 1 or ticks_diff(now, t[i]) < _WINDOW_MS):
-                    t[-_STABLE] ^= 1 << i
-                    t[-_LOCKS - i] = now
-                    t[-_AWAY] = now - _WINDOW_MS  # (wrap-safe: ticks_diff) no more reads
+                # last read away (of any input: t[_AWAY])
+                d = ((now - t[_FIRST + i] + _HALF) & _MASK) - _HALF
+                if d >= _SETTLE_MS and (r & 1 or d < _WINDOW_MS):
+                    t[_STABLE] ^= 1 << i
+                    t[n - i] = now
+                    t[_AWAY] = now - _WINDOW_MS  # (wrap-safe: masked) no more reads
                 else:
-                    t[i] = now
-                    t[-_AWAY] = now
+                    t[_FIRST + i] = now
+                    t[_AWAY] = now
             switches >>= 1
-            roll >>= 1
+            r >>= 1
             i += 1
         i = 0
-        switches = t[-_STABLE]
-        if (switches ^ self.levels) & (self._rbit - 1):
-            self.levels = switches & (self._rbit - 1)
+        switches = t[_STABLE]
+        if (switches ^ int(self.levels)) & (rb - 1):
+            self.levels = switches & (rb - 1)
             i = EV_TILES
-        if (switches & self._rbit != 0) != self.pressed:
-            self.pressed = not self.pressed
-            if self.pressed:
+        r = 1 if switches & rb else 0  # Roll down (debounced), against what pressed says
+        d = 0
+        if self.pressed:
+            d = 1
+        if r != d:
+            self.pressed = r != 0
+            if r:
                 i |= EV_DOWN
-                t[-_PRESS] = now
+                t[_PRESS] = now
             else:
                 i |= _EV_UP
-                if t[-_PRESS] >= 0:
+                if t[_PRESS] >> _TICK_BITS == 0:
                     i |= EV_SHORT
-                t[-_PRESS] = _IDLE
-        if t[-_PRESS] >= 0 and ticks_diff(now, t[-_PRESS]) >= _LONG_MS:
-            t[-_PRESS] = _LONG
+                t[_PRESS] = _IDLE
+        r = t[_PRESS]
+        if r >> _TICK_BITS == 0 and ((now - r + _HALF) & _MASK) - _HALF >= _LONG_MS:
+            t[_PRESS] = _LONG
             i |= EV_LONG
         return i
 
@@ -160,21 +175,21 @@ class Debouncer:
         did within _WINDOW_MS (a contact bouncing back), it is 1 at most: the box reads every
         ms, to see the end of a bounce or the contact's next touch at once."""
         t = self._t
-        if ticks_diff(now, t[-_AWAY]) < _WINDOW_MS:
+        if ticks_diff(now, t[_AWAY]) < _WINDOW_MS:
             most = 1  # an input read away lately: its contact may touch again (*most*: 2 up)
-        diff = t[-_RAW] ^ t[-_STABLE]
+        diff = t[_RAW] ^ t[_STABLE]
         i = 0
         while diff:
             if diff & 1:  # (a shallow stack: a frame of 11 slots stays off the heap)
-                w = ticks_diff(t[-_LOCKS - i], now) + _LOCK_MS
+                w = ticks_diff(t[-1 - i], now) + _LOCK_MS
                 if w < 1:
                     w = 1
                 if w < most:
                     most = w
             diff >>= 1
             i += 1
-        if t[-_PRESS] >= 0:
-            w = ticks_diff(t[-_PRESS], now) + _LONG_MS
+        if t[_PRESS] >= 0:
+            w = ticks_diff(t[_PRESS], now) + _LONG_MS
             if w < most:
                 most = w
         return most if most > 0 else 0

@@ -20,6 +20,10 @@ shows which digit it is, counted from the right (1 = units, 2 = tens, 3 = hundre
 with a short dark gap before the sequence repeats.
 """
 
+# ruff: noqa: F821 - viper's ptr8 (its compiler's cast; a builtin on CPython: micropython.py)
+# mypy: disable-error-code="name-defined"
+
+import micropython
 from micropython import const
 from shutbox.ticks import ticks_diff
 
@@ -62,30 +66,39 @@ def blink(now, since, ms=_BLINK_MS):
     return (ticks_diff(now, since) // ms) & 1 ^ 1
 
 
+@micropython.viper
 def clear(frame):
     """Turn every LED off."""
-    for i in range(len(frame)):
-        frame[i] = OFF
+    f = ptr8(frame)
+    i = int(len(frame))
+    while i:
+        i -= 1
+        f[i] = OFF
 
 
-def tiles_mask(frame, mask, code):
+@micropython.viper
+def tiles_mask(frame, mask: int, code: int):
     """Light tile k+1 in *code* for every bit k of *mask* (other tiles unchanged)."""
+    f = ptr8(frame)
+    n = int(len(frame))  # (a mask past the frame stops at its end)
     k = 0
-    while mask:
+    while mask and k < n:
         if mask & 1:
-            frame[k] = code
+            f[k] = code
         mask >>= 1
         k += 1
 
 
-def die(frame, tiles, which, face, code):
+@micropython.viper
+def die(frame, tiles: int, which: int, face: int, code: int):
     """Draw *face* (0 = dark, 1..6) on die *which* (0 = A, 1 = B) in *code*."""
-    # the arguments reused as locals: a frame of at most 11 slots stays off the heap
-    face = _FACE_PIPS[face] if 0 <= face <= 6 else 0  # its pips, bit i pip i
+    f = ptr8(frame)
+    p = ptr8(_FACE_PIPS)
+    face = p[face] if face >= 0 and face <= 6 else 0  # its pips, bit i pip i
     which = tiles + which * _PIPS  # the die's first LED
     tiles = which + _PIPS
     while which < tiles:
-        frame[which] = code if face & 1 else OFF
+        f[which] = code if face & 1 else OFF
         face >>= 1
         which += 1
 

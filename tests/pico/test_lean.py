@@ -217,7 +217,7 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
     previous = ""
     done: dict = {}
     for i, firmware in enumerate(versions):
-        target = flash.prepare(firmware, 4870, companion=True).version
+        target = flash.prepare(firmware, vpico.board_mpy(), companion=True).version
         # (an update's cut at each flash operation: the test after the next)
         hows = ("point", "time") if both else (("point", "time")[i % 2],)
         for how in ("point", "time", "time") * 3 if SLOW else hows:
@@ -231,7 +231,7 @@ def test_first_flash_code_change_and_table_change_cut_at_random_always_fit(picow
         assert done["version"] == target
         tree = flash_tree(picow)
         assert sorted(p for p in tree if p.startswith("/.shutbox/fw-")) == sorted(
-            p for p in flash.prepare(firmware, 4870, companion=True).tree()
+            p for p in flash.prepare(firmware, vpico.board_mpy(), companion=True).tree()
             if p.startswith("/.shutbox/fw-"))
         picow.power_on()
         previous = target
@@ -255,13 +255,13 @@ def test_an_update_cut_after_any_flash_operation_starts_a_whole_version(picow, t
     assert boots(picow) == a
     picow.power_off()
     image = picow.fs_bytes()
-    b = flash.prepare(fw_b, 4870, companion=True).version
+    b = flash.prepare(fw_b, vpico.board_mpy(), companion=True).version
     # half the journal's cuts leave a file that plain reads find in neither folder until
     # littlefs completes the rename (n = 49 among them); the board's first rename does that
     cuts = _sweep(picow, image, fw_b, a, b, *((0, 1) if SLOW else (1, step)))
     assert len(cuts) >= 120 // step, cuts  # the flash was cut all along its way
     if SLOW:
-        c = flash.prepare(fw_c, 4870, companion=True).version
+        c = flash.prepare(fw_c, vpico.board_mpy(), companion=True).version
         assert _sweep(picow, image, fw_c, a, c, 0, 1)
 
 
@@ -277,7 +277,7 @@ def test_an_update_asks_the_board_for_no_heap_block_over_4_kb(picow, tmp_path):
 
     _, fw_b, _ = _versions(tmp_path)
     picow.power_off()
-    picow.fs_image.write_bytes(fsimage.build(board="RPI_PICO_W"))
+    picow.fs_image.write_bytes(fsimage.build(mpy=vpico.board_mpy(), board="RPI_PICO_W"))
     a = boots(picow)
 
     def fragmented(board):
@@ -446,7 +446,7 @@ def test_the_room_check_counts_what_a_cut_flash_staged(picow, tmp_path, companio
     plan = flash.flash(picow.path, firmware=fw_b, dry_run=True, out=quiet,
                        companion=companion)
     assert 0 <= plan["free_bytes"] - plan["need_bytes"] <= 3 * 4096, plan
-    rel = flash.prepare(fw_b, 4870, companion=companion)
+    rel = flash.prepare(fw_b, vpico.board_mpy(), companion=companion)
     cut = subprocess.run([sys.executable, str(KILLED), "chunk:80", "--port", picow.path,
                           "--firmware", str(fw_b)] + ([] if companion else ["--no-companion"]),
                          capture_output=True, text=True, timeout=120)
@@ -499,7 +499,7 @@ def test_a_box_flashed_before_lean_updates_is_updated_in_place(tmp_path):
     modules into the new version, and the 10- and 12-tile packs go."""
     from shutbox_host.pico import fsimage
 
-    files, fmt, _ = flash.firmware_files(mp.FIRMWARE, 4870)
+    files, fmt, _ = flash.firmware_files(mp.FIRMWARE, vpico.board_mpy())
     name, manifest = flash.manifest_for(files, fmt)
     files[layout.MANIFEST] = manifest
     old = {layout.LAUNCHER_PATH: _OLD_LAUNCHER.encode(), "/.shutbox/current": name.encode()}

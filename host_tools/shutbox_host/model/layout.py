@@ -37,11 +37,12 @@ RP2040_ONLY = ("shutbox/ahead.py", "shutbox/chip.py")
 # RP2040's Cortex-M0+ (mpy-cross refuses inline assembler without an arch)
 MPY_ARCH = {"shutbox/chip.py": "armv6m"}
 
-# The modules with viper code (shutbox.payout's pass: machine code MicroPython runs from
-# RAM), compiled for the board's own arch: the one its sys.implementation._mpy reports (bits
+# The modules with viper code (machine code MicroPython runs from RAM: shutbox.payout's
+# pass; the LED chain's buffer, the frame's loops, the debouncer: a step's hot paths),
+# compiled for the board's own arch: the one its sys.implementation._mpy reports (bits
 # 10 and up, MicroPython's numbering of mpy-cross's -march names; the Pico's armv6m, which an
 # RP2350's Cortex-M33 runs too), the unix port's for the simulated box (-march=host).
-NATIVE = ("shutbox/payout.py",)
+NATIVE = ("shutbox/payout.py", "shutbox/board.py", "shutbox/frame.py", "shutbox/debounce.py")
 NATIVE_ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
                 "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
 PICO_ARCH = "armv6m"

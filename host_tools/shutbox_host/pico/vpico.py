@@ -33,6 +33,7 @@ operations (a 4 KB erase or a 256-byte page program; ``ops`` counts each interpr
 
 from __future__ import annotations
 
+import functools
 import os
 import pty
 import selectors
@@ -56,6 +57,18 @@ _HOST_STALL_S = 0.5  # ...this long, then drops it, as the Pico does when nobody
 _CTRL_C = 3
 _OUTPUT_MAX = 65536
 _REASON = {b"H": 2, b"T": 1}  # REASON after machine.reset() (FORCE), after the watchdog (TIMER)
+
+
+@functools.cache
+def board_mpy() -> int:
+    """sys.implementation._mpy as a virtual Pico reports it (vpico_repl): the interpreter's
+    own, its arch (bits 10 up) that of the machine code it runs, for which a flash builds
+    the viper modules (layout.NATIVE); a Pico's armv6m where the port has none."""
+    r = subprocess.run([mp.micropython_exe(), "-c",
+                        "import sys\nprint(sys.implementation._mpy)"],
+                       capture_output=True, text=True, timeout=30, check=True, **mp.tied())
+    v = int(r.stdout)
+    return v if v >> 10 else v | 4 << 10
 
 
 def _read_ready(fd: int, n: int) -> bytes | None:

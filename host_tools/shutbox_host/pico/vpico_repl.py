@@ -64,7 +64,8 @@ _seq = 0
 _cut = -1  # flash operations left before the power goes (SHUTBOX_VPICO_CUT); -1: never
 _g = {"__name__": "__main__"}  # the user's globals: boot.py, main.py and the REPL share them
 
-# What each board reports; the bytecode version is the interpreter's own (it must load .mpy).
+# What each board reports; the bytecode version, and the arch where the interpreter has one,
+# are its own (it must load the .mpy files, the viper modules' machine code included).
 _ARCH = {"rp2": 4, "esp32": 10, "esp8266": 9, "stm32": 5, "samd": 5, "nrf": 5}
 _MACHINE = {"rp2": "Raspberry Pi Pico with RP2040"}
 _BUILD = {"rp2": "RPI_PICO"}
@@ -357,7 +358,9 @@ def _setup():
     if _PLATFORM == "rp2":
         machine_name = _os.getenv("SHUTBOX_VPICO_MACHINE") or machine_name
         build = _os.getenv("SHUTBOX_VPICO_BOARD") or build
-    mpy = (impl._mpy & 0x3FF) | (_ARCH.get(_PLATFORM, 0) << 10)
+    # the arch (bits 10 up) of the machine code this interpreter runs, where it has one: a
+    # flash compiles the viper modules for it (layout.NATIVE); a board's own otherwise
+    mpy = impl._mpy if impl._mpy >> 10 else impl._mpy | _ARCH.get(_PLATFORM, 0) << 10
     fake_impl = _Record(("name", "version", "_machine", "_mpy", "_build"),
                         ("micropython", version, machine_name, mpy, build))
     uname = _Record(("sysname", "nodename", "release", "version", "machine"),
