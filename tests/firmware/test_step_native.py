@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
-from shutbox import frame as fr
-from shutbox.debounce import Debouncer
+import stepdump
+
 from shutbox_host import mp
 from shutbox_host.box import boxsim
 from shutbox_host.model import layout
@@ -25,30 +26,6 @@ from shutbox_host.pico import flash
 _PERIOD = 1 << 30  # time.ticks_ms wraps here (MICROPY_PY_TIME_TICKS_PERIOD)
 _HOT = ("shutbox/debounce.py", "shutbox/frame.py", "shutbox/board.py")
 
-_DUMP = """\
-import json, sys
-from shutbox.debounce import Debouncer
-from shutbox import frame as fr
-runs, draws = json.loads(sys.stdin.read())
-out = []
-for tiles, start, readings, wraps in runs:
-    d = Debouncer(tiles, start[0], start[1], start[2])
-    got = []
-    for sw, roll, now in readings:
-        got.append([d.update(sw, roll, now), d.levels, d.pressed,
-                    None if wraps else d.wait(now, 50)])
-    out.append(got)
-frames = []
-for tiles, mask, code, face, which in draws:
-    f = bytearray(fr.size(tiles))
-    fr.clear(f)
-    fr.tiles_mask(f, mask, code)
-    fr.die(f, tiles, which, face, code)
-    a = bytes(f)
-    fr.clear(f)
-    frames.append([list(a), list(f)])
-print(json.dumps([out, frames]))
-"""
 
 
 def _readings(rng: random.Random, tiles: int, now: int) -> list[list[int]]:
@@ -88,28 +65,10 @@ def _draws() -> list:
             for code in (1, 7) for face in (-1, 0, 3, 6, 7) for which in (0, 1)]
 
 
-def _cpython(runs: list, draws: list) -> list:
-    out = []
-    for tiles, start, readings, wraps in runs:
-        d = Debouncer(tiles, *start)
-        out.append([[d.update(sw, roll, now), d.levels, d.pressed,
-                     None if wraps else d.wait(now, 50)] for sw, roll, now in readings])
-    frames = []
-    for tiles, mask, code, face, which in draws:
-        f = bytearray(fr.size(tiles))
-        fr.clear(f)
-        fr.tiles_mask(f, mask, code)
-        fr.die(f, tiles, which, face, code)
-        a = bytes(f)
-        fr.clear(f)
-        frames.append([list(a), list(f)])
-    return [out, frames]
-
-
-def test_the_unix_ports_machine_code_debounces_and_draws_as_cpython_does(tmp_path):
+def test_the_unix_ports_machine_code_debounces_and_draws_as_cpython_does():
     runs = _runs()
     draws = _draws()
-    want = _cpython(runs, draws)
+    want = stepdump.results(runs, draws)
     # the runs do what they are for: levels taken, short and long presses, across the wrap
     events = [e[0] for run in want[0] for e in run]
     assert all(any(e & bit for e in events) for bit in (1, 2, 8, 16))
@@ -117,9 +76,7 @@ def test_the_unix_ports_machine_code_debounces_and_draws_as_cpython_does(tmp_pat
     for rel in _HOT:  # machine code there (a .mpy of the host's arch), not bytecode
         head = (built / rel.replace(".py", ".mpy")).read_bytes()[:4]
         assert head[0:1] == b"M" and head[2] >> 2 != 0, rel
-    script = tmp_path / "dump.py"
-    script.write_text(_DUMP)
-    r = mp.run(script, heapsize="8m", extra_path=[built], sim=True,
+    r = mp.run(Path(stepdump.__file__), heapsize="8m", extra_path=[built], sim=True,
                input=json.dumps([runs, draws]))
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
