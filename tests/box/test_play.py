@@ -17,6 +17,7 @@ import pty
 import re
 import select
 import shlex
+import signal
 import struct
 import subprocess
 import sys
@@ -480,6 +481,47 @@ def test_the_buzzer_rings_the_terminal_bell(term, tmp_path):
         t.settle()
         assert t.quit() == 0
         assert (b"\x07" in t.raw) == rings, args
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process under *pid* (the simulated box's interpreter and its wrapper)."""
+    kids: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            kids.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.append(k)
+            todo.append(k)
+    return out
+
+
+def test_a_click_while_the_box_stalls_is_still_a_press(term, tmp_path):
+    """A loaded PC stops the simulated box for longer than a click lasts (here: SIGSTOP for
+    0.6 s as Roll is clicked): the box lives the time it missed on its own clock when it runs
+    again, the click's press and release 120 ms apart there, so the press is seen, as a chip
+    that never stalls sees it."""
+    t = term("--flash", str(tmp_path / "f"), "--fresh")
+    t.wait("player 1: your turn")
+    t.keys("9")
+    t.settle()
+    box = _descendants(t.pid)
+    assert box
+    for pid in box:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        t.keys(" ", pause=0.6)  # the click's press, then its release, while the box stands
+    finally:
+        for pid in box:
+            os.kill(pid, signal.SIGCONT)
+    t.wait("Roll refused: open the blinking tiles first")
+    assert t.quit() == 0
 
 
 def test_play_keys_without_a_terminal():

@@ -374,8 +374,16 @@ class Box:
         """Press Roll for *ms* ms (not while it is down already)."""
         if self.release_at or self.roll_down:
             return
-        self.roll_to(True)
-        self.release_at = time.monotonic() + ms / 1000
+        now = time.monotonic()
+        self.release_at = now + ms / 1000
+        if self.roll_levels or self.roll_pin:  # after the levels still to go (tick)
+            self.roll_to(True)
+            return
+        # one command: the press and its release on the box's own clock, *ms* apart there,
+        # so that a stall of this process cannot fold them into one reading of the box's
+        down = pins.SWITCH_ACTIVE
+        self.send("E %d 0 %d %d %d" % (pins.ROLL_PIN, down, ms * 1000, 1 - down))
+        self.roll_at = self.release_at  # up from then: the next level PRESS_MS after it
 
     def hold(self, down: bool) -> None:
         """Hold Roll down, or let it go."""

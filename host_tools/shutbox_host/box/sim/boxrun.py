@@ -7,10 +7,11 @@ host (shutbox_host.box.boxsim) turns readable scripts (open 9, bounce 3 15, hold
 primitives and decodes the output.
 
 Options: --players N, --seed N (dice stream; 0 with --realtime = os.urandom), --realtime
-(time.ticks_ms and stdin polled; for ``shutbox play``), --poll MS, --levels MASK (tiles open
-at power-up), --roll-held, --peak (sample the live heap after every LED write), --quiet (no
-F and T lines), --rules D,M,V,S,T (one-die, one-die-mode, moves, scoring, start as ints),
---shut-wins, --hints N, --computer N (Settings attributes, set at every boot).
+(the PC's clock followed, every ms of it lived, and stdin polled; for ``shutbox play``),
+--poll MS, --levels MASK (tiles open at power-up), --roll-held, --peak (sample the live
+heap after every LED write), --quiet (no F and T lines), --rules D,M,V,S,T (one-die,
+one-die-mode, moves, scoring, start as ints), --shut-wins, --hints N, --computer N (Settings
+attributes, set at every boot).
 Reliability (shutbox.guard, shutbox.resume): --flash DIR (the box's flash: the game in
 progress in DIR/data, errors in DIR/error.log), --wdt MS (start the watchdog at every boot),
 --guard (run under shutbox.guard.Guard, as app.main does; implied by --flash and --wdt).
@@ -756,16 +757,26 @@ loop[3] = step()
 if realtime:
     import select
 
+    # The box's clock follows the PC's, but the box lives every ms of it: after a stall of
+    # this process (a loaded PC) it catches up pass by pass on its own clock, as the chip,
+    # never stalled, would have passed, and the edges scheduled meanwhile (E: a click's press
+    # and release) come at their times, not folded into one reading.
+    host_ms = simbus.clock  # the PC's ms (the unix port's time.ticks_ms)
+    simbus.clock = _clock
+    simbus.advance = _advance
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     going = True
+    start = host_ms()
+    lived = 0
     while going:
-        now[0] = simtime.ticks_ms()
-        wait_ms = step()
-        while going and poller.poll(wait_ms):  # every line already waiting, then poll again
+        due = host_ms() - start
+        if due > lived:
+            wait(due - lived)
+            lived = due
+        while going and poller.poll(loop[3] if loop[3] > 1 else 1):  # every line waiting
             line = sys.stdin.readline()
             going = bool(line) and command(line)
-            wait_ms = 0
 else:
     while True:
         line = sys.stdin.readline()
