@@ -145,10 +145,7 @@ def test_a_power_cut_leaves_the_old_or_the_new_version_and_the_game_resumes(repl
         emu.run(ms=200)
         a, b = (rec["dice"] + [0])[:2]
         move = eng.best_move(open_, a, b)
-        for k in range(pins.TILES, 0, -1):
-            if move >> (k - 1) & 1:
-                emu.shut(k)
-                emu.run(ms=60)
+        autoplay.shut_move(emu, move)
         moved = emu.wait_for(r'"ev": "(move|score)"', timeout_ms=2000, since=n)
         assert moved["player"] == rec["player"]
     elif rec["state"] in ("setup", "ready", "rolling"):

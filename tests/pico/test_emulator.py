@@ -289,10 +289,7 @@ def test_a_hang_is_rebooted_by_the_real_watchdog_and_the_game_resumes(at_turn):
     assert (face(f.die_a), face(f.die_b)) == (a, b) and "Y" not in f.die_a + f.die_b
     move = eng.best_move(eng.start_open, a, b)
     n = len(emu.lines)
-    for k in range(pins.TILES, 0, -1):
-        if move >> (k - 1) & 1:
-            emu.shut(k)
-            emu.run(ms=60)
+    autoplay.shut_move(emu, move)
     rec = emu.wait_for(r'"ev": "move"', timeout_ms=2000, since=n)
     assert rec["dice"] == throw["dice"]
 

@@ -19,6 +19,14 @@ def engine(rules: Rules | None = None) -> Engine:
     return Engine(rules or Rules(tiles=pins.TILES))
 
 
+def shut_move(emu, move: int, gap_ms: float = 60) -> None:
+    """Shut the tiles of *move* (a mask), the highest first, *gap_ms* apart."""
+    for k in range(pins.TILES, 0, -1):
+        if move >> (k - 1) & 1:
+            emu.shut(k)
+            emu.run(ms=gap_ms)
+
+
 def play_turn(emu, eng: Engine, strategy: str = "best", gap_ms: float = 60,
               checks: list | None = None, after=None, open_: int | None = None,
               rolling: int | None = None) -> dict:
@@ -58,9 +66,7 @@ def play_turn(emu, eng: Engine, strategy: str = "best", gap_ms: float = 60,
             eng.greedy_move(open_, a, b)
         tiles = [k for k in range(1, pins.TILES + 1) if move >> (k - 1) & 1]
         n0 = len(emu.lines)
-        for k in sorted(tiles, reverse=True):
-            emu.shut(k)
-            emu.run(ms=gap_ms)
+        shut_move(emu, move, gap_ms)
         rec = emu.wait_for(r'"ev": "move"', timeout_ms=2000, since=n0)
         assert rec["shut"] == tiles, (rec, tiles)
         open_ &= ~move
